@@ -1,0 +1,55 @@
+// rave: Raven's Progressive Matrices in C++. See README.md and `rave --help`.
+#include <CLI/CLI.hpp>
+#include <cstdio>
+#include <exception>
+#include <map>
+#include <string>
+
+#include "apps/commands.hpp"
+#include "common/error.hpp"
+
+namespace {
+
+int run(int argc, char** argv) {
+  CLI::App app{"rave: generate, render, solve and learn Raven's Progressive Matrices (RAVEN, CVPR 2019).\n"
+               "Run `rave <command> --help` for the flags of one command."};
+  app.require_subcommand(1);
+  app.set_version_flag("--version", "rave 0.1.0");
+  std::map<CLI::App*, rave::apps::Runner> runners;
+  auto add = [&](auto adder) {
+    const auto before = app.get_subcommands({});
+    auto runner = adder(app);
+    const auto after = app.get_subcommands({});
+    runners[after.back()] = std::move(runner);
+    (void)before;
+  };
+  // demo
+
+
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e);
+  }
+  for (auto* sub : app.get_subcommands())
+    if (auto it = runners.find(sub); it != runners.end()) return it->second();
+  return 2;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  try {
+    return run(argc, argv);
+  } catch (const rave::UsageError& e) {
+    std::fprintf(stderr, "rave: error: %s\n", e.what());
+    return 2;
+  } catch (const rave::Error& e) {
+    std::fprintf(stderr, "rave: error: %s\n", e.what());
+    return 1;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "rave: internal error: %s\n", e.what());
+    return 1;
+  }
+}

@@ -1,0 +1,32 @@
+# Third-party packages, found once; each is linked only where the layering allows
+# (X3 in grammar, OpenCV in engine's renderer, Z3 in solver's backend, torch in neural).
+include_guard(GLOBAL)
+
+find_package(PkgConfig REQUIRED)
+find_package(Threads REQUIRED)
+find_package(Boost 1.74 REQUIRED CONFIG COMPONENTS graph)
+find_package(TBB REQUIRED)
+find_package(ZLIB REQUIRED)
+# Debian's libopencv-{core,imgproc,imgcodecs}-dev ship no CMake config: find the pieces by hand.
+find_path(RAVE_OPENCV_INCLUDE opencv2/imgproc.hpp PATH_SUFFIXES opencv4 REQUIRED)
+add_library(rave_opencv INTERFACE)
+add_library(rave::opencv ALIAS rave_opencv)
+target_include_directories(rave_opencv SYSTEM INTERFACE ${RAVE_OPENCV_INCLUDE})
+foreach(part core imgproc imgcodecs)
+  find_library(RAVE_OPENCV_${part} opencv_${part} REQUIRED)
+  target_link_libraries(rave_opencv INTERFACE ${RAVE_OPENCV_${part}})
+endforeach()
+find_package(CLI11 REQUIRED)
+find_package(nlohmann_json REQUIRED)
+find_package(pugixml REQUIRED CONFIG)
+if(BUILD_TESTING)
+  find_package(GTest REQUIRED)
+  include(GoogleTest)
+endif()
+if(RAVE_BUILD_BENCH)
+  find_package(benchmark REQUIRED)
+endif()
+
+# The original generator's reference problems (../shared/data) for conformance tests; tests skip
+# cleanly when the folder is absent.
+set(RAVE_SHARED_DIR "${PROJECT_SOURCE_DIR}/../shared" CACHE PATH "Folder holding data/raven-reference")

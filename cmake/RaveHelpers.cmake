@@ -1,0 +1,34 @@
+# rave_add_library(NAME <lib> [DEPS rave::x ...] [PUBLIC_LIBS ...] [PRIVATE_LIBS ...])
+#   Builds rave_<lib> (alias rave::<lib>) from every .cpp in the calling folder. DEPS must name
+#   rave:: libraries that are already defined: the add_subdirectory order is the layering.
+# rave_add_test(NAME <lib> [LIBS ...])
+#   Builds rave_<lib>_tests from tests/<lib>/*_test.cpp and registers it with gtest_discover_tests.
+include_guard(GLOBAL)
+
+function(rave_add_library)
+  cmake_parse_arguments(ARG "" "NAME" "DEPS;PUBLIC_LIBS;PRIVATE_LIBS" ${ARGN})
+  foreach(dep IN LISTS ARG_DEPS)
+    if(NOT TARGET ${dep})
+      message(FATAL_ERROR "rave::${ARG_NAME} depends on ${dep}, which is not defined yet: "
+                          "dependencies run one way (see the add_subdirectory order)")
+    endif()
+  endforeach()
+  file(GLOB sources CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/*.cpp)
+  add_library(rave_${ARG_NAME} STATIC ${sources})
+  add_library(rave::${ARG_NAME} ALIAS rave_${ARG_NAME})
+  target_include_directories(rave_${ARG_NAME} PUBLIC ${PROJECT_SOURCE_DIR})
+  target_link_libraries(rave_${ARG_NAME} PUBLIC ${ARG_DEPS} ${ARG_PUBLIC_LIBS}
+                        PRIVATE ${ARG_PRIVATE_LIBS} rave::options rave::warnings)
+  target_link_libraries(rave_${ARG_NAME} INTERFACE rave::options)
+endfunction()
+
+function(rave_add_test)
+  cmake_parse_arguments(ARG "" "NAME" "LIBS" ${ARGN})
+  file(GLOB sources CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/${ARG_NAME}/*_test.cpp
+       ${CMAKE_CURRENT_SOURCE_DIR}/${ARG_NAME}/*_support.cpp)
+  add_executable(rave_${ARG_NAME}_tests ${sources})
+  target_link_libraries(rave_${ARG_NAME}_tests PRIVATE ${ARG_LIBS} rave_test_support GTest::gtest_main
+                        rave::options rave::warnings)
+  gtest_discover_tests(rave_${ARG_NAME}_tests DISCOVERY_TIMEOUT 120
+                       PROPERTIES ENVIRONMENT "RAVE_SHARED_DIR=${RAVE_SHARED_DIR}")
+endfunction()

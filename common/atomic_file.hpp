@@ -1,0 +1,22 @@
+#pragma once
+// Crash-safe output: bytes go to a temporary file beside the destination, which is renamed into
+// place only after a successful write and flush. A failure (full disk, no permission) throws
+// rave::InputError naming the destination and removes the temporary file, so nothing half-written
+// survives.
+//
+//   rave::write_file_atomic("out/RAVEN_0_train.npz", bytes);
+#include <filesystem>
+#include <span>
+#include <string>
+#include <string_view>
+
+namespace rave {
+
+/// Writes `bytes` to `path` atomically (temp file + fsync-free flush + rename).
+void write_file_atomic(const std::filesystem::path& path, std::span<const char> bytes);
+/// Convenience overload for text.
+void write_file_atomic(const std::filesystem::path& path, std::string_view text);
+/// Reads a whole file; throws InputError when it cannot be opened or read.
+std::string read_file(const std::filesystem::path& path);
+
+}  // namespace rave

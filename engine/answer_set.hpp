@@ -1,0 +1,37 @@
+#pragma once
+// Answer-set builders (spec/raven.md 7, spec/answer-sets.md 3 and 5), pluggable over the same
+// sampled matrix: they differ only after row 3 col 3 is fixed.
+//  - kRaven: the original star around the answer (each distractor changes one attribute entry),
+//    including its known bias (the answer is the candidates' mode).
+//  - kIRaven: I-RAVEN's attribute bisection tree (3 levels -> 8 candidates at cube vertices).
+//  - kFair: RAVEN-FAIR's random tree with rejection of accidentally valid or identical candidates.
+//
+//   AnswerSet set = build_answer_set(matrix, AnswerStrategy::kIRaven, rng);
+//   set.candidates[set.target] == matrix.answer();
+#include <array>
+#include <optional>
+#include <string_view>
+#include <vector>
+
+#include "engine/matrix.hpp"
+
+namespace rave::engine {
+
+enum class AnswerStrategy { kRaven, kIRaven, kFair };
+
+/// "raven", "iraven", "fair".
+std::string_view strategy_name(AnswerStrategy strategy);
+std::optional<AnswerStrategy> parse_strategy(std::string_view name);
+
+/// Eight shuffled candidates, the answer's index, and (I-RAVEN) each candidate's modifications.
+struct AnswerSet {
+  std::array<Panel, 8> candidates;
+  int target = 0;
+  std::optional<std::array<std::vector<Modification>, 8>> modified;
+};
+
+/// Builds the candidates for `matrix` with one strategy. Every rejection loop is bounded; running
+/// out of tries throws std::logic_error (a bug, never seen on valid matrices).
+AnswerSet build_answer_set(const Matrix& matrix, AnswerStrategy strategy, Rng& rng);
+
+}  // namespace rave::engine
