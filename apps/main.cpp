@@ -2,8 +2,9 @@
 #include <CLI/CLI.hpp>
 #include <cstdio>
 #include <exception>
-#include <map>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "apps/commands.hpp"
 #include "common/error.hpp"
@@ -15,25 +16,18 @@ int run(int argc, char** argv) {
                "Run `rave <command> --help` for the flags of one command."};
   app.require_subcommand(1);
   app.set_version_flag("--version", "rave 0.1.0");
-  std::map<CLI::App*, rave::apps::Runner> runners;
-  auto add = [&](auto adder) {
-    const auto before = app.get_subcommands({});
+  std::vector<std::pair<CLI::App*, rave::apps::Runner>> runners;
+  for (auto adder : rave::apps::subcommands()) {
     auto runner = adder(app);
-    const auto after = app.get_subcommands({});
-    runners[after.back()] = std::move(runner);
-    (void)before;
-  };
-  // demo
-
-
-
+    runners.emplace_back(app.get_subcommands({}).back(), std::move(runner));
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     return app.exit(e);
   }
-  for (auto* sub : app.get_subcommands())
-    if (auto it = runners.find(sub); it != runners.end()) return it->second();
+  for (auto& [sub, runner] : runners)
+    if (sub->parsed()) return runner();
   return 2;
 }
 

@@ -1,0 +1,11 @@
+#include "apps/commands.hpp"
+
+namespace rave::apps {
+
+std::vector<Adder> subcommands() {
+  return {
+      // add_demo, add_generate, add_render, add_show: being written (issue 2)
+  };
+}
+
+}  // namespace rave::apps
