@@ -1,8 +1,8 @@
 #pragma once
 // Sampling one RPM matrix (spec/raven.md 4-6): rules by rejection sampling with pruning, the first
-// panel, then rows 1-3 under every rule. The result holds the 9 panels (the 9th is the answer),
-// the rules with their parameters and the narrowed constraints, which is all the answer-set
-// builders and the oracle checker need.
+// panel, then rows 1-3 under every rule, with every stateful quirk of the original (spec 6, 12).
+// The result holds the 9 panels (the 9th is the answer), the rules with their parameters and the
+// narrowed constraints, which is all the answer-set builders and the oracle checker need.
 //
 //   Rng rng = Rng::for_problem(seed, config_index(id), k);
 //   Matrix m = sample_matrix(id, rng);
@@ -37,5 +37,9 @@ std::vector<RuleGroup> sample_rules(const Configuration& config, Rng& rng,
                                     std::vector<LayoutConstraints>& narrowed, int& tries);
 /// The whole matrix: rules, first panel, three rows.
 Matrix sample_matrix(ConfigId id, Rng& rng);
+/// The matrix under given rule groups (parameters known), e.g. to study one rule: first panel and
+/// rows as above, rule_tries = 0. Rules that do not fit the configuration (prune() fails) are a
+/// caller bug: std::logic_error.
+Matrix sample_matrix(ConfigId id, const std::vector<RuleGroup>& rules, Rng& rng);
 
 }  // namespace rave::engine
