@@ -1,5 +1,7 @@
 #include "grammar/tree.hpp"
 
+#include <algorithm>
+
 #include "common/error.hpp"
 
 namespace rave::grammar {
@@ -44,6 +46,68 @@ bool same_tree(const Tree& a, const Tree& b) {
   if (boost::num_vertices(a) == 0 || boost::num_vertices(b) == 0)
     return boost::num_vertices(a) == boost::num_vertices(b);
   return same_subtree(a, root(a), b, root(b));
+}
+
+// The traversals below use an explicit stack so that hand-built trees of any depth are safe.
+std::vector<NodeId> preorder(const Tree& tree) {
+  std::vector<NodeId> order;
+  if (boost::num_vertices(tree) == 0) return order;
+  order.reserve(boost::num_vertices(tree));
+  std::vector<NodeId> stack{root(tree)};
+  while (!stack.empty()) {
+    const NodeId node = stack.back();
+    stack.pop_back();
+    order.push_back(node);
+    const auto [first, last] = boost::out_edges(node, tree);
+    for (auto it = last; it != first;) stack.push_back(boost::target(*--it, tree));
+  }
+  return order;
+}
+
+std::vector<NodeId> bottom_up(const Tree& tree) {
+  // Reversed pre-order with children visited last-to-first is a post-order.
+  std::vector<NodeId> order;
+  if (boost::num_vertices(tree) == 0) return order;
+  order.reserve(boost::num_vertices(tree));
+  std::vector<NodeId> stack{root(tree)};
+  while (!stack.empty()) {
+    const NodeId node = stack.back();
+    stack.pop_back();
+    order.push_back(node);
+    for (auto [it, end] = boost::out_edges(node, tree); it != end; ++it)
+      stack.push_back(boost::target(*it, tree));
+  }
+  return {order.rbegin(), order.rend()};
+}
+
+std::vector<NodeId> parents(const Tree& tree) {
+  std::vector<NodeId> parent(boost::num_vertices(tree), kNoParent);
+  for (const NodeId node : preorder(tree))
+    for (auto [it, end] = boost::out_edges(node, tree); it != end; ++it)
+      parent[boost::target(*it, tree)] = node;
+  return parent;
+}
+
+std::vector<int> depths(const Tree& tree) {
+  std::vector<int> depth(boost::num_vertices(tree), -1);
+  const auto order = preorder(tree);
+  if (!order.empty()) depth[order.front()] = 0;
+  for (const NodeId node : order)
+    for (auto [it, end] = boost::out_edges(node, tree); it != end; ++it)
+      depth[boost::target(*it, tree)] = depth[node] + 1;
+  return depth;
+}
+
+int depth(const Tree& tree) {
+  int deepest = -1;
+  for (const int d : depths(tree)) deepest = std::max(deepest, d);
+  return deepest;
+}
+
+const Attribute* find_attribute(const Node& node, std::string_view name) {
+  for (const auto& attribute : node.attributes)
+    if (attribute.name == name) return &attribute;
+  return nullptr;
 }
 
 }  // namespace rave::grammar

@@ -7,8 +7,10 @@
 //   auto root = add_node(t, "Scene", Level::kRoot);
 //   auto s = add_child(t, root, "Singleton", Level::kStructure);
 //   for (auto child : children(t, root)) ...
+//   for (auto node : bottom_up(t)) ...   // children before their parent (the DRT's order)
 #include <boost/graph/adjacency_list.hpp>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -45,5 +47,20 @@ std::vector<NodeId> children(const Tree& tree, NodeId node);
 NodeId root(const Tree& tree);
 /// Structural equality: same labels, levels, attributes and child order.
 bool same_tree(const Tree& a, const Tree& b);
+
+/// Nodes reachable from the root, parent before children, children in order (empty tree: none).
+std::vector<NodeId> preorder(const Tree& tree);
+/// Nodes reachable from the root, every node after all of its children (post-order).
+std::vector<NodeId> bottom_up(const Tree& tree);
+/// The parent of a root or of an unreachable node in parents().
+inline constexpr NodeId kNoParent = static_cast<NodeId>(-1);
+/// Parent of every node, indexed by NodeId.
+std::vector<NodeId> parents(const Tree& tree);
+/// Depth of every node, indexed by NodeId: the root is 0, its children 1, ...; -1 when unreachable.
+std::vector<int> depths(const Tree& tree);
+/// Largest depth of any node: 3 for a structure sentence, 4 with entities, -1 for an empty tree.
+int depth(const Tree& tree);
+/// Attribute `name` of a node, or nullptr.
+const Attribute* find_attribute(const Node& node, std::string_view name);
 
 }  // namespace rave::grammar

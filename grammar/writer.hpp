@@ -6,6 +6,7 @@
 //
 //   std::vector<std::string> tokens = structure_tokens(tree);   // npz `structure`
 //   std::string text = write_sentence(tree);                    // joined with single spaces
+//   parse_sentence(text) gives the tree back (parse.hpp): the round trip is the identity.
 #include <array>
 #include <cstdint>
 #include <string>
@@ -19,6 +20,8 @@ namespace rave::grammar {
 std::vector<std::string> sentence_tokens(const Tree& tree);
 /// The tokens joined by single spaces: the canonical text form.
 std::string write_sentence(const Tree& tree);
+/// One node per line, children indented by two spaces, attributes inline (`rave parse` prints it).
+std::string write_indented(const Tree& tree);
 /// npz `structure`: the serialization down to Layout level, without attributes or entities.
 std::vector<std::string> structure_tokens(const Tree& tree);
 /// npz `meta_structure`: bit i set when kMetaStructureNames[i] labels a node of the tree.

@@ -1,0 +1,79 @@
+#pragma once
+// TreeBuilder (internal): the sink of the sentence grammar's semantic actions. The grammar is
+// LL(1) with an expectation point after every node name, so an action never runs for input that
+// is later backtracked over; the builder can therefore write straight into the Boost.Graph tree,
+// with no intermediate AST.
+#include <array>
+#include <bitset>
+#include <string>
+#include <string_view>
+
+#include "common/error.hpp"
+#include "grammar/tree.hpp"
+
+namespace rave::grammar::parser {
+
+/// A semantic error found by an action: the byte offset and what was expected there.
+struct SemanticFailure {
+  const char* where;
+  std::string expected;
+  std::string got;
+};
+
+class TreeBuilder {
+ public:
+  explicit TreeBuilder(Tree& tree) : tree_(tree) {}
+
+  /// Opens a node labelled kNodeNames[token] as the last child of the open node.
+  void open(int token);
+  /// Closes the open node.
+  void close();
+  /// Starts attribute `index` (into kAllAttributeNames) on the open node; `end` is where its name
+  /// ends. Throws SemanticFailure when the node already has it.
+  void attribute_name(int index, const char* end);
+  /// Sets the value of the attribute just started.
+  void attribute_value(std::string_view value);
+
+  /// Layout then Entity attribute names: the index space of attribute_name().
+  static constexpr std::array<std::string_view, 8> kAllAttributeNames{
+      "Number", "Position", "Uniformity", "slot", "Type", "Size", "Color", "Angle"};
+
+ private:
+  Tree& tree_;
+  std::array<NodeId, kNumLevels> open_{};  ///< the path of open nodes, root first
+  int depth_ = 0;                          ///< number of open nodes
+  std::bitset<kAllAttributeNames.size()> seen_;  ///< attributes given on the newest node
+};
+
+inline void TreeBuilder::open(int token) {
+  RAVE_CHECK(depth_ < kNumLevels, "the grammar nests at most five levels");
+  const NodeId node = boost::add_vertex(tree_);
+  Node& data = tree_[node];
+  data.label.assign(kNodeNames[static_cast<std::size_t>(token)]);
+  data.level = static_cast<Level>(depth_);  // the grammar puts level k at depth k
+  if (depth_ > 0) boost::add_edge(open_[static_cast<std::size_t>(depth_ - 1)], node, tree_);
+  open_[static_cast<std::size_t>(depth_++)] = node;
+  seen_.reset();
+}
+
+inline void TreeBuilder::close() {
+  RAVE_CHECK(depth_ > 0, "'/' closes an open node");
+  --depth_;
+}
+
+inline void TreeBuilder::attribute_name(int index, const char* end) {
+  const auto i = static_cast<std::size_t>(index);
+  const std::string_view name = kAllAttributeNames[i];
+  if (seen_[i]) {
+    const std::string quoted = "'" + std::string(name) + "'";
+    throw SemanticFailure{end - name.size(), quoted + " at most once", "a second " + quoted};
+  }
+  seen_.set(i);
+  tree_[open_[static_cast<std::size_t>(depth_ - 1)]].attributes.push_back({std::string(name), {}});
+}
+
+inline void TreeBuilder::attribute_value(std::string_view value) {
+  tree_[open_[static_cast<std::size_t>(depth_ - 1)]].attributes.back().value.assign(value);
+}
+
+}  // namespace rave::grammar::parser

@@ -1,0 +1,46 @@
+// The one translation unit that instantiates the X3 sentence grammar (grammar/internal/) and hides
+// it behind plain functions (STYLE-ANCHORS 4: the context type of the call must match the grammar's,
+// which holds trivially when the call sits beside the definition).
+#include "grammar/parse.hpp"
+
+#include "common/atomic_file.hpp"
+#include "grammar/internal/sentence_def.hpp"
+
+namespace rave::grammar {
+
+Tree parse_sentence(std::string_view text, std::string_view file_name) {
+  using parser::iterator_type;
+  Tree tree;
+  parser::TreeBuilder builder(tree);
+  iterator_type first = text.data();
+  const iterator_type last = text.data() + text.size();
+  const auto begin = first;
+  try {
+    const bool ok = parser::x3::phrase_parse(
+        first, last, parser::x3::with<parser::builder_tag>(builder)[parser::sentence], parser::separator);
+    // `eps > ...` makes every failure an expectation failure.
+    RAVE_CHECK(ok && first == last, "the sentence rule either succeeds or throws");
+  } catch (const parser::x3::expectation_failure<iterator_type>& failure) {
+    throw syntax_error_at(text, static_cast<std::size_t>(failure.where() - begin), file_name,
+                          failure.which());
+  } catch (const parser::SemanticFailure& failure) {
+    throw syntax_error_at(text, static_cast<std::size_t>(failure.where - begin), file_name,
+                          failure.expected, failure.got);
+  }
+  return tree;
+}
+
+Tree parse_tokens(std::span<const std::string> tokens, std::string_view file_name) {
+  std::string text;
+  for (const auto& token : tokens) {
+    if (!text.empty()) text += ' ';
+    text += token;
+  }
+  return parse_sentence(text, file_name);
+}
+
+Tree load_sentence(const std::filesystem::path& path) {
+  return parse_sentence(read_file(path), path.string());
+}
+
+}  // namespace rave::grammar
