@@ -1,12 +1,14 @@
 #pragma once
 // Panel renderer (spec/raven.md 10): 160x160 uint8 gray panels, byte-identical to the original's
 // OpenCV drawing (8-connected thick lines, filled convex polygons and circles, bilinear rotation,
-// replace-not-blend compositing, structure separators).
+// replace-not-blend compositing, structure separators), and the XML `mask` of one entity
+// (spec 11.4). Thread-safe; no global state a caller can observe.
 //
 //   Image img = render_panel(ConfigId::kDistributeFour, problem.context[0]);
 //   std::uint8_t pixel = img[y * kPanelSize + x];   // 255 white background, 0 black ink
 #include <array>
 #include <cstdint>
+#include <string_view>
 
 #include "engine/configuration.hpp"
 #include "engine/problem.hpp"
@@ -20,5 +22,10 @@ using Image = std::array<std::uint8_t, kPanelSize * kPanelSize>;
 
 /// Renders one panel of a problem of configuration `config`.
 Image render_panel(ConfigId config, const Panel& panel);
+/// Renders the 16 panels of a problem in file order (8 context panels, then the candidates).
+std::array<Image, 16> render_problem(const Problem& problem);
+/// The XML `mask` of an entity of component `component` (spec 11.4): the run-length text
+/// "[s1,l1,...]" with 1-based starts. The view stays valid for the life of the process.
+std::string_view entity_mask_rle(ConfigId config, int component, const Entity& entity);
 
 }  // namespace rave::engine

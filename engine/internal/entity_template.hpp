@@ -1,0 +1,47 @@
+#pragma once
+// Per-entity rendering templates: everything about an entity's pixels that does not depend on
+// its Color, computed once per (configuration slot, Type, Size, Angle) and shared process-wide.
+//
+// Why this is exact: an entity layer before rotation holds only three values, 0 outside, the fill
+// value f inside and 255 on the outline; cv::warpAffine's bilinear step is, per destination pixel,
+// (sum of 4 int16 weights x source values + 2^14) >> 15. Grouping the weights by source class gives
+// fill_weight and line_weight, and the warped layer of any colour is
+// (f * fill_weight + 255 * line_weight + 2^14) >> 15, bit for bit. The XML mask is the same
+// formula with f = 255 compared with 255 (spec 11.4). Weights are stored minus 2^14 as int16
+// pairs so the compositing loop maps onto 16-bit multiply-adds.
+//
+//   const EntityTemplate& t = entity_template(ConfigId::kDistributeFour, 0, entity);
+//   for (const auto& row : t.rows) ...            // row.y, row.x, row.width, row.offset
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "engine/configuration.hpp"
+#include "engine/problem.hpp"
+
+namespace rave::engine::internal {
+
+/// Bias subtracted from both weights so each fits int16 (weights lie in [0, 2^15]).
+inline constexpr int kWeightBias = 1 << 14;
+
+/// One run of destination pixels the rotated entity may touch.
+struct TemplateRow {
+  std::int16_t y = 0, x = 0, width = 0;
+  std::int32_t offset = 0;  ///< index of the run's first pixel in EntityTemplate::weights / 2
+};
+
+/// The colour-independent part of one entity's rendering.
+struct EntityTemplate {
+  std::vector<TemplateRow> rows;      ///< in raster order, only rows with a nonzero weight
+  std::vector<std::int16_t> weights;  ///< per pixel: fill_weight - 2^14, line_weight - 2^14
+  std::string mask_rle;               ///< XML `mask`: "[s1,l1,...]", 1-based starts
+  std::string real_bbox_json;         ///< XML `real_bbox`, e.g. "[0.5, 0.5, 0.4312, 0.4312]"
+};
+
+/// The template of `entity` in component `component` of `config` (built on first use; the
+/// reference stays valid for the life of the process). Thread-safe.
+const EntityTemplate& entity_template(ConfigId config, int component, const Entity& entity);
+/// Builds a template without the cache (for tests and benchmarks of the cold path).
+EntityTemplate build_entity_template(const Slot& slot, const Entity& entity);
+
+}  // namespace rave::engine::internal

@@ -1,0 +1,68 @@
+// The fast renderer: each entity's colour-independent template (engine/internal/entity_template.hpp)
+// is composited over its own pixels only; the full-frame reference in render_opencv.cpp and the
+// conformance tests hold it to the original byte for byte.
+#include "engine/render.hpp"
+
+#include <cstring>
+
+#include "common/error.hpp"
+#include "engine/attributes.hpp"
+#include "engine/internal/entity_template.hpp"
+
+namespace rave::engine {
+namespace {
+
+using internal::EntityTemplate;
+using internal::kWeightBias;
+
+// Warps the template's pixels with fill value `fill` and replaces the ink wherever the result is
+// nonzero (layer_add of rendering.py). value = (fill*wf + 255*wl + 2^14) >> 15 with the stored
+// biased weights wf - 2^14 and wl - 2^14.
+void composite(std::uint8_t* ink, const EntityTemplate& t, int fill) {
+  const int bias = kWeightBias * (fill + 255) + (1 << 14);
+  const std::int16_t* weights = t.weights.data();
+  for (const internal::TemplateRow& row : t.rows) {
+    std::uint8_t* dst = ink + row.y * kPanelSize + row.x;
+    const std::int16_t* w = weights + 2 * static_cast<std::ptrdiff_t>(row.offset);
+    for (int i = 0; i < row.width; ++i) {
+      const int v = (fill * w[2 * i] + 255 * w[2 * i + 1] + bias) >> 15;
+      dst[i] = v != 0 ? static_cast<std::uint8_t>(v) : dst[i];
+    }
+  }
+}
+
+void draw_structure(std::uint8_t* ink, std::string_view structure) {
+  if (structure == "Left_Right")
+    for (int y = 0; y < kPanelSize; ++y) ink[y * kPanelSize + kPanelSize / 2] = 255;
+  if (structure == "Up_Down") std::memset(ink + (kPanelSize / 2) * kPanelSize, 255, kPanelSize);
+}
+
+}  // namespace
+
+Image render_panel(ConfigId config, const Panel& panel) {
+  const Configuration& c = configuration(config);
+  RAVE_CHECK(panel.components.size() == c.components.size(), "panel does not fit its configuration");
+  Image ink;
+  ink.fill(0);
+  for (std::size_t k = 0; k < c.components.size(); ++k)
+    for (const Entity& e : panel.components[k].entities) {
+      RAVE_CHECK(e.color >= 0 && e.color < static_cast<int>(kColorValues.size()), "Color level out of range");
+      const int fill = 255 - kColorValues[static_cast<std::size_t>(e.color)];
+      composite(ink.data(), internal::entity_template(config, static_cast<int>(k), e), fill);
+    }
+  draw_structure(ink.data(), c.structure);
+  for (auto& v : ink) v = static_cast<std::uint8_t>(255 - v);
+  return ink;
+}
+
+std::array<Image, 16> render_problem(const Problem& problem) {
+  std::array<Image, 16> images;
+  for (int i = 0; i < 16; ++i) images[static_cast<std::size_t>(i)] = render_panel(problem.config, problem.panel(i));
+  return images;
+}
+
+std::string_view entity_mask_rle(ConfigId config, int component, const Entity& entity) {
+  return internal::entity_template(config, component, entity).mask_rle;
+}
+
+}  // namespace rave::engine

@@ -1,0 +1,37 @@
+#pragma once
+// The ZIP container of .npz files. The writer reproduces Python 3.11's zipfile as numpy.savez
+// drives it (`ZipFile.open(name, 'w', force_zip64=True)` on a seekable file): version 2.0 headers,
+// a zip64 extra field in every local header (none in the central directory), DOS time
+// 1980-01-01 00:00, external attributes 0o600 << 16, created by Unix, no comment; members are
+// stored or deflated (zlib level 6, raw deflate, the same compress/flush call sequence). The
+// reader follows the central directory (zip64 records included), inflates deflated members and
+// checks every CRC; anything malformed throws InputError naming the file and the byte offset.
+//
+//   std::string z = write_zip({{"target.npy", {header, payload}}}, /*deflate=*/false);
+//   std::vector<ZipMember> members = read_zip(z, "a.npz");
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace rave::engine {
+
+/// A member to write: its name and its bytes as consecutive chunks (each chunk is one write()
+/// call of the original, which matters for byte-identical deflate output).
+struct ZipSource {
+  std::string name;
+  std::vector<std::string_view> chunks;
+};
+
+/// A member read back: its name and its (decompressed) bytes.
+struct ZipMember {
+  std::string name;
+  std::string data;
+};
+
+/// The bytes of a ZIP archive holding `members` in order.
+std::string write_zip(std::span<const ZipSource> members, bool deflate);
+/// Every member of a ZIP archive, in central-directory order; `file` names it in errors.
+std::vector<ZipMember> read_zip(std::string_view bytes, const std::string& file);
+
+}  // namespace rave::engine
