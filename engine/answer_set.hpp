@@ -27,11 +27,18 @@ std::optional<AnswerStrategy> parse_strategy(std::string_view name);
 struct AnswerSet {
   std::array<Panel, 8> candidates;
   int target = 0;
+  /// I-RAVEN only: per candidate (shuffled order), the (component, attribute) changes applied on
+  /// its path from the answer, in order of application (XML `Modified_attributes`).
   std::optional<std::array<std::vector<Modification>, 8>> modified;
+  /// RAVEN-FAIR only: modification attempts that were dropped (no value left, accidentally valid
+  /// under the original solver, or rendered like an existing candidate).
+  int rejected = 0;
 };
 
-/// Builds the candidates for `matrix` with one strategy. Every rejection loop is bounded; running
-/// out of tries throws std::logic_error (a bug, never seen on valid matrices).
+/// Builds the candidates for `matrix` with one strategy, drawing only from `rng`. Every rejection
+/// loop is bounded; running out of tries throws std::logic_error (a bug, never seen on valid
+/// matrices). Always checked on return: candidates[target] == matrix.answer(), no other candidate
+/// equals it, and no two candidates are equal.
 AnswerSet build_answer_set(const Matrix& matrix, AnswerStrategy strategy, Rng& rng);
 
 }  // namespace rave::engine

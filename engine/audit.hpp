@@ -2,17 +2,25 @@
 // The context-blind audit of spec/answer-sets.md 4: pick the candidate that shares the most
 // attribute values (per component: Number, slot set, and the Type/Size/Color tuples over entities)
 // with the other seven, without looking at the matrix. On RAVEN answer sets it finds the answer
-// about 98% of the time, on I-RAVEN about 12.5% (chance), on RAVEN-FAIR low (~24%).
+// about 98% of the time, on I-RAVEN about 12.5% (chance), on RAVEN-FAIR low (~24%). A dataset
+// whose answers this finds far above chance can be solved without reasoning.
 //
 //   int guess = context_blind_choice(problem.candidates);
 //   bool hit = guess == *problem.target;
+//   double acc = context_blind_audit(problems).accuracy();
 #include <array>
 #include <span>
 
+#include "engine/configuration.hpp"
 #include "engine/problem.hpp"
 
 namespace rave::engine {
 
+/// Number of attribute values panels `a` and `b` share: per component (up to the smaller component
+/// count) one each for equal Number, equal slot set, equal Type, Size and Color tuples (entity order).
+int shared_values(const Panel& a, const Panel& b);
+/// Per candidate, the sum of shared_values with each of the other seven.
+std::array<int, 8> context_blind_scores(const std::array<Panel, 8>& candidates);
 /// Index of the candidate sharing the most attribute values with the others (lowest index on ties).
 int context_blind_choice(const std::array<Panel, 8>& candidates);
 
@@ -22,6 +30,9 @@ struct BlindAudit {
   int hits = 0;
   double accuracy() const { return problems == 0 ? 0.0 : static_cast<double>(hits) / problems; }
 };
+/// Audits every problem with a known target (others are skipped).
 BlindAudit context_blind_audit(std::span<const Problem> problems);
+/// The same, one result per configuration (indexed by config_index).
+std::array<BlindAudit, kNumConfigs> context_blind_audit_by_config(std::span<const Problem> problems);
 
 }  // namespace rave::engine
