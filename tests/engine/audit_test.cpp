@@ -1,0 +1,161 @@
+// The context-blind audit (spec/answer-sets.md 4): the rule on hand-made candidate sets, then its
+// accuracy on generated answer sets of each strategy (RAVEN ~98%, I-RAVEN ~1/8, RAVEN-FAIR low).
+#include "engine/audit.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <iomanip>
+#include <iostream>
+#include <sstream>
+
+#include "engine/answer_set.hpp"
+#include "engine/configuration.hpp"
+#include "tests/engine/answer_support.hpp"
+#include "tests/support/test_support.hpp"
+
+namespace rave::engine {
+namespace {
+
+Panel one_entity(int slot, int type, int size, int color, int angle = 3) {
+  return Panel{{ComponentPanel{0, {Entity{slot, type, size, color, angle}}}}};
+}
+
+TEST(SharedValues, CountsNumberSlotSetAndTuplesPerComponent) {
+  const Panel a{{ComponentPanel{0, {Entity{0, 1, 2, 3, 0}, Entity{2, 4, 2, 3, 5}}}}};
+  Panel b = a;
+  EXPECT_EQ(shared_values(a, b), 5);
+  std::swap(b.components[0].entities[0].slot, b.components[0].entities[1].slot);
+  EXPECT_EQ(shared_values(a, b), 5);  // the slot *set* is compared; angles never count
+  b.components[0].entities[1].type = 5;
+  EXPECT_EQ(shared_values(a, b), 4);
+  b.components[0].entities.pop_back();
+  EXPECT_EQ(shared_values(a, b), 0);  // count, set and every tuple now differ
+  const Panel two{{a.components[0], a.components[0]}};
+  EXPECT_EQ(shared_values(two, two), 10);
+  EXPECT_EQ(shared_values(two, a), 5);  // compared up to the smaller component count
+}
+
+TEST(ContextBlindChoice, FindsTheCentreOfAStar) {
+  std::array<Panel, 8> c;
+  c.fill(one_entity(0, 3, 3, 3));
+  c[0] = one_entity(0, 1, 3, 3);
+  c[1] = one_entity(0, 3, 1, 3);
+  c[2] = one_entity(0, 3, 3, 1);
+  c[3] = one_entity(0, 4, 3, 3);
+  c[4] = one_entity(0, 3, 4, 3);
+  c[6] = one_entity(0, 3, 3, 4);
+  c[7] = one_entity(0, 5, 3, 3);
+  EXPECT_EQ(context_blind_choice(c), 5);
+  const auto scores = context_blind_scores(c);
+  EXPECT_EQ(scores[5], 7 * 4);  // 3 attributes + Number + slot set, minus the changed one
+  // c0 (Type 1): Number + slot set with all 7, plus Size and Color with the other two Type
+  // distractors and the centre, one of the two with the remaining four: 14 + 3 * 2 + 4 * 1.
+  EXPECT_EQ(scores[0], 14 + 6 + 4);
+}
+
+TEST(ContextBlindChoice, BreaksTiesTowardTheLowestIndex) {
+  std::array<Panel, 8> c;
+  for (int i = 0; i < 8; ++i) c[static_cast<std::size_t>(i)] = one_entity(0, 1 + i % 5, i % 6, i);
+  const auto scores = context_blind_scores(c);
+  const int best = *std::max_element(scores.begin(), scores.end());
+  const int first = static_cast<int>(std::find(scores.begin(), scores.end(), best) - scores.begin());
+  EXPECT_EQ(context_blind_choice(c), first);
+  c.fill(one_entity(0, 3, 3, 3));
+  EXPECT_EQ(context_blind_choice(c), 0);
+}
+
+TEST(ContextBlindAudit, SkipsProblemsWithoutTargetAndSplitsByConfiguration) {
+  std::array<Panel, 8> c;
+  c.fill(one_entity(0, 3, 3, 3));
+  c[2] = one_entity(0, 1, 3, 3);
+  Problem hit, miss, unknown;
+  hit.candidates = miss.candidates = unknown.candidates = c;
+  hit.target = 0;
+  miss.target = 2;
+  miss.config = ConfigId::kUpDown;
+  const std::vector<Problem> problems{hit, miss, unknown};
+  const BlindAudit audit = context_blind_audit(problems);
+  EXPECT_EQ(audit.problems, 2);
+  EXPECT_EQ(audit.hits, 1);
+  EXPECT_DOUBLE_EQ(audit.accuracy(), 0.5);
+  const auto by = context_blind_audit_by_config(problems);
+  EXPECT_EQ(by[0].hits, 1);
+  EXPECT_EQ(by[static_cast<std::size_t>(config_index(ConfigId::kUpDown))].problems, 1);
+  EXPECT_EQ(by[static_cast<std::size_t>(config_index(ConfigId::kUpDown))].hits, 0);
+  EXPECT_EQ(context_blind_audit({}).accuracy(), 0.0);
+}
+
+// Generated problems: `per_config` of each configuration, answer sets from one strategy.
+std::vector<Problem> generated(AnswerStrategy strategy, int per_config, std::uint64_t seed) {
+  std::vector<Problem> out;
+  for (const Configuration& config : all_configurations()) {
+    int k = 0;
+    for (const Matrix& m : testing::sample_matrices(config.id, per_config, seed)) {
+      Rng rng = Rng::for_problem(seed + 1, config_index(config.id), static_cast<std::uint64_t>(k++));
+      AnswerSet set = build_answer_set(m, strategy, rng);
+      Problem p;
+      p.config = m.config;
+      p.candidates = std::move(set.candidates);
+      p.target = set.target;
+      out.push_back(std::move(p));
+    }
+  }
+  return out;
+}
+
+// Runs the audit, prints overall and per-configuration accuracy, records it as a test property.
+double audit_and_report(AnswerStrategy strategy, const std::vector<Problem>& problems) {
+  const BlindAudit all = context_blind_audit(problems);
+  const auto by = context_blind_audit_by_config(problems);
+  std::ostringstream line;
+  line << std::fixed << std::setprecision(1) << "context-blind audit, " << strategy_name(strategy)
+       << ": " << 100 * all.accuracy() << "% of " << all.problems << " (";
+  for (const Configuration& config : all_configurations()) {
+    const BlindAudit& a = by[static_cast<std::size_t>(config_index(config.id))];
+    line << config.paper_name << " " << 100 * a.accuracy() << "%"
+         << (config.id == ConfigId::kOutInGrid ? ")" : ", ");
+  }
+  std::cout << line.str() << "\n";
+  ::testing::Test::RecordProperty(std::string("blind_accuracy_") + std::string(strategy_name(strategy)),
+                                  line.str());
+  return all.accuracy();
+}
+
+TEST(ContextBlindAudit, RavenAnswerSetsGiveTheAnswerAway) {
+  const auto problems = generated(AnswerStrategy::kRaven, 40, 2024);  // 280 problems
+  EXPECT_GE(audit_and_report(AnswerStrategy::kRaven, problems), 0.93);  // spec: 98.5%
+}
+
+TEST(ContextBlindAudit, IRavenAnswerSetsAreAtChance) {
+  const auto problems = generated(AnswerStrategy::kIRaven, 40, 2024);  // 280 problems
+  // Chance is 1/8; 280 problems: sigma = 2.0%, so [5%, 20%] is about +-3.7 sigma.
+  const double accuracy = audit_and_report(AnswerStrategy::kIRaven, problems);
+  EXPECT_GE(accuracy, 0.05);
+  EXPECT_LE(accuracy, 0.20);
+}
+
+TEST(ContextBlindAudit, FairAnswerSetsAreFarBelowRaven) {
+  const auto problems = generated(AnswerStrategy::kFair, 30, 2024);  // 210 problems
+  EXPECT_LT(audit_and_report(AnswerStrategy::kFair, problems), 0.40);  // spec: 23.9%
+}
+
+// The original generators' own files (70 RAVEN, 35 I-RAVEN, 35 RAVEN-FAIR problems).
+TEST(ContextBlindAudit, ReferenceCorporaShowTheSameBias) {
+  RAVE_REQUIRE_REFERENCE(raven, "raven-reference");
+  RAVE_REQUIRE_REFERENCE(iraven, "iraven-reference");
+  RAVE_REQUIRE_REFERENCE(fair, "fair-reference");
+  const auto report = [](const char* name, const std::filesystem::path& dir) {
+    const BlindAudit a = context_blind_audit(testing::read_reference_problems(dir));
+    std::cout << "context-blind audit, " << name << ": " << std::fixed << std::setprecision(1)
+              << 100 * a.accuracy() << "% of " << a.problems << "\n";
+    ::testing::Test::RecordProperty(std::string("blind_accuracy_") + name, std::to_string(a.accuracy()));
+    return a.accuracy();
+  };
+  EXPECT_GE(report("raven-reference", raven), 0.85);   // expected ~98%: P(< 85% of 70) is tiny
+  EXPECT_LE(report("iraven-reference", iraven), 0.35);  // expected 1/8 of 35: 4.4 +- 2 hits
+  EXPECT_LE(report("fair-reference", fair), 0.50);      // expected ~24% of 35
+}
+
+}  // namespace
+}  // namespace rave::engine
