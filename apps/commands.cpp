@@ -4,7 +4,7 @@ namespace rave::apps {
 
 std::vector<Adder> subcommands() {
   return {
-      // add_demo, add_generate, add_render, add_show: being written (issue 2)
+      add_demo, add_generate, add_render, add_show,
   };
 }
 

@@ -50,6 +50,10 @@ void write_file_atomic(const std::filesystem::path& path, std::string_view text)
   write_file_atomic(path, std::span<const char>(text.data(), text.size()));
 }
 
+void write_file_atomic(const std::filesystem::path& path, const std::string& text) {
+  write_file_atomic(path, std::span<const char>(text.data(), text.size()));
+}
+
 std::string read_file(const std::filesystem::path& path) {
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec)) throw InputError(path.string(), "", "is a directory");

@@ -16,6 +16,8 @@ namespace rave {
 void write_file_atomic(const std::filesystem::path& path, std::span<const char> bytes);
 /// Convenience overload for text.
 void write_file_atomic(const std::filesystem::path& path, std::string_view text);
+/// Convenience overload for strings (disambiguates span and string_view).
+void write_file_atomic(const std::filesystem::path& path, const std::string& text);
 /// Reads a whole file; throws InputError when it cannot be opened or read.
 std::string read_file(const std::filesystem::path& path);
 

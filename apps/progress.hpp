@@ -1,0 +1,39 @@
+#pragma once
+// A progress line for long work on a terminal: `label  done/total  rate/s  ETA mm:ss`, redrawn in
+// place at most 5 times a second on stderr. Silent when stderr is not a terminal (logs stay clean).
+//
+//   ProgressLine line("generate", total);
+//   line.update(done);   // from any thread, one call at a time
+//   line.finish();
+#include <chrono>
+#include <cstdint>
+#include <string>
+
+namespace rave::apps {
+
+class ProgressLine {
+ public:
+  /// `total` units of work; `unit` names them in the rate ("problems").
+  ProgressLine(std::string label, std::uint64_t total, std::string unit = "problems");
+  /// Reports `done` units finished; redraws when due.
+  void update(std::uint64_t done);
+  /// Draws the final state and ends the line.
+  void finish();
+  /// Seconds since construction.
+  double elapsed() const;
+
+ private:
+  void draw(std::uint64_t done);
+  std::string label_;
+  std::string unit_;
+  std::uint64_t total_;
+  bool enabled_;
+  std::uint64_t last_done_ = 0;
+  std::chrono::steady_clock::time_point start_;
+  std::chrono::steady_clock::time_point last_draw_;
+};
+
+/// "1:05", "12:00:03": a duration for humans.
+std::string format_duration(double seconds);
+
+}  // namespace rave::apps

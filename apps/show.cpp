@@ -1,0 +1,62 @@
+// `rave show`: a contact sheet PNG of one problem (3x3 matrix above the 8 numbered candidates).
+#include <memory>
+
+#include "apps/commands.hpp"
+#include "common/atomic_file.hpp"
+#include "common/error.hpp"
+#include "engine/npz.hpp"
+#include "engine/problem_io.hpp"
+#include "engine/render.hpp"
+#include "engine/sheet.hpp"
+
+namespace rave::apps {
+namespace {
+
+struct ShowArgs {
+  std::string input;
+  std::string output;
+};
+
+std::string sheet_from_npz(const std::string& path) {
+  const engine::NpzFile file = engine::read_npz(path);
+  const auto pixels = file.image();
+  std::array<engine::Image, 16> images;
+  for (std::size_t i = 0; i < 16; ++i)
+    std::copy_n(pixels.begin() + static_cast<std::ptrdiff_t>(i * images[i].size()), images[i].size(), images[i].begin());
+  return engine::problem_sheet_png(images, static_cast<int>(file.target()));
+}
+
+std::string sheet_from_xml(const std::string& path) {
+  const engine::Problem problem = engine::read_problem_with_target(path);
+  const auto images = engine::render_problem(problem);
+  return engine::problem_sheet_png(images, problem.target);
+}
+
+int run_show(const ShowArgs& args) {
+  const std::filesystem::path input(args.input);
+  std::string png;
+  if (input.extension() == ".npz")
+    png = sheet_from_npz(args.input);
+  else if (input.extension() == ".xml")
+    png = sheet_from_xml(args.input);
+  else
+    throw UsageError(args.input + ": expected a .npz or .xml problem file");
+  write_file_atomic(args.output, png);
+  std::printf("wrote %s\n", args.output.c_str());
+  return 0;
+}
+
+}  // namespace
+
+Runner add_show(CLI::App& app) {
+  auto args = std::make_shared<ShowArgs>();
+  auto* cmd = app.add_subcommand("show",
+                                 "Draw a problem as a PNG sheet: the 3x3 matrix (missing panel marked ?) above the 8 "
+                                 "candidates numbered 0..7, the answer framed when known.");
+  cmd->add_option("problem", args->input, "Problem .npz (images as stored) or .xml (rendered)")
+      ->required()->check(CLI::ExistingFile);
+  cmd->add_option("-o,--output", args->output, "Output .png")->required();
+  return [args] { return run_show(*args); };
+}
+
+}  // namespace rave::apps

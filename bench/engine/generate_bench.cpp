@@ -1,0 +1,59 @@
+// End-to-end generation throughput per configuration: sample the matrix, build the answer set,
+// render 16 panels, encode the npz and the XML (with masks), and (WriteFiles) write both files.
+// Compare with the original's 10-50 problems/s per core (spec/raven.md 13) in bench/README.md.
+#include <benchmark/benchmark.h>
+
+#include <filesystem>
+
+#include "engine/dataset.hpp"
+#include "engine/generate.hpp"
+
+namespace {
+
+using rave::engine::AnswerStrategy;
+using rave::engine::ConfigId;
+
+void BM_Generate_Problem(benchmark::State& state) {
+  const auto config = static_cast<ConfigId>(state.range(0));
+  std::uint64_t k = 0;
+  for (auto _ : state) {
+    auto problem = rave::engine::generate_problem(config, AnswerStrategy::kRaven, 1234, k++);
+    benchmark::DoNotOptimize(problem);
+  }
+  state.SetItemsProcessed(state.iterations());
+  state.SetLabel(std::string(rave::engine::configuration(config).paper_name));
+}
+BENCHMARK(BM_Generate_Problem)->DenseRange(0, 6);
+
+void BM_Generate_Files(benchmark::State& state) {
+  const auto config = static_cast<ConfigId>(state.range(0));
+  std::uint64_t k = 0, bytes = 0;
+  for (auto _ : state) {
+    auto files = rave::engine::encode_problem_files(
+        rave::engine::generate_problem(config, AnswerStrategy::kRaven, 1234, k++), false);
+    bytes += files.npz.size() + files.xml.size();
+    benchmark::DoNotOptimize(files);
+  }
+  state.SetItemsProcessed(state.iterations());
+  state.SetBytesProcessed(static_cast<std::int64_t>(bytes));
+  state.SetLabel(std::string(rave::engine::configuration(config).paper_name));
+}
+BENCHMARK(BM_Generate_Files)->DenseRange(0, 6);
+
+void BM_Generate_WriteFiles(benchmark::State& state) {
+  const auto config = static_cast<ConfigId>(state.range(0));
+  const auto dir = std::filesystem::temp_directory_path() / "rave-bench-generate";
+  std::filesystem::create_directories(dir);
+  std::uint64_t k = 0;
+  for (auto _ : state) {
+    const auto problem = rave::engine::generate_problem(config, AnswerStrategy::kRaven, 1234, k);
+    rave::engine::write_problem_files(dir, "RAVEN_" + std::to_string(k++ % 64) + "_train",
+                                      rave::engine::encode_problem_files(problem, false));
+  }
+  state.SetItemsProcessed(state.iterations());
+  state.SetLabel(std::string(rave::engine::configuration(config).paper_name));
+  std::filesystem::remove_all(dir);
+}
+BENCHMARK(BM_Generate_WriteFiles)->DenseRange(0, 6);
+
+}  // namespace

@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Sets up rave on a fresh Debian 12 machine: installs the apt packages the build needs, configures
+# and builds everything into ./build. Safe to re-run (apt and the build are incremental).
+#   scripts/setup.sh                 # install + build (Release)
+#   RAVE_SKIP_APT=1 scripts/setup.sh # build only
+#   RAVE_CMAKE_ARGS="-DRAVE_BUILD_NEURAL=OFF" scripts/setup.sh
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$root"
+
+packages=(
+  build-essential cmake pkg-config ccache git
+  libboost-dev libboost-graph-dev          # Spirit X3, Boost.Graph
+  libopencv-imgproc-dev libopencv-imgcodecs-dev   # the renderer (OpenCV 4.6, as the original)
+  libpugixml-dev zlib1g-dev                # XML and npz files
+  libtbb-dev                               # parallel generation and data pipeline
+  libcli11-dev nlohmann-json3-dev          # the CLI and JSON Lines output
+  libz3-dev                                # the Z3 solver backend
+  libtorch-dev libopenblas0-pthread        # neural baselines (OpenBLAS, not the reference BLAS)
+  libgtest-dev libgmock-dev libbenchmark-dev   # tests and rave-bench
+  python3-numpy                            # the test that numpy reads rave's npz files
+  clang libclang-rt-14-dev                 # the grammar fuzzer (libFuzzer)
+)
+
+if [[ "${RAVE_SKIP_APT:-0}" != 1 ]]; then
+  sudo=""
+  [[ "$(id -u)" -ne 0 ]] && sudo="sudo"
+  export DEBIAN_FRONTEND=noninteractive
+  $sudo apt-get update -q
+  $sudo apt-get install -y -q --no-install-recommends "${packages[@]}"
+fi
+
+jobs="${RAVE_JOBS:-$(nproc)}"
+# shellcheck disable=SC2086
+cmake -S . -B build -DCMAKE_BUILD_TYPE=Release ${RAVE_CMAKE_ARGS:-}
+cmake --build build -j "$jobs"
+echo "rave built: $root/build/apps/rave (run 'build/apps/rave --help')"
