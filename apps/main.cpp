@@ -23,8 +23,11 @@ int run(int argc, char** argv) {
   }
   try {
     app.parse(argc, argv);
+  } catch (const CLI::Success& e) {
+    return app.exit(e);  // --help, --version
   } catch (const CLI::ParseError& e) {
-    return app.exit(e);
+    std::fprintf(stderr, "rave: error: %s (see rave --help, or rave <command> --help)\n", e.what());
+    return 2;
   }
   for (auto& [sub, runner] : runners)
     if (sub->parsed()) return runner();
