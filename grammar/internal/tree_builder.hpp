@@ -22,6 +22,7 @@ struct SemanticFailure {
 
 class TreeBuilder {
  public:
+  /// Builds into `tree`; vertices it already has are used first, in order (see parse.cpp).
   explicit TreeBuilder(Tree& tree) : tree_(tree) {}
 
   /// Opens a node labelled kNodeNames[token] as the last child of the open node.
@@ -33,6 +34,8 @@ class TreeBuilder {
   void attribute_name(int index, const char* end);
   /// Sets the value of the attribute just started.
   void attribute_value(std::string_view value);
+  /// Number of nodes opened so far.
+  std::size_t size() const { return next_; }
 
   /// Layout then Entity attribute names: the index space of attribute_name().
   static constexpr std::array<std::string_view, 8> kAllAttributeNames{
@@ -43,14 +46,17 @@ class TreeBuilder {
   std::array<NodeId, kNumLevels> open_{};  ///< the path of open nodes, root first
   int depth_ = 0;                          ///< number of open nodes
   std::bitset<kAllAttributeNames.size()> seen_;  ///< attributes given on the newest node
+  NodeId next_ = 0;                        ///< id of the next node to open
 };
 
 inline void TreeBuilder::open(int token) {
   RAVE_CHECK(depth_ < kNumLevels, "the grammar nests at most five levels");
-  const NodeId node = boost::add_vertex(tree_);
+  const NodeId node = next_ < boost::num_vertices(tree_) ? next_ : boost::add_vertex(tree_);
+  ++next_;
   Node& data = tree_[node];
   data.label.assign(kNodeNames[static_cast<std::size_t>(token)]);
   data.level = static_cast<Level>(depth_);  // the grammar puts level k at depth k
+  data.attributes.reserve(attribute_names(data.level).size());  // one allocation, not log2(n)
   if (depth_ > 0) boost::add_edge(open_[static_cast<std::size_t>(depth_ - 1)], node, tree_);
   open_[static_cast<std::size_t>(depth_++)] = node;
   seen_.reset();
