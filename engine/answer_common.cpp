@@ -77,8 +77,14 @@ int binomial(int n, int k) {
 }
 
 int entity_level(const Entity& entity, Attr attr) {
-  Entity copy = entity;
-  return entity_level(copy, attr);
+  switch (attr) {
+    case Attr::kType: return entity.type;
+    case Attr::kSize: return entity.size;
+    case Attr::kColor: return entity.color;
+    default: break;
+  }
+  RAVE_CHECK(false, "entity_level takes Type, Size or Color");
+  return 0;
 }
 
 int& entity_level(Entity& entity, Attr attr) {

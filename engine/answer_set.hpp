@@ -21,6 +21,7 @@ enum class AnswerStrategy { kRaven, kIRaven, kFair };
 
 /// "raven", "iraven", "fair".
 std::string_view strategy_name(AnswerStrategy strategy);
+/// The strategy with that name (exact spelling as strategy_name), nullopt otherwise.
 std::optional<AnswerStrategy> parse_strategy(std::string_view name);
 
 /// Eight shuffled candidates, the answer's index, and (I-RAVEN) each candidate's modifications.

@@ -55,6 +55,25 @@ TEST(FairAnswers, SameSeedSameAnswerSet) {
   EXPECT_EQ(x.rejected, y.rejected);
 }
 
+TEST(FairAnswers, EndsInALogicErrorWhenEveryChildIsRejected) {
+  // Row 3 holds Type/Size/Color levels the answer does not repeat, so under Constant rules the
+  // answer passes only the Number/Position check; every child passes it too (one slot), scores
+  // >= the answer and is rejected. The lists run dry after 4 + 5 + 9 attempts: an error, no hang.
+  Matrix m = testing::hand_matrix(ConfigId::kCenterSingle, {testing::all_constant()},
+                                  {testing::component(0, {Entity{0, 2, 3, 4, 3}})});
+  for (std::size_t i : {6u, 7u}) m.panels[i].components[0].entities[0] = Entity{0, 1, 1, 1, 3};
+  ASSERT_EQ(oracle_score(m, m.answer()), 1);
+  Rng rng(3);
+  try {
+    build_answer_set(m, AnswerStrategy::kFair, rng);
+    ADD_FAILURE() << "expected std::logic_error";
+  } catch (const std::logic_error& e) {
+    EXPECT_NE(std::string(e.what()).find("no candidate has a modifiable attribute left"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
 // The original's RAVEN-FAIR files have the same tree property and pairwise distinct images.
 TEST(FairAnswers, ReferenceAnswerSetsAreTreesOfSingleChanges) {
   RAVE_REQUIRE_REFERENCE(dir, "fair-reference");

@@ -170,8 +170,11 @@ TEST(IRavenAnswers, OneNumberLevelFollowsTheRoundRuleAndSelect) {
       const auto& es = p.components[0].entities;
       std::map<int, int> copies;  // entity of A (by type) -> times kept
       for (const Entity& e : es) ++copies[e.type];
-      if (es.size() == 3) EXPECT_EQ(copies.size(), 2u);  // [0, 1] + one more
-      if (es.size() == 4) EXPECT_EQ(copies, (std::map<int, int>{{1, 2}, {4, 2}}));
+      if (es.size() == 3) {
+        EXPECT_EQ(copies.size(), 2u);  // [0, 1] + one more
+      } else if (es.size() == 4) {
+        EXPECT_EQ(copies, (std::map<int, int>{{1, 2}, {4, 2}}));  // [0, 1] + a permutation of both
+      }
     }
   }
 }
