@@ -21,12 +21,10 @@ std::size_t expected_nodes(std::string_view text) {
                                kMaxPreallocatedNodes);
 }
 
-}  // namespace
-
-Tree parse_sentence(std::string_view text, std::string_view file_name) {
+Tree parse(std::string_view text, std::string_view file_name, SourceMap* where) {
   using parser::iterator_type;
   Tree tree(expected_nodes(text));
-  parser::TreeBuilder builder(tree);
+  parser::TreeBuilder builder(tree, text.data(), where);
   iterator_type first = text.data();
   const iterator_type last = text.data() + text.size();
   const auto begin = first;
@@ -44,6 +42,17 @@ Tree parse_sentence(std::string_view text, std::string_view file_name) {
                           failure.expected, failure.got);
   }
   return tree;
+}
+
+}  // namespace
+
+Tree parse_sentence(std::string_view text, std::string_view file_name) {
+  return parse(text, file_name, nullptr);
+}
+
+Tree parse_sentence(std::string_view text, std::string_view file_name, SourceMap& where) {
+  where = SourceMap{};
+  return parse(text, file_name, &where);
 }
 
 Tree parse_tokens(std::span<const std::string> tokens, std::string_view file_name) {

@@ -14,6 +14,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "grammar/syntax_error.hpp"
 #include "grammar/tree.hpp"
@@ -22,6 +23,14 @@ namespace rave::grammar {
 
 /// Parses one sentence; `file_name` names the source in errors. Throws SyntaxError.
 Tree parse_sentence(std::string_view text, std::string_view file_name = "<sentence>");
+
+/// Where the parts of a parsed sentence are in its text, for errors found after parsing.
+struct SourceMap {
+  std::vector<std::size_t> nodes;                    ///< byte offset of each node's name, by NodeId
+  std::vector<std::vector<std::size_t>> attributes;  ///< offset of each attribute's name, by NodeId
+};
+/// As parse_sentence, and fills `where` (cleared first).
+Tree parse_sentence(std::string_view text, std::string_view file_name, SourceMap& where);
 /// Parses the npz `structure` token array (tokens joined by single spaces before parsing).
 Tree parse_tokens(std::span<const std::string> tokens, std::string_view file_name = "<structure>");
 /// Reads a file holding one sentence and parses it; errors name the file.

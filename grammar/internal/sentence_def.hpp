@@ -49,9 +49,11 @@ inline const x3::symbols<int> entity_attribute_names =
 ///////////////////////////////////////////////////////////////////////////////
 // Semantic actions: forward to the TreeBuilder in the context
 ///////////////////////////////////////////////////////////////////////////////
-inline const auto open_node = [](auto& ctx) { x3::get<builder_tag>(ctx).open(x3::_attr(ctx)); };
-inline const auto close_node = [](auto& ctx) { x3::get<builder_tag>(ctx).close(); };
 // _where(ctx) starts right after the matched name.
+inline const auto open_node = [](auto& ctx) {
+  x3::get<builder_tag>(ctx).open(x3::_attr(ctx), x3::_where(ctx).begin());
+};
+inline const auto close_node = [](auto& ctx) { x3::get<builder_tag>(ctx).close(); };
 inline const auto start_attribute = [](auto& ctx) {
   x3::get<builder_tag>(ctx).attribute_name(x3::_attr(ctx), x3::_where(ctx).begin());
 };

@@ -86,6 +86,23 @@ TEST(ParseSentence, LevelsComeFromTheGrammar) {
   for (std::size_t i = 0; i < order.size(); ++i) EXPECT_EQ(tree[order[i]].level, expected[i]);
 }
 
+TEST(ParseSentence, SourceMapLocatesNodesAndAttributes) {
+  const std::string text = "Scene Singleton Grid\n Center_Single[Number=0 Uniformity=2]  Entity[Type=3] / / / / /";
+  SourceMap where;
+  const Tree tree = parse_sentence(text, "<t>", where);
+  ASSERT_EQ(where.nodes.size(), boost::num_vertices(tree));
+  ASSERT_EQ(where.attributes.size(), boost::num_vertices(tree));
+  for (const NodeId node : preorder(tree)) {
+    EXPECT_EQ(text.substr(where.nodes[node], tree[node].label.size()), tree[node].label);
+    ASSERT_EQ(where.attributes[node].size(), tree[node].attributes.size());
+    for (std::size_t i = 0; i < tree[node].attributes.size(); ++i) {
+      const auto& name = tree[node].attributes[i].name;
+      EXPECT_EQ(text.substr(where.attributes[node][i], name.size()), name);
+    }
+  }
+  EXPECT_EQ(where.nodes[3], 22u);
+}
+
 TEST(SyntaxErrors, CarryPlaceExpectationAndExcerpt) {
   try {
     parse_sentence("Scene Singleton\n  Grid Centre_Single / / / /", "x.sentence");

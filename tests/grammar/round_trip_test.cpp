@@ -38,7 +38,7 @@ void add_random_attributes(Draw& draw, std::span<const std::string_view> names, 
     if (!draw.coin()) continue;
     std::string value = random_digits(draw);
     if (name == "Position")
-      for (std::size_t n = draw.below(4); n > 0; --n) value += "," + random_digits(draw);
+      for (std::size_t n = draw.below(4); n > 0; --n) value.append(",").append(random_digits(draw));
     node.attributes.push_back({std::string(name), value});
   }
 }
