@@ -1,0 +1,65 @@
+#include "solver/explain.hpp"
+
+#include "engine/configuration.hpp"
+
+namespace rave::solver {
+namespace {
+
+std::string rule_with_noise(const ComponentReading& c, int group) {
+  std::string text = rule_text(c.rules[group]);
+  if (group > 0 && c.noise[group - 1]) text += " (noise)";
+  return text;
+}
+
+std::string component_name(const engine::Problem& problem, int component) {
+  const auto& config = engine::configuration(problem.config);
+  return std::string(config.components[component].name);
+}
+
+}  // namespace
+
+std::vector<std::string> explain_lines(const engine::Problem& problem, const Reading& reading) {
+  std::vector<std::string> lines;
+  for (int c = 0; c < reading.count; ++c)
+    for (int g = 0; g < 4; ++g)
+      lines.push_back(component_name(problem, c) + ": " + rule_with_noise(reading.components[c], g));
+  return lines;
+}
+
+std::string reading_text(const engine::Problem& problem, const Reading& reading) {
+  std::string out;
+  for (int c = 0; c < reading.count; ++c) {
+    if (c > 0) out += "; ";
+    out += component_name(problem, c) + ":";
+    for (int g = 0; g < 4; ++g) out += (g == 0 ? " " : ", ") + rule_with_noise(reading.components[c], g);
+  }
+  return out;
+}
+
+std::string competing_readings(const engine::Problem& problem,
+                               const std::vector<std::pair<int, Reading>>& readings) {
+  std::string out;
+  if (readings.empty()) return out;
+  const Reading& first = readings.front().second;
+  for (int c = 0; c < first.count; ++c)
+    for (int g = 0; g < 4; ++g) {
+      bool differs = false;
+      for (const auto& [i, r] : readings)
+        differs = differs || r.count <= c || rule_with_noise(r.components[c], g) != rule_with_noise(first.components[c], g);
+      if (!differs) continue;
+      if (!out.empty()) out += "; ";
+      out += component_name(problem, c) + ": ";
+      for (std::size_t k = 0; k < readings.size(); ++k) {
+        const auto& [i, r] = readings[k];
+        if (k > 0) out += " | ";
+        out += (r.count > c ? rule_with_noise(r.components[c], g) : std::string("?")) + " (candidate " +
+               std::to_string(i) + ")";
+      }
+    }
+  if (!out.empty()) return out;
+  out = "same rules (candidates";
+  for (std::size_t k = 0; k < readings.size(); ++k) out += (k == 0 ? " " : ", ") + std::to_string(readings[k].first);
+  return out + ")";
+}
+
+}  // namespace rave::solver

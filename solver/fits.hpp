@@ -1,0 +1,73 @@
+#pragma once
+// Hypothesis checks on the 8 context panels of one component (spec/abduction.md 2). Each fit says
+// that a hypothesis holds on rows 1 and 2 and on row 3's first two panels, with the context's
+// log-likelihood under the generator's sampling (prior not included), and what it predicts for the
+// 9th panel, so that scoring a candidate is a comparison plus a constant.
+//
+//   Group0Fit fits[32];
+//   int n = fit_group0(model, view, allowed.group0, fits);
+//   bool ok = group0_accepts(fits[0], model, view.panels[8 + i], &extra_log_lik);
+#include <array>
+#include <cstdint>
+
+#include "solver/hypothesis.hpp"
+#include "solver/panel_view.hpp"
+
+namespace rave::solver {
+
+/// A Number/Position hypothesis that fits the context.
+struct Group0Fit {
+  int hypothesis = 0;         ///< index into LayoutModel::group0
+  double log_lik = 0;         ///< counts and slot sets of the 8 context panels
+  Carry carry = Carry::kSlot;
+  int shift = 0;              ///< Progression Position step (kShift)
+  bool count_only = false;    ///< predicts the count; the 9th slot set is drawn fresh
+  int count = 0;              ///< predicted entity count of the 9th panel
+  std::uint16_t mask = 0;     ///< predicted slot set (unless count_only)
+};
+
+/// Fits of every allowed group-0 hypothesis; returns how many were written to `out` (<= 32).
+int fit_group0(const LayoutModel& model, const ComponentView& view, HypothesisMask allowed,
+               Group0Fit* out);
+/// Whether `panel` is the predicted 9th panel; adds the log-likelihood of its fresh slot set.
+bool group0_accepts(const Group0Fit& fit, const LayoutModel& model, const PanelView& panel,
+                    double& log_lik);
+
+/// A Type/Size/Color hypothesis other than Constant that fits the context: it makes the attribute
+/// one level per panel (spec 6.3) and predicts the 9th panel's level.
+struct ValueFit {
+  int hypothesis = 0;  ///< index into LayoutModel::entity[attr]
+  double log_lik = 0;  ///< levels of the 8 context panels
+  int predicted = 0;   ///< level of every entity of the 9th panel
+};
+
+/// Fits of every allowed non-Constant hypothesis on `attr` (<= 8 written).
+int fit_values(const LayoutModel& model, int attr, const ComponentView& view, HypothesisMask allowed,
+               ValueFit* out);
+
+/// What an attribute left to Constant (or Angle, never ruled) means under one carry (spec 6.4):
+/// one level per row in a uniform layout, per-entity copies under kSlot/kShift/kOrder, noise under
+/// kRegenerate.
+struct CarryFit {
+  bool fits = false;            ///< the context is consistent with this reading
+  bool noise = false;           ///< free per entity (kRegenerate, non-uniform)
+  double log_lik = 0;           ///< the context's levels
+  double log_per_entity = 0;    ///< noise: log-likelihood of one 9th-panel entity
+};
+
+/// Which reading applies: kind of carry and step, or uniform (all carries read alike).
+struct CarryKey {
+  Carry carry = Carry::kSlot;
+  int shift = 0;
+  bool uniform = false;
+};
+
+/// The reading of `attr` (Type, Size, Color or Angle) under `key` on the context, with `range` the
+/// levels a fresh value is drawn from.
+CarryFit fit_carry(const CarryKey& key, int attr, engine::Range range, int slots,
+                   const ComponentView& view);
+/// Whether the 9th panel `panel` continues the reading (its entities copy row 3's, per `key`).
+bool carry_accepts(const CarryKey& key, int attr, int slots, const ComponentView& view,
+                   const PanelView& panel);
+
+}  // namespace rave::solver

@@ -1,0 +1,170 @@
+// Number/Position hypotheses on the context (spec/raven.md 6.2, spec/abduction.md 2, group 0).
+// Panels are indexed row-major: row r holds panels 3r, 3r+1, 3r+2; panel 8 (row 3 col 3) is the
+// candidate, so row 3 is checked on its first two panels and its third is predicted.
+#include <cmath>
+
+#include "solver/fits.hpp"
+#include "solver/semantics.hpp"
+
+namespace rave::solver {
+namespace {
+
+using engine::RuleAttr;
+using engine::RuleName;
+
+struct Context {
+  const LayoutModel& model;
+  const ComponentView& view;
+  const Hypothesis& h;
+  int n() const { return model.slots; }
+  int level(int i) const { return view.panels[i].level(); }
+  int count(int i) const { return view.panels[i].count; }
+  std::uint16_t mask(int i) const { return view.panels[i].mask; }
+  // -log C(n, count) summed over context panels [first, 8): fresh slot sets.
+  double fresh_sets(int first = 0) const {
+    double s = 0;
+    for (int i = first; i < 8; ++i) s -= log_choose(n(), count(i));
+    return s;
+  }
+};
+
+bool fit_constant(const Context& c, Group0Fit& f) {
+  for (int r = 0; r < 3; ++r) {
+    const int a = 3 * r;
+    if (!c.h.range.contains(c.level(a)) || c.mask(a + 1) != c.mask(a)) return false;
+    if (r < 2 && c.mask(a + 2) != c.mask(a)) return false;
+    f.log_lik += -log_int(c.h.range.size()) - log_choose(c.n(), c.count(a));
+  }
+  f.count = c.count(6);
+  f.mask = c.mask(6);
+  return true;
+}
+
+bool fit_progression_number(const Context& c, int v, Group0Fit& f) {
+  for (int r = 0; r < 3; ++r) {
+    const int a = 3 * r;
+    if (!c.h.range.contains(c.level(a)) || c.level(a + 1) != c.level(a) + v) return false;
+    if (r < 2 && c.level(a + 2) != c.level(a) + 2 * v) return false;
+    f.log_lik -= log_int(c.h.range.size());
+  }
+  f.log_lik += c.fresh_sets();
+  f.count = c.count(6) + 2 * v;
+  return true;
+}
+
+bool fit_progression_position(const Context& c, int v, Group0Fit& f) {
+  for (int r = 0; r < 3; ++r) {
+    const int a = 3 * r;
+    if (!c.h.range.contains(c.level(a)) || c.mask(a + 1) != shift_mask(c.mask(a), v, c.n())) return false;
+    if (r < 2 && c.mask(a + 2) != shift_mask(c.mask(a + 1), v, c.n())) return false;
+    f.log_lik += -log_int(c.h.range.size()) - log_choose(c.n(), c.count(a));
+  }
+  f.mask = shift_mask(c.mask(7), v, c.n());
+  f.count = c.count(7);
+  return true;
+}
+
+bool fit_arithmetic_number(const Context& c, int sign, Group0Fit& f) {
+  for (int r = 0; r < 3; ++r) {
+    const int a = 3 * r;
+    const engine::Range col2 = arithmetic_col2_range(ArithKind::kNumber, sign, c.h.range, c.level(a));
+    if (!c.h.range.contains(c.level(a)) || !col2.contains(c.level(a + 1))) return false;
+    const int col3 = arithmetic_apply(ArithKind::kNumber, sign, c.level(a), c.level(a + 1));
+    if (r < 2 && c.level(a + 2) != col3) return false;
+    if (r == 2) f.count = col3 + 1;
+    f.log_lik += -log_int(c.h.range.size()) - log_int(col2.size());
+  }
+  f.log_lik += c.fresh_sets();
+  return true;
+}
+
+bool fit_arithmetic_position(const Context& c, int sign, Group0Fit& f) {
+  for (int r = 0; r < 3; ++r) {
+    const int a = 3 * r;
+    const std::uint16_t m1 = c.mask(a), m2 = c.mask(a + 1);
+    if (!c.h.range.contains(c.level(a)) || !c.h.range.contains(c.level(a + 1))) return false;
+    // col2 is redrawn until union adds a slot / difference removes one (spec 6.2).
+    if (sign > 0 ? (m2 & ~m1) == 0 : (m1 & ~m2) == 0) return false;
+    const auto col3 = static_cast<std::uint16_t>(sign > 0 ? (m1 | m2) : (m1 & ~m2));
+    if (r < 2 && c.mask(a + 2) != col3) return false;
+    if (r == 2) f.mask = col3;
+    const double accept = arithmetic_position_accept(sign, c.h.range, c.n(), c.count(a));
+    f.log_lik += -2 * log_int(c.h.range.size()) - log_choose(c.n(), c.count(a)) -
+                 log_choose(c.n(), c.count(a + 1)) - std::log(accept);
+  }
+  f.count = popcount(f.mask);
+  return true;
+}
+
+bool fit_distribute_three_number(const Context& c, Group0Fit& f) {
+  std::array<int, 8> levels;
+  for (int i = 0; i < 8; ++i) levels[i] = c.level(i);
+  for (int i = 0; i < 3; ++i)
+    if (!c.h.range.contains(levels[i])) return false;
+  int third = 0;
+  if (!latin_rows(levels, third)) return false;
+  const int r = c.h.range.size();
+  f.log_lik = -log_int(r) - log_int(r - 1) - log_int(r - 2) - log_int(2) + c.fresh_sets();
+  f.count = third + 1;
+  return true;
+}
+
+bool fit_distribute_three_position(const Context& c, Group0Fit& f) {
+  std::array<std::uint16_t, 8> masks;
+  for (int i = 0; i < 8; ++i) {
+    if (c.count(i) != c.count(0)) return false;  // Number is fixed in all nine panels
+    masks[i] = c.mask(i);
+  }
+  if (!c.h.range.contains(c.level(0)) || !latin_rows(masks, f.mask)) return false;
+  const long sets = binomial(c.n(), c.count(0));
+  f.log_lik = -log_int(c.h.range.size()) - log_choose(c.n(), c.count(0)) -
+              std::log(static_cast<double>(sets - 1)) - std::log(static_cast<double>(sets - 2)) - log_int(2);
+  f.count = c.count(0);
+  return true;
+}
+
+bool fit_one(const Context& c, Group0Fit& f) {
+  const engine::Rule& rule = c.h.rule;
+  const bool number = rule.attr == RuleAttr::kNumber;
+  switch (rule.name) {
+    case RuleName::kConstant: return fit_constant(c, f);
+    case RuleName::kProgression:
+      return number ? fit_progression_number(c, rule.value, f) : fit_progression_position(c, rule.value, f);
+    case RuleName::kArithmetic:
+      return number ? fit_arithmetic_number(c, rule.value, f) : fit_arithmetic_position(c, rule.value, f);
+    case RuleName::kDistributeThree:
+      return number ? fit_distribute_three_number(c, f) : fit_distribute_three_position(c, f);
+  }
+  return false;
+}
+
+}  // namespace
+
+int fit_group0(const LayoutModel& model, const ComponentView& view, HypothesisMask allowed,
+               Group0Fit* out) {
+  for (int i = 0; i < 8; ++i)
+    if (view.panels[i].count == 0) return 0;
+  int written = 0;
+  for (std::size_t i = 0; i < model.group0.size(); ++i) {
+    if (!((allowed >> i) & 1u)) continue;
+    const Hypothesis& h = model.group0[i];
+    Group0Fit f;
+    f.hypothesis = static_cast<int>(i);
+    f.carry = carry_of(h.rule);
+    f.shift = f.carry == Carry::kShift ? h.rule.value : 0;
+    f.count_only = predicts_count_only(h.rule);
+    if (fit_one(Context{model, view, h}, f)) out[written++] = f;
+  }
+  return written;
+}
+
+bool group0_accepts(const Group0Fit& fit, const LayoutModel& model, const PanelView& panel,
+                    double& log_lik) {
+  if (panel.count == 0) return false;
+  if (!fit.count_only) return panel.mask == fit.mask;
+  if (panel.count != fit.count) return false;
+  log_lik -= log_choose(model.slots, panel.count);
+  return true;
+}
+
+}  // namespace rave::solver

@@ -1,0 +1,43 @@
+#pragma once
+// The heuristic backend: rule abduction with posterior ranking (spec/abduction.md 2). Per component
+// every valid hypothesis is checked once on the 8 context panels; each candidate is then scored as
+// the 9th panel. A candidate is consistent when some valid rule assignment explains it; the answer
+// is the consistent candidate with the highest posterior under the generator's own prior and
+// sampling distributions (lowest index on exact ties: deterministic). No allocation per problem.
+//
+//   HeuristicSolver solver({.use_rules = false});
+//   Solution s = solver.solve(problem);          // s.answer, s.verdict, s.consistent
+//   Reading why = solver.reading(s.answer);      // rules of the last solved problem
+#include <array>
+
+#include "engine/problem.hpp"
+#include "solver/component_fit.hpp"
+#include "solver/panel_view.hpp"
+#include "solver/solution.hpp"
+
+namespace rave::solver {
+
+class HeuristicSolver {
+ public:
+  explicit HeuristicSolver(SolveOptions options = {});
+
+  /// Solves one problem (its candidates are scored; the target, if any, is not looked at).
+  Solution solve(const engine::Problem& problem);
+  /// The most probable rule assignment explaining candidate `i` of the last solved problem
+  /// (count 0 when candidate `i` is not consistent).
+  Reading reading(int candidate) const;
+  /// Log posterior of candidate `i` of the last solved problem (kNoScore if not consistent).
+  double score(int candidate) const;
+
+  const SolveOptions& options() const { return options_; }
+
+ private:
+  int fallback_answer() const;
+
+  SolveOptions options_;
+  int components_ = 0;
+  std::array<ComponentView, 2> views_{};
+  std::array<ComponentFit, 2> fits_{};
+};
+
+}  // namespace rave::solver

@@ -1,0 +1,100 @@
+#include "solver/semantics.hpp"
+
+#include <array>
+#include <cmath>
+#include <limits>
+
+namespace rave::solver {
+namespace {
+
+constexpr double kMinusInf = -std::numeric_limits<double>::infinity();
+
+int floor_div2(int x) { return x >= 0 ? x / 2 : -((-x + 1) / 2); }
+
+
+struct LogTables {
+  std::array<std::array<double, 10>, 10> choose{};
+  std::array<double, 64> ints{};
+  LogTables() {
+    for (int n = 0; n < 10; ++n)
+      for (int k = 0; k < 10; ++k) choose[n][k] = k <= n ? std::log(static_cast<double>(binomial(n, k))) : kMinusInf;
+    ints[0] = kMinusInf;
+    for (int i = 1; i < 64; ++i) ints[i] = std::log(static_cast<double>(i));
+  }
+};
+
+const LogTables& tables() {
+  static const LogTables t;
+  return t;
+}
+
+}  // namespace
+
+long binomial(int n, int k) {
+  if (k < 0 || k > n) return 0;
+  long r = 1;
+  for (int i = 1; i <= k; ++i) r = r * (n - k + i) / i;
+  return r;
+}
+
+engine::Range arithmetic_col2_range(ArithKind kind, int sign, engine::Range narrowed, int col1) {
+  if (kind == ArithKind::kColor) {
+    if (sign > 0) return {narrowed.min, narrowed.min + narrowed.max - col1};  // orig max = min + max
+    const int orig_min = floor_div2(narrowed.min);                            // min was 2 * orig min
+    return {orig_min, col1};
+  }
+  // Number (counts) and Size (1-based levels): col3 + 1 = (col1 + 1) +- (col2 + 1).
+  if (sign > 0) return {narrowed.min, narrowed.min + narrowed.max + 1 - col1 - 1};
+  const int orig_min = floor_div2(narrowed.min - 1);  // min was 2 * orig min + 1
+  return {orig_min, col1 - orig_min - 1};
+}
+
+int arithmetic_apply(ArithKind kind, int sign, int col1, int col2) {
+  if (kind == ArithKind::kColor) return sign > 0 ? col1 + col2 : col1 - col2;
+  return sign > 0 ? col1 + col2 + 1 : col1 - col2 - 1;
+}
+
+double log_choose(int n, int k) {
+  if (n < 0 || n > 9 || k < 0 || k > 9) return kMinusInf;
+  return tables().choose[n][k];
+}
+
+double log_int(int n) {
+  if (n > 0 && n < 64) return tables().ints[n];
+  return n > 0 ? std::log(static_cast<double>(n)) : kMinusInf;
+}
+
+double arithmetic_position_accept(int sign, engine::Range narrowed, int slots, int col1_count) {
+  double p = 0;
+  const int k = col1_count;
+  for (int level = narrowed.min; level <= narrowed.max; ++level) {
+    const int c = level + 1;
+    const double all = static_cast<double>(binomial(slots, c));
+    if (all == 0) continue;
+    // Rejected sets: subsets of col1 (union) or supersets of col1 (difference).
+    const double rejected = sign > 0 ? static_cast<double>(binomial(k, c))
+                                     : static_cast<double>(binomial(slots - k, c - k));
+    p += 1.0 - rejected / all;
+  }
+  return p / narrowed.size();
+}
+
+double guarded_color_row2_log_lik(int sign, engine::Range narrowed, int col1, int col2) {
+  auto only_zero = [&](int x1) {
+    const engine::Range r = arithmetic_col2_range(ArithKind::kColor, sign, narrowed, x1);
+    return r.min == 0 && r.max == 0;
+  };
+  if (!narrowed.contains(col1) || only_zero(col1)) return kMinusInf;
+  bool any_bad = false;
+  for (int x = narrowed.min; x <= narrowed.max; ++x) any_bad = any_bad || only_zero(x);
+  // A bad col1 is redrawn uniformly among the other levels: each good level gains 1/(R(R-1)).
+  const int r = narrowed.size();
+  const double log_col1 = any_bad ? -log_int(r - 1) : -log_int(r);
+  const engine::Range col2_range = arithmetic_col2_range(ArithKind::kColor, sign, narrowed, col1);
+  if (!col2_range.contains(col2)) return kMinusInf;
+  if (!col2_range.contains(0)) return log_col1 - log_int(col2_range.size());
+  if (col2 == 0) return kMinusInf;  // redrawn excluding 0: uniform over the other levels
+  return log_col1 - log_int(col2_range.size() - 1);
+}
+
+}  // namespace rave::solver

@@ -1,0 +1,61 @@
+#pragma once
+// Value semantics of the rules (spec/raven.md 6.2-6.3) and the sampling likelihoods of the
+// generator (spec/abduction.md 2), as small pure functions on levels, counts and slot sets.
+// Decisive details (abduction.md 6): Size Arithmetic is on 1-based levels, Color Arithmetic on raw
+// levels, Number Arithmetic on counts; the col2 range of an Arithmetic rule depends on col1.
+//
+//   Range r = arithmetic_col2_range(ArithKind::kSize, +1, narrowed, /*col1=*/2);
+//   int col3 = arithmetic_apply(ArithKind::kSize, +1, 2, 1);   // (2+1) + (1+1) - 1 = 4
+#include <array>
+#include <cstdint>
+
+#include "engine/attributes.hpp"
+
+namespace rave::solver {
+
+/// What an Arithmetic rule adds: Number levels (as counts), Size levels (1-based), Color levels (raw).
+enum class ArithKind { kNumber, kSize, kColor };
+
+/// The range col2 is drawn from given col1's level `col1` and the rule's narrowed range (spec 6.2
+/// Arithmetic Number, 6.3 Arithmetic Size / Color); the original range is recovered from the
+/// narrowed one exactly as the generator does (floor division).
+engine::Range arithmetic_col2_range(ArithKind kind, int sign, engine::Range narrowed, int col1);
+/// col3's level from col1's and col2's levels.
+int arithmetic_apply(ArithKind kind, int sign, int col1, int col2);
+
+/// C(n, k) (0 outside 0 <= k <= n).
+long binomial(int n, int k);
+/// log C(n, k) for 0 <= k <= n <= 9 (-inf outside).
+double log_choose(int n, int k);
+/// log of a small positive integer (table lookup for n < 64).
+double log_int(int n);
+
+/// Probability that a col2 slot set drawn as Arithmetic Position draws it (count uniform in
+/// `narrowed`, then a uniform set of that size) is accepted given col1's set: for union (+) col2
+/// must not be a subset of col1, for difference (-) col1 must not be a subset of col2 (spec 6.2).
+double arithmetic_position_accept(int sign, engine::Range narrowed, int slots, int col1_count);
+
+/// Color Arithmetic guard (spec 6.3): after row 1 drew col2 = 0, row 2's col1 level may not be the
+/// one whose col2 range is {0}, and row 2's col2 is redrawn if 0. Log-likelihood of row 2's
+/// (col1, col2) under that guard; -inf when the guard forbids them.
+double guarded_color_row2_log_lik(int sign, engine::Range narrowed, int col1, int col2);
+
+/// Distribute_Three on any per-panel value (a level, a count or a slot set) over the 8 context
+/// panels: row 1 holds three distinct values, row 2 one rotation of them and row 3 the other (a
+/// Latin square, spec 6.2-6.3). On success writes row 3's third value, the prediction.
+template <class Value>
+bool latin_rows(const std::array<Value, 8>& x, Value& third) {
+  if (x[0] == x[1] || x[0] == x[2] || x[1] == x[2]) return false;
+  std::array<Value, 3> row3;
+  if (x[3] == x[1] && x[4] == x[2] && x[5] == x[0])
+    row3 = {x[2], x[0], x[1]};
+  else if (x[3] == x[2] && x[4] == x[0] && x[5] == x[1])
+    row3 = {x[1], x[2], x[0]};
+  else
+    return false;
+  if (x[6] != row3[0] || x[7] != row3[1]) return false;
+  third = row3[2];
+  return true;
+}
+
+}  // namespace rave::solver

@@ -1,0 +1,87 @@
+// Type/Size/Color hypotheses other than Constant on the context (spec/raven.md 6.3). Every such rule
+// writes one level to all entities of every panel, col1 included, so each panel must show a single
+// level (value consistency, abduction.md 6.7); the rules then relate the three levels of a row.
+#include <cmath>
+
+#include "solver/fits.hpp"
+#include "solver/semantics.hpp"
+
+namespace rave::solver {
+namespace {
+
+using engine::RuleName;
+
+bool fit_progression(const std::array<int, 8>& x, const Hypothesis& h, ValueFit& f) {
+  const int v = h.rule.value;
+  for (int r = 0; r < 3; ++r) {
+    const int a = 3 * r;
+    if (!h.range.contains(x[a]) || x[a + 1] != x[a] + v) return false;
+    if (r < 2 && x[a + 2] != x[a] + 2 * v) return false;
+  }
+  f.log_lik = -3 * log_int(h.range.size());
+  f.predicted = x[6] + 2 * v;
+  return true;
+}
+
+// Arithmetic Size works on 1-based levels, Color on raw levels (spec 6.3); Color also keeps rows 1
+// and 2 from both adding 0 (the guard), which changes row 2's likelihood after a row-1 zero.
+bool fit_arithmetic(const std::array<int, 8>& x, const Hypothesis& h, int attr, ValueFit& f) {
+  const ArithKind kind = attr == kSize ? ArithKind::kSize : ArithKind::kColor;
+  const int sign = h.rule.value;
+  f.log_lik = 0;
+  for (int r = 0; r < 3; ++r) {
+    const int a = 3 * r;
+    const engine::Range col2 = arithmetic_col2_range(kind, sign, h.range, x[a]);
+    if (!h.range.contains(x[a]) || !col2.contains(x[a + 1])) return false;
+    const int col3 = arithmetic_apply(kind, sign, x[a], x[a + 1]);
+    if (r < 2 && x[a + 2] != col3) return false;
+    if (r == 2) f.predicted = col3;
+    if (kind == ArithKind::kColor && r == 1 && x[1] == 0) {
+      const double guarded = guarded_color_row2_log_lik(sign, h.range, x[a], x[a + 1]);
+      if (std::isinf(guarded)) return false;
+      f.log_lik += guarded;
+    } else {
+      f.log_lik += -log_int(h.range.size()) - log_int(col2.size());
+    }
+  }
+  return true;
+}
+
+bool fit_distribute_three(const std::array<int, 8>& x, const Hypothesis& h, ValueFit& f) {
+  for (int i = 0; i < 3; ++i)
+    if (!h.range.contains(x[i])) return false;
+  if (!latin_rows(x, f.predicted)) return false;
+  const int r = h.range.size();
+  f.log_lik = -log_int(r) - log_int(r - 1) - log_int(r - 2) - log_int(2);
+  return true;
+}
+
+}  // namespace
+
+int fit_values(const LayoutModel& model, int attr, const ComponentView& view, HypothesisMask allowed,
+               ValueFit* out) {
+  std::array<int, 8> x;
+  for (int i = 0; i < 8; ++i) {
+    if (view.panels[i].count == 0 || view.panels[i].common[attr] < 0) return 0;
+    x[i] = view.panels[i].common[attr];
+  }
+  const auto& list = model.entity[attr];
+  int written = 0;
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    const Hypothesis& h = list[i];
+    if (!((allowed >> i) & 1u) || h.rule.name == RuleName::kConstant) continue;
+    ValueFit f;
+    f.hypothesis = static_cast<int>(i);
+    bool ok = false;
+    switch (h.rule.name) {
+      case RuleName::kProgression: ok = fit_progression(x, h, f); break;
+      case RuleName::kArithmetic: ok = fit_arithmetic(x, h, attr, f); break;
+      case RuleName::kDistributeThree: ok = fit_distribute_three(x, h, f); break;
+      case RuleName::kConstant: break;
+    }
+    if (ok) out[written++] = f;
+  }
+  return written;
+}
+
+}  // namespace rave::solver

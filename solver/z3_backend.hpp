@@ -1,0 +1,47 @@
+#pragma once
+// The Z3 backend: the abduction question of spec/abduction.md 2 stated as constraints and decided
+// by Z3. Panel attributes are terms (the 9th panel's are if-then-else terms over an integer answer
+// variable 0..7), each rule group is an integer selector over its valid hypotheses, and each
+// hypothesis is an implication "selector = h -> the rule holds on the three rows". After each model
+// the answer found is blocked and Z3 is asked again, so the consistent candidates are enumerated and
+// the verdict is proved: unique, ambiguous (these candidates), none, or unknown when a budget ran
+// out. The consistent candidates are ranked by the same posterior as the heuristic backend.
+// This header does not include z3++.h; only solver/z3_backend.cpp and solver/z3/ do.
+//
+//   Z3Solver solver({.use_rules = true}, Z3Budget{.rlimit = 2'000'000});
+//   Solution s = solver.solve(problem);   // s.verdict == Verdict::kUnique
+//   Reading why = solver.reading(s.answer);
+#include <memory>
+
+#include "engine/problem.hpp"
+#include "solver/solution.hpp"
+
+namespace rave::solver {
+
+/// Limits per Z3 check; 0 means none. rlimit is Z3's deterministic resource counter (same result on
+/// every machine); timeout_ms is wall-clock. An exhausted budget makes the verdict kUnknown.
+struct Z3Budget {
+  unsigned rlimit = 0;
+  unsigned timeout_ms = 0;
+};
+
+class Z3Solver {
+ public:
+  explicit Z3Solver(SolveOptions options = {}, Z3Budget budget = {});
+  ~Z3Solver();
+  Z3Solver(Z3Solver&&) noexcept;
+  Z3Solver& operator=(Z3Solver&&) noexcept;
+
+  /// Decides which candidates some valid rule assignment explains; answer = best posterior among them.
+  Solution solve(const engine::Problem& problem);
+  /// The rule assignment of the model that found candidate `i` in the last solve (count 0 if none).
+  Reading reading(int candidate) const;
+  /// Z3 checks run by the last solve (Occam queries plus answer enumeration).
+  int checks() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace rave::solver
