@@ -38,11 +38,11 @@ std::string_view bytes_of(const void* data, std::size_t n) { return {static_cast
 }  // namespace
 
 NpzContents npz_contents(const Problem& problem, std::span<const Image> images) {
-  RAVE_CHECK(images.size() == 16, "a problem has 16 panels");
+  RAVE_CHECK(images.empty() || images.size() == 16, "a problem has 16 panels");
   RAVE_CHECK(problem.target.has_value(), "npz needs the problem's target");
   NpzContents c;
-  c.image.resize(kImageBytes);
-  for (std::size_t i = 0; i < 16; ++i) std::memcpy(c.image.data() + i * kPanelBytes, images[i].data(), kPanelBytes);
+  c.image.resize(images.empty() ? 0 : kImageBytes);
+  for (std::size_t i = 0; i < images.size(); ++i) std::memcpy(c.image.data() + i * kPanelBytes, images[i].data(), kPanelBytes);
   c.target = *problem.target;
   c.predict = problem.predict.value_or(*problem.target);
   c.meta_matrix = meta_matrix(problem.rules);
@@ -52,8 +52,12 @@ NpzContents npz_contents(const Problem& problem, std::span<const Image> images) 
   return c;
 }
 
-std::string encode_npz(const NpzContents& c, bool compress) {
-  RAVE_CHECK(c.image.size() == kImageBytes, "image must be 16 x 160 x 160");
+namespace {
+
+// Writes the seven members in numpy.savez's order. `image` is the (16, 160, 160) payload in
+// pieces: stored members take them as they are; deflated ones get them as one buffer, because
+// numpy hands the whole array to one write() and byte-identical deflate output follows the calls.
+void encode_members(std::string& out, const NpzContents& c, std::span<const std::string_view> image, bool compress) {
   using Shape = std::vector<std::size_t>;
   const Shape image_shape{16, kPanelSize, kPanelSize}, scalar{}, one{1}, matrix_shape{8, 9}, nine{9},
       tokens{c.structure.size()}, bits{21};
@@ -65,8 +69,17 @@ std::string encode_npz(const NpzContents& c, bool compress) {
       npy_header("<i8", c.predict_as_vector ? one : scalar),
       npy_header("|u1", matrix_shape),   npy_header("|u1", nine),
       npy_header("<U" + std::to_string(width), tokens), npy_header("|u1", bits)};
+  std::vector<std::string_view> image_chunks{headers[0]};
+  thread_local std::string joined;
+  if (compress && image.size() > 1) {
+    joined.clear();
+    for (std::string_view piece : image) joined += piece;
+    image_chunks.push_back(joined);
+  } else {
+    image_chunks.insert(image_chunks.end(), image.begin(), image.end());
+  }
   const ZipSource members[] = {
-      {"image.npy", {headers[0], bytes_of(c.image.data(), c.image.size())}},
+      {"image.npy", std::move(image_chunks)},
       {"target.npy", {headers[1], target}},
       {"predict.npy", {headers[2], predict}},
       {"meta_matrix.npy", {headers[3], bytes_of(c.meta_matrix.data(), 72)}},
@@ -74,11 +87,33 @@ std::string encode_npz(const NpzContents& c, bool compress) {
       {"structure.npy", {headers[5], structure}},
       {"meta_structure.npy", {headers[6], bytes_of(c.meta_structure.data(), 21)}},
   };
-  return write_zip(members, compress);
+  write_zip(out, members, compress);
+}
+
+}  // namespace
+
+std::string encode_npz(const NpzContents& c, bool compress) {
+  RAVE_CHECK(c.image.size() == kImageBytes, "image must be 16 x 160 x 160");
+  const std::string_view image = bytes_of(c.image.data(), c.image.size());
+  std::string out;
+  encode_members(out, c, std::span(&image, 1), compress);
+  return out;
+}
+
+void encode_problem_npz(std::string& out, const Problem& problem, std::span<const Image> images, bool compress,
+                        bool predict_as_vector) {
+  RAVE_CHECK(images.size() == 16, "a problem has 16 panels");
+  std::vector<std::string_view> pieces;
+  for (const Image& panel : images) pieces.push_back(bytes_of(panel.data(), panel.size()));
+  NpzContents fields = npz_contents(problem, {});
+  fields.predict_as_vector = predict_as_vector;
+  encode_members(out, fields, pieces, compress);
 }
 
 std::string encode_problem_npz(const Problem& problem, std::span<const Image> images, bool compress) {
-  return encode_npz(npz_contents(problem, images), compress);
+  std::string out;
+  encode_problem_npz(out, problem, images, compress);
+  return out;
 }
 
 NpzFile::NpzFile(std::string file, std::vector<std::pair<std::string, NpyArray>> members)

@@ -39,13 +39,19 @@ struct NpzContents {
   friend bool operator==(const NpzContents&, const NpzContents&) = default;
 };
 
-/// The npz contents of a problem and its 16 rendered panels. Precondition: problem.target is set;
-/// predict defaults to the target (the original's solver, given the true rules, picks it).
+/// The npz contents of a problem and its 16 rendered panels (no panels: everything but the image).
+/// Precondition: problem.target is set; predict defaults to the target (the original's solver,
+/// given the true rules, picks it).
 NpzContents npz_contents(const Problem& problem, std::span<const Image> images);
 /// The npz bytes (numpy.savez, or numpy.savez_compressed when `compress`).
 std::string encode_npz(const NpzContents& contents, bool compress);
-/// npz_contents + encode_npz.
+/// npz_contents + encode_npz, without copying the panels first.
 std::string encode_problem_npz(const Problem& problem, std::span<const Image> images, bool compress);
+/// The same into `out` (replaced; its capacity is reused, which spares a writer thread the page
+/// faults of a fresh 400 KB buffer per problem). `predict_as_vector` writes predict with shape (1,)
+/// as the RAVEN-FAIR generator does.
+void encode_problem_npz(std::string& out, const Problem& problem, std::span<const Image> images, bool compress,
+                        bool predict_as_vector = false);
 
 /// A parsed npz: its members by key (without `.npy`) and typed accessors for the RAVEN keys. The
 /// accessors throw InputError naming the file and the member when a key is missing or has the

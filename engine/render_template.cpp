@@ -84,21 +84,60 @@ std::string rle_text(const std::vector<int>& runs) {
   return out + "]";
 }
 
-// One destination row: keeps the span between its first and last nonzero weight and the mask
-// runs (the mask is 1 where the entity filled with 255 warps to exactly 255).
+enum class PixelKind { kZero, kWeighted, kFill, kLine };
+constexpr int kMinSolidRun = 4;  // shorter fill/line/zero runs inside a row stay weighted
+
+// What a pixel with these weights gives for every fill value a Color level can produce.
+PixelKind classify(WeightPair w) {
+  bool zero = true, fill = true, line = true;
+  for (int gray : kColorValues) {
+    const int f = 255 - gray;
+    const int v = (f * w.fill + 255 * w.line + (1 << 14)) >> 15;
+    zero = zero && v == 0, fill = fill && v == f, line = line && v == 255;
+  }
+  return zero ? PixelKind::kZero : line ? PixelKind::kLine : fill ? PixelKind::kFill : PixelKind::kWeighted;
+}
+
+void add_segment(EntityTemplate& t, int y, int x, PixelKind kind, const WeightPair* w, int length) {
+  TemplateSegment s{static_cast<std::int16_t>(y), static_cast<std::int16_t>(x), static_cast<std::int16_t>(length),
+                    kind == PixelKind::kFill ? SegmentKind::kFill
+                    : kind == PixelKind::kLine ? SegmentKind::kLine
+                                               : SegmentKind::kWeighted,
+                    static_cast<std::int32_t>(t.weights.size() / 2)};
+  if (!t.segments.empty() && s.kind == SegmentKind::kWeighted) {
+    TemplateSegment& last = t.segments.back();
+    if (last.kind == SegmentKind::kWeighted && last.y == y && last.x + last.length == x) {
+      last.length = static_cast<std::int16_t>(last.length + length);
+      s.length = 0;
+    }
+  }
+  if (s.length > 0) t.segments.push_back(s);
+  if (kind != PixelKind::kWeighted) return;
+  for (int i = 0; i < length; ++i) {
+    t.weights.push_back(static_cast<std::int16_t>(w[i].fill - kWeightBias));
+    t.weights.push_back(static_cast<std::int16_t>(w[i].line - kWeightBias));
+  }
+}
+
+// One destination row: splits it into runs of one pixel kind; short solid runs and short zero
+// gaps between weighted pixels are stored weighted, other zero runs are dropped. Also collects the
+// mask runs (the mask is 1 where the entity filled with 255 warps to exactly 255).
 void add_row(EntityTemplate& t, std::vector<int>& runs, int y, int x0, const std::vector<WeightPair>& row) {
   const int n = static_cast<int>(row.size());
-  int first = 0, last = n - 1;
-  while (first < n && row[static_cast<std::size_t>(first)].fill + row[static_cast<std::size_t>(first)].line == 0) ++first;
-  while (last >= first && row[static_cast<std::size_t>(last)].fill + row[static_cast<std::size_t>(last)].line == 0) --last;
-  if (first > last) return;
-  t.rows.push_back({static_cast<std::int16_t>(y), static_cast<std::int16_t>(x0 + first),
-                    static_cast<std::int16_t>(last - first + 1), static_cast<std::int32_t>(t.weights.size() / 2)});
-  for (int i = first; i <= last; ++i) {
+  for (int i = 0; i < n; ++i) {
     const WeightPair w = row[static_cast<std::size_t>(i)];
-    t.weights.push_back(static_cast<std::int16_t>(w.fill - kWeightBias));
-    t.weights.push_back(static_cast<std::int16_t>(w.line - kWeightBias));
     if ((255 * (w.fill + w.line) + (1 << 14)) >> 15 == 255) add_run(runs, y * kPanelSize + x0 + i, 1);
+  }
+  int i = 0;
+  while (i < n) {
+    const PixelKind kind = classify(row[static_cast<std::size_t>(i)]);
+    int j = i + 1;
+    while (j < n && classify(row[static_cast<std::size_t>(j)]) == kind) ++j;
+    const bool inner = i > 0 && j < n;
+    PixelKind stored = kind;
+    if (j - i < kMinSolidRun && (kind != PixelKind::kZero || inner)) stored = PixelKind::kWeighted;
+    if (stored != PixelKind::kZero) add_segment(t, y, x0 + i, stored, &row[static_cast<std::size_t>(i)], j - i);
+    i = j;
   }
 }
 

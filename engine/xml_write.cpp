@@ -1,5 +1,9 @@
 // write_problem_xml (engine/xml_io.hpp): the bytes of serialize.py's dom_problem as Python 3's
-// ElementTree.tostring writes them (spec/raven.md 11.3-11.5, spec/answer-sets.md 3.6).
+// ElementTree.tostring writes them (spec/raven.md 11.3-11.5, spec/answer-sets.md 3.6): attributes
+// in insertion order, `<X a="1" />` for an element without children, _escape_attrib escaping.
+// Everything that depends only on the configuration (tags, names, slot JSON) is formatted once
+// per configuration; an entity then costs a handful of appends of cached text (its real_bbox and
+// mask come from the entity template).
 #include <cmath>
 
 #include "common/error.hpp"
@@ -11,7 +15,8 @@ namespace rave::engine {
 namespace {
 
 // ElementTree's _escape_attrib (Python 3.11).
-void append_escaped(std::string& out, std::string_view text) {
+std::string escaped(std::string_view text) {
+  std::string out;
   for (char c : text) switch (c) {
       case '&': out += "&amp;"; break;
       case '<': out += "&lt;"; break;
@@ -22,46 +27,13 @@ void append_escaped(std::string& out, std::string_view text) {
       case '\t': out += "&#09;"; break;
       default: out += c;
     }
+  return out;
 }
 
-// An element writer: attributes in insertion order, `<X a="1" />` when it gets no children.
-class Element {
- public:
-  Element(std::string& out, std::string_view tag) : out_(out), tag_(tag) {
-    out_ += '<';
-    out_ += tag;
-  }
-  Element& attr(std::string_view name, std::string_view value) {
-    out_ += ' ';
-    out_ += name;
-    out_ += "=\"";
-    append_escaped(out_, value);
-    out_ += '"';
-    return *this;
-  }
-  Element& attr(std::string_view name, int value) { return attr(name, std::to_string(value)); }
-  /// Call before the first child.
-  void open() {
-    out_ += '>';
-    open_ = true;
-  }
-  ~Element() {
-    if (!open_) {
-      out_ += " />";
-      return;
-    }
-    out_ += "</";
-    out_ += tag_;
-    out_ += '>';
-  }
-  Element(const Element&) = delete;
-  Element& operator=(const Element&) = delete;
-
- private:
-  std::string& out_;
-  std::string_view tag_;
-  bool open_ = false;
-};
+// ` name="value"`.
+std::string attribute(std::string_view name, std::string_view value) {
+  return " " + std::string(name) + "=\"" + escaped(value) + "\"";
+}
 
 // json.dumps of a slot tuple of the original's const tables: integral numbers there are ints.
 void append_slot_json(std::string& out, const Slot& s) {
@@ -78,77 +50,123 @@ void append_slot_json(std::string& out, const Slot& s) {
   out += ']';
 }
 
-std::string slot_json(const Slot& s) {
-  std::string out;
-  append_slot_json(out, s);
-  return out;
-}
+// Fixed text around the levels of one component's Layout and Entities.
+struct ComponentText {
+  std::string layout_head;            // <Component ...><Layout name=".." Number="
+  std::string layout_middle;          // " Position=".." Uniformity="
+  std::vector<std::string> entities;  // per slot: <Entity bbox=".." real_bbox="
+};
 
-std::string positions_json(const LayoutSpec& layout) {
-  std::string out = "[";
-  for (std::size_t i = 0; i < layout.slots.size(); ++i) {
-    if (i > 0) out += ", ";
-    append_slot_json(out, layout.slots[i]);
-  }
-  return out + "]";
-}
+struct ConfigText {
+  std::string panel_head;  // <Panel><Struct name="..">
+  std::vector<ComponentText> components;
+};
 
-void write_entity(std::string& out, ConfigId config, int component, const LayoutSpec& layout, const Entity& e) {
-  RAVE_CHECK(e.type != 0, "entities of Type none are never written");
-  const auto& t = internal::entity_template(config, component, e);
-  Element(out, "Entity")
-      .attr("bbox", slot_json(layout.slots.at(static_cast<std::size_t>(e.slot))))
-      .attr("real_bbox", t.real_bbox_json)
-      .attr("mask", t.mask_rle)
-      .attr("Type", e.type)
-      .attr("Size", e.size)
-      .attr("Color", e.color)
-      .attr("Angle", e.angle);
-}
-
-void write_panel(std::string& out, const Configuration& c, const Panel& panel) {
-  RAVE_CHECK(panel.components.size() == c.components.size(), "panel does not fit its configuration");
-  Element p(out, "Panel");
-  p.open();
-  Element s(out, "Struct");
-  s.attr("name", c.structure).open();
+ConfigText build_text(const Configuration& c) {
+  ConfigText t;
+  t.panel_head = "<Panel><Struct" + attribute("name", c.structure) + ">";
   for (std::size_t k = 0; k < c.components.size(); ++k) {
     const ComponentSpec& spec = c.components[k];
-    const ComponentPanel& comp = panel.components[k];
-    Element component(out, "Component");
-    component.attr("id", static_cast<int>(k)).attr("name", spec.name).open();
-    Element layout(out, "Layout");
-    layout.attr("name", spec.layout.name)
-        .attr("Number", comp.number_level())
-        .attr("Position", positions_json(spec.layout))
-        .attr("Uniformity", comp.uniformity);
-    if (!comp.entities.empty()) layout.open();
-    for (const Entity& e : comp.entities) write_entity(out, c.id, static_cast<int>(k), spec.layout, e);
+    ComponentText ct;
+    ct.layout_head = "<Component" + attribute("id", std::to_string(k)) + attribute("name", spec.name) + "><Layout" +
+                     attribute("name", spec.layout.name) + " Number=\"";
+    std::string positions = "[";
+    for (std::size_t i = 0; i < spec.layout.slots.size(); ++i) {
+      if (i > 0) positions += ", ";
+      append_slot_json(positions, spec.layout.slots[i]);
+    }
+    ct.layout_middle = "\"" + attribute("Position", positions + "]") + " Uniformity=\"";
+    for (const Slot& slot : spec.layout.slots) {
+      std::string bbox;
+      append_slot_json(bbox, slot);
+      ct.entities.push_back("<Entity" + attribute("bbox", bbox) + " real_bbox=\"");
+    }
+    t.components.push_back(std::move(ct));
   }
+  return t;
+}
+
+const ConfigText& config_text(ConfigId id) {
+  static const std::vector<ConfigText> all = [] {
+    std::vector<ConfigText> out;
+    for (const Configuration& c : all_configurations()) out.push_back(build_text(c));
+    return out;
+  }();
+  return all[static_cast<std::size_t>(config_index(id))];
+}
+
+void append_int(std::string& out, int v) {
+  if (v >= 0 && v < 10)
+    out += static_cast<char>('0' + v);
+  else
+    out += std::to_string(v);
+}
+
+void write_entity(std::string& out, ConfigId config, int component, const ComponentText& text, const Entity& e) {
+  RAVE_CHECK(e.type != 0, "entities of Type none are never written");
+  const internal::EntityTemplate& t = internal::entity_template(config, component, e);
+  out += text.entities[static_cast<std::size_t>(e.slot)];
+  out += t.real_bbox_json;  // digits, commas, brackets, spaces: nothing to escape
+  out += "\" mask=\"";
+  out += t.mask_rle;
+  out += "\" Type=\"";
+  append_int(out, e.type);
+  out += "\" Size=\"";
+  append_int(out, e.size);
+  out += "\" Color=\"";
+  append_int(out, e.color);
+  out += "\" Angle=\"";
+  append_int(out, e.angle);
+  out += "\" />";
+}
+
+void write_panel(std::string& out, const Configuration& c, const ConfigText& text, const Panel& panel) {
+  RAVE_CHECK(panel.components.size() == c.components.size(), "panel does not fit its configuration");
+  out += text.panel_head;
+  for (std::size_t k = 0; k < c.components.size(); ++k) {
+    const ComponentText& ct = text.components[k];
+    const ComponentPanel& comp = panel.components[k];
+    out += ct.layout_head;
+    append_int(out, comp.number_level());
+    out += ct.layout_middle;
+    append_int(out, comp.uniformity);
+    out += comp.entities.empty() ? "\" />" : "\">";
+    for (const Entity& e : comp.entities) write_entity(out, c.id, static_cast<int>(k), ct, e);
+    out += comp.entities.empty() ? "</Component>" : "</Layout></Component>";
+  }
+  out += "</Struct></Panel>";
 }
 
 void write_rules(std::string& out, const std::vector<RuleGroup>& groups) {
-  Element rules(out, "Rules");
-  if (!groups.empty()) rules.open();
-  for (std::size_t g = 0; g < groups.size(); ++g) {
-    Element group(out, "Rule_Group");
-    group.attr("id", static_cast<int>(g)).open();
-    for (const Rule& r : groups[g].rules)
-      Element(out, "Rule").attr("name", rule_name_text(r.name)).attr("attr", rule_attr_text(r.attr));
+  if (groups.empty()) {
+    out += "<Rules />";
+    return;
   }
+  out += "<Rules>";
+  for (std::size_t g = 0; g < groups.size(); ++g) {
+    out += "<Rule_Group" + attribute("id", std::to_string(g)) + ">";
+    for (const Rule& r : groups[g].rules)
+      out += "<Rule" + attribute("name", rule_name_text(r.name)) + attribute("attr", rule_attr_text(r.attr)) + " />";
+    out += "</Rule_Group>";
+  }
+  out += "</Rules>";
 }
 
 void write_modified(std::string& out, const std::array<std::vector<Modification>, 8>& modified) {
-  Element all(out, "Modified_attributes");
-  all.open();
-  for (int i = 0; i < 8; ++i) {
-    Element candidate(out, "Candidate");
-    candidate.attr("id", i);
-    const auto& mods = modified[static_cast<std::size_t>(i)];
-    if (!mods.empty()) candidate.open();
-    for (const Modification& m : mods)
-      Element(out, "Attribute").attr("component_id", m.component).attr("name", attr_name(m.attr));
+  out += "<Modified_attributes>";
+  for (std::size_t i = 0; i < 8; ++i) {
+    out += "<Candidate" + attribute("id", std::to_string(i));
+    if (modified[i].empty()) {
+      out += " />";
+      continue;
+    }
+    out += ">";
+    for (const Modification& m : modified[i])
+      out += "<Attribute" + attribute("component_id", std::to_string(m.component)) + attribute("name", attr_name(m.attr)) +
+             " />";
+    out += "</Candidate>";
   }
+  out += "</Modified_attributes>";
 }
 
 }  // namespace
@@ -156,19 +174,15 @@ void write_modified(std::string& out, const std::array<std::vector<Modification>
 std::string write_problem_xml(const Problem& problem) {
   const Configuration& c = configuration(problem.config);
   RAVE_CHECK(problem.rules.size() == c.components.size(), "one rule group per component");
+  const ConfigText& text = config_text(problem.config);
   std::string out;
-  out.reserve(16384 + 32768 * c.components.size());
-  {
-    Element data(out, "Data");
-    data.open();
-    {
-      Element panels(out, "Panels");
-      panels.open();
-      for (int i = 0; i < 16; ++i) write_panel(out, c, problem.panel(i));
-    }
-    write_rules(out, problem.rules);
-    if (problem.modified) write_modified(out, *problem.modified);
-  }
+  out.reserve(8192 + 49152 * c.components.size());
+  out += "<Data><Panels>";
+  for (int i = 0; i < 16; ++i) write_panel(out, c, text, problem.panel(i));
+  out += "</Panels>";
+  write_rules(out, problem.rules);
+  if (problem.modified) write_modified(out, *problem.modified);
+  out += "</Data>";
   return out;
 }
 

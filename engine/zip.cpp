@@ -5,6 +5,7 @@
 #include <cstdint>
 
 #include "common/error.hpp"
+#include "engine/internal/crc32.hpp"
 
 namespace rave::engine {
 namespace {
@@ -67,7 +68,7 @@ Written append_member(std::string& out, const ZipSource& member, bool deflate) {
   Written w;
   w.offset = out.size();
   for (std::string_view chunk : member.chunks) {
-    w.crc = static_cast<std::uint32_t>(crc32_z(w.crc, reinterpret_cast<const Bytef*>(chunk.data()), chunk.size()));
+    w.crc = internal::crc32_update(w.crc, chunk.data(), chunk.size());
     w.size += chunk.size();
   }
   put32(out, kLocalSig);
@@ -124,12 +125,18 @@ void append_central_entry(std::string& out, const ZipSource& member, const Writt
 }  // namespace
 
 std::string write_zip(std::span<const ZipSource> members, bool deflate) {
+  std::string out;
+  write_zip(out, members, deflate);
+  return out;
+}
+
+void write_zip(std::string& out, std::span<const ZipSource> members, bool deflate) {
   std::size_t estimate = 22;
   for (const auto& m : members) {
     estimate += 30 + 20 + 46 + 2 * m.name.size();
     for (std::string_view chunk : m.chunks) estimate += chunk.size();
   }
-  std::string out;
+  out.clear();
   out.reserve(deflate ? estimate / 4 : estimate);
   std::vector<Written> written;
   written.reserve(members.size());
@@ -146,7 +153,6 @@ std::string write_zip(std::span<const ZipSource> members, bool deflate) {
   put32(out, static_cast<std::uint32_t>(directory_size));
   put32(out, static_cast<std::uint32_t>(directory_at));
   put16(out, 0);
-  return out;
 }
 
 }  // namespace rave::engine

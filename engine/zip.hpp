@@ -31,6 +31,8 @@ struct ZipMember {
 
 /// The bytes of a ZIP archive holding `members` in order.
 std::string write_zip(std::span<const ZipSource> members, bool deflate);
+/// The same into `out` (replaced; its capacity is reused).
+void write_zip(std::string& out, std::span<const ZipSource> members, bool deflate);
 /// Every member of a ZIP archive, in central-directory order; `file` names it in errors.
 std::vector<ZipMember> read_zip(std::string_view bytes, const std::string& file);
 

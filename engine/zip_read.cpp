@@ -6,6 +6,7 @@
 #include <cstdint>
 
 #include "common/error.hpp"
+#include "engine/internal/crc32.hpp"
 #include "engine/zip.hpp"
 
 namespace rave::engine {
@@ -138,7 +139,7 @@ ZipMember read_member(const Cursor& c, const Entry& e) {
   } else {
     c.fail(e.local, "member " + e.name + ": unsupported compression method " + std::to_string(e.method));
   }
-  const auto crc = crc32_z(0, reinterpret_cast<const Bytef*>(m.data.data()), m.data.size());
+  const auto crc = internal::crc32_update(0, m.data.data(), m.data.size());
   if (crc != e.crc) c.fail(data_at, "CRC mismatch in member " + e.name);
   return m;
 }
