@@ -1,0 +1,107 @@
+#include "neural/dataset.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <cstring>
+#include <system_error>
+
+#include "common/error.hpp"
+#include "engine/npz.hpp"
+#include "engine/render.hpp"
+
+namespace rave::neural {
+namespace fs = std::filesystem;
+namespace {
+
+// Problem number k of `RAVEN_<k>_<split>`, for numeric ordering (files without one sort last).
+std::uint64_t problem_number(const fs::path& file) {
+  const std::string stem = file.stem().string();
+  const auto start = stem.find('_');
+  std::uint64_t k = UINT64_MAX;
+  if (start != std::string::npos) std::from_chars(stem.data() + start + 1, stem.data() + stem.size(), k);
+  return k;
+}
+
+std::vector<fs::path> split_files(const fs::path& folder, engine::Split split) {
+  std::vector<fs::path> out;
+  std::error_code ec;
+  for (fs::directory_iterator it(folder, ec), end; !ec && it != end; it.increment(ec))
+    if (it->is_regular_file(ec) && in_split(it->path(), split)) out.push_back(it->path());
+  if (ec) throw InputError(folder.string(), "", "cannot list folder: " + ec.message());
+  std::sort(out.begin(), out.end(), [](const fs::path& a, const fs::path& b) {
+    const auto ka = problem_number(a), kb = problem_number(b);
+    return ka != kb ? ka < kb : a < b;
+  });
+  return out;
+}
+
+bool wanted(engine::ConfigId id, std::span<const engine::ConfigId> configs) {
+  return configs.empty() || std::find(configs.begin(), configs.end(), id) != configs.end();
+}
+
+std::string describe(std::span<const engine::ConfigId> configs) {
+  if (configs.empty()) return "any configuration folder";
+  std::string s;
+  for (auto id : configs) s += (s.empty() ? "" : ", ") + std::string(engine::configuration(id).folder);
+  return s;
+}
+
+template <std::size_t N>
+std::array<float, N> bits(const std::array<std::uint8_t, N>& in) {
+  std::array<float, N> out{};
+  for (std::size_t i = 0; i < N; ++i) out[i] = in[i] != 0 ? 1.0f : 0.0f;
+  return out;
+}
+
+}  // namespace
+
+bool in_split(const fs::path& file, engine::Split split) {
+  if (file.extension() != ".npz") return false;
+  const std::string stem = file.stem().string();
+  const std::string suffix = "_" + std::string(engine::split_name(split));
+  return stem.size() > suffix.size() && stem.compare(stem.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+std::vector<DataFile> list_split(const fs::path& root, engine::Split split, std::span<const engine::ConfigId> configs) {
+  std::error_code ec;
+  if (!fs::is_directory(root, ec)) throw InputError(root.string(), "", "no such data folder");
+  std::vector<DataFile> files;
+  const auto self = engine::find_configuration(root.filename().string());
+  for (const auto& c : engine::all_configurations()) {
+    if (!wanted(c.id, configs)) continue;
+    const fs::path folder = self ? (*self == c.id ? root : fs::path{}) : root / std::string(c.folder);
+    if (folder.empty() || !fs::is_directory(folder, ec)) continue;
+    for (auto& p : split_files(folder, split)) files.push_back({std::move(p), c.id});
+  }
+  if (files.empty())
+    throw InputError(root.string(), "", "empty split: no RAVEN_<k>_" + std::string(engine::split_name(split)) +
+                                            ".npz files in " + describe(configs));
+  return files;
+}
+
+LoadedProblem load_problem(const DataFile& file, const PanelResizer& resize, bool candidates_only) {
+  const engine::NpzFile npz = engine::read_npz(file.path);
+  const std::string name = file.path.string();
+  LoadedProblem p;
+  p.config = file.config;
+  p.target = npz.target();
+  if (p.target < 0 || p.target > 7) throw InputError(name, "target.npy", "target " + std::to_string(p.target) + " is not in 0..7");
+  p.meta_target = bits(npz.meta_target());
+  p.meta_structure = bits(npz.meta_structure());
+  p.drt = drt_input_from_tokens(npz.structure(), name);
+  const auto image = npz.image();
+  RAVE_CHECK(resize.in_size() == engine::kPanelSize, "the resizer must take 160x160 panels");
+  const std::size_t in = static_cast<std::size_t>(engine::kPanelSize) * engine::kPanelSize;
+  const std::size_t out = static_cast<std::size_t>(resize.out_size()) * resize.out_size();
+  p.image.resize(16 * out);
+  for (std::size_t panel = 0; panel < 16; ++panel) {
+    if (candidates_only && panel < 8) continue;  // stays zero
+    if (resize.out_size() == engine::kPanelSize)
+      std::memcpy(&p.image[panel * out], image.data() + panel * in, in);
+    else
+      resize(image.data() + panel * in, &p.image[panel * out]);
+  }
+  return p;
+}
+
+}  // namespace rave::neural

@@ -1,0 +1,43 @@
+#pragma once
+// Checkpoint files of rave::neural: a LibTorch archive holding a record of the run (architecture,
+// epochs, history, ...) beside the model weights and, in last.pt, Adam's state. Written to memory
+// and renamed into place (common/atomic_file.hpp). Loading checks the record before touching the
+// weights, so a checkpoint of another model or a foreign file is a one-line InputError.
+#include <torch/optim/optimizer.h>
+#include <torch/serialize/input-archive.h>
+
+#include <filesystem>
+#include <memory>
+
+#include "neural/models.hpp"
+#include "neural/trainer.hpp"
+
+namespace rave::neural::internal {
+
+/// The record plus the knobs needed to resume.
+struct CheckpointRecord {
+  CheckpointInfo info;
+  std::uint64_t seed = 0;
+};
+
+/// Writes model weights (+ optimizer state when given) and the record to `path` atomically.
+void save_checkpoint(const std::filesystem::path& path, const CheckpointRecord& record, RavenModelImpl& model,
+                     const torch::optim::Optimizer* optimizer);
+
+/// An opened checkpoint: its record and the archive the weights are read from.
+struct OpenCheckpoint {
+  CheckpointRecord record;
+  torch::serialize::InputArchive archive;
+};
+/// Opens and checks the record, tensors mapped to `device`; InputError if missing or not a rave
+/// checkpoint.
+OpenCheckpoint open_checkpoint(const std::filesystem::path& path, const torch::Device& device = torch::kCPU);
+/// Builds the recorded model on `device` and loads its weights.
+std::shared_ptr<RavenModelImpl> load_model(OpenCheckpoint& checkpoint, const std::filesystem::path& path,
+                                           const torch::Device& device);
+/// Loads the weights into an existing model, after checking its architecture matches the record.
+void load_weights(OpenCheckpoint& checkpoint, const std::filesystem::path& path, RavenModelImpl& model);
+/// Loads Adam's state (last.pt); InputError if the checkpoint has none.
+void load_optimizer(OpenCheckpoint& checkpoint, const std::filesystem::path& path, torch::optim::Optimizer& optimizer);
+
+}  // namespace rave::neural::internal

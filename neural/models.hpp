@@ -1,0 +1,146 @@
+#pragma once
+// The four baselines of the RAVEN paper as LibTorch modules (spec/neural.md 2), each optionally
+// with the Dynamic Residual Tree (spec 3.2): CnnMlp ("CNN"), ResNet18Mlp ("ResNet"), CnnLstm
+// ("LSTM") and WReN. Every model maps the same ModelInput (16 panels as raw 0..255 floats, the
+// tree's label rows and indicator) to a ModelOutput (8 answer logits, plus meta logits where the
+// architecture has them). Torch-facing: included by neural/*.cpp, tests and rave-bench only.
+//
+//   auto model = make_model(ModelOptions{.kind = ModelKind::kCnn, .drt = true});
+//   ModelOutput out = model->forward({images, labels, indicator});   // out.answer: (B, 8)
+//   parameter_count(*model) == 2'054'724
+#include <torch/nn/module.h>
+#include <torch/nn/modules/batchnorm.h>
+#include <torch/nn/modules/container/sequential.h>
+#include <torch/nn/modules/conv.h>
+#include <torch/nn/modules/dropout.h>
+#include <torch/nn/modules/linear.h>
+#include <torch/nn/modules/rnn.h>
+#include <torch/nn/pimpl.h>
+
+#include <cstdint>
+#include <memory>
+
+#include "neural/options.hpp"
+#include "neural/tree_net.hpp"
+
+namespace rave::neural {
+
+/// Panels per problem: 8 context + 8 candidates.
+inline constexpr int kPanels = 16;
+/// Width of the npz meta_target (rule bits) and meta_structure (node bits) vectors.
+inline constexpr int kMetaTargetBits = 9;
+inline constexpr int kMetaStructureBits = 21;
+
+/// One batch as the models see it.
+struct ModelInput {
+  torch::Tensor images;     ///< (B, 16, S, S) float, raw 0..255 (no normalisation, spec 1)
+  torch::Tensor labels;     ///< (B, 6) int64 rows into kLabelNames, -1 = empty
+  torch::Tensor indicator;  ///< (B) float, 1 = two-component structure
+};
+
+/// What a model predicts; absent heads are undefined tensors.
+struct ModelOutput {
+  torch::Tensor answer;          ///< (B, 8) logits over the candidates
+  torch::Tensor meta_target;     ///< (B, 9) rule-bit logits (ResNet, WReN)
+  torch::Tensor meta_structure;  ///< (B, 21) structure-bit logits (ResNet)
+};
+
+/// Common interface of the four models (the trainer holds them through it).
+class RavenModelImpl : public torch::nn::Module {
+ public:
+  explicit RavenModelImpl(ModelOptions options) : options_(std::move(options)) {}
+  /// Forward pass; train() / eval() switch dropout and batch-norm as usual.
+  virtual ModelOutput forward(const ModelInput& input) = 0;
+  /// The options the model was built from (they are the checkpoint's architecture record).
+  const ModelOptions& model_options() const { return options_; }
+
+ protected:
+  /// Builds the tree when options ask for it; returns a null holder otherwise.
+  TreeNet make_tree(std::int64_t feature_dim);
+  /// features + tree(features) when the tree exists, features otherwise; features (B, P, D).
+  torch::Tensor with_tree(TreeNet& tree, const torch::Tensor& features, const ModelInput& input) const;
+
+ private:
+  ModelOptions options_;
+};
+
+/// CNN_MLP (spec 2.1): the 16 panels are the channels of one image; 4 conv blocks, MLP head.
+class CnnMlpImpl : public RavenModelImpl {
+ public:
+  explicit CnnMlpImpl(ModelOptions options);
+  ModelOutput forward(const ModelInput& input) override;
+
+ private:
+  torch::nn::Sequential conv_{nullptr};
+  TreeNet tree_{nullptr};
+  torch::nn::Linear fc1_{nullptr}, fc2_{nullptr};
+  torch::nn::Dropout dropout_{nullptr};
+};
+TORCH_MODULE(CnnMlp);
+
+/// torchvision's ResNet-18 up to global average pooling (512-d), `in_channels` input planes.
+class ResNet18TrunkImpl : public torch::nn::Module {
+ public:
+  explicit ResNet18TrunkImpl(std::int64_t in_channels);
+  torch::Tensor forward(const torch::Tensor& x);
+
+ private:
+  torch::nn::Conv2d conv1_{nullptr};
+  torch::nn::BatchNorm2d bn1_{nullptr};
+  torch::nn::Sequential layer1_{nullptr}, layer2_{nullptr}, layer3_{nullptr}, layer4_{nullptr};
+};
+TORCH_MODULE(ResNet18Trunk);
+
+/// ResNet18_MLP (spec 2.2): torchvision ResNet-18 with a 16-channel conv1; head 512 -> 512 -> 38.
+class ResNet18MlpImpl : public RavenModelImpl {
+ public:
+  explicit ResNet18MlpImpl(ModelOptions options);
+  ModelOutput forward(const ModelInput& input) override;
+
+ private:
+  ResNet18Trunk backbone_{nullptr};
+  TreeNet tree_{nullptr};
+  torch::nn::Linear fc1_{nullptr}, fc2_{nullptr};
+  torch::nn::Dropout dropout_{nullptr};
+};
+TORCH_MODULE(ResNet18Mlp);
+
+/// CNN_LSTM (spec 2.3): per-panel conv features, tree per panel, LSTM(256 -> 96) over 16 panels.
+class CnnLstmImpl : public RavenModelImpl {
+ public:
+  explicit CnnLstmImpl(ModelOptions options);
+  ModelOutput forward(const ModelInput& input) override;
+
+ private:
+  torch::nn::Sequential conv_{nullptr};
+  TreeNet tree_{nullptr};
+  torch::nn::LSTM lstm_{nullptr};
+  torch::nn::Linear fc_{nullptr};
+};
+TORCH_MODULE(CnnLstm);
+
+/// WReN (spec 2.4, Fen9/WReN adapted to RAVEN's 9 meta bits): panel embeddings, 80 relation
+/// pairs per candidate through g, summed, then f -> 9 meta logits + 1 score per candidate.
+class WReNImpl : public RavenModelImpl {
+ public:
+  explicit WReNImpl(ModelOptions options);
+  ModelOutput forward(const ModelInput& input) override;
+
+ private:
+  torch::Tensor relation_sums(const torch::Tensor& panels);
+  torch::nn::Sequential conv_{nullptr};
+  torch::nn::Linear proj_{nullptr};
+  TreeNet tree_{nullptr};
+  torch::nn::Linear g1_{nullptr};
+  torch::nn::Sequential g_rest_{nullptr}, f_{nullptr};
+};
+TORCH_MODULE(WReN);
+
+/// The model an options record describes (UsageError when validate() rejects it).
+std::shared_ptr<RavenModelImpl> make_model(const ModelOptions& options);
+/// Number of trainable parameters (buffers such as BN statistics and the label table excluded).
+std::int64_t parameter_count(const torch::nn::Module& module);
+/// Four 3x3 / stride-2 / unpadded conv + BN + ReLU blocks, in -> width -> ... (spec 2).
+torch::nn::Sequential conv_stack(std::int64_t in_channels, std::int64_t width);
+
+}  // namespace rave::neural

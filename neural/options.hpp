@@ -1,0 +1,55 @@
+#pragma once
+// What a neural run is made of: one of the RAVEN paper's four baselines, with or without the Dynamic
+// Residual Tree, at its input size, on a device (spec/neural.md 2, 3, 5). Torch-free, so apps/ can
+// include it without compiling LibTorch headers.
+//
+//   ModelOptions m{.kind = ModelKind::kResNet, .drt = true};
+//   m.image_size == 0;  resolved_image_size(m) == 224;  display_name(m) == "ResNet+DRT"
+//   auto kind = parse_model_kind("wren");                  // ModelKind::kWReN
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace rave::neural {
+
+/// The four baselines of the paper (spec/neural.md 2.1-2.4), in the paper's row order.
+enum class ModelKind { kLstm, kWReN, kCnn, kResNet };
+
+/// "cnn", "resnet", "lstm", "wren" (the CLI's words); nullopt for anything else.
+std::optional<ModelKind> parse_model_kind(std::string_view word);
+/// The CLI word of a model.
+std::string_view model_key(ModelKind kind);
+/// The paper's name: "CNN", "ResNet", "LSTM", "WReN".
+std::string_view model_paper_name(ModelKind kind);
+/// The reference input size: 224 for ResNet18_MLP (argparse default), 80 for the others (hard-coded).
+int default_image_size(ModelKind kind);
+
+/// Where tensors live. kAuto picks CUDA when the linked LibTorch has it and a GPU is present.
+enum class Device { kAuto, kCpu, kCuda };
+/// "auto", "cpu", "cuda"; nullopt otherwise.
+std::optional<Device> parse_device(std::string_view word);
+
+/// Width of the label-embedding rows (GloVe dimension of the original).
+inline constexpr int kEmbeddingDim = 300;
+/// Number of rows of the label-embedding table (spec/neural.md 3.3).
+inline constexpr int kNumLabels = 22;
+
+/// Everything that fixes a model's architecture (and so its checkpoint layout).
+struct ModelOptions {
+  ModelKind kind = ModelKind::kCnn;
+  bool drt = false;                     ///< add the Dynamic Residual Tree (spec 3.2)
+  int image_size = 0;                   ///< panel side fed to the model; 0 = default_image_size
+  bool wren_tag = true;                 ///< WReN: append the 9-d panel tag (spec 2.4)
+  /// kNumLabels x kEmbeddingDim row-major; empty = the built-in table (label_embeddings.hpp).
+  std::vector<float> label_embeddings = {};
+};
+
+/// The image size actually used (image_size, or the model's default when 0).
+int resolved_image_size(const ModelOptions& options);
+/// "CNN", "CNN+DRT", "WReN+DRT", ... as the paper's table rows.
+std::string display_name(const ModelOptions& options);
+/// Throws UsageError naming the option when the combination cannot be built (e.g. CNN at 64x64).
+void validate(const ModelOptions& options);
+
+}  // namespace rave::neural

@@ -1,0 +1,157 @@
+#include "neural/pipeline.hpp"
+
+#include <oneapi/tbb/parallel_pipeline.h>
+#include <oneapi/tbb/task_arena.h>
+
+#include <algorithm>
+#include <atomic>
+#include <condition_variable>
+#include <deque>
+#include <exception>
+#include <mutex>
+#include <span>
+#include <variant>
+
+#include "common/error.hpp"
+#include "engine/random.hpp"
+#include "engine/render.hpp"
+
+namespace rave::neural {
+namespace {
+
+constexpr std::uint64_t kShuffleSalt = 0x53485546464c45;  // "SHUFFLE"
+
+// Appends one decoded problem to a batch under construction.
+void append(HostBatch& b, LoadedProblem&& p, std::size_t position) {
+  b.images.insert(b.images.end(), p.image.begin(), p.image.end());
+  b.targets.push_back(p.target);
+  b.meta_target.insert(b.meta_target.end(), p.meta_target.begin(), p.meta_target.end());
+  b.meta_structure.insert(b.meta_structure.end(), p.meta_structure.begin(), p.meta_structure.end());
+  b.labels.insert(b.labels.end(), p.drt.labels.begin(), p.drt.labels.end());
+  b.indicator.push_back(p.drt.indicator);
+  b.configs.push_back(engine::config_index(p.config));
+  b.positions.push_back(position);
+  ++b.size;
+}
+
+}  // namespace
+
+// What the worker thread hands to the consumer: a batch, the end of the epoch, or an error.
+struct BatchStream::Shared {
+  using Item = std::variant<HostBatch, std::monostate, std::exception_ptr>;
+  std::vector<DataFile> files;
+  std::vector<std::size_t> order;
+  PipelineOptions options;
+  PanelResizer resize;
+  std::mutex mutex;
+  std::condition_variable changed;
+  std::deque<Item> queue;
+  bool closed = false;             // the consumer is gone: drop everything
+  std::atomic<bool> stop{false};   // ask the source filter to stop
+
+  Shared(std::span<const DataFile> f, const PipelineOptions& o, int epoch)
+      : files(f.begin(), f.end()),
+        order(epoch_order(f.size(), o.seed, epoch, o.shuffle)),
+        options(o),
+        resize(engine::kPanelSize, o.image_size) {}
+
+  // Blocks while `prefetch` batches wait, unless `force` (end and error markers always fit).
+  void push(Item item, bool force) {
+    std::unique_lock lock(mutex);
+    changed.wait(lock, [&] { return closed || force || queue.size() < static_cast<std::size_t>(options.prefetch); });
+    if (closed) return;
+    queue.push_back(std::move(item));
+    changed.notify_all();
+  }
+
+  Item pop() {
+    std::unique_lock lock(mutex);
+    changed.wait(lock, [&] { return !queue.empty(); });
+    Item item = std::move(queue.front());
+    queue.pop_front();
+    changed.notify_all();
+    return item;
+  }
+
+  void run();
+};
+
+// The pipeline: serial in-order source -> parallel decode -> serial in-order batching sink.
+// Tokens in flight: 4 per worker (oneTBB's `square` example), enough to hide file latency.
+void BatchStream::Shared::run() {
+  namespace tbb = oneapi::tbb;
+  std::size_t next = 0;
+  HostBatch batch;
+  const auto source = [&](tbb::flow_control& fc) -> std::size_t {
+    if (next == order.size() || stop.load()) {
+      fc.stop();
+      return 0;
+    }
+    return next++;
+  };
+  const auto decode = [&](std::size_t i) {
+    return std::make_pair(i, load_problem(files[order[i]], resize, options.candidates_only));
+  };
+  const auto sink = [&](std::pair<std::size_t, LoadedProblem> item) {
+    if (batch.size == 0) batch.image_size = options.image_size;
+    append(batch, std::move(item.second), order[item.first]);
+    if (batch.size == options.batch_size || item.first + 1 == order.size()) push(std::exchange(batch, {}), false);
+  };
+  tbb::task_arena arena(options.threads);
+  arena.execute([&] {
+    tbb::parallel_pipeline(
+        static_cast<std::size_t>(4 * options.threads),
+        tbb::make_filter<void, std::size_t>(tbb::filter_mode::serial_in_order, source) &
+            tbb::make_filter<std::size_t, std::pair<std::size_t, LoadedProblem>>(tbb::filter_mode::parallel, decode) &
+            tbb::make_filter<std::pair<std::size_t, LoadedProblem>, void>(tbb::filter_mode::serial_in_order, sink));
+  });
+}
+
+std::vector<std::size_t> epoch_order(std::size_t n, std::uint64_t seed, int epoch, bool shuffle) {
+  std::vector<std::size_t> order(n);
+  for (std::size_t i = 0; i < n; ++i) order[i] = i;
+  if (shuffle) {
+    engine::Rng rng(engine::mix64(seed ^ kShuffleSalt) ^ engine::mix64(static_cast<std::uint64_t>(epoch)));
+    rng.shuffle(std::span<std::size_t>(order));
+  }
+  return order;
+}
+
+std::size_t batch_count(std::size_t n, int batch_size) {
+  return (n + static_cast<std::size_t>(batch_size) - 1) / static_cast<std::size_t>(batch_size);
+}
+
+BatchStream::BatchStream(std::span<const DataFile> files, const PipelineOptions& options, int epoch) {
+  RAVE_CHECK(options.batch_size >= 1 && options.threads >= 1 && options.prefetch >= 1, "bad PipelineOptions");
+  shared_ = std::make_shared<Shared>(files, options, epoch);
+  batches_ = batch_count(files.size(), options.batch_size);
+  worker_ = std::thread([s = shared_] {
+    try {
+      s->run();
+      s->push(std::monostate{}, true);
+    } catch (...) {
+      s->push(std::current_exception(), true);
+    }
+  });
+}
+
+BatchStream::~BatchStream() {
+  shared_->stop = true;
+  {
+    std::lock_guard lock(shared_->mutex);
+    shared_->closed = true;
+    shared_->queue.clear();
+  }
+  shared_->changed.notify_all();
+  worker_.join();
+}
+
+std::optional<HostBatch> BatchStream::next() {
+  auto item = shared_->pop();
+  if (auto* batch = std::get_if<HostBatch>(&item)) return std::move(*batch);
+  if (auto* error = std::get_if<std::exception_ptr>(&item)) std::rethrow_exception(*error);
+  shared_->push(std::monostate{}, true);  // keep answering "end" if asked again
+  return std::nullopt;
+}
+
+}  // namespace rave::neural

@@ -1,0 +1,77 @@
+#pragma once
+// The training data pipeline (oneTBB parallel_pipeline, DESIGN.md "How data flows"): a serial
+// in-order source of file positions, a parallel stage that reads, checks, resizes and parses each
+// problem, and a serial in-order sink that packs batches. It runs on its own thread in a task arena
+// of `threads` workers and stays `prefetch` batches ahead of the consumer. The visiting order is
+// the identity or a permutation drawn from (seed, epoch) alone, and batches are packed in that
+// order, so every batch is identical for any thread count. Torch-free: batches are plain buffers
+// the trainer wraps into tensors without copying.
+//
+//   BatchStream stream(files, {.image_size = 80, .batch_size = 32, .threads = 2, .shuffle = true}, epoch);
+//   while (auto batch = stream.next()) train_step(*batch);      // rethrows a bad file's InputError
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <span>
+#include <thread>
+#include <vector>
+
+#include "neural/dataset.hpp"
+
+namespace rave::neural {
+
+/// How batches are made.
+struct PipelineOptions {
+  int image_size = 80;           ///< panel side after resizing (80 or 224 in the paper)
+  int batch_size = 32;           ///< problems per batch; the last batch may be smaller
+  int threads = 1;               ///< TBB workers decoding in parallel (>= 1)
+  std::uint64_t seed = 12345;    ///< shuffling seed
+  bool shuffle = false;          ///< permute per epoch (train); identity order otherwise
+  bool candidates_only = false;  ///< zero the 8 context panels (answer-set shortcut ablation)
+  int prefetch = 4;              ///< finished batches kept ready ahead of the consumer
+};
+
+/// A batch in host memory, laid out as the model tensors (row-major).
+struct HostBatch {
+  std::int64_t size = 0;                 ///< problems in the batch
+  std::int64_t image_size = 0;           ///< S
+  std::vector<std::uint8_t> images;      ///< size x 16 x S x S, raw grey levels
+  std::vector<std::int64_t> targets;     ///< size, 0..7
+  std::vector<float> meta_target;        ///< size x 9
+  std::vector<float> meta_structure;     ///< size x 21
+  std::vector<std::int64_t> labels;      ///< size x 6, rows into kLabelNames, -1 empty
+  std::vector<float> indicator;          ///< size
+  std::vector<std::int64_t> configs;     ///< size, configuration index 0..6
+  std::vector<std::size_t> positions;    ///< size, index of each problem in the file list
+  friend bool operator==(const HostBatch&, const HostBatch&) = default;
+};
+
+/// The order an epoch visits `n` files: 0..n-1, or a permutation that depends on (seed, epoch) only.
+std::vector<std::size_t> epoch_order(std::size_t n, std::uint64_t seed, int epoch, bool shuffle);
+/// Number of batches of an epoch over `n` files (the last partial batch is kept, as the reference).
+std::size_t batch_count(std::size_t n, int batch_size);
+
+/// One epoch of batches, produced in the background.
+class BatchStream {
+ public:
+  /// Starts decoding at once; `files` is copied.
+  BatchStream(std::span<const DataFile> files, const PipelineOptions& options, int epoch);
+  /// Stops the pipeline (if still running) and waits for it.
+  ~BatchStream();
+  BatchStream(const BatchStream&) = delete;
+  BatchStream& operator=(const BatchStream&) = delete;
+
+  /// The next batch, or nullopt at the end of the epoch; rethrows the pipeline's first error.
+  std::optional<HostBatch> next();
+  /// Batches this epoch yields.
+  std::size_t size() const { return batches_; }
+
+ private:
+  struct Shared;
+  std::shared_ptr<Shared> shared_;
+  std::size_t batches_ = 0;
+  std::thread worker_;
+};
+
+}  // namespace rave::neural

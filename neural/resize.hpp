@@ -1,0 +1,37 @@
+#pragma once
+// Panel resizing exactly as the original loader did it: scipy.misc.imresize on uint8, i.e. Pillow's
+// bilinear resampling (Resample.c), which is scale-aware (spec/neural.md 1 and 6.1). Downscaling
+// 160 -> 80 widens the triangle filter to 4 taps ([1,3,3,1]/8); upscaling 160 -> 224 is half-pixel
+// bilinear with edge clamp. Pillow's fixed-point arithmetic (22 fractional bits, a horizontal pass
+// rounded to uint8, then a vertical pass) is reproduced, so results are Pillow's bytes.
+// LibTorch's interpolate(bilinear, antialias=true) computes the same filter in floating point
+// (checked in tests to +-1 grey level).
+//
+//   PanelResizer resize(160, 80);
+//   resize(src160x160, dst80x80);      // row-major uint8, square panels
+#include <cstdint>
+#include <vector>
+
+namespace rave::neural {
+
+class PanelResizer {
+ public:
+  /// A resizer from in_size x in_size to out_size x out_size (both >= 1).
+  PanelResizer(int in_size, int out_size);
+  /// Resizes one row-major panel; `dst` holds out_size^2 bytes. Thread-safe (no shared scratch).
+  void operator()(const std::uint8_t* src, std::uint8_t* dst) const;
+  int in_size() const { return in_; }
+  int out_size() const { return out_; }
+
+ private:
+  /// Pillow's precompute_coeffs + normalize_coeffs_8bpc for one axis.
+  void precompute();
+  int in_;
+  int out_;
+  int ksize_ = 0;                   ///< coefficients stored per output pixel
+  std::vector<int> first_;          ///< first source index per output pixel
+  std::vector<int> count_;          ///< number of taps per output pixel
+  std::vector<std::int32_t> coeffs_;  ///< out_ x ksize_, fixed point
+};
+
+}  // namespace rave::neural

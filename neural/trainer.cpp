@@ -1,0 +1,263 @@
+// The epoch loop of trainer.hpp: data from the TBB pipeline, steps from training.hpp, checkpoints
+// from internal/checkpoint.hpp.
+#include "neural/trainer.hpp"
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+
+#include "common/atomic_file.hpp"
+#include "common/error.hpp"
+#include "engine/random.hpp"
+#include "neural/internal/checkpoint.hpp"
+#include "neural/training.hpp"
+
+namespace rave::neural {
+namespace fs = std::filesystem;
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double seconds_since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
+
+// Running totals of one phase (train, val, test) and the progress reports made from them.
+class PhaseMeter {
+ public:
+  PhaseMeter(std::string_view phase, int epoch, int epochs, std::size_t steps, const ProgressFn& report)
+      : report_(report), start_(Clock::now()) {
+    progress_ = {phase, epoch, epochs, 0, steps, 0, 0, 0, 0};
+  }
+  void add(const StepStats& s) {
+    totals_.loss += s.loss;
+    totals_.correct += s.correct;
+    totals_.problems += s.problems;
+    ++progress_.step;
+    if (!report_) return;
+    const double elapsed = seconds();
+    const auto n = static_cast<double>(std::max<std::int64_t>(totals_.problems, 1));
+    progress_.loss = totals_.loss / n;
+    progress_.accuracy = static_cast<double>(totals_.correct) / n;
+    progress_.rate = elapsed > 0 ? static_cast<double>(totals_.problems) / elapsed : 0.0;
+    progress_.eta_seconds = elapsed / static_cast<double>(progress_.step) * static_cast<double>(progress_.steps - progress_.step);
+    report_(progress_);
+  }
+  const StepStats& totals() const { return totals_; }
+  double seconds() const { return seconds_since(start_); }
+  double mean_loss() const { return totals_.problems ? totals_.loss / static_cast<double>(totals_.problems) : 0.0; }
+  double accuracy() const {
+    return totals_.problems ? static_cast<double>(totals_.correct) / static_cast<double>(totals_.problems) : 0.0;
+  }
+
+ private:
+  const ProgressFn& report_;
+  Clock::time_point start_;
+  Progress progress_;
+  StepStats totals_;
+};
+
+struct EvalTotals {
+  double loss = 0;
+  AccuracyByConfig accuracy;
+};
+
+// One pass in eval mode over `files`, accuracy counted per configuration.
+EvalTotals evaluate_files(RavenModelImpl& model, const std::vector<DataFile>& files, const PipelineOptions& options,
+                          const torch::Device& device, std::string_view phase, int epoch, int epochs,
+                          const ProgressFn& progress) {
+  BatchStream stream(files, options, 0);
+  PhaseMeter meter(phase, epoch, epochs, stream.size(), progress);
+  EvalTotals out;
+  std::vector<std::uint8_t> right;
+  while (auto batch = stream.next()) {
+    meter.add(eval_step(model, to_tensors(*batch, device), &right));
+    for (std::size_t i = 0; i < right.size(); ++i) {
+      const auto c = static_cast<std::size_t>(batch->configs[i]);
+      out.accuracy.correct[c] += right[i];
+      ++out.accuracy.total[c];
+    }
+  }
+  out.loss = meter.mean_loss();
+  return out;
+}
+
+LossWeights loss_weights(const TrainOptions& o) {
+  const LossWeights w{o.meta_alpha.value_or(0.0), o.meta_beta.value_or(o.model.kind == ModelKind::kWReN ? 10.0 : 0.0)};
+  const std::string name(model_paper_name(o.model.kind));
+  if (w.meta_beta != 0.0 && o.model.kind != ModelKind::kResNet && o.model.kind != ModelKind::kWReN)
+    throw UsageError("--meta-beta: " + name + " has no rule-bit head (resnet and wren have one)");
+  if (w.meta_alpha != 0.0 && o.model.kind != ModelKind::kResNet)
+    throw UsageError("--meta-alpha: " + name + " has no structure-bit head (resnet has one)");
+  return w;
+}
+
+void check_options(const TrainOptions& o) {
+  validate(o.model);
+  if (o.epochs < 1) throw UsageError("--epochs must be at least 1");
+  if (o.batch_size < 1) throw UsageError("--batch-size must be at least 1");
+  if (!(o.learning_rate > 0)) throw UsageError("--lr must be positive");
+  if (o.out.empty()) throw UsageError("--out: a run folder is needed");
+}
+
+int threads_or_hardware(int threads) {
+  return threads > 0 ? threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+}
+
+std::string metrics_line(const EpochMetrics& m) {
+  char line[320];
+  std::snprintf(line, sizeof line,
+                "{\"epoch\": %d, \"train_loss\": %.6g, \"train_accuracy\": %.6g, \"val_loss\": %.6g, "
+                "\"val_accuracy\": %.6g, \"seconds\": %.3f, \"train_problems_per_s\": %.2f, \"best\": %s}\n",
+                m.epoch, m.train_loss, m.train_accuracy, m.val_loss, m.val_accuracy, m.seconds, m.train_rate,
+                m.best ? "true" : "false");
+  return line;
+}
+
+void write_metrics(const fs::path& path, const std::vector<EpochMetrics>& history) {
+  std::string text;
+  for (const auto& m : history) text += metrics_line(m);
+  write_file_atomic(path, std::string_view(text));
+}
+
+// The files of the three splits, listed (and checked non-empty) before any training starts.
+struct Splits {
+  std::vector<DataFile> train, val, test;
+};
+Splits list_splits(const TrainOptions& o) {
+  const auto& test_configs = o.test_configs.empty() ? o.train_configs : o.test_configs;
+  return {list_split(o.data, engine::Split::kTrain, o.train_configs),
+          list_split(o.data, engine::Split::kVal, o.train_configs),
+          list_split(o.data, engine::Split::kTest, test_configs)};
+}
+
+void prepare_out(const TrainOptions& o) {
+  std::error_code ec;
+  fs::create_directories(o.out, ec);
+  if (ec) throw InputError(o.out.string(), "", "cannot create run folder: " + ec.message());
+  if (!o.resume && fs::exists(o.out / "last.pt", ec))
+    throw UsageError(o.out.string() + " already holds a run (last.pt): pass --resume to continue it, or choose another --out");
+}
+
+// Continues a run from last.pt: weights, Adam state and the record (architecture must match).
+void resume_from(const fs::path& last, const torch::Device& device, RavenModelImpl& model,
+                 torch::optim::Optimizer& adam, internal::CheckpointRecord& record) {
+  auto c = internal::open_checkpoint(last, device);
+  internal::load_weights(c, last, model);
+  internal::load_optimizer(c, last, adam);
+  if (c.record.info.candidates_only != record.info.candidates_only)
+    throw UsageError(last.string() + " was trained " + (c.record.info.candidates_only ? "with" : "without") +
+                     " --candidates-only; resume it the same way");
+  const ModelOptions model_options = record.info.model;
+  record = c.record;
+  record.info.model = model_options;
+}
+
+}  // namespace
+
+double AccuracyByConfig::accuracy(engine::ConfigId config) const {
+  const auto i = static_cast<std::size_t>(engine::config_index(config));
+  return total[i] ? static_cast<double>(correct[i]) / static_cast<double>(total[i]) : std::nan("");
+}
+
+double AccuracyByConfig::overall() const {
+  std::int64_t c = 0, t = 0;
+  for (std::size_t i = 0; i < total.size(); ++i) c += correct[i], t += total[i];
+  return t ? static_cast<double>(c) / static_cast<double>(t) : std::nan("");
+}
+
+std::int64_t AccuracyByConfig::problems() const {
+  std::int64_t t = 0;
+  for (auto n : total) t += n;
+  return t;
+}
+
+// Epoch e visits the training files in a permutation drawn from (seed, e) and reseeds torch's
+// generator from (seed, e) for dropout, so a resumed run repeats the epochs an uninterrupted run
+// would have made (bit for bit on CPU with a fixed thread count).
+TrainResult train(const TrainOptions& o, const ProgressFn& progress, const EpochFn& on_epoch) {
+  check_options(o);
+  const LossWeights weights = loss_weights(o);
+  set_compute_threads(o.threads);
+  const torch::Device device = resolve_device(o.device);
+  const Splits files = list_splits(o);
+  prepare_out(o);
+  const fs::path last = o.out / "last.pt", best = o.out / "best.pt";
+
+  torch::manual_seed(o.seed);
+  auto model = make_model(o.model);
+  model->to(device);
+  auto adam = make_adam(*model, {o.learning_rate, o.beta1, o.beta2, o.epsilon});
+  internal::CheckpointRecord record{{o.model, 0, 0, -1.0, o.candidates_only, o.train_configs, {}}, o.seed};
+  record.info.model.label_embeddings.clear();
+  if (o.resume && fs::exists(last)) resume_from(last, device, *model, adam, record);
+
+  const PipelineOptions pipe{.image_size = resolved_image_size(o.model), .batch_size = o.batch_size,
+                             .threads = threads_or_hardware(o.loader_threads ? o.loader_threads : o.threads),
+                             .seed = o.seed, .shuffle = true, .candidates_only = o.candidates_only};
+  PipelineOptions eval_pipe = pipe;
+  eval_pipe.shuffle = false;
+  for (int epoch = record.info.epoch + 1; epoch <= o.epochs; ++epoch) {
+    torch::manual_seed(engine::mix64(o.seed ^ engine::mix64(static_cast<std::uint64_t>(epoch))));
+    const auto t0 = Clock::now();
+    BatchStream stream(files.train, pipe, epoch);
+    PhaseMeter meter("train", epoch, o.epochs, stream.size(), progress);
+    while (auto batch = stream.next()) meter.add(train_step(*model, adam, to_tensors(*batch, device), weights));
+    const double train_seconds = meter.seconds();
+    const EvalTotals val = evaluate_files(*model, files.val, eval_pipe, device, "val", epoch, o.epochs, progress);
+    EpochMetrics m{epoch, meter.mean_loss(), meter.accuracy(), val.loss, val.accuracy.overall(), seconds_since(t0),
+                   static_cast<double>(meter.totals().problems) / std::max(train_seconds, 1e-9), false};
+    m.best = m.val_accuracy > record.info.best_val_accuracy;
+    record.info.epoch = epoch;
+    record.info.history.push_back(m);
+    if (m.best) {
+      record.info.best_epoch = epoch;
+      record.info.best_val_accuracy = m.val_accuracy;
+      internal::save_checkpoint(best, record, *model, nullptr);
+    }
+    internal::save_checkpoint(last, record, *model, &adam);
+    write_metrics(o.out / "metrics.jsonl", record.info.history);
+    if (on_epoch) on_epoch(m);
+  }
+
+  auto chosen = internal::open_checkpoint(best, device);
+  internal::load_weights(chosen, best, *model);
+  const EvalTotals test = evaluate_files(*model, files.test, eval_pipe, device, "test", 0, o.epochs, progress);
+  TrainResult r;
+  r.history = record.info.history;
+  r.best_epoch = record.info.best_epoch;
+  r.best_val_accuracy = record.info.best_val_accuracy;
+  r.test = test.accuracy;
+  r.test_loss = test.loss;
+  r.best_checkpoint = best;
+  r.device = device.is_cuda() ? "cuda" : "cpu";
+  r.parameters = parameter_count(*model);
+  r.train_problems = files.train.size();
+  r.val_problems = files.val.size();
+  r.test_problems = files.test.size();
+  return r;
+}
+
+CheckpointInfo read_checkpoint_info(const fs::path& checkpoint) {
+  return internal::open_checkpoint(checkpoint).record.info;
+}
+
+EvalResult evaluate(const EvalOptions& o, const ProgressFn& progress) {
+  if (o.batch_size < 1) throw UsageError("--batch-size must be at least 1");
+  set_compute_threads(o.threads);
+  const torch::Device device = resolve_device(o.device);
+  auto c = internal::open_checkpoint(o.checkpoint, device);
+  const auto& info = c.record.info;
+  if (o.expect_model && *o.expect_model != info.model.kind)
+    throw InputError(o.checkpoint.string(), "model_kind",
+                     "checkpoint holds a " + display_name(info.model) + " model, not " +
+                         std::string(model_paper_name(*o.expect_model)));
+  auto model = internal::load_model(c, o.checkpoint, device);
+  const auto files = list_split(o.data, o.split, o.configs);
+  const PipelineOptions pipe{.image_size = resolved_image_size(info.model), .batch_size = o.batch_size,
+                             .threads = threads_or_hardware(o.threads), .seed = 0, .shuffle = false,
+                             .candidates_only = o.candidates_only.value_or(info.candidates_only)};
+  const EvalTotals t = evaluate_files(*model, files, pipe, device, engine::split_name(o.split), 0, 0, progress);
+  return {info, t.accuracy, t.loss, files.size()};
+}
+
+}  // namespace rave::neural

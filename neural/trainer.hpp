@@ -1,0 +1,147 @@
+#pragma once
+// Training and evaluation of the paper's baselines (spec/neural.md 4, 5), torch-free for apps/:
+// Adam with the reference hyper-parameters, cross-entropy plus the optional auxiliary losses,
+// validation each epoch, the best-validation checkpoint, resume, a metrics file per epoch, and
+// test accuracy per configuration. Files written into the run folder (atomically):
+//   best.pt        the weights with the best validation accuracy (what `rave eval` reads)
+//   last.pt        weights + Adam state + history after the last finished epoch (for --resume)
+//   metrics.jsonl  one JSON object per epoch
+//
+//   TrainOptions o{.model = {.kind = ModelKind::kCnn, .drt = true}, .data = "data", .out = "runs/cnn"};
+//   TrainResult r = train(o, [](const Progress& p) { ... });   // r.test.overall()
+//   EvalResult e = evaluate({.checkpoint = "runs/cnn/best.pt", .data = "data"});
+#include <array>
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "engine/configuration.hpp"
+#include "engine/dataset.hpp"
+#include "neural/options.hpp"
+
+namespace rave::neural {
+
+/// Correct answers and problems per configuration (spec/neural.md 5: the per-config columns).
+struct AccuracyByConfig {
+  std::array<std::int64_t, engine::kNumConfigs> correct{};
+  std::array<std::int64_t, engine::kNumConfigs> total{};
+  /// Accuracy in [0, 1] on one configuration; NaN when it had no problems.
+  double accuracy(engine::ConfigId config) const;
+  /// Accuracy over all problems (per problem, not the reference's mean of batch means); NaN if none.
+  double overall() const;
+  /// Problems counted.
+  std::int64_t problems() const;
+};
+
+/// The record of one epoch (a line of metrics.jsonl).
+struct EpochMetrics {
+  int epoch = 0;               ///< 1-based
+  double train_loss = 0;       ///< mean training objective (CE + auxiliary terms)
+  double train_accuracy = 0;   ///< on the training batches, in train mode
+  double val_loss = 0;         ///< mean cross-entropy on val, eval mode
+  double val_accuracy = 0;
+  double seconds = 0;          ///< wall time of training + validation
+  double train_rate = 0;       ///< training problems per second
+  bool best = false;           ///< best validation accuracy so far (best.pt written)
+};
+
+/// A running report from inside an epoch (training or evaluation).
+struct Progress {
+  std::string_view phase;  ///< "train", "val" or "test"
+  int epoch = 0;           ///< 1-based; 0 outside training
+  int epochs = 0;
+  std::size_t step = 0;    ///< batches done in this phase
+  std::size_t steps = 0;   ///< batches in this phase
+  double loss = 0;         ///< running mean
+  double accuracy = 0;     ///< running mean
+  double rate = 0;         ///< problems per second
+  double eta_seconds = 0;  ///< until the phase ends
+};
+using ProgressFn = std::function<void(const Progress&)>;
+using EpochFn = std::function<void(const EpochMetrics&)>;
+
+/// A training run.
+struct TrainOptions {
+  ModelOptions model = {};
+  std::filesystem::path data = {};              ///< dataset root: <data>/<configuration>/RAVEN_*.npz
+  std::filesystem::path out = {};               ///< run folder (created)
+  std::vector<engine::ConfigId> train_configs = {};  ///< train and val configurations; empty = all seven
+  std::vector<engine::ConfigId> test_configs = {};   ///< test configurations; empty = train_configs
+  int epochs = 200;                             ///< spec 5
+  int batch_size = 32;
+  double learning_rate = 1e-4;                  ///< Adam (spec 5)
+  double beta1 = 0.9;
+  double beta2 = 0.999;
+  double epsilon = 1e-8;
+  std::optional<double> meta_alpha = {};        ///< weight of mean BCE on the 21 structure bits; default 0
+  std::optional<double> meta_beta = {};         ///< weight of mean BCE on the 9 rule bits; default 0, WReN 10
+  std::uint64_t seed = 12345;                   ///< init, dropout and shuffling
+  int threads = 0;                              ///< torch / BLAS threads; 0 = all hardware threads
+  int loader_threads = 0;                       ///< pipeline workers; 0 = threads
+  Device device = Device::kAuto;
+  bool candidates_only = false;                 ///< zero the context panels (shortcut ablation)
+  bool resume = false;                          ///< continue from <out>/last.pt
+};
+
+/// What a run produced.
+struct TrainResult {
+  std::vector<EpochMetrics> history;    ///< every epoch, resumed ones included
+  int best_epoch = 0;
+  double best_val_accuracy = 0;
+  AccuracyByConfig test;                ///< best.pt on the test split
+  double test_loss = 0;                 ///< mean cross-entropy
+  std::filesystem::path best_checkpoint;
+  std::string device;                   ///< "cpu" or "cuda"
+  std::int64_t parameters = 0;
+  std::size_t train_problems = 0, val_problems = 0, test_problems = 0;
+};
+
+/// Trains, validating each epoch; UsageError on bad options, InputError on bad data or files.
+TrainResult train(const TrainOptions& options, const ProgressFn& progress = {}, const EpochFn& on_epoch = {});
+
+/// What a checkpoint says about itself.
+struct CheckpointInfo {
+  ModelOptions model;                          ///< architecture (label table not included)
+  int epoch = 0;                               ///< epochs trained
+  int best_epoch = 0;
+  double best_val_accuracy = 0;
+  bool candidates_only = false;                ///< trained on candidates-only input
+  std::vector<engine::ConfigId> train_configs; ///< empty = all
+  std::vector<EpochMetrics> history;
+};
+/// Reads a checkpoint's record; InputError when the file is missing or not a rave checkpoint.
+CheckpointInfo read_checkpoint_info(const std::filesystem::path& checkpoint);
+
+/// An evaluation of a checkpoint on one split.
+struct EvalOptions {
+  std::filesystem::path checkpoint = {};
+  std::filesystem::path data = {};
+  engine::Split split = engine::Split::kTest;
+  std::vector<engine::ConfigId> configs = {};   ///< empty = all seven
+  int batch_size = 32;
+  int threads = 0;
+  Device device = Device::kAuto;
+  std::optional<bool> candidates_only = {};     ///< default: as the checkpoint was trained
+  std::optional<ModelKind> expect_model = {};   ///< InputError if the checkpoint holds another model
+};
+
+/// Accuracy per configuration of one checkpoint.
+struct EvalResult {
+  CheckpointInfo info;
+  AccuracyByConfig accuracy;
+  double loss = 0;  ///< mean cross-entropy
+  std::size_t problems = 0;
+};
+EvalResult evaluate(const EvalOptions& options, const ProgressFn& progress = {});
+
+/// Sets torch's intra-op threads and, when the BLAS is OpenBLAS, its threads, to `threads`
+/// (0 = hardware threads), so the two never oversubscribe the cores.
+void set_compute_threads(int threads);
+/// "cpu" or "cuda" for a device request; UsageError for cuda without a usable GPU.
+std::string resolve_device_name(Device device);
+
+}  // namespace rave::neural

@@ -1,0 +1,64 @@
+#pragma once
+// The pieces of a training step, torch-facing (trainer.cpp, tests, rave-bench): a host batch as
+// device tensors, the loss of spec/neural.md 4, Adam with the reference settings (spec 5), one
+// optimisation step and one evaluation pass. trainer.hpp builds the epoch loop on these.
+//
+//   auto model = make_model({.kind = ModelKind::kCnn, .drt = true});
+//   auto adam = make_adam(*model, {});
+//   BatchTensors t = to_tensors(host_batch, torch::kCPU);
+//   StepStats s = train_step(*model, adam, t, {});    // s.loss, s.correct
+#include <torch/optim/adam.h>
+
+#include <cstdint>
+
+#include "neural/models.hpp"
+#include "neural/pipeline.hpp"
+
+namespace rave::neural {
+
+/// A batch on a device.
+struct BatchTensors {
+  ModelInput input;
+  torch::Tensor targets;         ///< (B) int64
+  torch::Tensor meta_target;     ///< (B, 9) float bits
+  torch::Tensor meta_structure;  ///< (B, 21) float bits
+  torch::Tensor configs;         ///< (B) int64 configuration index (host)
+};
+
+/// Wraps a host batch (no copy on CPU) and moves it to `device`; images become float 0..255.
+BatchTensors to_tensors(const HostBatch& batch, const torch::Device& device);
+
+/// Weights of the auxiliary terms (spec 4).
+struct LossWeights {
+  double meta_alpha = 0.0;  ///< mean BCE over the 21 structure bits (ResNet head)
+  double meta_beta = 0.0;   ///< mean BCE over the 9 rule bits (ResNet, WReN heads)
+};
+/// Cross-entropy over the 8 candidates plus the weighted auxiliary terms (BCE with logits).
+torch::Tensor raven_loss(const ModelOutput& out, const BatchTensors& batch, const LossWeights& weights);
+
+/// Adam settings; the defaults are the reference's (lr 1e-4, betas 0.9/0.999, eps 1e-8, no decay).
+struct AdamSettings {
+  double learning_rate = 1e-4;
+  double beta1 = 0.9;
+  double beta2 = 0.999;
+  double epsilon = 1e-8;
+};
+torch::optim::Adam make_adam(RavenModelImpl& model, const AdamSettings& settings);
+
+/// Sums over the batches of a phase.
+struct StepStats {
+  double loss = 0;           ///< sum of per-batch mean loss x batch size
+  std::int64_t correct = 0;  ///< argmax == target
+  std::int64_t problems = 0;
+};
+/// zero_grad, forward (train mode), loss, backward, Adam step.
+StepStats train_step(RavenModelImpl& model, torch::optim::Optimizer& optimizer, const BatchTensors& batch,
+                     const LossWeights& weights);
+/// Forward in eval mode without gradients; the loss is the cross-entropy; `correct_per_problem`
+/// (optional) receives one 0/1 per problem.
+StepStats eval_step(RavenModelImpl& model, const BatchTensors& batch, std::vector<std::uint8_t>* correct_per_problem);
+
+/// The torch device for a request (UsageError for cuda without a usable GPU).
+torch::Device resolve_device(Device device);
+
+}  // namespace rave::neural

@@ -1,0 +1,276 @@
+// The data side of rave::neural (torch-free): split listing by file-name suffix, problem loading and
+// its errors, the Pillow-exact resize, the structure -> tree rows conversion, the label table, and
+// the TBB pipeline's determinism (same batches for 1 and 2 threads).
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <fstream>
+
+#include "common/atomic_file.hpp"
+#include "common/error.hpp"
+#include "engine/npy.hpp"
+#include "engine/structure.hpp"
+#include "neural/dataset.hpp"
+#include "neural/label_embeddings.hpp"
+#include "neural/pipeline.hpp"
+#include "neural/resize.hpp"
+#include "neural/structure_input.hpp"
+#include "tests/neural/neural_support.hpp"
+#include "tests/support/test_support.hpp"
+
+namespace rave::neural {
+namespace {
+
+using engine::ConfigId;
+using engine::Split;
+namespace fs = std::filesystem;
+
+// ---- split listing --------------------------------------------------------------------------
+
+TEST(DatasetTest, SplitIsTheFileNameSuffix) {
+  EXPECT_TRUE(in_split("/data/test_runs/center_single/RAVEN_1_train.npz", Split::kTrain));
+  EXPECT_FALSE(in_split("/data/test_runs/center_single/RAVEN_1_train.npz", Split::kTest));
+  EXPECT_TRUE(in_split("RAVEN_16_val.npz", Split::kVal));
+  EXPECT_FALSE(in_split("RAVEN_16_val.xml", Split::kVal));
+  EXPECT_FALSE(in_split("RAVEN_16_train_backup.npz", Split::kTrain));
+  EXPECT_FALSE(in_split("_train.npz", Split::kTrain));
+}
+
+TEST(DatasetTest, ListsPerConfigurationInProblemOrder) {
+  const auto root = testing::write_synthetic_dataset("list", {ConfigId::kUpDown, ConfigId::kCenterSingle}, 22);
+  const auto train = list_split(root, Split::kTrain, {});
+  ASSERT_EQ(train.size(), 2u * 14);  // k mod 10 in 0..5 for k < 22: 6 + 6 + 2
+  EXPECT_EQ(train.front().config, ConfigId::kCenterSingle);  // ConfigId order, not folder order
+  EXPECT_EQ(train[5].path.filename(), "RAVEN_5_train.npz");
+  EXPECT_EQ(train[6].path.filename(), "RAVEN_10_train.npz");  // numeric, not lexicographic
+  EXPECT_EQ(train.back().config, ConfigId::kUpDown);
+  const std::vector<ConfigId> only{ConfigId::kUpDown};
+  EXPECT_EQ(list_split(root, Split::kTest, only).size(), 4u);
+  // A configuration folder given directly.
+  EXPECT_EQ(list_split(root / "up_center_single_down_center_single", Split::kVal, {}).size(), 4u);
+}
+
+TEST(DatasetTest, EmptyOrMissingSplitIsAnInputError) {
+  const auto root = testing::write_synthetic_dataset("empty", {ConfigId::kCenterSingle}, 3);  // train only
+  EXPECT_THROW(list_split(root, Split::kTest, {}), InputError);
+  const std::vector<ConfigId> other{ConfigId::kOutInGrid};
+  EXPECT_THROW(list_split(root, Split::kTrain, other), InputError);
+  EXPECT_THROW(list_split(root / "nowhere", Split::kTrain, {}), InputError);
+  try {
+    list_split(root, Split::kVal, {});
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("empty split"), std::string::npos) << e.what();
+  }
+}
+
+// ---- loading one problem --------------------------------------------------------------------
+
+TEST(DatasetTest, LoadsResizesAndParsesAProblem) {
+  const auto root = testing::write_synthetic_dataset("load", {ConfigId::kOutInGrid}, 1);
+  const auto files = list_split(root, Split::kTrain, {});
+  const auto expect = testing::synthetic_problem(ConfigId::kOutInGrid, engine::mix64(6 * 1000 + 0));
+  const PanelResizer resize(160, 80);
+  const LoadedProblem p = load_problem(files[0], resize);
+  EXPECT_EQ(p.target, expect.target);
+  EXPECT_EQ(p.image.size(), 16u * 80 * 80);
+  std::vector<std::uint8_t> panel(80 * 80);
+  resize(expect.image.data() + 5 * 160 * 160, panel.data());
+  EXPECT_TRUE(std::equal(panel.begin(), panel.end(), p.image.begin() + 5 * 6400));
+  EXPECT_EQ(p.drt.indicator, 1.0f);
+  EXPECT_EQ(p.meta_structure[3], 1.0f);  // Out_In
+  const LoadedProblem blind = load_problem(files[0], resize, /*candidates_only=*/true);
+  EXPECT_TRUE(std::all_of(blind.image.begin(), blind.image.begin() + 8 * 6400, [](auto v) { return v == 0; }));
+  EXPECT_TRUE(std::equal(blind.image.begin() + 8 * 6400, blind.image.end(), p.image.begin() + 8 * 6400));
+}
+
+TEST(DatasetTest, BadFilesAreInputErrors) {
+  const auto root = testing::write_synthetic_dataset("bad", {ConfigId::kCenterSingle}, 1);
+  const auto file = root / "center_single" / "RAVEN_0_train.npz";
+  const PanelResizer resize(160, 80);
+  const std::string bytes = read_file(file);
+  write_file_atomic(file, std::string_view(bytes).substr(0, bytes.size() / 2));  // truncated
+  EXPECT_THROW(load_problem({file, ConfigId::kCenterSingle}, resize), InputError);
+  write_file_atomic(file, std::string_view("not a zip at all"));
+  EXPECT_THROW(load_problem({file, ConfigId::kCenterSingle}, resize), InputError);
+  EXPECT_THROW(load_problem({root / "missing.npz", ConfigId::kCenterSingle}, resize), InputError);
+  auto contents = testing::synthetic_problem(ConfigId::kCenterSingle, 1);
+  contents.target = 9;
+  const std::string bad_target = engine::encode_npz(contents, false);
+  write_file_atomic(file, std::string_view(bad_target));
+  EXPECT_THROW(load_problem({file, ConfigId::kCenterSingle}, resize), InputError);
+  contents.target = 1;
+  contents.structure = {"Scene", "Singleton", "Center_Single", "/", "/", "/"};  // a Layout where a Component belongs
+  const std::string bad_structure = engine::encode_npz(contents, false);
+  write_file_atomic(file, std::string_view(bad_structure));
+  EXPECT_THROW(load_problem({file, ConfigId::kCenterSingle}, resize), InputError);
+}
+
+// ---- Pillow's bilinear resize ---------------------------------------------------------------
+
+// Pillow's 160 -> 80 is the separable [1,3,3,1]/8 filter (renormalised at the borders), each
+// pass rounded to uint8 (spec/neural.md 1): a direct double-precision version of that.
+std::vector<std::uint8_t> triangle_downscale(const std::vector<std::uint8_t>& in) {
+  const double w[4] = {1, 3, 3, 1};
+  const auto filter = [&](auto&& at, int i) {
+    double sum = 0, weight = 0;
+    for (int t = 0; t < 4; ++t) {
+      const int j = 2 * i - 1 + t;
+      if (j < 0 || j >= 160) continue;
+      sum += w[t] * at(j);
+      weight += w[t];
+    }
+    return std::floor(sum / weight + 0.5);
+  };
+  std::vector<double> h(160 * 80);  // horizontal pass: 160 rows of 80
+  for (int y = 0; y < 160; ++y)
+    for (int i = 0; i < 80; ++i) h[static_cast<std::size_t>(y * 80 + i)] = filter([&](int j) { return double(in[static_cast<std::size_t>(y * 160 + j)]); }, i);
+  std::vector<std::uint8_t> out(80 * 80);
+  for (int x = 0; x < 80; ++x)
+    for (int i = 0; i < 80; ++i)
+      out[static_cast<std::size_t>(i * 80 + x)] = static_cast<std::uint8_t>(filter([&](int j) { return h[static_cast<std::size_t>(j * 80 + x)]; }, i));
+  return out;
+}
+
+TEST(ResizeTest, DownscaleIsTheFourTapTriangle) {
+  const auto problem = testing::synthetic_problem(ConfigId::kCenterSingle, 3);
+  const std::vector<std::uint8_t> in(problem.image.begin(), problem.image.begin() + 160 * 160);
+  std::vector<std::uint8_t> out(80 * 80);
+  PanelResizer(160, 80)(in.data(), out.data());
+  const auto expect = triangle_downscale(in);
+  int max_diff = 0;
+  for (std::size_t i = 0; i < out.size(); ++i) max_diff = std::max(max_diff, std::abs(int(out[i]) - int(expect[i])));
+  EXPECT_LE(max_diff, 1);  // fixed point vs double rounding
+}
+
+TEST(ResizeTest, ConstantPanelsStayConstant) {
+  for (int side : {80, 224, 160, 37}) {
+    const std::vector<std::uint8_t> in(160 * 160, 201);
+    std::vector<std::uint8_t> out(static_cast<std::size_t>(side * side));
+    PanelResizer(160, side)(in.data(), out.data());
+    EXPECT_TRUE(std::all_of(out.begin(), out.end(), [](auto v) { return v == 201; })) << side;
+  }
+}
+
+// ---- structure -> tree rows -----------------------------------------------------------------
+
+TEST(StructureInputTest, RowsOfTheSevenConfigurations) {
+  // spec/neural.md 3.1
+  const auto row = [](std::string_view name) { return static_cast<std::int64_t>(*label_index(name)); };
+  const DrtInput center = drt_input(engine::structure_tree(ConfigId::kCenterSingle));
+  EXPECT_EQ(center.labels, (std::array<std::int64_t, 6>{row("Scene"), row("Singleton"), row("Grid"), row("Center_Single"), -1, -1}));
+  EXPECT_EQ(center.indicator, 0.0f);
+  const DrtInput oig = drt_input(engine::structure_tree(ConfigId::kOutInGrid));
+  EXPECT_EQ(oig.labels, (std::array<std::int64_t, 6>{row("Scene"), row("Out_In"), row("Out"), row("Out_Center_Single"),
+                                                      row("In"), row("In_Distribute_Four")}));
+  EXPECT_EQ(oig.indicator, 1.0f);
+  for (const auto& c : engine::all_configurations()) {
+    const DrtInput from_tree = drt_input(engine::structure_tree(c.id));
+    EXPECT_EQ(drt_input_from_tokens(engine::structure_tokens(c.id), "t"), from_tree) << c.folder;
+    EXPECT_EQ(from_tree.indicator, c.components.size() == 2 ? 1.0f : 0.0f);
+  }
+}
+
+TEST(StructureInputTest, MalformedSentencesAreInputErrors) {
+  const std::vector<std::string> unbalanced{"Scene", "Singleton", "Grid", "Center_Single", "/", "/"};
+  EXPECT_THROW(drt_input_from_tokens(unbalanced, "f.npz"), InputError);
+  const std::vector<std::string> unknown{"Scene", "Singleton", "Grid", "Nowhere", "/", "/", "/", "/"};
+  EXPECT_THROW(drt_input_from_tokens(unknown, "f.npz"), InputError);
+}
+
+// ---- label table ----------------------------------------------------------------------------
+
+TEST(LabelEmbeddingsTest, CompoundsAreSumsAndTheTableIsFixed) {
+  const auto t = builtin_label_embeddings();
+  ASSERT_EQ(t.size(), 22u * 300);
+  EXPECT_EQ(t, builtin_label_embeddings());
+  const auto at = [&](std::string_view name, int d) { return t[static_cast<std::size_t>(*label_index(name) * 300 + d)]; };
+  for (int d = 0; d < 300; ++d) {
+    EXPECT_NEAR(at("Left_Right", d), at("Left", d) + at("Right", d), 1e-5);
+    EXPECT_NEAR(at("Out_In", d), at("Out", d) + at("In", d), 1e-5);
+    EXPECT_NEAR(at("In_Distribute_Four", d), at("In", d) + at("Distribute_Four", d), 1e-5);
+    EXPECT_NEAR(at("Left_Center_Single", d), at("Left", d) + at("Center_Single", d), 1e-5);
+  }
+  double norm = 0;
+  for (int d = 0; d < 300; ++d) norm += at("Scene", d) * at("Scene", d);
+  EXPECT_GT(std::sqrt(norm), 4.0);
+  EXPECT_LT(std::sqrt(norm), 10.0);
+}
+
+TEST(LabelEmbeddingsTest, LoadsA22By300Float32Npy) {
+  const auto dir = rave::testing::scratch_dir("labels");
+  std::vector<float> table(22 * 300);
+  for (std::size_t i = 0; i < table.size(); ++i) table[i] = static_cast<float>(i) * 0.5f;
+  const std::vector<std::size_t> shape{22, 300};
+  std::string bytes = engine::npy_header("<f4", shape);
+  bytes.append(reinterpret_cast<const char*>(table.data()), table.size() * sizeof(float));
+  write_file_atomic(dir / "ok.npy", std::string_view(bytes));
+  EXPECT_EQ(load_label_embeddings(dir / "ok.npy"), table);
+  const std::vector<std::size_t> wrong{21, 300};
+  std::string bad = engine::npy_header("<f4", wrong);
+  bad.append(reinterpret_cast<const char*>(table.data()), 21 * 300 * sizeof(float));
+  write_file_atomic(dir / "bad.npy", std::string_view(bad));
+  EXPECT_THROW(load_label_embeddings(dir / "bad.npy"), InputError);
+  EXPECT_THROW(load_label_embeddings(dir / "missing.npy"), InputError);
+}
+
+// ---- the pipeline ---------------------------------------------------------------------------
+
+TEST(PipelineTest, EpochOrderDependsOnSeedAndEpochOnly) {
+  EXPECT_EQ(epoch_order(5, 1, 3, false), (std::vector<std::size_t>{0, 1, 2, 3, 4}));
+  const auto a = epoch_order(100, 12345, 2, true);
+  EXPECT_EQ(a, epoch_order(100, 12345, 2, true));
+  EXPECT_NE(a, epoch_order(100, 12345, 3, true));
+  EXPECT_NE(a, epoch_order(100, 54321, 2, true));
+  auto sorted = a;
+  std::sort(sorted.begin(), sorted.end());
+  EXPECT_EQ(sorted, epoch_order(100, 0, 0, false));
+  EXPECT_EQ(batch_count(100, 32), 4u);
+  EXPECT_EQ(batch_count(96, 32), 3u);
+}
+
+std::vector<HostBatch> drain(const std::vector<DataFile>& files, int threads, int epoch) {
+  BatchStream stream(files, {.image_size = 80, .batch_size = 8, .threads = threads, .seed = 99, .shuffle = true}, epoch);
+  std::vector<HostBatch> out;
+  while (auto b = stream.next()) out.push_back(std::move(*b));
+  EXPECT_FALSE(stream.next().has_value());
+  return out;
+}
+
+TEST(PipelineTest, SameBatchesForOneAndTwoThreads) {
+  const auto root = testing::write_synthetic_dataset("threads", {ConfigId::kCenterSingle, ConfigId::kLeftRight}, 20);
+  const auto files = list_split(root, Split::kTrain, {});  // 24 problems
+  const auto one = drain(files, 1, 4);
+  const auto two = drain(files, 2, 4);
+  ASSERT_EQ(one.size(), 3u);
+  EXPECT_EQ(one, two);
+  EXPECT_EQ(one[0].images.size(), 8u * 16 * 80 * 80);
+  EXPECT_EQ(one[0].labels.size(), 8u * 6);
+  std::vector<std::size_t> seen;
+  for (const auto& b : one) seen.insert(seen.end(), b.positions.begin(), b.positions.end());
+  EXPECT_EQ(seen, epoch_order(files.size(), 99, 4, true));
+  EXPECT_NE(one, drain(files, 2, 5));  // another epoch, another order
+}
+
+TEST(PipelineTest, LastPartialBatchIsKept) {
+  const auto root = testing::write_synthetic_dataset("partial", {ConfigId::kCenterSingle}, 30);  // 18 train
+  const auto files = list_split(root, Split::kTrain, {});
+  const auto batches = drain(files, 2, 0);
+  ASSERT_EQ(batches.size(), 3u);
+  EXPECT_EQ(batches[2].size, 2);
+}
+
+TEST(PipelineTest, AStreamRethrowsABadFileAndCanBeAbandoned) {
+  const auto root = testing::write_synthetic_dataset("corrupt", {ConfigId::kCenterSingle}, 20);
+  auto files = list_split(root, Split::kTrain, {});  // 12 problems
+  // With 8 tokens in flight (4 per worker), problem 11 enters the pipeline only after problem 3
+  // has left the sink, so the first batch is out before the error.
+  write_file_atomic(files[11].path, std::string_view("garbage"));
+  BatchStream stream(files, {.image_size = 80, .batch_size = 4, .threads = 2}, 0);
+  EXPECT_TRUE(stream.next().has_value());  // problems 0..3
+  EXPECT_THROW(while (stream.next()) {}, InputError);
+  // Abandoning a running stream early must not hang.
+  { BatchStream early(files, {.image_size = 80, .batch_size = 1, .threads = 2, .prefetch = 1}, 0); }
+}
+
+}  // namespace
+}  // namespace rave::neural

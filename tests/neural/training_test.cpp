@@ -1,0 +1,210 @@
+// Training and evaluation: the loss of spec/neural.md 4, overfitting 64 problems, the trainer end
+// to end on synthetic npz files (checkpoints, metrics, resume = uninterrupted run), evaluation per
+// configuration, bad checkpoints and options as one-line errors, and the resize against LibTorch's
+// antialiased bilinear interpolation.
+#include <gtest/gtest.h>
+#include <torch/cuda.h>
+#include <torch/nn/functional/loss.h>
+#include <torch/nn/functional/upsampling.h>
+#include <torch/utils.h>
+
+#include <fstream>
+
+#include "common/atomic_file.hpp"
+#include "common/error.hpp"
+#include "engine/structure.hpp"
+#include "neural/resize.hpp"
+#include "neural/structure_input.hpp"
+#include "neural/trainer.hpp"
+#include "neural/training.hpp"
+#include "tests/neural/neural_support.hpp"
+#include "tests/support/test_support.hpp"
+
+namespace rave::neural {
+namespace {
+
+using engine::ConfigId;
+namespace F = torch::nn::functional;
+
+class TrainingTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    set_compute_threads(1);  // bit-exact runs (and no oversubscription on the CI's 2 cores)
+    torch::manual_seed(11);
+  }
+};
+
+// Random problems of one configuration as device tensors.
+BatchTensors random_batch(std::int64_t n, ConfigId config = ConfigId::kOutInCenter) {
+  const DrtInput drt = drt_input(engine::structure_tree(config));
+  BatchTensors b;
+  b.input.images = torch::randint(0, 256, {n, 16, 80, 80}).to(torch::kFloat);
+  b.input.labels = torch::tensor(std::vector<std::int64_t>(drt.labels.begin(), drt.labels.end())).repeat({n, 1});
+  b.input.indicator = torch::full({n}, drt.indicator);
+  b.targets = torch::randint(0, 8, {n}, torch::kLong);
+  b.meta_target = torch::randint(0, 2, {n, 9}).to(torch::kFloat);
+  b.meta_structure = torch::randint(0, 2, {n, 21}).to(torch::kFloat);
+  b.configs = torch::full({n}, engine::config_index(config), torch::kLong);
+  return b;
+}
+
+BatchTensors slice(const BatchTensors& b, std::int64_t from, std::int64_t n) {
+  return {{b.input.images.narrow(0, from, n), b.input.labels.narrow(0, from, n), b.input.indicator.narrow(0, from, n)},
+          b.targets.narrow(0, from, n), b.meta_target.narrow(0, from, n), b.meta_structure.narrow(0, from, n),
+          b.configs.narrow(0, from, n)};
+}
+
+TEST_F(TrainingTest, LossIsCrossEntropyPlusWeightedMeanBce) {
+  auto model = make_model({.kind = ModelKind::kResNet, .image_size = 80});
+  const auto batch = random_batch(4);
+  torch::NoGradGuard no_grad;
+  model->eval();
+  const auto out = model->forward(batch.input);
+  const double ce = F::cross_entropy(out.answer, batch.targets).item<double>();
+  // Mean of -y log s(x) - (1 - y) log(1 - s(x)), written in the stable form (the logits of an
+  // untrained ResNet on raw 0..255 pixels are large).
+  const auto bce = [](const torch::Tensor& x, const torch::Tensor& y) {
+    return (torch::relu(x) - x * y + torch::log1p(torch::exp(-x.abs()))).mean().item<double>();
+  };
+  const double rules = bce(out.meta_target, batch.meta_target);
+  const double nodes = bce(out.meta_structure, batch.meta_structure);
+  EXPECT_NEAR(raven_loss(out, batch, {}).item<double>(), ce, 1e-6);
+  EXPECT_NEAR(raven_loss(out, batch, {.meta_alpha = 2.0, .meta_beta = 10.0}).item<double>(), ce + 2 * nodes + 10 * rules, 1e-3);
+}
+
+// 64 random problems with random answers: CNN+DRT must memorise them (training loss -> ~0).
+TEST_F(TrainingTest, OverfitsSixtyFourProblems) {
+  auto model = make_model({.kind = ModelKind::kCnn, .drt = true});
+  auto adam = make_adam(*model, {.learning_rate = 1e-3});
+  const auto data = random_batch(64);
+  double first = 0, last = 0;
+  for (int epoch = 0; epoch < 60; ++epoch) {
+    double loss = 0;
+    for (std::int64_t from = 0; from < 64; from += 32) loss += train_step(*model, adam, slice(data, from, 32), {}).loss;
+    if (epoch == 0) first = loss / 64;
+    last = loss / 64;
+    if (last < 0.01) break;
+  }
+  const StepStats eval = eval_step(*model, data, nullptr);
+  EXPECT_GT(first, 1.5);  // ~ln 8 at the start
+  EXPECT_LT(last, 0.05);
+  EXPECT_EQ(eval.correct, 64);
+}
+
+TrainOptions small_run(const std::filesystem::path& data, const std::filesystem::path& out, int epochs) {
+  return {.model = {.kind = ModelKind::kCnn, .drt = true}, .data = data, .out = out, .epochs = epochs,
+          .batch_size = 4, .learning_rate = 1e-3, .threads = 1, .loader_threads = 2};
+}
+
+TEST_F(TrainingTest, TrainsChecksPointsAndResumesExactly) {
+  const auto data = testing::write_synthetic_dataset("train", {ConfigId::kCenterSingle, ConfigId::kOutInGrid}, 10);
+  const auto runs = rave::testing::scratch_dir("runs");
+  std::vector<Progress> reports;
+  const TrainResult whole = train(small_run(data, runs / "whole", 2), [&](const Progress& p) { reports.push_back(p); });
+  ASSERT_EQ(whole.history.size(), 2u);
+  EXPECT_EQ(whole.train_problems, 12u);
+  EXPECT_EQ(whole.test.problems(), 4);
+  EXPECT_EQ(whole.test.total[0], 2);
+  EXPECT_EQ(whole.test.total[6], 2);
+  EXPECT_EQ(whole.parameters, 2'054'724);
+  EXPECT_TRUE(whole.history[0].best);
+  EXPECT_FALSE(reports.empty());
+  EXPECT_EQ(reports.front().phase, "train");
+  EXPECT_EQ(reports.front().steps, 3u);
+
+  std::ifstream metrics(runs / "whole" / "metrics.jsonl");
+  std::string line;
+  int lines = 0;
+  while (std::getline(metrics, line)) {
+    ++lines;
+    EXPECT_NE(line.find("\"val_accuracy\""), std::string::npos);
+  }
+  EXPECT_EQ(lines, 2);
+
+  train(small_run(data, runs / "split", 1));
+  auto resumed_options = small_run(data, runs / "split", 2);
+  resumed_options.resume = true;
+  const TrainResult resumed = train(resumed_options);
+  ASSERT_EQ(resumed.history.size(), 2u);
+  EXPECT_EQ(resumed.history[1].train_loss, whole.history[1].train_loss);
+  EXPECT_EQ(resumed.history[1].val_loss, whole.history[1].val_loss);
+
+  const CheckpointInfo info = read_checkpoint_info(whole.best_checkpoint);
+  EXPECT_EQ(info.model.kind, ModelKind::kCnn);
+  EXPECT_TRUE(info.model.drt);
+  EXPECT_EQ(info.best_epoch, whole.best_epoch);
+  const EvalResult eval = evaluate({.checkpoint = whole.best_checkpoint, .data = data, .threads = 1});
+  EXPECT_EQ(eval.accuracy.correct, whole.test.correct);
+  EXPECT_EQ(eval.accuracy.total, whole.test.total);
+  EXPECT_NEAR(eval.loss, whole.test_loss, 1e-6);
+
+  // Another model in the same folder, a foreign file, an unexpected model: one-line InputErrors.
+  auto other = small_run(data, runs / "whole", 3);
+  other.model = {.kind = ModelKind::kResNet, .image_size = 80};
+  other.resume = true;
+  EXPECT_THROW(train(other), InputError);
+  EXPECT_THROW(train(small_run(data, runs / "whole", 3)), UsageError);  // a run is there: needs --resume
+  EXPECT_THROW(evaluate({.checkpoint = whole.best_checkpoint, .data = data, .expect_model = ModelKind::kWReN}), InputError);
+  write_file_atomic(runs / "junk.pt", std::string_view("definitely not a checkpoint"));
+  EXPECT_THROW(evaluate({.checkpoint = runs / "junk.pt", .data = data}), InputError);
+  EXPECT_THROW(read_checkpoint_info(runs / "missing.pt"), InputError);
+}
+
+TEST_F(TrainingTest, BadOptionsAreUsageErrors) {
+  const auto data = testing::write_synthetic_dataset("opts", {ConfigId::kCenterSingle}, 10);
+  const auto out = rave::testing::scratch_dir("opts-run");
+  auto o = small_run(data, out / "a", 1);
+  o.meta_beta = 1.0;  // CNN has no rule-bit head
+  EXPECT_THROW(train(o), UsageError);
+  o = small_run(data, out / "b", 1);
+  o.model.image_size = 96;
+  EXPECT_THROW(train(o), UsageError);
+  o = small_run(data, out / "c", 1);
+  o.train_configs = {ConfigId::kUpDown};  // not in the data: empty split
+  EXPECT_THROW(train(o), InputError);
+}
+
+TEST_F(TrainingTest, ResizeMatchesLibTorchAntialiasedBilinear) {
+  const auto problem = testing::synthetic_problem(ConfigId::kCenterSingle, 5);
+  // A smooth-ish panel (random pixels make every filter differ only in rounding): box-blur the noise.
+  std::vector<std::uint8_t> panel(160 * 160);
+  for (int y = 0; y < 160; ++y)
+    for (int x = 0; x < 160; ++x) panel[static_cast<std::size_t>(y * 160 + x)] = problem.image[static_cast<std::size_t>((y / 8) * 160 + x / 8)];
+  const auto input = torch::from_blob(panel.data(), {1, 1, 160, 160}, torch::kUInt8).to(torch::kFloat);
+  for (int side : {80, 224}) {
+    std::vector<std::uint8_t> ours(static_cast<std::size_t>(side * side));
+    PanelResizer(160, side)(panel.data(), ours.data());
+    const auto theirs = F::interpolate(input, F::InterpolateFuncOptions()
+                                                  .size(std::vector<std::int64_t>{side, side})
+                                                  .mode(torch::kBilinear)
+                                                  .align_corners(false)
+                                                  .antialias(true))
+                            .round()
+                            .clamp(0, 255)
+                            .to(torch::kUInt8);
+    const auto mine = torch::from_blob(ours.data(), {1, 1, side, side}, torch::kUInt8);
+    const auto diff = (mine.to(torch::kInt) - theirs.to(torch::kInt)).abs().max().item<int>();
+    EXPECT_LE(diff, 1) << side;
+  }
+}
+
+TEST_F(TrainingTest, TrainStepOnCuda_CUDA) {
+  if (!torch::cuda::is_available()) GTEST_SKIP() << "no CUDA device (or LibTorch built without CUDA)";
+  auto model = make_model({.kind = ModelKind::kCnn, .drt = true});
+  model->to(torch::kCUDA);
+  auto adam = make_adam(*model, {});
+  auto b = random_batch(4);
+  BatchTensors cuda{{b.input.images.cuda(), b.input.labels.cuda(), b.input.indicator.cuda()}, b.targets.cuda(),
+                    b.meta_target.cuda(), b.meta_structure.cuda(), b.configs};
+  EXPECT_GT(train_step(*model, adam, cuda, {}).loss, 0.0);
+  EXPECT_EQ(resolve_device_name(Device::kAuto), "cuda");
+}
+
+TEST_F(TrainingTest, CudaRequestWithoutAGpuIsAUsageError) {
+  if (torch::cuda::is_available()) GTEST_SKIP() << "a GPU is present";
+  EXPECT_THROW(resolve_device(Device::kCuda), UsageError);
+  EXPECT_EQ(resolve_device_name(Device::kAuto), "cpu");
+}
+
+}  // namespace
+}  // namespace rave::neural
