@@ -21,5 +21,7 @@ Runner add_demo(CLI::App& app);      ///< apps/demo.cpp
 Runner add_generate(CLI::App& app);  ///< apps/generate.cpp
 Runner add_render(CLI::App& app);    ///< apps/render.cpp
 Runner add_show(CLI::App& app);      ///< apps/show.cpp
+Runner add_convert(CLI::App& app);   ///< apps/convert.cpp
+Runner add_parse(CLI::App& app);     ///< apps/parse.cpp
 
 }  // namespace rave::apps
