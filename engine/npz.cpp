@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <functional>
 
 #include "common/atomic_file.hpp"
 #include "common/error.hpp"
@@ -232,16 +233,44 @@ NpzContents NpzFile::contents() const {
   return c;
 }
 
-NpzFile parse_npz(std::string_view bytes, const std::string& file_name) {
+namespace {
+
+std::string key_of(std::string_view member) {
+  if (member.size() > 4 && member.substr(member.size() - 4) == ".npy") member.remove_suffix(4);
+  return std::string(member);
+}
+
+NpzFile parse_members(std::string_view bytes, const std::string& file_name,
+                      const std::function<bool(std::string_view)>& wanted) {
   std::vector<std::pair<std::string, NpyArray>> members;
-  for (ZipMember& m : read_zip(bytes, file_name)) {
-    std::string key = m.name;
-    if (key.size() > 4 && key.compare(key.size() - 4, 4, ".npy") == 0) key.resize(key.size() - 4);
-    members.emplace_back(std::move(key), parse_npy(m.data, file_name, m.name));
-  }
+  visit_zip(
+      bytes, file_name,
+      [&](std::string_view name, std::string_view data) {
+        members.emplace_back(key_of(name), parse_npy(data, file_name, std::string(name)));
+      },
+      wanted);
   return NpzFile(file_name, std::move(members));
 }
 
+std::function<bool(std::string_view)> only(std::initializer_list<std::string_view> keys) {
+  std::vector<std::string> wanted(keys.begin(), keys.end());
+  return [wanted = std::move(wanted)](std::string_view member) {
+    return std::find(wanted.begin(), wanted.end(), key_of(member)) != wanted.end();
+  };
+}
+
+}  // namespace
+
+NpzFile parse_npz(std::string_view bytes, const std::string& file_name) { return parse_members(bytes, file_name, {}); }
+
+NpzFile parse_npz(std::string_view bytes, const std::string& file_name, std::initializer_list<std::string_view> keys) {
+  return parse_members(bytes, file_name, only(keys));
+}
+
 NpzFile read_npz(const std::filesystem::path& path) { return parse_npz(read_file(path), path.string()); }
+
+NpzFile read_npz(const std::filesystem::path& path, std::initializer_list<std::string_view> keys) {
+  return parse_npz(read_file(path), path.string(), keys);
+}
 
 }  // namespace rave::engine

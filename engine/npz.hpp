@@ -13,6 +13,7 @@
 #include <array>
 #include <cstdint>
 #include <filesystem>
+#include <initializer_list>
 #include <map>
 #include <utility>
 #include <span>
@@ -85,7 +86,12 @@ class NpzFile {
 
 /// Reads and parses an npz file (CRC checked).
 NpzFile read_npz(const std::filesystem::path& path);
+/// Reads only the members `keys` (e.g. {"target", "predict"}), skipping the others unchecked:
+/// what a reader that needs no pixels wants.
+NpzFile read_npz(const std::filesystem::path& path, std::initializer_list<std::string_view> keys);
 /// Parses npz bytes; `file_name` is only used in error messages.
 NpzFile parse_npz(std::string_view bytes, const std::string& file_name);
+/// Parses only the members `keys`.
+NpzFile parse_npz(std::string_view bytes, const std::string& file_name, std::initializer_list<std::string_view> keys);
 
 }  // namespace rave::engine

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cmath>
+#include <cstring>
 #include <memory>
 #include <mutex>
 
@@ -26,10 +27,20 @@ struct Box {
 
 Box ink_extent(const Image& frame) {
   Box b{kPanelSize, kPanelSize, -1, -1};
-  for (int y = 0; y < kPanelSize; ++y)
-    for (int x = 0; x < kPanelSize; ++x)
-      if (frame[static_cast<std::size_t>(y * kPanelSize + x)] != 0)
-        b = {std::min(b.x0, x), std::min(b.y0, y), std::max(b.x1, x), std::max(b.y1, y)};
+  for (int y = 0; y < kPanelSize; ++y) {
+    const std::uint8_t* row = frame.data() + y * kPanelSize;
+    std::uint64_t any = 0;
+    for (int i = 0; i < kPanelSize; i += 8) {
+      std::uint64_t word;
+      std::memcpy(&word, row + i, 8);
+      any |= word;
+    }
+    if (any == 0) continue;
+    int first = 0, last = kPanelSize - 1;
+    while (row[first] == 0) ++first;
+    while (row[last] == 0) --last;
+    b = {std::min(b.x0, first), std::min(b.y0, y), std::max(b.x1, last), std::max(b.y1, y)};
+  }
   return b;
 }
 
@@ -53,8 +64,8 @@ struct WeightPair {
   int fill = 0, line = 0;
 };
 
-WeightPair weigh(const FixedPointWarp& warp, const Image& classes, int x, int y) {
-  const SamplePoint p = warp.sample(x, y);
+WeightPair weigh(const FixedPointWarp& warp, const FixedPointWarp::Row& grid_row, const Image& classes, int x) {
+  const SamplePoint p = warp.sample(grid_row, x);
   const auto& w = bilinear_weights()[static_cast<std::size_t>(p.weights)];
   WeightPair out;
   for (int k = 0; k < 4; ++k) {
@@ -89,6 +100,9 @@ constexpr int kMinSolidRun = 4;  // shorter fill/line/zero runs inside a row sta
 
 // What a pixel with these weights gives for every fill value a Color level can produce.
 PixelKind classify(WeightPair w) {
+  if (w.fill == 0 && w.line == 0) return PixelKind::kZero;
+  if (w.line == 0 && w.fill == 1 << 15) return PixelKind::kFill;
+  if (w.line == 1 << 15) return PixelKind::kLine;
   bool zero = true, fill = true, line = true;
   for (int gray : kColorValues) {
     const int f = 255 - gray;
@@ -166,7 +180,8 @@ EntityTemplate build_entity_template(const Slot& slot, const Entity& entity) {
     const Box dst = reachable(forward, src);
     std::vector<WeightPair> row(static_cast<std::size_t>(dst.x1 - dst.x0 + 1));
     for (int y = dst.y0; y <= dst.y1; ++y) {
-      for (int x = dst.x0; x <= dst.x1; ++x) row[static_cast<std::size_t>(x - dst.x0)] = weigh(warp, classes, x, y);
+      const FixedPointWarp::Row grid_row = warp.row(y);
+      for (int x = dst.x0; x <= dst.x1; ++x) row[static_cast<std::size_t>(x - dst.x0)] = weigh(warp, grid_row, classes, x);
       add_row(t, runs, y, dst.x0, row);
     }
   }

@@ -81,12 +81,14 @@ FixedPointWarp::FixedPointWarp(const Affine& forward) : inverse_(warp_inverse(fo
   }
 }
 
-SamplePoint FixedPointWarp::sample(int x, int y) const {
+FixedPointWarp::Row FixedPointWarp::row(int y) const {
   const auto& m = inverse_.m;
-  const int x0 = cv_round((m[1] * y + m[2]) * kAbScale) + kRoundDelta;
-  const int y0 = cv_round((m[4] * y + m[5]) * kAbScale) + kRoundDelta;
-  const int fx = (x0 + adelta_[static_cast<std::size_t>(x)]) >> (kAbBits - kInterBits);
-  const int fy = (y0 + bdelta_[static_cast<std::size_t>(x)]) >> (kAbBits - kInterBits);
+  return {cv_round((m[1] * y + m[2]) * kAbScale) + kRoundDelta, cv_round((m[4] * y + m[5]) * kAbScale) + kRoundDelta};
+}
+
+SamplePoint FixedPointWarp::sample(const Row& row, int x) const {
+  const int fx = (row.x0 + adelta_[static_cast<std::size_t>(x)]) >> (kAbBits - kInterBits);
+  const int fy = (row.y0 + bdelta_[static_cast<std::size_t>(x)]) >> (kAbBits - kInterBits);
   return {fx >> kInterBits, fy >> kInterBits, (fy & (kTabSize - 1)) * kTabSize + (fx & (kTabSize - 1))};
 }
 
@@ -98,14 +100,16 @@ Image warp_bilinear(const Affine& forward, const Image& src) {
     return src[static_cast<std::size_t>(y * kPanelSize + x)];
   };
   Image dst{};
-  for (int y = 0; y < kPanelSize; ++y)
+  for (int y = 0; y < kPanelSize; ++y) {
+    const FixedPointWarp::Row row = warp.row(y);
     for (int x = 0; x < kPanelSize; ++x) {
-      const SamplePoint p = warp.sample(x, y);
+      const SamplePoint p = warp.sample(row, x);
       const auto& w = table[static_cast<std::size_t>(p.weights)];
       const int sum = at(p.sx, p.sy) * w[0] + at(p.sx + 1, p.sy) * w[1] + at(p.sx, p.sy + 1) * w[2] +
                       at(p.sx + 1, p.sy + 1) * w[3];
       dst[static_cast<std::size_t>(y * kPanelSize + x)] = static_cast<std::uint8_t>((sum + (1 << 14)) >> 15);
     }
+  }
   return dst;
 }
 

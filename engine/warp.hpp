@@ -37,7 +37,16 @@ class FixedPointWarp {
   /// `forward` maps source to destination, as passed to cv::warpAffine.
   explicit FixedPointWarp(const Affine& forward);
   /// The sample of destination pixel (x, y), 0 <= x, y < 160.
-  SamplePoint sample(int x, int y) const;
+  SamplePoint sample(int x, int y) const { return sample(row(y), x); }
+
+  /// The per-row part of the sampling (X0, Y0 of OpenCV's WarpAffineInvoker).
+  struct Row {
+    int x0 = 0, y0 = 0;
+  };
+  /// Row `y` of the grid, to sample many pixels of one row.
+  Row row(int y) const;
+  /// The sample of pixel x of a row.
+  SamplePoint sample(const Row& row, int x) const;
 
  private:
   Affine inverse_;

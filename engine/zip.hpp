@@ -9,6 +9,7 @@
 //
 //   std::string z = write_zip({{"target.npy", {header, payload}}}, /*deflate=*/false);
 //   std::vector<ZipMember> members = read_zip(z, "a.npz");
+#include <functional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -33,7 +34,14 @@ struct ZipMember {
 std::string write_zip(std::span<const ZipSource> members, bool deflate);
 /// The same into `out` (replaced; its capacity is reused).
 void write_zip(std::string& out, std::span<const ZipSource> members, bool deflate);
+/// Receives a member's name and its (decompressed, CRC-checked) bytes, valid during the call.
+using ZipVisitor = std::function<void(std::string_view name, std::string_view data)>;
+
 /// Every member of a ZIP archive, in central-directory order; `file` names it in errors.
 std::vector<ZipMember> read_zip(std::string_view bytes, const std::string& file);
+/// Visits the members `wanted` accepts (all when empty) without copying stored ones; the others
+/// are skipped (neither inflated nor CRC-checked). The central directory is always checked.
+void visit_zip(std::string_view bytes, const std::string& file, const ZipVisitor& visit,
+               const std::function<bool(std::string_view name)>& wanted = {});
 
 }  // namespace rave::engine

@@ -124,38 +124,49 @@ std::string inflate_member(const Cursor& c, std::uint64_t at, const Entry& e) {
   return out;
 }
 
-ZipMember read_member(const Cursor& c, const Entry& e) {
+// Checks a member, inflates it into `buffer` when deflated, verifies its CRC and hands its bytes
+// to `visit` (a view into the archive for stored members).
+void visit_member(const Cursor& c, const Entry& e, std::string& buffer, const ZipVisitor& visit) {
   c.need(e.local, kLocalSize, "local header");
   if (c.le(e.local, 4) != kLocalSig) c.fail(e.local, "bad local header signature for member " + e.name);
   const std::uint64_t data_at = e.local + kLocalSize + c.le(e.local + 26, 2) + c.le(e.local + 28, 2);
   c.need(data_at, e.compressed, ("data of member " + e.name).c_str());
   if (e.size > (std::uint64_t{1} << 32)) c.fail(e.local, "member " + e.name + " is implausibly large");
-  ZipMember m{e.name, {}};
+  std::string_view data;
   if (e.method == 0) {
     if (e.compressed != e.size) c.fail(e.local, "stored member " + e.name + " has mismatched sizes");
-    m.data.assign(c.slice(data_at, e.size));
+    data = c.slice(data_at, e.size);
   } else if (e.method == 8) {
-    m.data = inflate_member(c, data_at, e);
+    buffer = inflate_member(c, data_at, e);
+    data = buffer;
   } else {
     c.fail(e.local, "member " + e.name + ": unsupported compression method " + std::to_string(e.method));
   }
-  const auto crc = internal::crc32_update(0, m.data.data(), m.data.size());
+  const auto crc = internal::crc32_update(0, data.data(), data.size());
   if (crc != e.crc) c.fail(data_at, "CRC mismatch in member " + e.name);
-  return m;
+  visit(e.name, data);
 }
 
 }  // namespace
 
-std::vector<ZipMember> read_zip(std::string_view bytes, const std::string& file) {
+void visit_zip(std::string_view bytes, const std::string& file, const ZipVisitor& visit,
+               const std::function<bool(std::string_view)>& wanted) {
   const Cursor c(bytes, file);
   const Directory d = find_directory(c);
-  std::vector<ZipMember> members;
   std::uint64_t at = d.offset;
+  std::string buffer;
   for (std::uint64_t i = 0; i < d.entries; ++i) {
     const Entry e = read_entry(c, at);
     if (at > d.offset + d.size) c.fail(at, "central directory entry overruns the directory");
-    members.push_back(read_member(c, e));
+    if (!wanted || wanted(e.name)) visit_member(c, e, buffer, visit);
   }
+}
+
+std::vector<ZipMember> read_zip(std::string_view bytes, const std::string& file) {
+  std::vector<ZipMember> members;
+  visit_zip(bytes, file, [&members](std::string_view name, std::string_view data) {
+    members.push_back({std::string(name), std::string(data)});
+  });
   return members;
 }
 

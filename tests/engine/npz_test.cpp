@@ -137,6 +137,19 @@ TEST(Npz, MissingMemberNamesIt) {
   }
 }
 
+TEST(Npz, SelectiveReadSkipsOtherMembers) {
+  for (bool compress : {false, true}) {
+    std::string bytes = encode_npz(sample_contents(), compress);
+    bytes[2000] ^= 0x55;  // inside image.npy (stored payload or deflate stream): the member is now corrupt
+    EXPECT_THROW(parse_npz(bytes, "c.npz"), InputError);
+    const NpzFile f = parse_npz(bytes, "c.npz", {"target", "predict"});
+    EXPECT_EQ(f.keys(), (std::vector<std::string>{"target", "predict"}));
+    EXPECT_EQ(f.target(), 5);
+    EXPECT_EQ(f.predict(), 3);
+    EXPECT_THROW(f.image(), InputError);
+  }
+}
+
 TEST(Npy, HeaderMatchesNumpy124Layout) {
   // Headers as numpy 1.24's format.write_array wrote them (dict, growth padding, 64-byte alignment).
   const std::vector<std::size_t> image{16, 160, 160}, scalar{}, tokens{8};
