@@ -9,6 +9,7 @@
 #include "engine/generate.hpp"
 #include "engine/npz.hpp"
 #include "engine/problem_io.hpp"
+#include "engine/random.hpp"
 #include "engine/structure.hpp"
 #include "engine/xml_io.hpp"
 #include "grammar/parse.hpp"
@@ -152,6 +153,32 @@ TEST(AsigErrors, MissingPiecesAreReportedAtTheEnd) {
   EXPECT_EQ(error_of(replace_line(ok, 7, "#")), "p.asig:26:1: expected 4 rules for component 0, got 3");
   const std::string shifted = error_of(replace_line(ok, 6, "#"));  // Color moves into Size's place
   EXPECT_TRUE(shifted.starts_with("p.asig:7:") && shifted.ends_with("got 'Color'")) << shifted;
+}
+
+// Random one-byte edits of a valid file either still read (and then write back to text that reads
+// to the same problem) or throw InputError; never another exception. Draws from engine::Rng.
+TEST(AsigErrors, MutatedFilesReadOrFailCleanly) {
+  const std::string ok = write_asig(generate_problem(ConfigId::kOutInGrid, AnswerStrategy::kIRaven, 11, 2));
+  Rng rng(77);
+  int failures = 0;
+  for (int i = 0; i < 1500; ++i) {
+    std::string text = ok;
+    const auto at = static_cast<std::size_t>(rng.below(static_cast<int>(text.size())));
+    const char byte = static_cast<char>(rng.below(256));
+    switch (rng.below(3)) {
+      case 0: text.insert(text.begin() + static_cast<long>(at), byte); break;
+      case 1: text.erase(at, 1); break;
+      default: text[at] = byte; break;
+    }
+    try {
+      const Problem problem = parse_asig(text, "m.asig");
+      ASSERT_EQ(parse_asig(write_asig(problem), "again.asig"), problem);
+    } catch (const InputError& e) {
+      ++failures;
+      ASSERT_TRUE(std::string(e.what()).starts_with("m.asig:")) << e.what();
+    }
+  }
+  EXPECT_GT(failures, 500);
 }
 
 }  // namespace
