@@ -1,8 +1,10 @@
 #include <cctype>
 #include <charconv>
+#include <cmath>
 #include <optional>
 
 #include "common/error.hpp"
+#include "common/pyformat.hpp"
 #include "engine/internal/xml_fields.hpp"
 
 namespace rave::engine::internal {
@@ -70,6 +72,33 @@ std::optional<std::vector<Slot>> parse_slots(std::string_view text) {
   return slots;
 }
 
+// Canonical JSON of every slot and slot table, to accept the usual text by a string compare.
+struct CanonicalText {
+  std::vector<std::string> slots;  // by address of the Slot in the configuration tables
+  const LayoutSpec* layout = nullptr;
+  std::string positions;
+};
+
+const CanonicalText& canonical(const LayoutSpec& layout) {
+  static const std::vector<CanonicalText> all = [] {
+    std::vector<CanonicalText> out;
+    for (const Configuration& c : all_configurations())
+      for (const ComponentSpec& comp : c.components) {
+        CanonicalText t;
+        for (const Slot& s : comp.layout.slots) t.slots.push_back(slot_json(s));
+        t.layout = &comp.layout;
+        t.positions = positions_json(comp.layout);
+        out.push_back(std::move(t));
+      }
+    return out;
+  }();
+  const CanonicalText* found = nullptr;
+  for (const CanonicalText& t : all)
+    if (t.layout == &layout) found = &t;
+  RAVE_CHECK(found != nullptr, "layout is not one of the configuration tables");
+  return *found;
+}
+
 // Rule attrs allowed at each position of a rule group (spec 4.1).
 bool attr_fits(std::size_t position, RuleAttr attr) {
   switch (position) {
@@ -82,18 +111,53 @@ bool attr_fits(std::size_t position, RuleAttr attr) {
 
 }  // namespace
 
-void XmlContext::fail(const std::string& place, const std::string& message) const {
-  throw InputError(file, place, message);
+std::string slot_json(const Slot& slot) {
+  std::string out = "[";
+  const double values[] = {slot.y, slot.x, slot.h, slot.w};
+  for (int i = 0; i < 4; ++i) {
+    if (i > 0) out += ", ";
+    const double v = values[i];
+    if (v == std::floor(v) && std::fabs(v) < 1e15)
+      out += std::to_string(static_cast<long long>(v));
+    else
+      append_py_float(out, v);
+  }
+  return out + "]";
 }
 
-std::string XmlContext::indexed(const std::string& base, std::size_t i) const {
-  return base + "[" + std::to_string(i + 1) + "]";
+std::string positions_json(const LayoutSpec& layout) {
+  std::string out = "[";
+  for (std::size_t i = 0; i < layout.slots.size(); ++i) out += (i > 0 ? ", " : "") + slot_json(layout.slots[i]);
+  return out + "]";
 }
 
-pugi::xml_node XmlContext::child(pugi::xml_node node, const char* name, const std::string& path) const {
+std::string Place::str() const {
+  std::string head;
+  if (parent != nullptr) {
+    head = parent->str();
+    head += '/';
+  }
+  head += name;
+  if (index > 0) {
+    head += '[';
+    head += std::to_string(index);
+    head += ']';
+  }
+  return head;
+}
+
+void XmlContext::fail(const Place& place, const std::string& message) const {
+  throw InputError(file, place.str(), message);
+}
+
+void XmlContext::fail(const Place& place, const char* attr, const std::string& message) const {
+  throw InputError(file, place.str() + "@" + attr, message);
+}
+
+pugi::xml_node XmlContext::child(pugi::xml_node node, const char* name, const Place& place) const {
   pugi::xml_node found = node.child(name);
-  if (!found) fail(path, std::string("missing element ") + name);
-  if (found.next_sibling(name)) fail(path, std::string("more than one ") + name + " element");
+  if (!found) fail(place, std::string("missing element ") + name);
+  if (found.next_sibling(name)) fail(place, std::string("more than one ") + name + " element");
   return found;
 }
 
@@ -103,86 +167,93 @@ std::vector<pugi::xml_node> XmlContext::children(pugi::xml_node node, const char
   return out;
 }
 
-std::string XmlContext::text(pugi::xml_node node, const char* attr, const std::string& path) const {
+std::string_view XmlContext::text(pugi::xml_node node, const char* attr, const Place& place) const {
   pugi::xml_attribute a = node.attribute(attr);
-  if (!a) fail(path + "@" + attr, std::string("missing attribute ") + attr);
+  if (!a) fail(place, attr, std::string("missing attribute ") + attr);
   return a.value();
 }
 
-long long XmlContext::integer(pugi::xml_node node, const char* attr, const std::string& path) const {
-  const std::string value = text(node, attr, path);
+long long XmlContext::integer(pugi::xml_node node, const char* attr, const Place& place) const {
+  const std::string_view value = text(node, attr, place);
   long long v = 0;
   const auto r = std::from_chars(value.data(), value.data() + value.size(), v);
   if (value.empty() || r.ec != std::errc() || r.ptr != value.data() + value.size())
-    fail(path + "@" + attr, "not an integer: '" + value + "'");
+    fail(place, attr, "not an integer: '" + std::string(value) + "'");
   return v;
 }
 
-int XmlContext::level(pugi::xml_node node, const char* attr, const std::string& path, int lo, int hi) const {
-  const long long v = integer(node, attr, path);
+int XmlContext::level(pugi::xml_node node, const char* attr, const Place& place, int lo, int hi) const {
+  const long long v = integer(node, attr, place);
   if (v < lo || v > hi)
-    fail(path + "@" + attr, std::string(attr) + " level " + std::to_string(v) + " out of range [" +
-                                std::to_string(lo) + ", " + std::to_string(hi) + "]");
+    fail(place, attr, std::string(attr) + " level " + std::to_string(v) + " out of range [" + std::to_string(lo) +
+                          ", " + std::to_string(hi) + "]");
   return static_cast<int>(v);
 }
 
-int XmlContext::slot_of(pugi::xml_node entity, const LayoutSpec& layout, const std::string& path) const {
-  const std::string value = text(entity, "bbox", path);
-  const auto slot = parse_slot(value);
-  if (!slot) fail(path + "@bbox", "bbox is not a list of 4 numbers: '" + value + "'");
+int XmlContext::slot_of(pugi::xml_node entity, const LayoutSpec& layout, const Place& place) const {
+  const std::string_view value = text(entity, "bbox", place);
+  const CanonicalText& known = canonical(layout);
+  for (std::size_t i = 0; i < known.slots.size(); ++i)
+    if (known.slots[i] == value) return static_cast<int>(i);
+  const auto slot = parse_slot(value);  // other spellings of the same numbers ("1.0", no spaces)
+  if (!slot) fail(place, "bbox", "bbox is not a list of 4 numbers: '" + std::string(value) + "'");
   for (std::size_t i = 0; i < layout.slots.size(); ++i)
     if (layout.slots[i] == *slot) return static_cast<int>(i);
-  fail(path + "@bbox", "bbox " + value + " is no slot of layout " + std::string(layout.name));
+  fail(place, "bbox", "bbox " + std::string(value) + " is no slot of layout " + std::string(layout.name));
 }
 
-void XmlContext::check_positions(pugi::xml_node layout, const LayoutSpec& spec, const std::string& path) const {
-  const std::string value = text(layout, "Position", path);
+void XmlContext::check_positions(pugi::xml_node layout, const LayoutSpec& spec, const Place& place) const {
+  const std::string_view value = text(layout, "Position", place);
+  if (value == canonical(spec).positions) return;
   const auto slots = parse_slots(value);
-  if (!slots) fail(path + "@Position", "Position is not a list of slots");
-  if (*slots != spec.slots) fail(path + "@Position", "Position does not list the slots of layout " + std::string(spec.name));
+  if (!slots) fail(place, "Position", "Position is not a list of slots");
+  if (*slots != spec.slots) fail(place, "Position", "Position does not list the slots of layout " + std::string(spec.name));
 }
 
-std::vector<RuleGroup> XmlContext::rule_groups(pugi::xml_node rules, const Configuration& config) const {
+std::vector<RuleGroup> XmlContext::rule_groups(pugi::xml_node rules, const Configuration& config, const Place& place) const {
   const auto groups = children(rules, "Rule_Group");
   if (groups.size() != config.components.size())
-    fail("Data/Rules", "expected " + std::to_string(config.components.size()) + " Rule_Group elements, found " +
-                           std::to_string(groups.size()));
+    fail(place, "expected " + std::to_string(config.components.size()) + " Rule_Group elements, found " +
+                    std::to_string(groups.size()));
   std::vector<RuleGroup> out(groups.size());
   for (std::size_t g = 0; g < groups.size(); ++g) {
-    const std::string path = indexed("Data/Rules/Rule_Group", g);
-    if (integer(groups[g], "id", path) != static_cast<long long>(g)) fail(path + "@id", "expected id " + std::to_string(g));
+    const Place group{&place, "Rule_Group", g + 1};
+    if (integer(groups[g], "id", group) != static_cast<long long>(g)) fail(group, "id", "expected id " + std::to_string(g));
     const auto rules_of_group = children(groups[g], "Rule");
-    if (rules_of_group.size() != 4) fail(path, "expected 4 Rule elements, found " + std::to_string(rules_of_group.size()));
+    if (rules_of_group.size() != 4) fail(group, "expected 4 Rule elements, found " + std::to_string(rules_of_group.size()));
     for (std::size_t r = 0; r < 4; ++r) {
-      const std::string rule_path = indexed(path + "/Rule", r);
-      const auto name = parse_rule_name(text(rules_of_group[r], "name", rule_path));
-      if (!name) fail(rule_path + "@name", "unknown rule name '" + text(rules_of_group[r], "name", rule_path) + "'");
-      const auto attr = parse_rule_attr(text(rules_of_group[r], "attr", rule_path));
+      const Place rule{&group, "Rule", r + 1};
+      const std::string_view name_text = text(rules_of_group[r], "name", rule);
+      const auto name = parse_rule_name(name_text);
+      if (!name) fail(rule, "name", "unknown rule name '" + std::string(name_text) + "'");
+      const std::string_view attr_text = text(rules_of_group[r], "attr", rule);
+      const auto attr = parse_rule_attr(attr_text);
       if (!attr || !attr_fits(r, *attr))
-        fail(rule_path + "@attr", "rule attr '" + text(rules_of_group[r], "attr", rule_path) + "' does not fit position " +
-                                      std::to_string(r + 1) + " of a rule group");
+        fail(rule, "attr", "rule attr '" + std::string(attr_text) + "' does not fit position " + std::to_string(r + 1) +
+                               " of a rule group");
       out[g].rules[r] = Rule{*name, *attr, 0, false};
     }
   }
   return out;
 }
 
-std::array<std::vector<Modification>, 8> XmlContext::modifications(pugi::xml_node node, const Configuration& config) const {
+std::array<std::vector<Modification>, 8> XmlContext::modifications(pugi::xml_node node, const Configuration& config,
+                                                                   const Place& place) const {
   const auto candidates = children(node, "Candidate");
-  if (candidates.size() != 8)
-    fail("Data/Modified_attributes", "expected 8 Candidate elements, found " + std::to_string(candidates.size()));
+  if (candidates.size() != 8) fail(place, "expected 8 Candidate elements, found " + std::to_string(candidates.size()));
   std::array<std::vector<Modification>, 8> out;
   for (std::size_t i = 0; i < 8; ++i) {
-    const std::string path = indexed("Data/Modified_attributes/Candidate", i);
-    if (integer(candidates[i], "id", path) != static_cast<long long>(i)) fail(path + "@id", "expected id " + std::to_string(i));
+    const Place candidate{&place, "Candidate", i + 1};
+    if (integer(candidates[i], "id", candidate) != static_cast<long long>(i))
+      fail(candidate, "id", "expected id " + std::to_string(i));
     const auto attributes = children(candidates[i], "Attribute");
     for (std::size_t a = 0; a < attributes.size(); ++a) {
-      const std::string attr_path = indexed(path + "/Attribute", a);
-      const int component = level(attributes[a], "component_id", attr_path, 0, static_cast<int>(config.components.size()) - 1);
-      const std::string name = text(attributes[a], "name", attr_path);
+      const Place attribute{&candidate, "Attribute", a + 1};
+      const int component = level(attributes[a], "component_id", attribute, 0, static_cast<int>(config.components.size()) - 1);
+      const std::string_view name = text(attributes[a], "name", attribute);
       const auto attr = parse_attr(name);
       if (!attr || *attr == Attr::kAngle || *attr == Attr::kUniformity)
-        fail(attr_path + "@name", "unknown modified attribute '" + name + "'");
+        fail(attribute, "name", "unknown modified attribute '" + std::string(name) + "'");
       out[i].push_back(Modification{component, *attr});
     }
   }

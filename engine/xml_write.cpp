@@ -4,11 +4,11 @@
 // Everything that depends only on the configuration (tags, names, slot JSON) is formatted once
 // per configuration; an entity then costs a handful of appends of cached text (its real_bbox and
 // mask come from the entity template).
-#include <cmath>
+#include <initializer_list>
 
 #include "common/error.hpp"
-#include "common/pyformat.hpp"
 #include "engine/internal/entity_template.hpp"
+#include "engine/internal/xml_fields.hpp"
 #include "engine/xml_io.hpp"
 
 namespace rave::engine {
@@ -30,24 +30,16 @@ std::string escaped(std::string_view text) {
   return out;
 }
 
-// ` name="value"`.
-std::string attribute(std::string_view name, std::string_view value) {
-  return " " + std::string(name) + "=\"" + escaped(value) + "\"";
+// The pieces joined (std::string's operator+ chains trip GCC 12's -Wrestrict).
+std::string cat(std::initializer_list<std::string_view> pieces) {
+  std::string out;
+  for (std::string_view piece : pieces) out += piece;
+  return out;
 }
 
-// json.dumps of a slot tuple of the original's const tables: integral numbers there are ints.
-void append_slot_json(std::string& out, const Slot& s) {
-  out += '[';
-  const double values[] = {s.y, s.x, s.h, s.w};
-  for (int i = 0; i < 4; ++i) {
-    if (i > 0) out += ", ";
-    const double v = values[i];
-    if (v == std::floor(v) && std::fabs(v) < 1e15)
-      out += std::to_string(static_cast<long long>(v));
-    else
-      append_py_float(out, v);
-  }
-  out += ']';
+// ` name="value"`.
+std::string attribute(std::string_view name, std::string_view value) {
+  return cat({" ", name, "=\"", escaped(value), "\""});
 }
 
 // Fixed text around the levels of one component's Layout and Entities.
@@ -64,23 +56,15 @@ struct ConfigText {
 
 ConfigText build_text(const Configuration& c) {
   ConfigText t;
-  t.panel_head = "<Panel><Struct" + attribute("name", c.structure) + ">";
+  t.panel_head = cat({"<Panel><Struct", attribute("name", c.structure), ">"});
   for (std::size_t k = 0; k < c.components.size(); ++k) {
     const ComponentSpec& spec = c.components[k];
     ComponentText ct;
-    ct.layout_head = "<Component" + attribute("id", std::to_string(k)) + attribute("name", spec.name) + "><Layout" +
-                     attribute("name", spec.layout.name) + " Number=\"";
-    std::string positions = "[";
-    for (std::size_t i = 0; i < spec.layout.slots.size(); ++i) {
-      if (i > 0) positions += ", ";
-      append_slot_json(positions, spec.layout.slots[i]);
-    }
-    ct.layout_middle = "\"" + attribute("Position", positions + "]") + " Uniformity=\"";
-    for (const Slot& slot : spec.layout.slots) {
-      std::string bbox;
-      append_slot_json(bbox, slot);
-      ct.entities.push_back("<Entity" + attribute("bbox", bbox) + " real_bbox=\"");
-    }
+    ct.layout_head = cat({"<Component", attribute("id", std::to_string(k)), attribute("name", spec.name), "><Layout",
+                          attribute("name", spec.layout.name), " Number=\""});
+    ct.layout_middle = cat({"\"", attribute("Position", internal::positions_json(spec.layout)), " Uniformity=\""});
+    for (const Slot& slot : spec.layout.slots)
+      ct.entities.push_back(cat({"<Entity", attribute("bbox", internal::slot_json(slot)), " real_bbox=\""}));
     t.components.push_back(std::move(ct));
   }
   return t;
@@ -144,9 +128,9 @@ void write_rules(std::string& out, const std::vector<RuleGroup>& groups) {
   }
   out += "<Rules>";
   for (std::size_t g = 0; g < groups.size(); ++g) {
-    out += "<Rule_Group" + attribute("id", std::to_string(g)) + ">";
+    out += cat({"<Rule_Group", attribute("id", std::to_string(g)), ">"});
     for (const Rule& r : groups[g].rules)
-      out += "<Rule" + attribute("name", rule_name_text(r.name)) + attribute("attr", rule_attr_text(r.attr)) + " />";
+      out += cat({"<Rule", attribute("name", rule_name_text(r.name)), attribute("attr", rule_attr_text(r.attr)), " />"});
     out += "</Rule_Group>";
   }
   out += "</Rules>";
@@ -155,15 +139,15 @@ void write_rules(std::string& out, const std::vector<RuleGroup>& groups) {
 void write_modified(std::string& out, const std::array<std::vector<Modification>, 8>& modified) {
   out += "<Modified_attributes>";
   for (std::size_t i = 0; i < 8; ++i) {
-    out += "<Candidate" + attribute("id", std::to_string(i));
+    out += cat({"<Candidate", attribute("id", std::to_string(i))});
     if (modified[i].empty()) {
       out += " />";
       continue;
     }
     out += ">";
     for (const Modification& m : modified[i])
-      out += "<Attribute" + attribute("component_id", std::to_string(m.component)) + attribute("name", attr_name(m.attr)) +
-             " />";
+      out += cat({"<Attribute", attribute("component_id", std::to_string(m.component)), attribute("name", attr_name(m.attr)),
+                  " />"});
     out += "</Candidate>";
   }
   out += "</Modified_attributes>";
