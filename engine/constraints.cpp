@@ -106,17 +106,20 @@ LayoutConstraints original_constraints(const LayoutSpec& layout) {
                            .uniformity = layout.uniformity};
 }
 
+bool narrow_rule(int group, const Rule& rule, LayoutConstraints& constraints) {
+  RAVE_CHECK(0 <= group && group < 4, "rule group must be 0..3");
+  check_value(rule);
+  if (group == 0) return narrow_number_position(rule, constraints.number) && !constraints.number.empty();
+  RAVE_CHECK(rule.attr == kGroupAttr[group], "rule group holds a rule on the wrong attribute");
+  Range& range = entity_range(constraints, group);
+  return narrow_entity_attr(rule, range) && !range.empty();
+}
+
 std::optional<LayoutConstraints> narrow(const LayoutSpec& /*layout: slot count = Number max + 1*/,
                                         const LayoutConstraints& original, const RuleGroup& rules) {
   LayoutConstraints out = original;
-  for (const Rule& rule : rules.rules) check_value(rule);
-  if (!narrow_number_position(rules.rules[0], out.number) || out.number.empty()) return std::nullopt;
-  for (int group = 1; group < 4; ++group) {
-    const Rule& rule = rules.rules[static_cast<std::size_t>(group)];
-    RAVE_CHECK(rule.attr == kGroupAttr[group], "rule group holds a rule on the wrong attribute");
-    Range& range = entity_range(out, group);
-    if (!narrow_entity_attr(rule, range) || range.empty()) return std::nullopt;
-  }
+  for (int group = 0; group < 4; ++group)
+    if (!narrow_rule(group, rules.rules[static_cast<std::size_t>(group)], out)) return std::nullopt;
   return out;
 }
 

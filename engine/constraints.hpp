@@ -21,6 +21,10 @@ struct LayoutConstraints {
   friend bool operator==(const LayoutConstraints&, const LayoutConstraints&) = default;
 };
 
+/// Narrows `constraints` in place by one rule of group `group` (0 Number/Position, 1 Type, 2 Size,
+/// 3 Color); false when the rule is invalid for the layout or its range becomes empty (spec 4.3).
+/// narrow() applies it to the four rules of a group in order.
+bool narrow_rule(int group, const Rule& rule, LayoutConstraints& constraints);
 /// The original (pre-pruning) constraints of a layout.
 LayoutConstraints original_constraints(const LayoutSpec& layout);
 /// Narrows `original` by one component's rule group; nullopt when a range becomes empty or a rule

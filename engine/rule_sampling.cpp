@@ -18,10 +18,15 @@ Rule draw_rule(int group, Rng& rng) {
   return Rule{.name = row.name, .attr = row.attr, .value = value, .value_known = true};
 }
 
-RuleGroup draw_group(Rng& rng) {
-  RuleGroup group;
-  for (int g = 0; g < kNumRuleGroups; ++g) group.rules[static_cast<std::size_t>(g)] = draw_rule(g, rng);
-  return group;
+// Draws the component's four rules (spec 4.1) and narrows `ranges` as it goes; false at the first
+// rule that does not fit the layout (the remaining draws of a rejected try would be discarded).
+bool draw_fitting_group(Rng& rng, RuleGroup& group, LayoutConstraints& ranges) {
+  for (int g = 0; g < kNumRuleGroups; ++g) {
+    Rule& rule = group.rules[static_cast<std::size_t>(g)];
+    rule = draw_rule(g, rng);
+    if (!narrow_rule(g, rule, ranges)) return false;
+  }
+  return true;
 }
 
 constexpr int kMaxComponents = 2;
@@ -33,7 +38,8 @@ constexpr int kMaxComponents = 2;
 // try draws the component count uniformly from {1, 2} and, for every component, one rule per group
 // (spec 4.1); a try is accepted iff the count matches and narrow() succeeds for every component.
 // A try whose count does not match is rejected before its rules are drawn, and a try stops drawing
-// at its first failing component: the discarded draws would not change the accepted distribution.
+// at its first rule that does not fit: the acceptance test factorizes per attribute (spec 4.2), so
+// the discarded draws would not change the accepted distribution nor the number of tries.
 std::vector<RuleGroup> sample_rules(const Configuration& config, Rng& rng,
                                     std::vector<LayoutConstraints>& narrowed, int& tries) {
   const std::size_t components = config.components.size();
@@ -47,10 +53,8 @@ std::vector<RuleGroup> sample_rules(const Configuration& config, Rng& rng,
     if (count != components) continue;  // the Structure is pruned whatever the rules are
     bool fits = true;
     for (std::size_t i = 0; i < count && fits; ++i) {
-      groups[i] = draw_group(rng);
-      auto one = narrow(config.components[i].layout, originals[i], groups[i]);
-      if (one) ranges[i] = *one;
-      fits = one.has_value();
+      ranges[i] = originals[i];
+      fits = draw_fitting_group(rng, groups[i], ranges[i]);
     }
     if (!fits) continue;
     narrowed.assign(ranges.begin(), ranges.begin() + static_cast<std::ptrdiff_t>(count));

@@ -189,6 +189,27 @@ TEST(Prune, ExactAcceptancePerTryMatchesSpec42) {
   }
 }
 
+// narrow() is narrow_rule() over the four groups in order, failing at the first invalid rule.
+TEST(Narrow, IsNarrowRuleAppliedGroupByGroup) {
+  for (const Configuration& config : all_configurations())
+    for (const ComponentSpec& c : config.components)
+      for (int g = 0; g < kNumRuleGroups; ++g)
+        for (const RuleRow& row : rule_rows(g)) {
+          std::vector<int> values(row.params.begin(), row.params.end());
+          if (values.empty()) values.push_back(0);
+          for (int v : values) {
+            const Rule r = rule(row.name, row.attr, v);
+            LayoutConstraints step = original_constraints(c.layout);
+            const bool ok = narrow_rule(g, r, step);
+            const auto whole = narrow(c.layout, original_constraints(c.layout), group_with(g, r));
+            EXPECT_EQ(ok, whole.has_value()) << config.folder << " " << rule_name_text(r.name) << " " << v;
+            if (ok && whole) EXPECT_EQ(step, *whole);
+          }
+        }
+  LayoutConstraints any = original_constraints(layout_of(ConfigId::kCenterSingle));
+  EXPECT_THROW(narrow_rule(4, rule(N::kConstant, A::kColor), any), std::logic_error);
+}
+
 TEST(RuleTable, PriorsFollowRowsThenParameters) {
   EXPECT_DOUBLE_EQ(rule_prior(0, rule(N::kProgression, A::kNumber, -1)), 1.0 / 28);
   EXPECT_DOUBLE_EQ(rule_prior(0, rule(N::kArithmetic, A::kPosition, 1)), 1.0 / 14);
