@@ -159,6 +159,29 @@ TEST(Npy, HeaderMatchesNumpy124Layout) {
   EXPECT_EQ(npy_header("<U13", tokens), padded("{'descr': '<U13', 'fortran_order': False, 'shape': (8,), }"));
 }
 
+TEST(Npy, ParsesVersion2And3HeadersAndRejectsFortranOrder) {
+  for (char major : {'\x02', '\x03'}) {
+    const std::string dict = "{'shape': (2, 3), 'fortran_order': False, 'descr': '|u1'}";
+    const std::string len{static_cast<char>(dict.size() + 1), 0, 0, 0};
+    const std::string bytes = std::string("\x93NUMPY", 6) + major + '\0' + len + dict + "\n" + "abcdef";
+    const NpyArray a = parse_npy(bytes, "f.npz", "x.npy");
+    EXPECT_EQ(a.descr, "|u1");
+    EXPECT_EQ(a.shape, (std::vector<std::size_t>{2, 3}));
+    EXPECT_EQ(a.data, "abcdef");
+  }
+  const std::vector<std::size_t> shape{6};
+  std::string fortran = npy_header("|u1", shape) + "abcdef";
+  fortran.replace(fortran.find("False"), 5, "True ");
+  try {
+    parse_npy(fortran, "f.npz", "x.npy");
+    FAIL();
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.file(), "f.npz");
+    EXPECT_NE(e.place().find("x.npy"), std::string::npos);
+  }
+  EXPECT_THROW(parse_npy(npy_header("|u1", shape) + "abc", "f.npz", "x.npy"), InputError);  // short payload
+}
+
 TEST(Npz, NumpyLoadsWhatWeWrite) {
   const auto python = testing::python_with_numpy();
   if (!python) GTEST_SKIP() << "python3 with numpy not found";
