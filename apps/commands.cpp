@@ -7,6 +7,9 @@ std::vector<Adder> subcommands() {
       add_demo, add_generate, add_render, add_show,
       add_convert,  // apps/convert.cpp
       add_parse,    // apps/parse.cpp
+#ifdef RAVE_HAVE_SOLVER
+      add_solve, add_check,  // apps/solve.cpp, apps/check.cpp
+#endif
   };
 }
 

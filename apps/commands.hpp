@@ -23,5 +23,9 @@ Runner add_render(CLI::App& app);    ///< apps/render.cpp
 Runner add_show(CLI::App& app);      ///< apps/show.cpp
 Runner add_convert(CLI::App& app);   ///< apps/convert.cpp
 Runner add_parse(CLI::App& app);     ///< apps/parse.cpp
+#ifdef RAVE_HAVE_SOLVER
+Runner add_solve(CLI::App& app);     ///< apps/solve.cpp
+Runner add_check(CLI::App& app);     ///< apps/check.cpp
+#endif
 
 }  // namespace rave::apps

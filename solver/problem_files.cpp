@@ -4,14 +4,15 @@
 #include <system_error>
 
 #include "common/error.hpp"
-#include "engine/npz.hpp"
+#include "engine/asig_io.hpp"
+#include "engine/problem_io.hpp"
 #include "engine/xml_io.hpp"
 
 namespace rave::solver {
 
 namespace fs = std::filesystem;
 
-bool is_problem_file(const fs::path& path) { return path.extension() == ".xml"; }
+bool is_problem_file(const fs::path& path) { return path.extension() == ".xml" || path.extension() == ".asig"; }
 
 std::vector<fs::path> collect_problem_files(const std::vector<fs::path>& inputs) {
   std::vector<fs::path> out;
@@ -35,17 +36,9 @@ std::vector<fs::path> collect_problem_files(const std::vector<fs::path>& inputs)
 
 engine::Problem load_problem(const fs::path& file, bool with_target) {
   if (!is_problem_file(file))
-    throw InputError(file.string(), "", "not a problem file (expected .xml)");
-  engine::Problem problem = engine::read_problem_xml(file);
-  if (!with_target) return problem;
-  fs::path npz = file;
-  npz.replace_extension(".npz");
-  std::error_code ec;
-  if (!fs::exists(npz, ec)) return problem;
-  const std::int64_t target = engine::read_npz(npz).target();
-  if (target < 0 || target > 7) throw InputError(npz.string(), "target", "answer index out of range 0..7");
-  problem.target = static_cast<int>(target);
-  return problem;
+    throw InputError(file.string(), "", "not a problem file (expected .xml or .asig)");
+  if (file.extension() == ".asig") return engine::read_asig(file);  // holds its target, if known
+  return with_target ? engine::read_problem_with_target(file) : engine::read_problem_xml(file);
 }
 
 }  // namespace rave::solver

@@ -1,0 +1,181 @@
+// `rave solve`: solve problem files (.xml with the npz beside it for the answer, or .asig) by rule
+// abduction, with the heuristic backend (posterior ranking) or Z3 (proves the consistent set).
+// Prints the problems that are not provably unique (with the competing readings), the accuracy per
+// configuration in the paper's column order when answers are known, or JSON Lines with --json.
+#ifdef RAVE_HAVE_SOLVER
+#include <cmath>
+#include <cstdio>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "apps/cli_util.hpp"
+#include "apps/commands.hpp"
+#include "apps/progress.hpp"
+#include "common/error.hpp"
+#include "solver/batch.hpp"
+#include "solver/explain.hpp"
+#include "solver/problem_files.hpp"
+
+namespace rave::apps {
+namespace {
+
+using solver::FileResult;
+using solver::Verdict;
+
+struct SolveArgs {
+  std::vector<std::string> paths;
+  std::string backend = "heuristic";
+  bool use_rules = false;
+  bool no_occam = false;
+  bool explain = false;
+  bool json = false;
+  unsigned rlimit = 0;
+  unsigned timeout_ms = 0;
+  int threads = default_threads();
+};
+
+nlohmann::ordered_json rules_json(const engine::Problem& problem, const solver::Reading& reading) {
+  nlohmann::ordered_json out = nlohmann::ordered_json::array();
+  const auto& config = engine::configuration(problem.config);
+  for (int c = 0; c < reading.count; ++c)
+    for (int g = 0; g < 4; ++g) {
+      const engine::Rule& rule = reading.components[c].rules[g];
+      out.push_back({{"component", config.components[c].name},
+                     {"attr", engine::rule_attr_text(rule.attr)},
+                     {"rule", engine::rule_name_text(rule.name)},
+                     {"value", rule.value},
+                     {"noise", g > 0 && reading.components[c].noise[g - 1]}});
+    }
+  return out;
+}
+
+std::string json_line(const FileResult& r) {
+  nlohmann::ordered_json j{{"file", r.file.string()}};
+  if (!r.ok()) {
+    j["error"] = r.error;
+    return j.dump();
+  }
+  const solver::Solution& s = r.solution;
+  j["configuration"] = engine::configuration(r.problem.config).folder;
+  j["answer"] = s.answer;
+  if (r.problem.target) j["target"] = *r.problem.target;
+  j["verdict"] = solver::verdict_name(s.verdict);
+  j["consistent"] = s.consistent_candidates();
+  if (!s.reason.empty()) j["reason"] = s.reason;
+  if (!r.readings.empty() && r.readings.front().first == s.answer) j["rules"] = rules_json(r.problem, r.readings.front().second);
+  if (r.readings.size() > 1) {
+    nlohmann::ordered_json competing = nlohmann::ordered_json::array();
+    for (const auto& [i, reading] : r.readings) competing.push_back({{"candidate", i}, {"rules", rules_json(r.problem, reading)}});
+    j["competing"] = competing;
+  }
+  return j.dump();
+}
+
+// "<file>: answer 6 (target 6), ambiguous: Grid: Size Progression +2 (candidate 6) | ..."
+std::string text_line(const FileResult& r) {
+  const solver::Solution& s = r.solution;
+  std::string line = r.file.string() + ": answer " + std::to_string(s.answer);
+  if (r.problem.target) line += " (target " + std::to_string(*r.problem.target) + ")";
+  line += ", " + std::string(solver::verdict_name(s.verdict));
+  if (s.verdict == Verdict::kAmbiguous) line += ": " + solver::competing_readings(r.problem, r.readings);
+  if (!s.reason.empty()) line += ": " + s.reason;
+  return line;
+}
+
+void print_result(const FileResult& r, const SolveArgs& args, bool single) {
+  if (!r.ok()) {
+    if (args.json) std::printf("%s\n", json_line(r).c_str());
+    std::fflush(stdout);  // keep the error line in place when both streams go to a terminal
+    std::fprintf(stderr, "rave: error: %s\n", r.error.c_str());
+    return;
+  }
+  if (args.json) {
+    std::printf("%s\n", json_line(r).c_str());
+    return;
+  }
+  const bool notable = r.solution.verdict != Verdict::kUnique || (r.problem.target && !r.correct());
+  if (!(args.explain || single || notable)) return;
+  std::printf("%s\n", text_line(r).c_str());
+  if (args.explain && !r.readings.empty() && r.readings.front().first == r.solution.answer)
+    for (const auto& line : solver::explain_lines(r.problem, r.readings.front().second)) std::printf("  %s\n", line.c_str());
+}
+
+std::string cell_text(const solver::AccuracyTable::Cell& cell) {
+  const auto acc = solver::AccuracyTable::accuracy(cell);
+  if (!acc) return "-";
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.2f", 100.0 * *acc);
+  return buf;
+}
+
+void print_summary(const solver::AccuracyTable& t, const SolveArgs& args, double seconds) {
+  FILE* out = args.json ? stderr : stdout;
+  const auto& c = t.total;
+  std::fprintf(out, "%d problems (%s backend, %s): %d unique, %d ambiguous, %d none, %d unknown; %d errors; %.2f s\n",
+               c.problems, args.backend.c_str(), args.use_rules ? "rule names given" : "rules abduced", c.unique,
+               c.ambiguous, c.none, c.unknown, t.errors, seconds);
+  if (c.with_target == 0) return;
+  std::fprintf(out, "%-10s %8s", "", "Acc");
+  for (const auto& config : engine::all_configurations()) std::fprintf(out, " %8s", std::string(config.paper_name).c_str());
+  std::fprintf(out, "\n%-10s %8s", "accuracy", cell_text(c).c_str());
+  for (const auto& cell : t.configs) std::fprintf(out, " %8s", cell_text(cell).c_str());
+  std::fprintf(out, "\n%-10s %8d", "problems", c.problems);
+  for (const auto& cell : t.configs) std::fprintf(out, " %8d", cell.problems);
+  std::fprintf(out, "\n%-10s %8d", "ambiguous", c.ambiguous);
+  for (const auto& cell : t.configs) std::fprintf(out, " %8d", cell.ambiguous);
+  std::fprintf(out, "\n");
+}
+
+int run_solve(const SolveArgs& args) {
+  const auto backend = solver::parse_backend(args.backend);
+  if (!backend) throw UsageError("--backend must be heuristic or z3, not '" + args.backend + "'");
+  std::vector<std::filesystem::path> inputs(args.paths.begin(), args.paths.end());
+  const auto files = solver::collect_problem_files(inputs);
+  if (files.empty()) throw UsageError("no .xml or .asig problem files under the given paths");
+  const solver::BatchOptions options{.backend = *backend,
+                                     .solve = {.use_rules = args.use_rules, .occam = !args.no_occam},
+                                     .budget = {.rlimit = args.rlimit, .timeout_ms = args.timeout_ms},
+                                     .threads = args.threads};
+  solver::AccuracyTable table;
+  ProgressLine progress("solve", files.size());
+  std::uint64_t done = 0;
+  solver::solve_files(files, options, [&](const FileResult& r) {
+    table.add(r);
+    print_result(r, args, files.size() == 1);
+    progress.update(++done);
+  });
+  progress.finish();
+  print_summary(table, args, progress.elapsed());
+  return table.errors > 0 ? 1 : 0;
+}
+
+}  // namespace
+
+Runner add_solve(CLI::App& app) {
+  auto args = std::make_shared<SolveArgs>();
+  auto* cmd = app.add_subcommand(
+      "solve",
+      "Solve problem files by rule abduction: infer each component's rules and parameters from the\n"
+      "matrix, answer with the most probable consistent candidate, and say whether the answer is\n"
+      "provably unique. Files and folders (.xml with the .npz beside it for the answer, or .asig).");
+  cmd->add_option("paths", args->paths, "Problem files or folders (walked recursively)")->required();
+  cmd->add_option("--backend,-b", args->backend, "heuristic (posterior ranking) or z3 (proves the consistent set)")
+      ->capture_default_str();
+  cmd->add_flag("--use-rules", args->use_rules,
+                "Only the rule names stored in the file (the paper's setting); parameters are still inferred");
+  cmd->add_flag("--no-occam", args->no_occam, "Keep noise readings that a structured rule explains (ablation)");
+  cmd->add_flag("--explain", args->explain, "Print the rules found for every answer");
+  cmd->add_flag("--json", args->json, "One JSON object per problem and line on stdout (summary on stderr)");
+  cmd->add_option("--rlimit", args->rlimit, "Z3 resource limit per check (0: none); exhausted -> verdict unknown")
+      ->capture_default_str();
+  cmd->add_option("--timeout-ms", args->timeout_ms, "Z3 time limit per check in ms (0: none)")->capture_default_str();
+  cmd->add_option("-j,--jobs", args->threads, "Worker threads (output does not depend on it)")
+      ->capture_default_str()->check(CLI::PositiveNumber);
+  return [args] { return run_solve(*args); };
+}
+
+}  // namespace rave::apps
+
+#endif  // RAVE_HAVE_SOLVER

@@ -1,0 +1,71 @@
+#pragma once
+// Solving many problem files: each file is read and solved on a worker (one solver per worker
+// thread), and results are handed back in file order, so output is identical for any thread count.
+// A file that cannot be read becomes a result with an error line; the others are still solved.
+//
+//   BatchOptions o{.backend = Backend::kZ3, .threads = 4};
+//   AccuracyTable table;
+//   solve_files(files, o, [&](const FileResult& r) { table.add(r); print(r); });
+#include <array>
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "engine/problem.hpp"
+#include "solver/solver.hpp"
+
+namespace rave::solver {
+
+struct BatchOptions {
+  Backend backend = Backend::kHeuristic;
+  SolveOptions solve;
+  Z3Budget budget;
+  int threads = 1;
+};
+
+/// The outcome for one file.
+struct FileResult {
+  std::filesystem::path file;
+  std::string error;                          ///< non-empty: the file could not be read (one line)
+  engine::Problem problem;                    ///< as read (empty on error)
+  Solution solution;
+  /// The consistent candidates with the rule assignment that explains each, the answer first.
+  std::vector<std::pair<int, Reading>> readings;
+
+  bool ok() const { return error.empty(); }
+  bool correct() const { return ok() && problem.target && solution.answer == *problem.target; }
+};
+
+/// Work is handed out in chunks of this many items; results come back chunk by chunk.
+inline constexpr std::size_t kChunk = 512;
+/// Runs `work(i)` for every i in [0, n) on `threads` workers, chunk by chunk, and `emit(i)` in index
+/// order on the calling thread after each chunk. `work` may keep per-item state in slot i % kChunk.
+void run_ordered(std::size_t n, int threads, const std::function<void(std::size_t)>& work,
+                 const std::function<void(std::size_t)>& emit);
+
+/// Reads and solves `files`, calling `on_result` once per file, in file order, on the calling thread.
+void solve_files(const std::vector<std::filesystem::path>& files, const BatchOptions& options,
+                 const std::function<void(const FileResult&)>& on_result);
+
+/// Counts per configuration (paper column order, spec/raven.md 2) and in total.
+struct AccuracyTable {
+  struct Cell {
+    int problems = 0;     ///< solved problems
+    int with_target = 0;  ///< ... whose answer is known
+    int correct = 0;
+    int unique = 0, ambiguous = 0, none = 0, unknown = 0;
+  };
+  std::array<Cell, 7> configs{};
+  Cell total;
+  int errors = 0;
+
+  void add(const FileResult& result);
+  /// correct / with_target of a cell, or nullopt when no answer is known.
+  static std::optional<double> accuracy(const Cell& cell);
+};
+
+}  // namespace rave::solver
