@@ -122,8 +122,10 @@ void AsigReader::expect_fields(const Line& line, std::size_t count, std::string_
 }
 
 void AsigReader::first_given(std::optional<std::size_t>& first, const Line& line, const std::string& what) const {
-  if (first) fail(line.offset, "expected " + what + " once, got it again (first on line " +
-                                   internal::line_col(text_, *first).substr(0, internal::line_col(text_, *first).find(':')) + ")");
+  if (first) {
+    const std::string place = internal::line_col(text_, *first);
+    fail(line.offset, "expected " + what + " once, got it again (first on line " + place.substr(0, place.find(':')) + ")");
+  }
   first = line.offset;
 }
 
