@@ -17,7 +17,8 @@ constexpr std::string_view kVersion = "1";
 
 std::string parameter_text(const Rule& rule) {
   if (!rule.value_known) return "?";
-  return (rule.value > 0 ? "+" : "") + std::to_string(rule.value);
+  std::string text = rule.value > 0 ? "+" : "";
+  return text.append(std::to_string(rule.value));
 }
 
 // Group position r of a rule group holds Number/Position rules (r = 0) or Type, Size, Color.

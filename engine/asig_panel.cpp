@@ -132,7 +132,7 @@ ComponentPanel PanelReader::read_layout(NodeId node, const LayoutSpec& spec) con
       if (out.entities[j].slot == out.entities.back().slot)
         fail_node(entity, "expected each slot once in " + tree_[node].label + ", got slot " +
                               std::to_string(out.entities.back().slot) + " again");
-    slots += (slots.empty() ? "" : ",") + std::to_string(out.entities.back().slot);
+    slots.append(slots.empty() ? "" : ",").append(std::to_string(out.entities.back().slot));
   }
   const int count = static_cast<int>(entities.size());
   if (count < spec.number.min + 1 || count > spec.number.max + 1)
