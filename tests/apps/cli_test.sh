@@ -59,6 +59,22 @@ cmp -s "$work/j1.sum" "$work/j2.sum" || fail "resumed run differs from a clean r
 expect 0 "show npz" -- "$rave" show "$work/j1/center_single/RAVEN_0_train.npz" -o "$work/sheet.png"
 [[ $(head -c 4 "$work/sheet.png" | od -An -c | tr -d ' ') == "211PNG" ]] || fail "show wrote no PNG"
 
+# rave parse: a tree for a good sentence, a located caret error for a bad one.
+expect 0 "parse good" -- "$rave" parse "Scene Singleton Grid Center_Single / / / /"
+grep -q "Center_Single" "$work/out" || fail "parse printed no tree: $(cat "$work/out")"
+"$rave" parse "Scene Singleton Grid Nope / / / /" >"$work/out" 2>"$work/err"
+[[ $? == 1 ]] || fail "parse of a bad sentence did not exit 1"
+grep -q "1:22" "$work/out" "$work/err" || fail "parse error lacks line:col: $(cat "$work/out" "$work/err")"
+
+# rave convert: xml -> asig -> xml is the identity.
+expect 0 "convert to asig" -- "$rave" convert "$work/j1/distribute_nine/RAVEN_4_train.xml" "$work/p.asig"
+expect 0 "convert back" -- "$rave" convert "$work/p.asig" "$work/p.xml"
+cmp -s "$work/p.xml" "$work/j1/distribute_nine/RAVEN_4_train.xml" || fail "xml -> asig -> xml changed bytes"
+printf 'not an asig file\n' >"$work/bad.asig"
+expect 1 "convert bad asig" -- "$rave" convert "$work/bad.asig" "$work/out.xml"
+grep -q "bad.asig:1:" "$work/err" || fail "bad .asig error lacks file:line: $(cat "$work/err")"
+[[ ! -e "$work/out.xml" ]] || fail "convert left a file behind"
+
 # Re-rendering a reference problem from its XML alone gives the original npz byte for byte.
 ref="$shared/data/raven-reference/distribute_nine/RAVEN_3_train.xml"
 if [[ -n "$shared" && -f "$ref" ]]; then
