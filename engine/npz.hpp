@@ -48,9 +48,8 @@ NpzContents npz_contents(const Problem& problem, std::span<const Image> images);
 std::string encode_npz(const NpzContents& contents, bool compress);
 /// npz_contents + encode_npz, without copying the panels first.
 std::string encode_problem_npz(const Problem& problem, std::span<const Image> images, bool compress);
-/// The same into `out` (replaced; its capacity is reused, which spares a writer thread the page
-/// faults of a fresh 400 KB buffer per problem). `predict_as_vector` writes predict with shape (1,)
-/// as the RAVEN-FAIR generator does.
+/// The same into `out` (replaced; its capacity is reused). `predict_as_vector` writes predict with
+/// shape (1,) as the RAVEN-FAIR generator does.
 void encode_problem_npz(std::string& out, const Problem& problem, std::span<const Image> images, bool compress,
                         bool predict_as_vector = false);
 
