@@ -67,7 +67,7 @@ class NpzFile {
   /// The member `key`; throws InputError when absent.
   const NpyArray& array(const std::string& key) const;
 
-  std::span<const std::uint8_t> image() const;             ///< (16, 160, 160) uint8
+  std::span<const std::uint8_t> image() const;             ///< (16, 160, 160) uint8, valid while *this lives
   std::int64_t target() const;                              ///< () or (1,) int64
   std::int64_t predict() const;                             ///< () or (1,) int64
   std::array<std::array<std::uint8_t, 9>, 8> meta_matrix() const;
