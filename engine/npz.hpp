@@ -15,10 +15,10 @@
 #include <filesystem>
 #include <initializer_list>
 #include <map>
-#include <utility>
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "engine/npy.hpp"
