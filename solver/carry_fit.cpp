@@ -11,28 +11,6 @@
 namespace rave::solver {
 namespace {
 
-// Whether `to` copies `from`'s entities on attribute `attr` under `key` (non-uniform carries).
-bool copies(const CarryKey& key, int attr, int slots, const PanelView& from, const PanelView& to) {
-  switch (key.carry) {
-    case Carry::kSlot: return from.mask == to.mask && from.at_slot[attr] == to.at_slot[attr];
-    case Carry::kShift:
-      if (from.count != to.count) return false;
-      for (int j = 0; j < from.count; ++j) {
-        const int s = from.slot[j];
-        const int moved = ((s + key.shift) % slots + slots) % slots;
-        if (to.at_slot[attr][moved] != from.value[attr][j]) return false;
-      }
-      return true;
-    case Carry::kOrder:
-      if (from.count != to.count) return false;
-      for (int j = 0; j < from.count; ++j)
-        if (to.value[attr][j] != from.value[attr][j]) return false;
-      return true;
-    case Carry::kRegenerate: return true;
-  }
-  return false;
-}
-
 CarryFit fit_uniform(int attr, engine::Range range, const ComponentView& view) {
   CarryFit f;
   for (int r = 0; r < 3; ++r) {
@@ -64,19 +42,12 @@ CarryFit fit_carry(const CarryKey& key, int attr, engine::Range range, int slots
   }
   for (int r = 0; r < 3; ++r) {
     const int a = 3 * r;
-    if (!copies(key, attr, slots, view.panels[a], view.panels[a + 1])) return f;
-    if (r < 2 && !copies(key, attr, slots, view.panels[a + 1], view.panels[a + 2])) return f;
+    if (!carry_copies(key, attr, slots, view.panels[a], view.panels[a + 1])) return f;
+    if (r < 2 && !carry_copies(key, attr, slots, view.panels[a + 1], view.panels[a + 2])) return f;
     f.log_lik += view.panels[a].count * per_entity;  // col1's levels are drawn, the rest copied
   }
   f.fits = true;
   return f;
-}
-
-bool carry_accepts(const CarryKey& key, int attr, int slots, const ComponentView& view,
-                   const PanelView& panel) {
-  const PanelView& col2 = view.panels[7];
-  if (key.uniform) return panel.common[attr] >= 0 && panel.common[attr] == col2.common[attr];
-  return copies(key, attr, slots, col2, panel);
 }
 
 }  // namespace rave::solver

@@ -31,10 +31,17 @@ void ComponentFit::fit(const LayoutModel& model, const ComponentView& view,
     for (std::size_t k = 0; k < list.size(); ++k)
       if (list[k].rule.name == engine::RuleName::kConstant && ((allowed.entity[a] >> k) & 1u))
         constant_[a] = static_cast<int>(k);
+    if (constant_[a] >= 0) constant_weight_[a] = list[constant_[a]].log_prior;
     // Occam: noise is not a reading of an attribute some structured rule explains.
     noise_allowed_[a] = !occam || value_count_[a] == 0;
   }
-  for (int k = 0; k < group0_count_; ++k) group0_carry_[k] = carry_slot(group0_[k]);
+  for (int k = 0; k < group0_count_; ++k) {
+    group0_carry_[k] = carry_slot(group0_[k]);
+    group0_weight_[k] = model.group0[group0_[k].hypothesis].log_prior + group0_[k].log_lik;
+  }
+  for (int a = 0; a < kRuleAttrs; ++a)
+    for (int v = 0; v < value_count_[a]; ++v)
+      value_weight_[a][v] = model.entity[a][values_[a][v].hypothesis].log_prior + values_[a][v].log_lik;
 }
 
 int ComponentFit::carry_slot(const Group0Fit& g) {
@@ -51,8 +58,16 @@ int ComponentFit::carry_slot(const Group0Fit& g) {
   RAVE_CHECK(carry_count_ < static_cast<int>(carries_.size()), "more carry kinds than expected");
   CarrySlot& slot = carries_[carry_count_];
   slot.key = key;
-  for (int a = 0; a < 4; ++a) slot.attrs[a] = fit_carry(key, a, model_->ranges[a], model_->slots, *view_);
+  slot.ready = 0;
   return carry_count_++;
+}
+
+const CarryFit& ComponentFit::carry_fit(const CarrySlot& slot, int attr) const {
+  if (!((slot.ready >> attr) & 1u)) {
+    slot.attrs[attr] = fit_carry(slot.key, attr, model_->ranges[attr], model_->slots, *view_);
+    slot.ready |= 1u << attr;
+  }
+  return slot.attrs[attr];
 }
 
 // The sum over one attribute's rules for candidate `cand` under one carry: the non-Constant rules
@@ -61,38 +76,42 @@ int ComponentFit::carry_slot(const Group0Fit& g) {
 double ComponentFit::attr_term(int attr, const CarrySlot& carry, const PanelView& cand,
                                const AttrTerms& values, AttrBest& best) const {
   double constant = kNoScore;
-  const CarryFit& cf = carry.attrs[attr];
-  if (constant_[attr] >= 0 && cf.fits && (!cf.noise || noise_allowed_[attr]) &&
-      carry_accepts(carry.key, attr, model_->slots, *view_, cand))
-    constant = model_->entity[attr][constant_[attr]].log_prior + cf.log_lik + cand.count * cf.log_per_entity;
+  bool noise = false;
+  if (constant_[attr] >= 0) {
+    const CarryFit& cf = carry_fit(carry, attr);
+    noise = cf.noise;
+    if (cf.fits && (!cf.noise || noise_allowed_[attr]) && carry_accepts(carry.key, attr, model_->slots, *view_, cand))
+      constant = constant_weight_[attr] + cf.log_lik + cand.count * cf.log_per_entity;
+  }
   best = {values.best_rule, values.best_log, false};
-  if (constant != kNoScore && constant > values.best_log) best = {constant_[attr], constant, cf.noise};
+  if (constant != kNoScore && constant > values.best_log) best = {constant_[attr], constant, noise};
   return log_add(values.sum, constant);
 }
 
 double ComponentFit::score(int i, ComponentReading* best) const {
   const PanelView& cand = view_->panels[8 + i];
-  if (cand.count == 0 || group0_count_ == 0) return kNoScore;
-  // Non-Constant Type/Size/Color terms do not depend on the group-0 rule: one pass per attribute.
+  if (cand.count == 0) return kNoScore;
   std::array<AttrTerms, kRuleAttrs> values;
-  for (int a = 0; a < kRuleAttrs; ++a) {
-    for (int k = 0; k < value_count_[a]; ++k) {
-      const ValueFit& f = values_[a][k];
-      if (cand.common[a] != f.predicted) continue;
-      const double t = model_->entity[a][f.hypothesis].log_prior + f.log_lik;
-      values[a].sum = log_add(values[a].sum, t);
-      if (t > values[a].best_log) values[a].best_log = t, values[a].best_rule = f.hypothesis;
-    }
-  }
+  bool values_done = false;
   double total = kNoScore, best_joint = kNoScore;
   for (int k = 0; k < group0_count_; ++k) {
     const Group0Fit& g = group0_[k];
-    double log_lik = model_->group0[g.hypothesis].log_prior + g.log_lik;
+    double log_lik = group0_weight_[k];
     if (!group0_accepts(g, *model_, cand, log_lik)) continue;
     const CarrySlot& carry = carries_[group0_carry_[k]];
-    const CarryFit& angle = carry.attrs[kAngle];
+    const CarryFit& angle = carry_fit(carry, kAngle);
     if (!angle.fits || !carry_accepts(carry.key, kAngle, model_->slots, *view_, cand)) continue;
     log_lik += angle.log_lik + cand.count * angle.log_per_entity;
+    if (!values_done) {  // non-Constant Type/Size/Color terms do not depend on g: once per candidate
+      for (int a = 0; a < kRuleAttrs; ++a)
+        for (int v = 0; v < value_count_[a]; ++v) {
+          if (cand.common[a] != values_[a][v].predicted) continue;
+          const double t = value_weight_[a][v];
+          values[a].sum = log_add(values[a].sum, t);
+          if (t > values[a].best_log) values[a].best_log = t, values[a].best_rule = values_[a][v].hypothesis;
+        }
+      values_done = true;
+    }
     double joint = log_lik;  // max-product over the attribute rules, for the reading
     std::array<AttrBest, kRuleAttrs> chosen;
     bool explained = true;
@@ -122,7 +141,7 @@ std::string ComponentFit::context_gap() const {
   for (int a = 0; a < 4; ++a) {
     bool any = a < kRuleAttrs && value_count_[a] > 0;
     for (int c = 0; c < carry_count_ && !any; ++c) {
-      const CarryFit& cf = carries_[c].attrs[a];
+      const CarryFit& cf = carry_fit(carries_[c], a);
       any = cf.fits && (a == kAngle || (constant_[a] >= 0 && (!cf.noise || noise_allowed_[a])));
     }
     if (!any) return kAttrNames[a];

@@ -47,8 +47,10 @@ class ComponentFit {
  private:
   struct CarrySlot {          // readings of Type, Size, Color, Angle under one carry
     CarryKey key;
-    std::array<CarryFit, 4> attrs;
+    mutable std::array<CarryFit, 4> attrs;  // computed when first needed (most candidates fail earlier)
+    mutable unsigned ready = 0;             // bit a: attrs[a] computed
   };
+  const CarryFit& carry_fit(const CarrySlot& slot, int attr) const;
   struct AttrTerms {          // non-Constant rules matching a candidate on one attribute
     double sum = kNoScore;
     double best_log = kNoScore;
@@ -68,9 +70,12 @@ class ComponentFit {
   std::array<Group0Fit, 32> group0_{};
   int group0_count_ = 0;
   std::array<int, 32> group0_carry_{};               // index into carries_
+  std::array<double, 32> group0_weight_{};           // log prior + context log-likelihood
   std::array<std::array<ValueFit, 8>, kRuleAttrs> values_{};
   std::array<int, kRuleAttrs> value_count_{};
+  std::array<std::array<double, 8>, kRuleAttrs> value_weight_{};  // log prior + context log-likelihood
   std::array<int, kRuleAttrs> constant_{};            // index of Constant in model.entity[a], -1 if not allowed
+  std::array<double, kRuleAttrs> constant_weight_{};  // log prior of Constant
   std::array<bool, kRuleAttrs> noise_allowed_{};
   std::array<CarrySlot, 7> carries_{};
   int carry_count_ = 0;

@@ -12,6 +12,7 @@
 
 #include "solver/hypothesis.hpp"
 #include "solver/panel_view.hpp"
+#include "solver/semantics.hpp"
 
 namespace rave::solver {
 
@@ -30,8 +31,8 @@ struct Group0Fit {
 int fit_group0(const LayoutModel& model, const ComponentView& view, HypothesisMask allowed,
                Group0Fit* out);
 /// Whether `panel` is the predicted 9th panel; adds the log-likelihood of its fresh slot set.
-bool group0_accepts(const Group0Fit& fit, const LayoutModel& model, const PanelView& panel,
-                    double& log_lik);
+inline bool group0_accepts(const Group0Fit& fit, const LayoutModel& model, const PanelView& panel,
+                           double& log_lik);
 
 /// A Type/Size/Color hypothesis other than Constant that fits the context: it makes the attribute
 /// one level per panel (spec 6.3) and predicts the 9th panel's level.
@@ -66,8 +67,54 @@ struct CarryKey {
 /// levels a fresh value is drawn from.
 CarryFit fit_carry(const CarryKey& key, int attr, engine::Range range, int slots,
                    const ComponentView& view);
+/// Whether `to` copies `from`'s entities on `attr` under a non-uniform carry (spec 6.2): same
+/// slots (kSlot), slots moved by v (kShift), same entity order (kOrder); kRegenerate copies nothing
+/// and constrains nothing.
+inline bool carry_copies(const CarryKey& key, int attr, int slots, const PanelView& from, const PanelView& to);
 /// Whether the 9th panel `panel` continues the reading (its entities copy row 3's, per `key`).
-bool carry_accepts(const CarryKey& key, int attr, int slots, const ComponentView& view,
-                   const PanelView& panel);
+inline bool carry_accepts(const CarryKey& key, int attr, int slots, const ComponentView& view,
+                          const PanelView& panel);
+
+// Inline definitions: these run once per candidate and hypothesis.
+
+inline bool group0_accepts(const Group0Fit& fit, const LayoutModel& model, const PanelView& panel,
+                           double& log_lik) {
+  if (panel.count == 0) return false;
+  if (!fit.count_only) return panel.mask == fit.mask;
+  if (panel.count != fit.count) return false;
+  log_lik -= log_choose(model.slots, panel.count);
+  return true;
+}
+
+inline bool carry_copies(const CarryKey& key, int attr, int slots, const PanelView& from, const PanelView& to) {
+  switch (key.carry) {
+    case Carry::kSlot:
+      if (from.mask != to.mask) return false;
+      for (int j = 0; j < from.count; ++j)
+        if (to.level_at(attr, from.slot[j]) != from.value[attr][j]) return false;
+      return true;
+    case Carry::kShift:
+      if (from.count != to.count) return false;
+      for (int j = 0; j < from.count; ++j) {
+        const int moved = ((from.slot[j] + key.shift) % slots + slots) % slots;
+        if (to.level_at(attr, moved) != from.value[attr][j]) return false;
+      }
+      return true;
+    case Carry::kOrder:
+      if (from.count != to.count) return false;
+      for (int j = 0; j < from.count; ++j)
+        if (to.value[attr][j] != from.value[attr][j]) return false;
+      return true;
+    case Carry::kRegenerate: return true;
+  }
+  return false;
+}
+
+inline bool carry_accepts(const CarryKey& key, int attr, int slots, const ComponentView& view,
+                          const PanelView& panel) {
+  const PanelView& col2 = view.panels[7];
+  if (key.uniform) return panel.common[attr] >= 0 && panel.common[attr] == col2.common[attr];
+  return carry_copies(key, attr, slots, col2, panel);
+}
 
 }  // namespace rave::solver

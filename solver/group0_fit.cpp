@@ -158,13 +158,4 @@ int fit_group0(const LayoutModel& model, const ComponentView& view, HypothesisMa
   return written;
 }
 
-bool group0_accepts(const Group0Fit& fit, const LayoutModel& model, const PanelView& panel,
-                    double& log_lik) {
-  if (panel.count == 0) return false;
-  if (!fit.count_only) return panel.mask == fit.mask;
-  if (panel.count != fit.count) return false;
-  log_lik -= log_choose(model.slots, panel.count);
-  return true;
-}
-
 }  // namespace rave::solver

@@ -4,35 +4,32 @@ namespace rave::solver {
 namespace {
 
 void fill_panel(const engine::ComponentPanel& source, const LayoutModel& model, PanelView& out) {
-  const int slots = model.slots;
   out.count = 0;
   out.mask = 0;
-  for (auto& row : out.at_slot) row.fill(-1);
-  const auto& entities = source.entities;
-  const int count = static_cast<int>(entities.size());
-  if (count == 0 || count > slots) return;
+  const int count = static_cast<int>(source.entities.size());
+  if (count == 0 || count > model.slots) return;
+  const engine::Entity* e = source.entities.data();
+  const int first[4] = {e[0].type, e[0].size, e[0].color, e[0].angle};
+  // Locals, not model.ranges: the int8 stores below may alias anything, which would force reloads.
+  int low[4], span[4];
+  for (int a = 0; a < 4; ++a) low[a] = model.ranges[a].min, span[a] = model.ranges[a].max - model.ranges[a].min;
+  const unsigned slots = static_cast<unsigned>(model.slots);
+  unsigned mask = 0;
   bool same[4] = {true, true, true, true};
   for (int j = 0; j < count; ++j) {
-    const engine::Entity& e = entities[j];
-    if (e.slot < 0 || e.slot >= slots || (out.mask >> e.slot) & 1u) {
-      out.mask = 0;  // unusable: a slot outside the layout or used twice
-      return;
-    }
-    out.mask = static_cast<std::uint16_t>(out.mask | (1u << e.slot));
-    out.slot[j] = static_cast<std::uint8_t>(e.slot);
-    const int levels[4] = {e.type, e.size, e.color, e.angle};
+    const int levels[4] = {e[j].type, e[j].size, e[j].color, e[j].angle};
+    const auto slot = static_cast<unsigned>(e[j].slot);
+    if (slot >= slots || ((mask >> slot) & 1u)) return;  // outside the layout, or used twice
+    mask |= 1u << slot;
+    out.slot[j] = static_cast<std::uint8_t>(slot);
     for (int a = 0; a < 4; ++a) {
-      if (!model.ranges[a].contains(levels[a])) {
-        out.mask = 0;  // unusable: a level outside the layout's original range
-        return;
-      }
-      const auto v = static_cast<std::int8_t>(levels[a]);
-      out.value[a][j] = v;
-      out.at_slot[a][e.slot] = v;
-      same[a] = same[a] && v == out.value[a][0];
+      if (static_cast<unsigned>(levels[a] - low[a]) > static_cast<unsigned>(span[a])) return;  // out of range
+      out.value[a][j] = static_cast<std::int8_t>(levels[a]);
+      same[a] = same[a] && levels[a] == first[a];
     }
   }
-  for (int a = 0; a < 4; ++a) out.common[a] = same[a] ? out.value[a][0] : std::int8_t{-1};
+  for (int a = 0; a < 4; ++a) out.common[a] = same[a] ? static_cast<std::int8_t>(first[a]) : std::int8_t{-1};
+  out.mask = static_cast<std::uint16_t>(mask);
   out.count = count;
 }
 
@@ -41,11 +38,20 @@ void fill_panel(const engine::ComponentPanel& source, const LayoutModel& model, 
 void build_view(const engine::Problem& problem, int component, const LayoutModel& model,
                 ComponentView& view) {
   const auto c = static_cast<std::size_t>(component);
+  // Two passes: first find every panel's entity array (independent loads the CPU overlaps, and a
+  // prefetch of each array), then fill. Problems just read are hot, but a batch held in memory is
+  // not, and the walk through the Problem's vectors is otherwise one cache miss after another.
+  std::array<const engine::ComponentPanel*, 16> sources{};
   for (int i = 0; i < 16; ++i) {
-    const engine::Panel& panel = problem.panel(i);
+    const auto& components = problem.panel(i).components;
+    if (c >= components.size()) continue;
+    sources[i] = &components[c];
+    __builtin_prefetch(sources[i]->entities.data());
+  }
+  for (int i = 0; i < 16; ++i) {
     PanelView& out = view.panels[static_cast<std::size_t>(i)];
-    if (c < panel.components.size()) {
-      fill_panel(panel.components[c], model, out);
+    if (sources[i] != nullptr) {
+      fill_panel(*sources[i], model, out);
     } else {
       out.count = 0;
       out.mask = 0;

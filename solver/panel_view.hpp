@@ -1,8 +1,8 @@
 #pragma once
 // The solver's compact copy of one component of a problem: 16 panels (8 context, 8 candidates) as
-// fixed-size arrays (entity count, slot bit set, per-attribute levels by entity order and by slot,
-// and the level all entities share). Built once per problem, so every hypothesis check is a few
-// byte comparisons and no check walks the Problem's vectors.
+// fixed-size arrays (entity count, slot bit set, per-attribute levels in entity order, and the level
+// all entities share). Built once per problem, so every hypothesis check is a few byte comparisons
+// and no check walks the Problem's vectors.
 //
 //   ComponentView view;
 //   build_view(problem, /*component=*/0, layout_model(problem.config, 0), view);
@@ -23,8 +23,13 @@ struct PanelView {
   std::array<std::int8_t, 4> common{};                  ///< per EntityAttr: level shared by all, or -1
   std::array<std::uint8_t, kMaxSlots> slot{};           ///< entity order -> slot
   std::array<std::array<std::int8_t, kMaxSlots>, 4> value{};    ///< [attr][entity], order of the file
-  std::array<std::array<std::int8_t, kMaxSlots>, 4> at_slot{};  ///< [attr][slot], -1 where empty
   int level() const { return count - 1; }  ///< Number level
+  /// The level of `attr` of the entity on `slot`, -1 when the slot is empty.
+  int level_at(int attr, int slot) const {
+    for (int j = 0; j < count; ++j)
+      if (this->slot[j] == slot) return value[attr][j];
+    return -1;
+  }
 };
 
 /// The 16 panels of one component: [0..7] context row-major, [8..15] candidates.

@@ -12,22 +12,6 @@ constexpr double kMinusInf = -std::numeric_limits<double>::infinity();
 int floor_div2(int x) { return x >= 0 ? x / 2 : -((-x + 1) / 2); }
 
 
-struct LogTables {
-  std::array<std::array<double, 10>, 10> choose{};
-  std::array<double, 64> ints{};
-  LogTables() {
-    for (int n = 0; n < 10; ++n)
-      for (int k = 0; k < 10; ++k) choose[n][k] = k <= n ? std::log(static_cast<double>(binomial(n, k))) : kMinusInf;
-    ints[0] = kMinusInf;
-    for (int i = 1; i < 64; ++i) ints[i] = std::log(static_cast<double>(i));
-  }
-};
-
-const LogTables& tables() {
-  static const LogTables t;
-  return t;
-}
-
 }  // namespace
 
 long binomial(int n, int k) {
@@ -54,15 +38,17 @@ int arithmetic_apply(ArithKind kind, int sign, int col1, int col2) {
   return sign > 0 ? col1 + col2 + 1 : col1 - col2 - 1;
 }
 
-double log_choose(int n, int k) {
-  if (n < 0 || n > 9 || k < 0 || k > 9) return kMinusInf;
-  return tables().choose[n][k];
-}
+const LogTables kLogTables = [] {
+  LogTables out;
+  for (int n = 0; n < 10; ++n)
+    for (int k = 0; k < 10; ++k)
+      out.choose[n][k] = k <= n ? std::log(static_cast<double>(binomial(n, k))) : kMinusInf;
+  out.ints[0] = kMinusInf;
+  for (int i = 1; i < 64; ++i) out.ints[i] = std::log(static_cast<double>(i));
+  return out;
+}();
 
-double log_int(int n) {
-  if (n > 0 && n < 64) return tables().ints[n];
-  return n > 0 ? std::log(static_cast<double>(n)) : kMinusInf;
-}
+double log_int_slow(int n) { return n > 0 ? std::log(static_cast<double>(n)) : kMinusInf; }
 
 double arithmetic_position_accept(int sign, engine::Range narrowed, int slots, int col1_count) {
   double p = 0;

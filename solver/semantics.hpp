@@ -8,6 +8,7 @@
 //   int col3 = arithmetic_apply(ArithKind::kSize, +1, 2, 1);   // (2+1) + (1+1) - 1 = 4
 #include <array>
 #include <cstdint>
+#include <limits>
 
 #include "engine/attributes.hpp"
 
@@ -25,10 +26,20 @@ int arithmetic_apply(ArithKind kind, int sign, int col1, int col2);
 
 /// C(n, k) (0 outside 0 <= k <= n).
 long binomial(int n, int k);
+/// Tables behind log_choose and log_int (filled before main; read-only after).
+struct LogTables {
+  std::array<std::array<double, 10>, 10> choose;  ///< log C(n, k), -inf for k > n
+  std::array<double, 64> ints;                    ///< log n, -inf for 0
+};
+extern const LogTables kLogTables;
 /// log C(n, k) for 0 <= k <= n <= 9 (-inf outside).
-double log_choose(int n, int k);
-/// log of a small positive integer (table lookup for n < 64).
-double log_int(int n);
+inline double log_choose(int n, int k) {
+  if (static_cast<unsigned>(n) > 9 || static_cast<unsigned>(k) > 9) return -std::numeric_limits<double>::infinity();
+  return kLogTables.choose[n][k];
+}
+/// log of a positive integer (table lookup below 64); -inf for n <= 0.
+double log_int_slow(int n);
+inline double log_int(int n) { return static_cast<unsigned>(n) < 64 ? kLogTables.ints[n] : log_int_slow(n); }
 
 /// Probability that a col2 slot set drawn as Arithmetic Position draws it (count uniform in
 /// `narrowed`, then a uniform set of that size) is accepted given col1's set: for union (+) col2

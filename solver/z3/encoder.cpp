@@ -25,7 +25,12 @@ Encoder::Encoder(z3::context& ctx, const LayoutModel& model)
 
 PanelTerms Encoder::known(const PanelView& v) const {
   auto common = [&](int a) { return Term::integer(v.common[a]); };
-  auto by_slot = [&](int a) { return Term::bits(pack(v.at_slot[a], slots_), 4 * slots_); };
+  auto by_slot = [&](int a) {
+    std::array<std::int8_t, kMaxSlots> at_slot;
+    at_slot.fill(-1);
+    for (int j = 0; j < v.count; ++j) at_slot[v.slot[j]] = v.value[a][j];
+    return Term::bits(pack(at_slot, slots_), 4 * slots_);
+  };
   std::array<std::int8_t, kMaxSlots> ordered{};
   auto by_order = [&](int a) {
     ordered.fill(-1);

@@ -36,11 +36,10 @@ PanelView single_entity(int attr, int level) {
   p.count = 1;
   p.mask = 1;
   p.slot[0] = 0;
-  for (auto& row : p.at_slot) row.fill(-1);
   const std::array<int, 4> levels{1, 0, 0, 0};
   for (int a = 0; a < 4; ++a) {
     const auto v = static_cast<std::int8_t>(a == attr ? level : levels[a]);
-    p.value[a][0] = p.at_slot[a][0] = p.common[a] = v;
+    p.value[a][0] = p.common[a] = v;
   }
   return p;
 }
@@ -50,12 +49,11 @@ PanelView on_slots(unsigned mask) {
   PanelView p;
   p.mask = static_cast<std::uint16_t>(mask);
   p.count = std::popcount(mask);
-  for (auto& row : p.at_slot) row.fill(-1);
   int j = 0;
   for (int s = 0; s < 9; ++s) {
     if (!((mask >> s) & 1u)) continue;
     p.slot[j] = static_cast<std::uint8_t>(s);
-    for (int a = 0; a < 4; ++a) p.value[a][j] = p.at_slot[a][s] = a == kType ? 1 : 0;
+    for (int a = 0; a < 4; ++a) p.value[a][j] = a == kType ? 1 : 0;
     ++j;
   }
   p.common = {1, 0, 0, 0};
@@ -321,13 +319,13 @@ TEST(RuleOracle, ShiftCarryCopiesEachEntityToItsMovedSlot) {
         for (unsigned to_levels = 0; to_levels < 16; ++to_levels) {
           PanelView from = on_slots(mask), to = on_slots(moved);
           for (int j = 0; j < from.count; ++j)
-            from.value[kSize][j] = from.at_slot[kSize][from.slot[j]] = static_cast<std::int8_t>((from_levels >> j) & 1u);
+            from.value[kSize][j] = static_cast<std::int8_t>((from_levels >> j) & 1u);
           for (int j = 0; j < to.count; ++j)
-            to.value[kSize][j] = to.at_slot[kSize][to.slot[j]] = static_cast<std::int8_t>((to_levels >> j) & 1u);
+            to.value[kSize][j] = static_cast<std::int8_t>((to_levels >> j) & 1u);
           view.panels[7] = from;
           bool expected = true;
           for (int s = 0; s < 4; ++s)
-            if ((mask >> s) & 1u) expected = expected && to.at_slot[kSize][(s + v + 4) % 4] == from.at_slot[kSize][s];
+            if ((mask >> s) & 1u) expected = expected && to.level_at(kSize, (s + v + 4) % 4) == from.level_at(kSize, s);
           ASSERT_EQ(carry_accepts(CarryKey{Carry::kShift, v, false}, kSize, 4, view, to), expected);
           // Same entities on the unshifted slots: a copy only when the set is shift-invariant.
           const bool invariant = moved == mask;
