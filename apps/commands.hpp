@@ -21,6 +21,10 @@ Runner add_demo(CLI::App& app);      ///< apps/demo.cpp
 Runner add_generate(CLI::App& app);  ///< apps/generate.cpp
 Runner add_render(CLI::App& app);    ///< apps/render.cpp
 Runner add_show(CLI::App& app);      ///< apps/show.cpp
+#ifdef RAVE_HAVE_NEURAL
+Runner add_train(CLI::App& app);     ///< apps/train.cpp
+Runner add_eval(CLI::App& app);      ///< apps/eval.cpp
+#endif
 Runner add_convert(CLI::App& app);   ///< apps/convert.cpp
 Runner add_parse(CLI::App& app);     ///< apps/parse.cpp
 #ifdef RAVE_HAVE_SOLVER

@@ -58,7 +58,8 @@ std::array<float, N> bits(const std::array<std::uint8_t, N>& in) {
 bool in_split(const fs::path& file, engine::Split split) {
   if (file.extension() != ".npz") return false;
   const std::string stem = file.stem().string();
-  const std::string suffix = "_" + std::string(engine::split_name(split));
+  std::string suffix = "_";  // (built in two steps: g++ 12 warns falsely on "_" + string)
+  suffix += engine::split_name(split);
   return stem.size() > suffix.size() && stem.compare(stem.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 

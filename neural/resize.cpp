@@ -15,17 +15,15 @@ double bilinear_filter(double x) {
   return x < 1.0 ? 1.0 - x : 0.0;
 }
 
-std::uint8_t clip8(std::int32_t v) {
-  if (v >= (1 << kPrecisionBits << 8)) return 255;
-  if (v <= 0) return 0;
-  return static_cast<std::uint8_t>(v >> kPrecisionBits);
-}
+// Pillow's clip8 (>= 2^30 -> 255, <= 0 -> 0, else v >> 22), branch-free so loops vectorize.
+std::uint8_t clip8(std::int32_t v) { return static_cast<std::uint8_t>(std::clamp(v >> kPrecisionBits, 0, 255)); }
 
 }  // namespace
 
 PanelResizer::PanelResizer(int in_size, int out_size) : in_(in_size), out_(out_size) {
   RAVE_CHECK(in_size >= 1 && out_size >= 1, "resize sizes must be positive");
   precompute();
+  if (in_ == 2 * out_) precompute_half();
 }
 
 // Pillow 9 Resample.c, precompute_coeffs with box (0, in) and the bilinear filter (support 1):
@@ -61,10 +59,22 @@ void PanelResizer::precompute() {
   }
 }
 
-// Horizontal pass into an in_ x out_ uint8 buffer, then the vertical pass (Pillow's order and
-// rounding: ImagingResampleHorizontal_8bpc then ImagingResampleVertical_8bpc).
-void PanelResizer::operator()(const std::uint8_t* src, std::uint8_t* dst) const {
-  std::vector<std::uint8_t> mid(static_cast<std::size_t>(in_) * out_);
+void PanelResizer::precompute_half() {
+  half_.assign(4 * static_cast<std::size_t>(out_), 0);
+  for (int xx = 0; xx < out_; ++xx)
+    for (int x = 0; x < count_[static_cast<std::size_t>(xx)]; ++x) {
+      const int t = first_[static_cast<std::size_t>(xx)] + x - (2 * xx - 1);
+      RAVE_CHECK(t >= 0 && t < 4, "2:1 Pillow window outside 2x-1 .. 2x+2");
+      half_[static_cast<std::size_t>(t * out_ + xx)] = coeffs_[static_cast<std::size_t>(xx) * ksize_ + x];
+    }
+  constexpr std::int32_t kOne = 1 << (kPrecisionBits - 3), kThree = 3 * kOne;  // 1/8 and 3/8
+  for (int xx = 1; xx + 1 < out_; ++xx)
+    for (int t = 0; t < 4; ++t)
+      RAVE_CHECK(half_[static_cast<std::size_t>(t * out_ + xx)] == (t == 0 || t == 3 ? kOne : kThree),
+                 "2:1 interior taps must be (1, 3, 3, 1) / 8");
+}
+
+void PanelResizer::horizontal_generic(const std::uint8_t* src, std::uint8_t* mid) const {
   for (int y = 0; y < in_; ++y) {
     const std::uint8_t* row = src + static_cast<std::size_t>(y) * in_;
     for (int xx = 0; xx < out_; ++xx) {
@@ -75,17 +85,64 @@ void PanelResizer::operator()(const std::uint8_t* src, std::uint8_t* dst) const 
       mid[static_cast<std::size_t>(y) * out_ + xx] = clip8(acc);
     }
   }
-  std::vector<std::int32_t> acc(static_cast<std::size_t>(out_));
-  for (int yy = 0; yy < out_; ++yy) {
-    const std::int32_t* k = &coeffs_[static_cast<std::size_t>(yy) * ksize_];
-    const int y0 = first_[static_cast<std::size_t>(yy)];
-    std::fill(acc.begin(), acc.end(), 1 << (kPrecisionBits - 1));
-    for (int y = 0; y < count_[static_cast<std::size_t>(yy)]; ++y) {
-      const std::uint8_t* row = &mid[static_cast<std::size_t>(y0 + y) * out_];
-      for (int xx = 0; xx < out_; ++xx) acc[static_cast<std::size_t>(xx)] += row[xx] * k[y];
+}
+
+// Exactly 2:1. Tap t of output x reads source 2x - 1 + t. Away from the borders Pillow's fixed-point
+// taps are exactly (1, 3, 3, 1) x 2^19, so clip8(2^21 + 2^19 S) = (S + 4) >> 3 with S <= 2040:
+// 16-bit lanes, contiguous arrays (a[i] = column 2i - 1, b[i] = column 2i of the zero-padded row),
+// vectorised. The first and last outputs keep Pillow's renormalised 32-bit taps.
+void PanelResizer::horizontal_half(const std::uint8_t* src, std::uint8_t* mid) const {
+  const std::size_t n = static_cast<std::size_t>(out_);
+  std::vector<std::uint16_t> a(n + 1), b(n + 1);
+  for (int y = 0; y < in_; ++y) {
+    const std::uint8_t* row = src + static_cast<std::size_t>(y) * in_;
+    a[0] = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+      b[i] = row[2 * i];
+      a[i + 1] = row[2 * i + 1];
     }
-    for (int xx = 0; xx < out_; ++xx) dst[static_cast<std::size_t>(yy) * out_ + xx] = clip8(acc[static_cast<std::size_t>(xx)]);
+    b[n] = 0;
+    std::uint8_t* out = mid + static_cast<std::size_t>(y) * n;
+    for (std::size_t x = 1; x + 1 < n; ++x)
+      out[x] = static_cast<std::uint8_t>((a[x] + 3 * (b[x] + a[x + 1]) + b[x + 1] + 4) >> 3);
+    for (std::size_t x : {std::size_t{0}, n - 1})
+      out[x] = clip8((1 << (kPrecisionBits - 1)) + a[x] * half_[x] + b[x] * half_[n + x] + a[x + 1] * half_[2 * n + x] +
+                     b[x + 1] * half_[3 * n + x]);
   }
+}
+
+// Output row yy of the vertical pass with Pillow's 32-bit taps.
+void PanelResizer::vertical_row(const std::uint8_t* mid, std::uint8_t* dst, int yy) const {
+  const std::int32_t* k = &coeffs_[static_cast<std::size_t>(yy) * ksize_];
+  const int y0 = first_[static_cast<std::size_t>(yy)];
+  std::vector<std::int32_t> acc(static_cast<std::size_t>(out_), 1 << (kPrecisionBits - 1));
+  for (int y = 0; y < count_[static_cast<std::size_t>(yy)]; ++y) {
+    const std::uint8_t* row = mid + static_cast<std::size_t>(y0 + y) * out_;
+    for (int xx = 0; xx < out_; ++xx) acc[static_cast<std::size_t>(xx)] += row[xx] * k[y];
+  }
+  for (int xx = 0; xx < out_; ++xx) dst[static_cast<std::size_t>(yy) * out_ + xx] = clip8(acc[static_cast<std::size_t>(xx)]);
+}
+
+// Horizontal pass into an in_ x out_ uint8 buffer, then the vertical pass (Pillow's order and
+// rounding: ImagingResampleHorizontal_8bpc then ImagingResampleVertical_8bpc). The 2:1 case runs
+// its interior rows with the (1, 3, 3, 1) / 8 integer form, as horizontal_half.
+void PanelResizer::operator()(const std::uint8_t* src, std::uint8_t* dst) const {
+  std::vector<std::uint8_t> mid(static_cast<std::size_t>(in_) * out_);
+  if (half_.empty()) {
+    horizontal_generic(src, mid.data());
+    for (int yy = 0; yy < out_; ++yy) vertical_row(mid.data(), dst, yy);
+    return;
+  }
+  horizontal_half(src, mid.data());
+  const std::size_t n = static_cast<std::size_t>(out_);
+  for (std::size_t yy = 1; yy + 1 < n; ++yy) {
+    const std::uint8_t* r = &mid[(2 * yy - 1) * n];  // rows 2yy-1 .. 2yy+2
+    std::uint8_t* out = dst + yy * n;
+    for (std::size_t x = 0; x < n; ++x)
+      out[x] = static_cast<std::uint8_t>((r[x] + 3 * (r[n + x] + r[2 * n + x]) + r[3 * n + x] + 4) >> 3);
+  }
+  vertical_row(mid.data(), dst, 0);
+  vertical_row(mid.data(), dst, out_ - 1);
 }
 
 }  // namespace rave::neural

@@ -26,12 +26,19 @@ class PanelResizer {
  private:
   /// Pillow's precompute_coeffs + normalize_coeffs_8bpc for one axis.
   void precompute();
+  /// For in = 2 x out: the same coefficients as 4 taps at source 2x-1 .. 2x+2 (zeros where
+  /// Pillow's clamped window is shorter); checks the interior ones are (1, 3, 3, 1) / 8.
+  void precompute_half();
+  void horizontal_generic(const std::uint8_t* src, std::uint8_t* mid) const;
+  void horizontal_half(const std::uint8_t* src, std::uint8_t* mid) const;
+  void vertical_row(const std::uint8_t* mid, std::uint8_t* dst, int yy) const;
   int in_;
   int out_;
   int ksize_ = 0;                   ///< coefficients stored per output pixel
   std::vector<int> first_;          ///< first source index per output pixel
   std::vector<int> count_;          ///< number of taps per output pixel
   std::vector<std::int32_t> coeffs_;  ///< out_ x ksize_, fixed point
+  std::vector<std::int32_t> half_;    ///< 4 x out_ taps when in = 2 x out (else empty)
 };
 
 }  // namespace rave::neural

@@ -142,6 +142,60 @@ TEST(ResizeTest, DownscaleIsTheFourTapTriangle) {
   EXPECT_LE(max_diff, 1);  // fixed point vs double rounding
 }
 
+// A plain transcription of Pillow 9's Resample.c for 8-bit images (precompute_coeffs with the
+// bilinear filter, normalize_coeffs_8bpc, horizontal then vertical pass with clip8): the resizer's
+// vectorised paths must give exactly these bytes.
+std::vector<std::uint8_t> pillow_resize(const std::vector<std::uint8_t>& in, int n, int m) {
+  struct Axis {
+    std::vector<int> first, count;
+    std::vector<std::int32_t> k;  // m x ksize
+    int ksize;
+  };
+  const double scale = double(n) / m, filterscale = std::max(scale, 1.0), support = filterscale;
+  Axis ax{{}, {}, {}, int(std::ceil(support)) * 2 + 1};
+  for (int xx = 0; xx < m; ++xx) {
+    const double center = (xx + 0.5) * scale;
+    const int xmin = std::max(int(center - support + 0.5), 0);
+    const int xmax = std::min(int(center + support + 0.5), n) - xmin;
+    std::vector<double> w(static_cast<std::size_t>(xmax));
+    double ww = 0;
+    for (int x = 0; x < xmax; ++x) ww += w[static_cast<std::size_t>(x)] = std::max(0.0, 1.0 - std::fabs((x + xmin - center + 0.5) / filterscale));
+    for (int x = 0; x < ax.ksize; ++x) {
+      const double v = x < xmax ? w[static_cast<std::size_t>(x)] / ww * (1 << 22) : 0.0;
+      ax.k.push_back(static_cast<std::int32_t>(v < 0 ? v - 0.5 : v + 0.5));
+    }
+    ax.first.push_back(xmin);
+    ax.count.push_back(xmax);
+  }
+  const auto clip = [](std::int64_t v) { return std::uint8_t(v <= 0 ? 0 : v >= (std::int64_t(1) << 30) ? 255 : v >> 22); };
+  std::vector<std::uint8_t> mid(static_cast<std::size_t>(n * m)), out(static_cast<std::size_t>(m * m));
+  for (int y = 0; y < n; ++y)
+    for (int xx = 0; xx < m; ++xx) {
+      std::int64_t ss = 1 << 21;
+      for (int x = 0; x < ax.count[xx]; ++x) ss += in[static_cast<std::size_t>(y * n + ax.first[xx] + x)] * std::int64_t(ax.k[static_cast<std::size_t>(xx * ax.ksize + x)]);
+      mid[static_cast<std::size_t>(y * m + xx)] = clip(ss);
+    }
+  for (int yy = 0; yy < m; ++yy)
+    for (int xx = 0; xx < m; ++xx) {
+      std::int64_t ss = 1 << 21;
+      for (int y = 0; y < ax.count[yy]; ++y) ss += mid[static_cast<std::size_t>((ax.first[yy] + y) * m + xx)] * std::int64_t(ax.k[static_cast<std::size_t>(yy * ax.ksize + y)]);
+      out[static_cast<std::size_t>(yy * m + xx)] = clip(ss);
+    }
+  return out;
+}
+
+TEST(ResizeTest, BytesOfPillowsAlgorithm) {
+  const auto problem = testing::synthetic_problem(ConfigId::kCenterSingle, 4);
+  for (int panel : {0, 9}) {
+    const std::vector<std::uint8_t> in(problem.image.begin() + panel * 25600, problem.image.begin() + (panel + 1) * 25600);
+    for (int side : {80, 224, 37, 160}) {
+      std::vector<std::uint8_t> out(static_cast<std::size_t>(side * side));
+      PanelResizer(160, side)(in.data(), out.data());
+      EXPECT_EQ(out, pillow_resize(in, 160, side)) << side;
+    }
+  }
+}
+
 TEST(ResizeTest, ConstantPanelsStayConstant) {
   for (int side : {80, 224, 160, 37}) {
     const std::vector<std::uint8_t> in(160 * 160, 201);

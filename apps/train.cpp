@@ -1,0 +1,153 @@
+// `rave train`: train one of the paper's baselines (spec/neural.md) on a RAVEN dataset and report
+// test accuracy per configuration; checkpoints, metrics.jsonl, curves.png and test.md/.csv go to --out.
+// Built only with the neural library (RAVE_BUILD_NEURAL=ON; apps/CMakeLists.txt defines the macro).
+#ifdef RAVE_HAVE_NEURAL
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <memory>
+
+#include "apps/cli_util.hpp"
+#include "apps/commands.hpp"
+#include "apps/neural_report.hpp"
+#include "apps/progress.hpp"
+#include "common/atomic_file.hpp"
+#include "common/error.hpp"
+#include "neural/label_embeddings.hpp"
+#include "neural/trainer.hpp"
+
+namespace rave::apps {
+namespace {
+
+struct TrainArgs {
+  std::string model;
+  bool drt = false;
+  bool no_tag = false;
+  std::string data, out, label_embeddings, device = "auto";
+  std::vector<std::string> train_configs, test_configs;
+  int epochs = 200, batch_size = 32, image_size = 0, threads = default_threads(), loader_threads = 0;
+  double lr = 1e-4;
+  std::optional<double> meta_alpha, meta_beta;
+  std::uint64_t seed = 12345;
+  bool candidates_only = false, resume = false;
+};
+
+neural::ModelKind parse_model(const std::string& word) {
+  const auto kind = neural::parse_model_kind(word);
+  if (!kind) throw UsageError("unknown model '" + word + "'; known: cnn, resnet, lstm, wren");
+  return *kind;
+}
+
+neural::Device parse_device_word(const std::string& word) {
+  const auto device = neural::parse_device(word);
+  if (!device) throw UsageError("unknown device '" + word + "'; known: auto, cpu, cuda");
+  return *device;
+}
+
+neural::TrainOptions to_options(const TrainArgs& a) {
+  neural::TrainOptions o;
+  o.model = {.kind = parse_model(a.model), .drt = a.drt, .image_size = a.image_size, .wren_tag = !a.no_tag};
+  if (!a.label_embeddings.empty()) o.model.label_embeddings = neural::load_label_embeddings(a.label_embeddings);
+  o.data = a.data;
+  o.out = a.out;
+  o.train_configs = parse_config_list(a.train_configs);
+  o.test_configs = parse_config_list(a.test_configs);
+  o.epochs = a.epochs;
+  o.batch_size = a.batch_size;
+  o.learning_rate = a.lr;
+  o.meta_alpha = a.meta_alpha;
+  o.meta_beta = a.meta_beta;
+  o.seed = a.seed;
+  o.threads = a.threads;
+  o.loader_threads = a.loader_threads;
+  o.device = parse_device_word(a.device);
+  o.candidates_only = a.candidates_only;
+  o.resume = a.resume;
+  return o;
+}
+
+// A redrawn status line on a terminal (at most 5 times a second), nothing otherwise.
+class StatusLine {
+ public:
+  void operator()(const neural::Progress& p) {
+    const auto now = std::chrono::steady_clock::now();
+    if (!enabled_ || (p.step != p.steps && now - last_ < std::chrono::milliseconds(200))) return;
+    last_ = now;
+    std::fprintf(stderr, "\r%-5s %s%d/%d  batch %zu/%zu  loss %.4f  acc %5.1f%%  %.1f problems/s  ETA %s   ",
+                 std::string(p.phase).c_str(), p.epoch ? "epoch " : "", p.epoch, p.epochs, p.step, p.steps, p.loss,
+                 100 * p.accuracy, p.rate, format_duration(p.eta_seconds).c_str());
+    if (p.step == p.steps) std::fputc('\r', stderr);
+    std::fflush(stderr);
+  }
+
+ private:
+  bool enabled_ = ::isatty(STDERR_FILENO) != 0;
+  std::chrono::steady_clock::time_point last_{};
+};
+
+void print_epoch(const neural::EpochMetrics& m, int epochs) {
+  std::printf("epoch %d/%d  train loss %.4f acc %.2f%%  val loss %.4f acc %.2f%%  %.1f s  %.1f problems/s%s\n",
+              m.epoch, epochs, m.train_loss, 100 * m.train_accuracy, m.val_loss, 100 * m.val_accuracy, m.seconds,
+              m.train_rate, m.best ? "  (best)" : "");
+  std::fflush(stdout);
+}
+
+int run_train(const TrainArgs& args) {
+  const neural::TrainOptions o = to_options(args);
+  const std::string name = neural::display_name(o.model) + (o.candidates_only ? " (candidates only)" : "");
+  std::printf("training %s on %s -> %s (%d epochs, batch %d, lr %g, device %s, %d threads)\n", name.c_str(),
+              o.data.c_str(), o.out.c_str(), o.epochs, o.batch_size, o.learning_rate,
+              neural::resolve_device_name(o.device).c_str(), o.threads);
+  StatusLine status;
+  const neural::TrainResult r = neural::train(o, std::ref(status), [&](const auto& m) { print_epoch(m, o.epochs); });
+  std::printf("%s: %lld parameters, %zu/%zu/%zu train/val/test problems, best epoch %d (val %.2f%%)\n", name.c_str(),
+              static_cast<long long>(r.parameters), r.train_problems, r.val_problems, r.test_problems, r.best_epoch,
+              100 * r.best_val_accuracy);
+  const std::vector<AccuracyRow> rows{accuracy_row(name, r.test, o.out.filename().string())};
+  const std::string table = accuracy_table(rows);
+  std::printf("test accuracy (%%) of best.pt:\n%s", table.c_str());
+  write_file_atomic(o.out / "test.md", std::string_view(table));
+  const std::string csv = accuracy_csv(rows);
+  write_file_atomic(o.out / "test.csv", std::string_view(csv));
+  const std::string png = curves_png(name, r.history);
+  write_file_atomic(o.out / "curves.png", std::string_view(png));
+  return 0;
+}
+
+}  // namespace
+
+Runner add_train(CLI::App& app) {
+  auto a = std::make_shared<TrainArgs>();
+  auto* cmd = app.add_subcommand(
+      "train",
+      "Train a baseline of the RAVEN paper (CNN_MLP, ResNet18_MLP, CNN_LSTM, WReN; --drt adds the Dynamic\n"
+      "Residual Tree) on <data>/<configuration>/RAVEN_<k>_<split>.npz; validates each epoch and reports\n"
+      "test accuracy per configuration of the best-validation checkpoint. Writes --out/{best,last}.pt,\n"
+      "metrics.jsonl, curves.png, test.md, test.csv.");
+  cmd->add_option("--model,-m", a->model, "cnn | resnet | lstm | wren")->required();
+  cmd->add_flag("--drt", a->drt, "Add the Dynamic Residual Tree (structure sentence as input)");
+  cmd->add_option("--data,-d", a->data, "Dataset folder (rave generate --save-dir, or the original RAVEN)")->required();
+  cmd->add_option("--out,-o", a->out, "Run folder for checkpoints and reports")->required();
+  cmd->add_option("--epochs,-e", a->epochs, "Epochs")->capture_default_str();
+  cmd->add_option("--batch-size,-b", a->batch_size, "Problems per batch")->capture_default_str();
+  cmd->add_option("--lr", a->lr, "Adam learning rate")->capture_default_str();
+  cmd->add_option("--image-size", a->image_size, "Panel side fed to the model (default: 224 ResNet, 80 others)");
+  cmd->add_option("--meta-alpha", a->meta_alpha, "Weight of the structure-bit BCE (resnet; default 0)");
+  cmd->add_option("--meta-beta", a->meta_beta, "Weight of the rule-bit BCE (resnet, wren; default 0, wren 10)");
+  cmd->add_option("--seed,-s", a->seed, "Seed of initialisation, dropout and shuffling")->capture_default_str();
+  cmd->add_option("-j,--threads", a->threads, "Torch and BLAS threads")->capture_default_str()->check(CLI::PositiveNumber);
+  cmd->add_option("--loader-threads", a->loader_threads, "Data pipeline workers (default: --threads)");
+  cmd->add_option("--device", a->device, "auto | cpu | cuda")->capture_default_str();
+  cmd->add_option("--train-configs", a->train_configs, "Configurations to train and validate on (default all)")->delimiter(',');
+  cmd->add_option("--test-configs", a->test_configs, "Configurations to test on (default: the training ones)")->delimiter(',');
+  cmd->add_flag("--candidates-only", a->candidates_only, "Zero the 8 context panels (answer-set shortcut ablation)");
+  cmd->add_option("--label-embeddings", a->label_embeddings, "float32 22x300 .npy label table for the DRT (default: built-in)");
+  cmd->add_flag("--no-tag", a->no_tag, "WReN without the panel tags");
+  cmd->add_flag("--resume", a->resume, "Continue the run in --out from last.pt");
+  return [a] { return run_train(*a); };
+}
+
+}  // namespace rave::apps
+
+#endif  // RAVE_HAVE_NEURAL

@@ -1,0 +1,94 @@
+// Training-step time at batch 32 (zero_grad, forward, loss, backward, Adam step) on random tensors,
+// the method of the PyTorch reference figures in spec/neural-anchors.md 4 (same models, same batch,
+// same losses: CE, ResNet with both BCE meta terms, WReN with beta 10). The argument is the thread
+// count given to torch and OpenBLAS. Medians of 10 single-step repetitions after 2 warm-up steps.
+// Built only with the neural library (bench/CMakeLists.txt defines RAVE_HAVE_NEURAL).
+#ifdef RAVE_HAVE_NEURAL
+#include <benchmark/benchmark.h>
+#include <torch/utils.h>
+
+#include <map>
+#include <memory>
+#include <string>
+
+#include "engine/structure.hpp"
+#include "neural/structure_input.hpp"
+#include "neural/trainer.hpp"
+#include "neural/training.hpp"
+
+namespace {
+
+using namespace rave::neural;
+
+constexpr std::int64_t kBatch = 32;
+
+// One model with its optimiser and a fixed random batch, built (and warmed up) once per case.
+struct StepCase {
+  std::shared_ptr<RavenModelImpl> model;
+  std::unique_ptr<torch::optim::Adam> adam;
+  BatchTensors batch;
+  LossWeights weights;
+};
+
+BatchTensors random_batch(std::int64_t side) {
+  const DrtInput drt = drt_input(rave::engine::structure_tree(rave::engine::ConfigId::kOutInGrid));
+  BatchTensors b;
+  b.input.images = torch::randint(0, 256, {kBatch, kPanels, side, side}).to(torch::kFloat);
+  b.input.labels = torch::tensor(std::vector<std::int64_t>(drt.labels.begin(), drt.labels.end())).repeat({kBatch, 1});
+  b.input.indicator = torch::full({kBatch}, drt.indicator);
+  b.targets = torch::randint(0, 8, {kBatch}, torch::kLong);
+  b.meta_target = torch::randint(0, 2, {kBatch, kMetaTargetBits}).to(torch::kFloat);
+  b.meta_structure = torch::randint(0, 2, {kBatch, kMetaStructureBits}).to(torch::kFloat);
+  b.configs = torch::zeros({kBatch}, torch::kLong);
+  return b;
+}
+
+StepCase& step_case(const ModelOptions& options, int threads) {
+  static std::map<std::string, StepCase> cases;
+  const std::string key = display_name(options) + "/" + std::to_string(threads);
+  auto it = cases.find(key);
+  if (it != cases.end()) return it->second;
+  torch::manual_seed(1);
+  StepCase c;
+  c.model = make_model(options);
+  c.adam = std::make_unique<torch::optim::Adam>(make_adam(*c.model, {}));
+  c.batch = random_batch(resolved_image_size(options));
+  if (options.kind == ModelKind::kResNet) c.weights = {.meta_alpha = 1.0, .meta_beta = 1.0};
+  if (options.kind == ModelKind::kWReN) c.weights = {.meta_alpha = 0.0, .meta_beta = 10.0};
+  for (int i = 0; i < 2; ++i) train_step(*c.model, *c.adam, c.batch, c.weights);
+  return cases.emplace(key, std::move(c)).first->second;
+}
+
+void train_steps(benchmark::State& state, const ModelOptions& options) {
+  const int threads = static_cast<int>(state.range(0));
+  set_compute_threads(threads);
+  StepCase& c = step_case(options, threads);
+  for (auto _ : state) benchmark::DoNotOptimize(train_step(*c.model, *c.adam, c.batch, c.weights));
+  state.SetItemsProcessed(state.iterations() * kBatch);
+  state.SetLabel(display_name(options) + " " + std::to_string(resolved_image_size(options)) + "px");
+}
+
+void BM_TrainStep_CnnMlp(benchmark::State& s) { train_steps(s, {.kind = ModelKind::kCnn}); }
+void BM_TrainStep_CnnMlpDrt(benchmark::State& s) { train_steps(s, {.kind = ModelKind::kCnn, .drt = true}); }
+void BM_TrainStep_ResNet18MlpDrt(benchmark::State& s) { train_steps(s, {.kind = ModelKind::kResNet, .drt = true}); }
+void BM_TrainStep_ResNet18MlpDrt80(benchmark::State& s) {
+  train_steps(s, {.kind = ModelKind::kResNet, .drt = true, .image_size = 80});
+}
+void BM_TrainStep_CnnLstmDrt(benchmark::State& s) { train_steps(s, {.kind = ModelKind::kLstm, .drt = true}); }
+void BM_TrainStep_WReN(benchmark::State& s) { train_steps(s, {.kind = ModelKind::kWReN}); }
+
+#define RAVE_STEP_BENCH(fn)                                                                                 \
+  BENCHMARK(fn)->Arg(1)->Arg(2)->Iterations(1)->Repetitions(10)->ReportAggregatesOnly(true)->UseRealTime() \
+      ->Unit(benchmark::kMillisecond)->ComputeStatistics("min", [](const std::vector<double>& v) {         \
+        return *std::min_element(v.begin(), v.end());                                                       \
+      })
+RAVE_STEP_BENCH(BM_TrainStep_CnnMlp);
+RAVE_STEP_BENCH(BM_TrainStep_CnnMlpDrt);
+RAVE_STEP_BENCH(BM_TrainStep_ResNet18MlpDrt);
+RAVE_STEP_BENCH(BM_TrainStep_ResNet18MlpDrt80);
+RAVE_STEP_BENCH(BM_TrainStep_CnnLstmDrt);
+RAVE_STEP_BENCH(BM_TrainStep_WReN);
+
+}  // namespace
+
+#endif  // RAVE_HAVE_NEURAL
