@@ -178,7 +178,10 @@ NpyArray parse_npy(std::string_view bytes, const std::string& file, const std::s
   HeaderParser parser(bytes.substr(header_at, header_len), header_at, file, member);
   parse_dict(parser, array);
   const std::size_t data_at = header_at + header_len;
-  const std::size_t expected = array.element_count() * array.item_size();
+  std::size_t expected = array.item_size();
+  for (std::size_t d : array.shape)
+    if (__builtin_mul_overflow(expected, d, &expected))
+      throw InputError(file, member + " byte " + std::to_string(header_at), "array shape overflows");
   if (bytes.size() - data_at != expected)
     throw InputError(file, member + " byte " + std::to_string(data_at),
                      "payload has " + std::to_string(bytes.size() - data_at) + " bytes, header says " +

@@ -131,7 +131,10 @@ void visit_member(const Cursor& c, const Entry& e, std::string& buffer, const Zi
   if (c.le(e.local, 4) != kLocalSig) c.fail(e.local, "bad local header signature for member " + e.name);
   const std::uint64_t data_at = e.local + kLocalSize + c.le(e.local + 26, 2) + c.le(e.local + 28, 2);
   c.need(data_at, e.compressed, ("data of member " + e.name).c_str());
-  if (e.size > (std::uint64_t{1} << 32)) c.fail(e.local, "member " + e.name + " is implausibly large");
+  // Deflate expands at most ~1032:1, so a size beyond that is a corrupt header, not a reason to
+  // allocate gigabytes.
+  if (e.size > (std::uint64_t{1} << 32) || (e.method == 8 && e.size > e.compressed * 1032 + 1024))
+    c.fail(e.local, "member " + e.name + " is implausibly large");
   std::string_view data;
   if (e.method == 0) {
     if (e.compressed != e.size) c.fail(e.local, "stored member " + e.name + " has mismatched sizes");

@@ -180,6 +180,8 @@ TEST(Npy, ParsesVersion2And3HeadersAndRejectsFortranOrder) {
     EXPECT_NE(e.place().find("x.npy"), std::string::npos);
   }
   EXPECT_THROW(parse_npy(npy_header("|u1", shape) + "abc", "f.npz", "x.npy"), InputError);  // short payload
+  const std::vector<std::size_t> huge{std::size_t{1} << 40, std::size_t{1} << 40};
+  EXPECT_THROW(parse_npy(npy_header("<i8", huge), "f.npz", "x.npy"), InputError);  // size overflows
 }
 
 TEST(Npz, NumpyLoadsWhatWeWrite) {
