@@ -10,13 +10,14 @@ Solution HeuristicSolver::solve(const engine::Problem& problem) {
   const auto& config = engine::configuration(problem.config);
   components_ = static_cast<int>(config.components.size());
   RAVE_CHECK(components_ >= 1 && components_ <= 2, "configurations have one or two components");
+  const LayoutModel* models[2] = {&layout_model(problem.config, 0), nullptr};
+  if (components_ == 2) models[1] = &layout_model(problem.config, 1);
+  build_views(problem, components_, models, views_.data());
   for (int c = 0; c < components_; ++c) {
-    const LayoutModel& model = layout_model(problem.config, c);
     AllowedHypotheses allowed;
     if (options_.use_rules && c < static_cast<int>(problem.rules.size()))
-      allowed = allowed_by(model, problem.rules[c]);
-    build_view(problem, c, model, views_[c]);
-    fits_[c].fit(model, views_[c], allowed, options_.occam);
+      allowed = allowed_by(*models[c], problem.rules[c]);
+    fits_[c].fit(*models[c], views_[c], allowed, options_.occam);
   }
   Solution s;
   double best = kNoScore;

@@ -1,5 +1,7 @@
 #include "solver/panel_view.hpp"
 
+#include "common/error.hpp"
+
 namespace rave::solver {
 namespace {
 
@@ -35,30 +37,33 @@ void fill_panel(const engine::ComponentPanel& source, const LayoutModel& model, 
 
 }  // namespace
 
-void build_view(const engine::Problem& problem, int component, const LayoutModel& model,
-                ComponentView& view) {
-  const auto c = static_cast<std::size_t>(component);
-  // Two passes: first find every panel's entity array (independent loads the CPU overlaps, and a
+void build_views(const engine::Problem& problem, int components, const LayoutModel* const* models,
+                 ComponentView* views) {
+  RAVE_CHECK(components >= 1 && components <= 2, "one or two components");
+  // Two passes: first find every panel's entity arrays (independent loads the CPU overlaps, and a
   // prefetch of each array), then fill. Problems just read are hot, but a batch held in memory is
   // not, and the walk through the Problem's vectors is otherwise one cache miss after another.
-  std::array<const engine::ComponentPanel*, 16> sources{};
+  std::array<std::array<const engine::ComponentPanel*, 16>, 2> sources{};
   for (int i = 0; i < 16; ++i) {
-    const auto& components = problem.panel(i).components;
-    if (c >= components.size()) continue;
-    sources[i] = &components[c];
-    __builtin_prefetch(sources[i]->entities.data());
-  }
-  for (int i = 0; i < 16; ++i) {
-    PanelView& out = view.panels[static_cast<std::size_t>(i)];
-    if (sources[i] != nullptr) {
-      fill_panel(*sources[i], model, out);
-    } else {
-      out.count = 0;
-      out.mask = 0;
+    const auto& panel_components = problem.panel(i).components;
+    for (int c = 0; c < components && c < static_cast<int>(panel_components.size()); ++c) {
+      sources[c][i] = &panel_components[c];
+      __builtin_prefetch(sources[c][i]->entities.data());
     }
   }
-  const auto& first = problem.context[0].components;
-  view.uniform = c < first.size() && first[c].uniformity == engine::kUniformLevel;
+  for (int c = 0; c < components; ++c) {
+    for (int i = 0; i < 16; ++i) {
+      PanelView& out = views[c].panels[i];
+      if (sources[c][i] != nullptr) {
+        fill_panel(*sources[c][i], *models[c], out);
+      } else {
+        out.count = 0;
+        out.mask = 0;
+      }
+    }
+    const auto& first = problem.context[0].components;
+    views[c].uniform = c < static_cast<int>(first.size()) && first[c].uniformity == engine::kUniformLevel;
+  }
 }
 
 }  // namespace rave::solver

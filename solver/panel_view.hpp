@@ -4,8 +4,9 @@
 // all entities share). Built once per problem, so every hypothesis check is a few byte comparisons
 // and no check walks the Problem's vectors.
 //
+//   const LayoutModel* models[1] = {&layout_model(problem.config, 0)};
 //   ComponentView view;
-//   build_view(problem, /*component=*/0, layout_model(problem.config, 0), view);
+//   build_views(problem, 1, models, &view);
 //   view.panels[8 + i]   // candidate i
 #include <array>
 #include <bit>
@@ -38,11 +39,12 @@ struct ComponentView {
   bool uniform = false;  ///< Uniformity level 3 (spec 3), read from the first context panel
 };
 
-/// Fills `view` from component `component` of every panel of `problem`. A panel with no entities,
-/// more entities than slots, a slot outside the layout or used twice, or a level outside the
-/// layout's original range is unusable (count 0): no rule explains it.
-void build_view(const engine::Problem& problem, int component, const LayoutModel& model,
-                ComponentView& view);
+/// Fills views[c] from component c (c < components, at most 2) of every panel of `problem`, with
+/// models[c] its layout. A panel with no entities, more entities than slots, a slot outside the
+/// layout or used twice, or a level outside the layout's original range is unusable (count 0): no
+/// rule explains it.
+void build_views(const engine::Problem& problem, int components, const LayoutModel* const* models,
+                 ComponentView* views);
 
 /// The slot set shifted by v (mod n), spec 6.2 Progression Position.
 inline std::uint16_t shift_mask(std::uint16_t mask, int v, int n) {

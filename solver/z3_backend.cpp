@@ -109,8 +109,7 @@ void Z3Solver::Impl::prepare(const engine::Problem& problem, int c, ComponentPla
   plan.model = &layout_model(problem.config, c);
   const LayoutModel& model = *plan.model;
   if (options.use_rules && c < static_cast<int>(problem.rules.size())) plan.allowed = allowed_by(model, problem.rules[c]);
-  ComponentView& view = views[c];
-  build_view(problem, c, model, view);
+  const ComponentView& view = views[c];  // built by solve()
   for (int i = 0; i < 8; ++i) plan.context_usable = plan.context_usable && view.panels[i].count > 0;
   if (!plan.context_usable) return;
   const Encoder enc(ctx, model);
@@ -227,6 +226,9 @@ Solution Z3Solver::solve(const engine::Problem& problem) {
   const int components = static_cast<int>(engine::configuration(problem.config).components.size());
   try {
     std::array<ComponentPlan, 2> plans;
+    const LayoutModel* models[2] = {&layout_model(problem.config, 0), nullptr};
+    if (components == 2) models[1] = &layout_model(problem.config, 1);
+    build_views(problem, components, models, im.views.data());
     for (int c = 0; c < components; ++c) im.prepare(problem, c, plans[c]);
     im.solver.push();  // everything of this problem is popped below
     const z3::expr answer = im.ctx.int_const("answer");

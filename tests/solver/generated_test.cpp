@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "engine/generate.hpp"
+#include "solver/component_fit.hpp"
 #include "solver/heuristic.hpp"
 #include "solver/z3_backend.hpp"
 
@@ -53,6 +54,35 @@ TEST_P(Generated, HeuristicAndZ3AgreeOnTheConsistentSetAndTheVerdict) {
       EXPECT_EQ(h.answer, z.answer) << i;
       // Z3's reading of the answer explains it under the heuristic too (same rules allowed).
       EXPECT_EQ(z3.reading(z.answer).count, static_cast<int>(problems[i].rules.size()));
+    }
+  }
+}
+
+// The generator's own rules, parameters included, explain its answer: the hypothesis checks never
+// reject what the rules produce (the strongest no-false-rejection check there is).
+TEST_P(Generated, TheTrueRulesWithTheirParametersExplainTheAnswer) {
+  for (const auto& p : generate(GetParam(), 30)) {
+    const int components = static_cast<int>(p.rules.size());
+    const LayoutModel* models[2] = {&layout_model(p.config, 0), components == 2 ? &layout_model(p.config, 1) : nullptr};
+    std::array<ComponentView, 2> views;
+    build_views(p, components, models, views.data());
+    for (int c = 0; c < components; ++c) {
+      auto exactly = [](const std::vector<Hypothesis>& list, const engine::Rule& truth) {
+        HypothesisMask mask = 0;
+        for (std::size_t i = 0; i < list.size(); ++i)
+          if (list[i].rule.name == truth.name && list[i].rule.attr == truth.attr && list[i].rule.value == truth.value)
+            mask |= HypothesisMask{1} << i;
+        return mask;
+      };
+      AllowedHypotheses truth;
+      truth.group0 = exactly(models[c]->group0, p.rules[c].rules[0]);
+      for (int a = 0; a < kRuleAttrs; ++a) truth.entity[a] = exactly(models[c]->entity[a], p.rules[c].rules[a + 1]);
+      ASSERT_NE(truth.group0, 0u) << "true rule not among the valid hypotheses";
+      ComponentFit fit;
+      fit.fit(*models[c], views[c], truth, /*occam=*/false);
+      ComponentReading why;
+      EXPECT_NE(fit.score(*p.target, &why), kNoScore)
+          << engine::configuration(p.config).folder << " component " << c << " " << fit.context_gap();
     }
   }
 }
