@@ -88,6 +88,24 @@ double ComponentFit::attr_term(int attr, const CarrySlot& carry, const PanelView
   return log_add(values.sum, constant);
 }
 
+// The non-Constant Type/Size/Color rules that accept a candidate (they do not depend on g).
+std::array<ComponentFit::AttrTerms, kRuleAttrs> ComponentFit::value_terms(const PanelView& cand) const {
+  std::array<AttrTerms, kRuleAttrs> values;
+  for (int a = 0; a < kRuleAttrs; ++a)
+    for (int v = 0; v < value_count_[a]; ++v) {
+      if (cand.common[a] != values_[a][v].predicted) continue;
+      const double t = value_weight_[a][v];
+      values[a].sum = log_add(values[a].sum, t);
+      if (t > values[a].best_log) values[a].best_log = t, values[a].best_rule = values_[a][v].hypothesis;
+    }
+  return values;
+}
+
+// Core of the posterior (abduction.md 2). Assumes fit() ran on the current view. For each group-0
+// fit that accepts the candidate, adds Angle's reading under its carry and, per attribute, the sum
+// over that attribute's rules; the candidate's score is the log-sum over g. Guarantees: kNoScore
+// exactly when no allowed rule assignment explains the candidate; the reading written to `best`
+// maximises the joint term (max over g and over each attribute's rules).
 double ComponentFit::score(int i, ComponentReading* best) const {
   const PanelView& cand = view_->panels[8 + i];
   if (cand.count == 0) return kNoScore;
@@ -102,16 +120,7 @@ double ComponentFit::score(int i, ComponentReading* best) const {
     const CarryFit& angle = carry_fit(carry, kAngle);
     if (!angle.fits || !carry_accepts(carry.key, kAngle, model_->slots, *view_, cand)) continue;
     log_lik += angle.log_lik + cand.count * angle.log_per_entity;
-    if (!values_done) {  // non-Constant Type/Size/Color terms do not depend on g: once per candidate
-      for (int a = 0; a < kRuleAttrs; ++a)
-        for (int v = 0; v < value_count_[a]; ++v) {
-          if (cand.common[a] != values_[a][v].predicted) continue;
-          const double t = value_weight_[a][v];
-          values[a].sum = log_add(values[a].sum, t);
-          if (t > values[a].best_log) values[a].best_log = t, values[a].best_rule = values_[a][v].hypothesis;
-        }
-      values_done = true;
-    }
+    if (!values_done) values = value_terms(cand), values_done = true;  // once per candidate
     double joint = log_lik;  // max-product over the attribute rules, for the reading
     std::array<AttrBest, kRuleAttrs> chosen;
     bool explained = true;

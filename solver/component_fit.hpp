@@ -62,6 +62,7 @@ class ComponentFit {
     bool noise = false;
   };
   int carry_slot(const Group0Fit& g);
+  std::array<AttrTerms, kRuleAttrs> value_terms(const PanelView& cand) const;
   double attr_term(int attr, const CarrySlot& carry, const PanelView& cand, const AttrTerms& values,
                    AttrBest& best) const;
 

@@ -81,6 +81,10 @@ struct Z3Solver::Impl {
   bool structured_fits(const Encoder& enc, const ComponentPlan& plan, int attr);
   void prepare(const engine::Problem& problem, int c, ComponentPlan& plan);
   void assert_component(int c, ComponentPlan& plan, const z3::expr& answer);
+  std::vector<CarryGroup> assert_group0(int c, const ComponentPlan& plan, const Encoder& enc);
+  void assert_attribute(int c, int a, const ComponentPlan& plan, const Encoder& enc,
+                        const std::vector<CarryGroup>& carries);
+  bool enumerate(const engine::Problem& problem, Solution& out);
   Reading reading_from(const z3::model& m, const engine::Problem& problem) const;
 };
 
@@ -129,22 +133,28 @@ void Z3Solver::Impl::assert_component(int c, ComponentPlan& plan, const z3::expr
     add(Term::boolean(false));
     return;
   }
-  const LayoutModel& model = *plan.model;
   const ComponentView& view = views[c];
   for (int i = 0; i < 8; ++i)
     if (view.panels[8 + i].count == 0) add(Term(answer != i));
-  const Encoder enc(ctx, model);
+  const Encoder enc(ctx, *plan.model);
   plan.panels.push_back(enc.answer(view.panels, answer));
-  const std::string tag = std::to_string(c);
-  const z3::expr g = ctx.int_const(("group0_" + tag).c_str());
-  // Group-0 hypotheses by carry (the carry decides what Constant and Angle mean): one implication
-  // per carry, so each carry's constraints are built once.
+  const std::vector<CarryGroup> carries = assert_group0(c, plan, enc);
+  for (const CarryGroup& cg : carries)
+    add(implies(cg.chosen, enc.carry(cg.carry, cg.shift, view.uniform, kAngle, plan.panels)));
+  for (int a = 0; a < kRuleAttrs; ++a) assert_attribute(c, a, plan, enc, carries);
+}
+
+// The Number/Position selector of component c; returns its hypotheses grouped by carry (the
+// carry decides what Constant and Angle mean), so each carry's constraints are built once.
+std::vector<CarryGroup> Z3Solver::Impl::assert_group0(int c, const ComponentPlan& plan, const Encoder& enc) {
+  const LayoutModel& model = *plan.model;
+  const z3::expr g = ctx.int_const(("group0_" + std::to_string(c)).c_str());
   std::vector<CarryGroup> carries;
-  Term some_group0 = Term::boolean(false);
+  Term some = Term::boolean(false);
   for (std::size_t k = 0; k < model.group0.size(); ++k) {
     if (!allowed_bit(plan.allowed.group0, k)) continue;
     const Term chosen(g == static_cast<int>(k));
-    some_group0 = some_group0 || chosen;
+    some = some || chosen;
     add(implies(chosen, enc.group0(model.group0[k], plan.panels)));
     const Carry carry = carry_of(model.group0[k].rule);
     const int shift = carry == Carry::kShift ? model.group0[k].rule.value : 0;
@@ -155,29 +165,34 @@ void Z3Solver::Impl::assert_component(int c, ComponentPlan& plan, const z3::expr
     else
       it->chosen = it->chosen || chosen;
   }
-  add(some_group0);
-  for (const CarryGroup& cg : carries) add(implies(cg.chosen, enc.carry(cg.carry, cg.shift, view.uniform, kAngle, plan.panels)));
-  for (int a = 0; a < kRuleAttrs; ++a) {
-    const auto& list = model.entity[a];
-    const z3::expr t = ctx.int_const(("rule_" + tag + "_" + std::to_string(a)).c_str());
-    Term some_rule = Term::boolean(false);
-    for (std::size_t r = 0; r < list.size(); ++r) {
-      if (!allowed_bit(plan.allowed.entity[a], r)) continue;
-      const Term chosen(t == static_cast<int>(r));
-      some_rule = some_rule || chosen;
-      if (list[r].rule.name != engine::RuleName::kConstant) {
-        add(implies(chosen, enc.values(list[r], a, plan.panels)));
-        continue;
-      }
-      for (const CarryGroup& cg : carries) {
-        const bool noise = !view.uniform && cg.carry == Carry::kRegenerate;
-        if (noise && plan.noise_allowed[a]) continue;  // noise: no constraint
-        const Term meaning = noise ? Term::boolean(false) : enc.carry(cg.carry, cg.shift, view.uniform, a, plan.panels);
-        add(implies(chosen && cg.chosen, meaning));
-      }
+  add(some);
+  return carries;
+}
+
+// The selector of attribute `a` of component c; Constant means what each carry makes of it, and
+// noise is excluded where Occam says a structured rule explains the attribute.
+void Z3Solver::Impl::assert_attribute(int c, int a, const ComponentPlan& plan, const Encoder& enc,
+                                      const std::vector<CarryGroup>& carries) {
+  const auto& list = plan.model->entity[a];
+  const bool uniform = views[c].uniform;
+  const z3::expr t = ctx.int_const(("rule_" + std::to_string(c) + "_" + std::to_string(a)).c_str());
+  Term some = Term::boolean(false);
+  for (std::size_t r = 0; r < list.size(); ++r) {
+    if (!allowed_bit(plan.allowed.entity[a], r)) continue;
+    const Term chosen(t == static_cast<int>(r));
+    some = some || chosen;
+    if (list[r].rule.name != engine::RuleName::kConstant) {
+      add(implies(chosen, enc.values(list[r], a, plan.panels)));
+      continue;
     }
-    add(some_rule);
+    for (const CarryGroup& cg : carries) {
+      const bool noise = !uniform && cg.carry == Carry::kRegenerate;
+      if (noise && plan.noise_allowed[a]) continue;  // noise: no constraint
+      const Term meaning = noise ? Term::boolean(false) : enc.carry(cg.carry, cg.shift, uniform, a, plan.panels);
+      add(implies(chosen && cg.chosen, meaning));
+    }
   }
+  add(some);
 }
 
 Reading Z3Solver::Impl::reading_from(const z3::model& m, const engine::Problem& problem) const {
@@ -216,53 +231,56 @@ Reading Z3Solver::reading(int candidate) const {
   return impl_->readings[candidate];
 }
 
+// Asserts the problem and enumerates the consistent candidates: each model names one; it is
+// blocked and Z3 asked again until unsat (or a budget runs out: false).
+bool Z3Solver::Impl::enumerate(const engine::Problem& problem, Solution& out) {
+  const int components = static_cast<int>(engine::configuration(problem.config).components.size());
+  const LayoutModel* models[2] = {&layout_model(problem.config, 0), nullptr};
+  if (components == 2) models[1] = &layout_model(problem.config, 1);
+  build_views(problem, components, models, views.data());
+  std::array<ComponentPlan, 2> plans;
+  for (int c = 0; c < components; ++c) prepare(problem, c, plans[c]);
+  solver.push();  // everything of this problem is popped below
+  const z3::expr answer = ctx.int_const("answer");
+  solver.add(answer >= 0 && answer <= 7);
+  for (int c = 0; c < components; ++c) assert_component(c, plans[c], answer);
+  Check r = check();
+  for (; r == Check::kSat; r = check()) {
+    const z3::model m = solver.get_model();
+    const int found = m.eval(answer, true).get_numeral_int();
+    RAVE_CHECK(found >= 0 && found < 8 && !((out.consistent >> found) & 1u), "Z3 answer out of range or repeated");
+    out.consistent = static_cast<std::uint8_t>(out.consistent | (1u << found));
+    readings[found] = reading_from(m, problem);
+    solver.add(answer != found);
+  }
+  solver.pop();
+  return r != Check::kUnknown;
+}
+
 Solution Z3Solver::solve(const engine::Problem& problem) {
   Impl& im = *impl_;
   im.checks = 0;
   im.unknown_reason.clear();
   im.readings.fill(Reading{});
   Solution out;
-  bool budget_out = false;
-  const int components = static_cast<int>(engine::configuration(problem.config).components.size());
+  bool decided = false;
   try {
-    std::array<ComponentPlan, 2> plans;
-    const LayoutModel* models[2] = {&layout_model(problem.config, 0), nullptr};
-    if (components == 2) models[1] = &layout_model(problem.config, 1);
-    build_views(problem, components, models, im.views.data());
-    for (int c = 0; c < components; ++c) im.prepare(problem, c, plans[c]);
-    im.solver.push();  // everything of this problem is popped below
-    const z3::expr answer = im.ctx.int_const("answer");
-    im.solver.add(answer >= 0 && answer <= 7);
-    for (int c = 0; c < components && !budget_out; ++c) im.assert_component(c, plans[c], answer);
-    // Enumerate the consistent candidates: each model names one; block it and ask again.
-    while (!budget_out) {
-      const Check r = im.check();
-      if (r == Check::kUnknown) budget_out = true;
-      if (r != Check::kSat) break;
-      const z3::model m = im.solver.get_model();
-      const int found = m.eval(answer, true).get_numeral_int();
-      RAVE_CHECK(found >= 0 && found < 8 && !((out.consistent >> found) & 1u), "Z3 answer out of range or repeated");
-      out.consistent = static_cast<std::uint8_t>(out.consistent | (1u << found));
-      im.readings[found] = im.reading_from(m, problem);
-      im.solver.add(answer != found);
-    }
-    im.solver.pop();
+    decided = im.enumerate(problem, out);
   } catch (const z3::exception& e) {
     im.solver.reset();
     RAVE_CHECK(false, std::string("Z3 failed: ") + e.msg());
   }
   // Rank what Z3 proved consistent by the posterior (the heuristic's scores).
   const Solution ranked = im.ranker.solve(problem);
-  double best = kNoScore;
   bool any = false;
   for (int i = 0; i < 8; ++i) {
     const bool consistent = (out.consistent >> i) & 1u;
     out.log_score[i] = consistent ? ranked.log_score[i] : kNoScore;
-    if (consistent && (!any || out.log_score[i] > best)) best = out.log_score[i], out.answer = i, any = true;
+    if (consistent && (!any || out.log_score[i] > out.log_score[out.answer])) out.answer = i, any = true;
   }
-  out.verdict = budget_out ? Verdict::kUnknown : verdict_of(out.consistent);
-  if (out.verdict == Verdict::kUnknown) out.reason = im.unknown_reason;
   if (!any) out.answer = ranked.answer;
+  out.verdict = decided ? verdict_of(out.consistent) : Verdict::kUnknown;
+  if (out.verdict == Verdict::kUnknown) out.reason = im.unknown_reason;
   if (out.verdict == Verdict::kNone) out.reason = ranked.reason.empty() ? "no candidate is consistent" : ranked.reason;
   return out;
 }

@@ -80,16 +80,8 @@ Term Encoder::latin(const std::array<Term, 9>& x) {
 Term Encoder::group0(const Hypothesis& h, const std::vector<PanelTerms>& p) const {
   const int v = h.rule.value;
   const bool number = h.rule.attr == RuleAttr::kNumber;
+  if (h.rule.name == RuleName::kDistributeThree) return distribute_three_group0(h, p);
   Term all = Term::boolean(true);
-  if (h.rule.name == RuleName::kDistributeThree) {
-    std::array<Term, 9> x{level(p[0]), level(p[1]), level(p[2]), level(p[3]), level(p[4]),
-                              level(p[5]), level(p[6]), level(p[7]), level(p[8])};
-    if (number) return latin(x) && in(x[0], h.range) && in(x[1], h.range) && in(x[2], h.range);
-    for (int i = 1; i < 9; ++i) all = all && p[i].count == p[0].count;
-    std::array<Term, 9> m{p[0].mask, p[1].mask, p[2].mask, p[3].mask, p[4].mask,
-                              p[5].mask, p[6].mask, p[7].mask, p[8].mask};
-    return all && in(level(p[0]), h.range) && latin(m);
-  }
   for (int r = 0; r < 3; ++r) {
     const PanelTerms &c1 = p[3 * r], &c2 = p[3 * r + 1], &c3 = p[3 * r + 2];
     const Term l1 = level(c1), l2 = level(c2), l3 = level(c3);
@@ -118,6 +110,20 @@ Term Encoder::group0(const Hypothesis& h, const std::vector<PanelTerms>& p) cons
     }
   }
   return all;
+}
+
+// Distribute_Three Number (counts) or Position (slot sets of one count in all nine panels).
+Term Encoder::distribute_three_group0(const Hypothesis& h, const std::vector<PanelTerms>& p) const {
+  if (h.rule.attr == RuleAttr::kNumber) {
+    const std::array<Term, 9> x{level(p[0]), level(p[1]), level(p[2]), level(p[3]), level(p[4]),
+                                level(p[5]), level(p[6]), level(p[7]), level(p[8])};
+    return latin(x) && in(x[0], h.range) && in(x[1], h.range) && in(x[2], h.range);
+  }
+  Term same_count = Term::boolean(true);
+  for (int i = 1; i < 9; ++i) same_count = same_count && p[i].count == p[0].count;
+  const std::array<Term, 9> m{p[0].mask, p[1].mask, p[2].mask, p[3].mask, p[4].mask,
+                              p[5].mask, p[6].mask, p[7].mask, p[8].mask};
+  return same_count && in(level(p[0]), h.range) && latin(m);
 }
 
 // Arithmetic Size on 1-based levels, Color on raw levels with the row-2 guard (spec 6.3).

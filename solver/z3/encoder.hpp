@@ -53,6 +53,7 @@ class Encoder {
   static Term in(const Term& x, engine::Range r) { return x >= r.min && x <= r.max; }
   static Term rotate(const Term& bits, int by);
   static Term latin(const std::array<Term, 9>& x);
+  Term distribute_three_group0(const Hypothesis& h, const std::vector<PanelTerms>& p) const;
   Term arithmetic_values(const Hypothesis& h, int attr, const std::vector<PanelTerms>& p) const;
 
   z3::context& ctx_;
