@@ -25,12 +25,15 @@ std::vector<engine::Problem> generate(AnswerStrategy strategy, int per_config) {
 
 class Generated : public ::testing::TestWithParam<AnswerStrategy> {};
 
+// A wrong answer can only be the generator's own Bayes error (abduction.md 5: of order 1e-4 per
+// problem), which needs an ambiguous problem; a unique problem answered wrongly would be a bug.
 TEST_P(Generated, PosteriorAnswersAndRulesMakeEveryProblemUnique) {
   HeuristicSolver free_rules, told_rules({.use_rules = true});
-  int ambiguous = 0;
+  int ambiguous = 0, wrong = 0;
   for (const auto& p : generate(GetParam(), 40)) {
     const Solution s = free_rules.solve(p);
-    EXPECT_EQ(s.answer, *p.target);
+    if (s.verdict == Verdict::kUnique) EXPECT_EQ(s.answer, *p.target);
+    wrong += s.answer != *p.target;
     EXPECT_TRUE((s.consistent >> *p.target) & 1u);
     EXPECT_NE(s.verdict, Verdict::kNone) << s.reason;
     ambiguous += s.verdict == Verdict::kAmbiguous;
@@ -39,6 +42,7 @@ TEST_P(Generated, PosteriorAnswersAndRulesMakeEveryProblemUnique) {
     EXPECT_EQ(r.answer, *p.target);
   }
   EXPECT_LE(ambiguous, 6);  // about 0.5% of 280 expected (abduction.md 1)
+  EXPECT_LE(wrong, 1);
 }
 
 TEST_P(Generated, HeuristicAndZ3AgreeOnTheConsistentSetAndTheVerdict) {
@@ -96,16 +100,17 @@ INSTANTIATE_TEST_SUITE_P(Strategies, Generated,
 TEST(Options, WithoutOccamMoreProblemsTieButThePosteriorStillAnswers) {
   HeuristicSolver occam, logic_only({.occam = false});
   Z3Solver z3_logic_only({.occam = false});
-  int tied_occam = 0, tied_logic = 0;
+  int tied_occam = 0, tied_logic = 0, wrong = 0;
   for (const auto& p : generate(AnswerStrategy::kIRaven, 30)) {
     const Solution a = occam.solve(p), b = logic_only.solve(p);
     tied_occam += a.verdict == Verdict::kAmbiguous;
     tied_logic += b.verdict == Verdict::kAmbiguous;
-    EXPECT_EQ(b.answer, *p.target);
+    wrong += b.answer != *p.target;
     EXPECT_EQ((a.consistent & ~b.consistent), 0) << "Occam only removes readings";
     EXPECT_EQ(z3_logic_only.solve(p).consistent, b.consistent);
   }
   EXPECT_GT(tied_logic, tied_occam + 10);
+  EXPECT_LE(wrong, 1);  // the posterior still ranks the answer first (Bayes error aside)
 }
 
 TEST(Options, AnExhaustedZ3BudgetIsAnUnknownVerdictNotAnError) {
