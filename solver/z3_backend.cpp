@@ -74,7 +74,9 @@ struct Z3Solver::Impl {
   Check check() {
     ++checks;
     const Check r = to_check(solver.check());
-    if (r == Check::kUnknown && unknown_reason.empty()) unknown_reason = "Z3 budget: " + solver.reason_unknown();
+    if (r == Check::kUnknown && unknown_reason.empty())
+      unknown_reason = "Z3 stopped before deciding (rlimit " + std::to_string(budget.rlimit) + ", timeout " +
+                       std::to_string(budget.timeout_ms) + " ms; 0 = none): " + solver.reason_unknown();
     return r;
   }
 
