@@ -30,7 +30,7 @@ struct TrainArgs {
   double lr = 1e-4;
   std::optional<double> meta_alpha, meta_beta;
   std::uint64_t seed = 12345;
-  bool candidates_only = false, resume = false;
+  bool candidates_only = false, shuffle_candidates = false, resume = false;
 };
 
 neural::ModelKind parse_model(const std::string& word) {
@@ -63,6 +63,7 @@ neural::TrainOptions to_options(const TrainArgs& a) {
   o.loader_threads = a.loader_threads;
   o.device = parse_device_word(a.device);
   o.candidates_only = a.candidates_only;
+  o.shuffle_candidates = a.shuffle_candidates;
   o.resume = a.resume;
   return o;
 }
@@ -142,6 +143,8 @@ Runner add_train(CLI::App& app) {
   cmd->add_option("--train-configs", a->train_configs, "Configurations to train and validate on (default all)")->delimiter(',');
   cmd->add_option("--test-configs", a->test_configs, "Configurations to test on (default: the training ones)")->delimiter(',');
   cmd->add_flag("--candidates-only", a->candidates_only, "Zero the 8 context panels (answer-set shortcut ablation)");
+  cmd->add_flag("--shuffle-candidates", a->shuffle_candidates,
+                "Augment: permute each training problem's 8 candidates anew every epoch (off in the reference)");
   cmd->add_option("--label-embeddings", a->label_embeddings, "float32 22x300 .npy label table for the DRT (default: built-in)");
   cmd->add_flag("--no-tag", a->no_tag, "WReN without the panel tags");
   cmd->add_flag("--resume", a->resume, "Continue the run in --out from last.pt");

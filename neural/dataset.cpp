@@ -105,4 +105,18 @@ LoadedProblem load_problem(const DataFile& file, const PanelResizer& resize, boo
   return p;
 }
 
+void permute_candidates(LoadedProblem& p, const std::array<int, 8>& order) {
+  const std::size_t panel = p.image.size() / 16;
+  std::vector<std::uint8_t> old(p.image.begin() + 8 * static_cast<std::ptrdiff_t>(panel), p.image.end());
+  std::int64_t target = -1;
+  for (std::size_t i = 0; i < 8; ++i) {
+    const auto from = static_cast<std::size_t>(order[i]);
+    RAVE_CHECK(from < 8, "candidate order must be a permutation of 0..7");
+    std::memcpy(&p.image[(8 + i) * panel], &old[from * panel], panel);
+    if (static_cast<std::int64_t>(from) == p.target) target = static_cast<std::int64_t>(i);
+  }
+  RAVE_CHECK(target >= 0, "candidate order must be a permutation of 0..7");
+  p.target = target;
+}
+
 }  // namespace rave::neural

@@ -53,4 +53,8 @@ struct LoadedProblem {
 /// InputError naming the file on a missing, truncated or inconsistent npz.
 LoadedProblem load_problem(const DataFile& file, const PanelResizer& resize, bool candidates_only = false);
 
+/// Puts the 8 candidates in the order `order` (candidate i becomes old candidate order[i]) and
+/// moves the target with them: the candidate-shuffle augmentation the original loader had (off).
+void permute_candidates(LoadedProblem& problem, const std::array<int, 8>& order);
+
 }  // namespace rave::neural

@@ -20,6 +20,16 @@ namespace rave::neural {
 namespace {
 
 constexpr std::uint64_t kShuffleSalt = 0x53485546464c45;  // "SHUFFLE"
+constexpr std::uint64_t kCandidateSalt = 0x43414e444944;   // "CANDID"
+
+// The candidate order of file `file` in `epoch`: a function of (seed, epoch, file) only.
+std::array<int, 8> candidate_order(std::uint64_t seed, int epoch, std::size_t file) {
+  engine::Rng rng(engine::mix64(seed ^ kCandidateSalt) ^ engine::mix64(static_cast<std::uint64_t>(epoch)) ^
+                  engine::mix64(engine::mix64(static_cast<std::uint64_t>(file))));
+  std::array<int, 8> order{0, 1, 2, 3, 4, 5, 6, 7};
+  rng.shuffle(std::span<int>(order));
+  return order;
+}
 
 // Appends one decoded problem to a batch under construction.
 void append(HostBatch& b, LoadedProblem&& p, std::size_t position) {
@@ -49,11 +59,14 @@ struct BatchStream::Shared {
   bool closed = false;             // the consumer is gone: drop everything
   std::atomic<bool> stop{false};   // ask the source filter to stop
 
-  Shared(std::span<const DataFile> f, const PipelineOptions& o, int epoch)
+  int epoch;
+
+  Shared(std::span<const DataFile> f, const PipelineOptions& o, int e)
       : files(f.begin(), f.end()),
-        order(epoch_order(f.size(), o.seed, epoch, o.shuffle)),
+        order(epoch_order(f.size(), o.seed, e, o.shuffle)),
         options(o),
-        resize(engine::kPanelSize, o.image_size) {}
+        resize(engine::kPanelSize, o.image_size),
+        epoch(e) {}
 
   // Blocks while `prefetch` batches wait, unless `force` (end and error markers always fit).
   void push(Item item, bool force) {
@@ -90,7 +103,9 @@ void BatchStream::Shared::run() {
     return next++;
   };
   const auto decode = [&](std::size_t i) {
-    return std::make_pair(i, load_problem(files[order[i]], resize, options.candidates_only));
+    auto problem = load_problem(files[order[i]], resize, options.candidates_only);
+    if (options.shuffle_candidates) permute_candidates(problem, candidate_order(options.seed, epoch, order[i]));
+    return std::make_pair(i, std::move(problem));
   };
   const auto sink = [&](std::pair<std::size_t, LoadedProblem> item) {
     if (batch.size == 0) batch.image_size = options.image_size;

@@ -29,6 +29,7 @@ struct PipelineOptions {
   std::uint64_t seed = 12345;    ///< shuffling seed
   bool shuffle = false;          ///< permute per epoch (train); identity order otherwise
   bool candidates_only = false;  ///< zero the 8 context panels (answer-set shortcut ablation)
+  bool shuffle_candidates = false;  ///< permute each problem's candidates, from (seed, epoch, file)
   int prefetch = 4;              ///< finished batches kept ready ahead of the consumer
 };
 

@@ -193,9 +193,11 @@ TrainResult train(const TrainOptions& o, const ProgressFn& progress, const Epoch
 
   const PipelineOptions pipe{.image_size = resolved_image_size(o.model), .batch_size = o.batch_size,
                              .threads = threads_or_hardware(o.loader_threads ? o.loader_threads : o.threads),
-                             .seed = o.seed, .shuffle = true, .candidates_only = o.candidates_only};
+                             .seed = o.seed, .shuffle = true, .candidates_only = o.candidates_only,
+                             .shuffle_candidates = o.shuffle_candidates};
   PipelineOptions eval_pipe = pipe;
   eval_pipe.shuffle = false;
+  eval_pipe.shuffle_candidates = false;
   for (int epoch = record.info.epoch + 1; epoch <= o.epochs; ++epoch) {
     torch::manual_seed(engine::mix64(o.seed ^ engine::mix64(static_cast<std::uint64_t>(epoch))));
     const auto t0 = Clock::now();

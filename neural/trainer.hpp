@@ -84,6 +84,7 @@ struct TrainOptions {
   int loader_threads = 0;                       ///< pipeline workers; 0 = threads
   Device device = Device::kAuto;
   bool candidates_only = false;                 ///< zero the context panels (shortcut ablation)
+  bool shuffle_candidates = false;              ///< augmentation: permute candidates per epoch
   bool resume = false;                          ///< continue from <out>/last.pt
 };
 

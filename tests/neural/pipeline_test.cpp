@@ -282,8 +282,9 @@ TEST(PipelineTest, EpochOrderDependsOnSeedAndEpochOnly) {
   EXPECT_EQ(batch_count(96, 32), 3u);
 }
 
-std::vector<HostBatch> drain(const std::vector<DataFile>& files, int threads, int epoch) {
-  BatchStream stream(files, {.image_size = 80, .batch_size = 8, .threads = threads, .seed = 99, .shuffle = true}, epoch);
+std::vector<HostBatch> drain(const std::vector<DataFile>& files, int threads, int epoch, bool shuffle_candidates = false) {
+  BatchStream stream(files, {.image_size = 80, .batch_size = 8, .threads = threads, .seed = 99, .shuffle = true,
+                             .shuffle_candidates = shuffle_candidates}, epoch);
   std::vector<HostBatch> out;
   while (auto b = stream.next()) out.push_back(std::move(*b));
   EXPECT_FALSE(stream.next().has_value());
@@ -303,6 +304,26 @@ TEST(PipelineTest, SameBatchesForOneAndTwoThreads) {
   for (const auto& b : one) seen.insert(seen.end(), b.positions.begin(), b.positions.end());
   EXPECT_EQ(seen, epoch_order(files.size(), 99, 4, true));
   EXPECT_NE(one, drain(files, 2, 5));  // another epoch, another order
+  const auto permuted = drain(files, 1, 4, true);
+  EXPECT_EQ(permuted, drain(files, 2, 4, true));
+  ASSERT_EQ(permuted.size(), one.size());
+  EXPECT_EQ(permuted[0].positions, one[0].positions);
+  EXPECT_NE(permuted[0].targets, one[0].targets);
+  EXPECT_EQ(permuted[0].labels, one[0].labels);
+}
+
+TEST(DatasetTest, PermutedCandidatesCarryTheTarget) {
+  const auto root = testing::write_synthetic_dataset("permute", {ConfigId::kCenterSingle}, 1);
+  const LoadedProblem p = load_problem(list_split(root, Split::kTrain, {})[0], PanelResizer(160, 80));
+  LoadedProblem q = p;
+  const std::array<int, 8> order{3, 7, 0, 5, 1, 6, 2, 4};
+  permute_candidates(q, order);
+  const auto panel = [](const LoadedProblem& x, int i) {
+    return std::vector<std::uint8_t>(x.image.begin() + i * 6400, x.image.begin() + (i + 1) * 6400);
+  };
+  for (int i = 0; i < 8; ++i) EXPECT_EQ(panel(q, 8 + i), panel(p, 8 + order[static_cast<std::size_t>(i)]));
+  for (int i = 0; i < 8; ++i) EXPECT_EQ(panel(q, i), panel(p, i));
+  EXPECT_EQ(order[static_cast<std::size_t>(q.target)], p.target);
 }
 
 TEST(PipelineTest, LastPartialBatchIsKept) {
