@@ -1,7 +1,9 @@
 #include "neural/resize.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
+#include <cstring>
 
 #include "common/error.hpp"
 
@@ -87,27 +89,32 @@ void PanelResizer::horizontal_generic(const std::uint8_t* src, std::uint8_t* mid
   }
 }
 
-// Exactly 2:1. Tap t of output x reads source 2x - 1 + t. Away from the borders Pillow's fixed-point
-// taps are exactly (1, 3, 3, 1) x 2^19, so clip8(2^21 + 2^19 S) = (S + 4) >> 3 with S <= 2040:
-// 16-bit lanes, contiguous arrays (a[i] = column 2i - 1, b[i] = column 2i of the zero-padded row),
-// vectorised. The first and last outputs keep Pillow's renormalised 32-bit taps.
+// Exactly 2:1. Tap t of output x reads source column 2x - 1 + t. Away from the borders Pillow's
+// fixed-point taps are exactly (1, 3, 3, 1) x 2^19, so clip8(2^21 + 2^19 S) = (S + 4) >> 3 with
+// S <= 2040: 16-bit arithmetic. The row is read as 16-bit pairs (columns 2i, 2i+1), so every tap is
+// a byte of a contiguous array and the loop vectorises. The first and last outputs keep Pillow's
+// renormalised 32-bit taps.
 void PanelResizer::horizontal_half(const std::uint8_t* src, std::uint8_t* mid) const {
   const std::size_t n = static_cast<std::size_t>(out_);
-  std::vector<std::uint16_t> a(n + 1), b(n + 1);
+  constexpr bool kLittle = std::endian::native == std::endian::little;
+  const auto first = [](std::uint16_t v) { return kLittle ? (v & 0xFF) : (v >> 8); };   // column 2i
+  const auto second = [](std::uint16_t v) { return kLittle ? (v >> 8) : (v & 0xFF); };  // column 2i + 1
+  std::vector<std::uint16_t> pairs(n);
   for (int y = 0; y < in_; ++y) {
     const std::uint8_t* row = src + static_cast<std::size_t>(y) * in_;
-    a[0] = 0;
-    for (std::size_t i = 0; i < n; ++i) {
-      b[i] = row[2 * i];
-      a[i + 1] = row[2 * i + 1];
-    }
-    b[n] = 0;
+    std::memcpy(pairs.data(), row, 2 * n);
     std::uint8_t* out = mid + static_cast<std::size_t>(y) * n;
     for (std::size_t x = 1; x + 1 < n; ++x)
-      out[x] = static_cast<std::uint8_t>((a[x] + 3 * (b[x] + a[x + 1]) + b[x + 1] + 4) >> 3);
-    for (std::size_t x : {std::size_t{0}, n - 1})
-      out[x] = clip8((1 << (kPrecisionBits - 1)) + a[x] * half_[x] + b[x] * half_[n + x] + a[x + 1] * half_[2 * n + x] +
-                     b[x + 1] * half_[3 * n + x]);
+      out[x] = static_cast<std::uint8_t>(
+          (second(pairs[x - 1]) + 3 * (first(pairs[x]) + second(pairs[x])) + first(pairs[x + 1]) + 4) >> 3);
+    for (std::size_t x : {std::size_t{0}, n - 1}) {
+      std::int32_t acc = 1 << (kPrecisionBits - 1);
+      for (int t = 0; t < 4; ++t) {
+        const long j = 2 * static_cast<long>(x) - 1 + t;
+        if (j >= 0 && j < in_) acc += row[j] * half_[static_cast<std::size_t>(t) * n + x];
+      }
+      out[x] = clip8(acc);
+    }
   }
 }
 

@@ -68,7 +68,7 @@ torch::optim::Adam make_adam(RavenModelImpl& model, const AdamSettings& s) {
 StepStats train_step(RavenModelImpl& model, torch::optim::Optimizer& optimizer, const BatchTensors& batch,
                      const LossWeights& weights) {
   model.train();
-  optimizer.zero_grad();
+  for (auto& p : model.parameters()) p.mutable_grad() = torch::Tensor();  // set_to_none: backward writes, not adds
   const ModelOutput out = model.forward(batch.input);
   const auto loss = raven_loss(out, batch, weights);
   loss.backward();

@@ -9,7 +9,7 @@
 #
 #   scripts/neural_experiment.sh                 # everything, into out/neural-experiment
 #   SMOKE=1 scripts/neural_experiment.sh         # 10 problems per configuration, 1 epoch (~2 min)
-#   RAVE=build/apps/rave N=1000 EPOCHS_CNN=40 EPOCHS_RESNET=8 THREADS=2 scripts/neural_experiment.sh out/x
+#   RAVE=build/apps/rave N=1000 EPOCHS_CNN=30 EPOCHS_RESNET=9 THREADS=2 scripts/neural_experiment.sh out/x
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 
@@ -19,7 +19,7 @@ if [[ "$smoke" == 1 ]]; then
   n="${N:-10}"; epochs_cnn="${EPOCHS_CNN:-1}"; epochs_resnet="${EPOCHS_RESNET:-1}"
 else
   out="${1:-$root/out/neural-experiment}"
-  n="${N:-1000}"; epochs_cnn="${EPOCHS_CNN:-40}"; epochs_resnet="${EPOCHS_RESNET:-8}"
+  n="${N:-1000}"; epochs_cnn="${EPOCHS_CNN:-30}"; epochs_resnet="${EPOCHS_RESNET:-9}"
 fi
 rave="${RAVE:-$root/build/apps/rave}"
 threads="${THREADS:-2}"      # torch + OpenBLAS threads (rave sets both; a busy machine does better with 1)
