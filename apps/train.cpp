@@ -27,6 +27,7 @@ struct TrainArgs {
   std::string data, out, label_embeddings, device = "auto";
   std::vector<std::string> train_configs, test_configs;
   int epochs = 200, batch_size = 32, image_size = 0, threads = default_threads(), loader_threads = 0;
+  std::size_t cache_mb = 2048;
   double lr = 1e-4;
   std::optional<double> meta_alpha, meta_beta;
   std::uint64_t seed = 12345;
@@ -61,6 +62,7 @@ neural::TrainOptions to_options(const TrainArgs& a) {
   o.seed = a.seed;
   o.threads = a.threads;
   o.loader_threads = a.loader_threads;
+  o.cache_mb = a.cache_mb;
   o.device = parse_device_word(a.device);
   o.candidates_only = a.candidates_only;
   o.shuffle_candidates = a.shuffle_candidates;
@@ -140,6 +142,8 @@ Runner add_train(CLI::App& app) {
   cmd->add_option("-j,--threads", a->threads, "Torch and BLAS threads")->capture_default_str()->check(CLI::PositiveNumber);
   cmd->add_option("--loader-threads", a->loader_threads, "Data pipeline workers (default: --threads)");
   cmd->add_option("--device", a->device, "auto | cpu | cuda")->capture_default_str();
+  cmd->add_option("--cache-mb", a->cache_mb, "Keep decoded train/val problems in memory when they fit (0: never)")
+      ->capture_default_str();
   cmd->add_option("--train-configs", a->train_configs, "Configurations to train and validate on (default all)")->delimiter(',');
   cmd->add_option("--test-configs", a->test_configs, "Configurations to test on (default: the training ones)")->delimiter(',');
   cmd->add_flag("--candidates-only", a->candidates_only, "Zero the 8 context panels (answer-set shortcut ablation)");

@@ -60,13 +60,15 @@ struct BatchStream::Shared {
   std::atomic<bool> stop{false};   // ask the source filter to stop
 
   int epoch;
+  ProblemCache* cache;
 
-  Shared(std::span<const DataFile> f, const PipelineOptions& o, int e)
+  Shared(std::span<const DataFile> f, const PipelineOptions& o, int e, ProblemCache* c)
       : files(f.begin(), f.end()),
         order(epoch_order(f.size(), o.seed, e, o.shuffle)),
         options(o),
         resize(engine::kPanelSize, o.image_size),
-        epoch(e) {}
+        epoch(e),
+        cache(c) {}
 
   // Blocks while `prefetch` batches wait, unless `force` (end and error markers always fit).
   void push(Item item, bool force) {
@@ -103,8 +105,11 @@ void BatchStream::Shared::run() {
     return next++;
   };
   const auto decode = [&](std::size_t i) {
-    auto problem = load_problem(files[order[i]], resize, options.candidates_only);
-    if (options.shuffle_candidates) permute_candidates(problem, candidate_order(options.seed, epoch, order[i]));
+    const std::size_t file = order[i];
+    const LoadedProblem* kept = cache ? cache->find(file) : nullptr;
+    LoadedProblem problem = kept ? *kept : load_problem(files[file], resize, options.candidates_only);
+    if (cache && !kept) cache->store(file, problem);
+    if (options.shuffle_candidates) permute_candidates(problem, candidate_order(options.seed, epoch, file));
     return std::make_pair(i, std::move(problem));
   };
   const auto sink = [&](std::pair<std::size_t, LoadedProblem> item) {
@@ -136,9 +141,27 @@ std::size_t batch_count(std::size_t n, int batch_size) {
   return (n + static_cast<std::size_t>(batch_size) - 1) / static_cast<std::size_t>(batch_size);
 }
 
-BatchStream::BatchStream(std::span<const DataFile> files, const PipelineOptions& options, int epoch) {
+ProblemCache::ProblemCache(std::size_t files, const PipelineOptions& options, std::size_t budget_bytes) {
+  const std::size_t side = static_cast<std::size_t>(options.image_size);
+  const std::size_t per_problem = 16 * side * side + sizeof(LoadedProblem);
+  if (files > 0 && files <= budget_bytes / per_problem) slots_.resize(files);
+}
+
+const LoadedProblem* ProblemCache::find(std::size_t i) const {
+  return i < slots_.size() && slots_[i] ? &*slots_[i] : nullptr;
+}
+
+void ProblemCache::store(std::size_t i, const LoadedProblem& problem) {
+  if (i < slots_.size()) slots_[i] = problem;
+}
+
+std::size_t ProblemCache::size() const {
+  return static_cast<std::size_t>(std::count_if(slots_.begin(), slots_.end(), [](const auto& s) { return s.has_value(); }));
+}
+
+BatchStream::BatchStream(std::span<const DataFile> files, const PipelineOptions& options, int epoch, ProblemCache* cache) {
   RAVE_CHECK(options.batch_size >= 1 && options.threads >= 1 && options.prefetch >= 1, "bad PipelineOptions");
-  shared_ = std::make_shared<Shared>(files, options, epoch);
+  shared_ = std::make_shared<Shared>(files, options, epoch, cache);
   batches_ = batch_count(files.size(), options.batch_size);
   worker_ = std::thread([s = shared_] {
     try {

@@ -48,6 +48,26 @@ struct HostBatch {
   friend bool operator==(const HostBatch&, const HostBatch&) = default;
 };
 
+/// Decoded problems kept from one epoch to the next, so that after the first epoch the pipeline
+/// only copies memory. Owned by the caller, one per file list and PipelineOptions; it stays empty
+/// when the whole list would not fit in `budget_bytes`. The pipeline writes each slot at most once
+/// per epoch, from one worker, and epochs do not overlap, so slots need no lock.
+class ProblemCache {
+ public:
+  ProblemCache(std::size_t files, const PipelineOptions& options, std::size_t budget_bytes);
+  /// Whether problems are kept (the list fits the budget).
+  bool enabled() const { return !slots_.empty(); }
+  /// The problem at file position `i` when kept.
+  const LoadedProblem* find(std::size_t i) const;
+  /// Keeps problem `i` (no-op when disabled).
+  void store(std::size_t i, const LoadedProblem& problem);
+  /// Problems kept so far.
+  std::size_t size() const;
+
+ private:
+  std::vector<std::optional<LoadedProblem>> slots_;
+};
+
 /// The order an epoch visits `n` files: 0..n-1, or a permutation that depends on (seed, epoch) only.
 std::vector<std::size_t> epoch_order(std::size_t n, std::uint64_t seed, int epoch, bool shuffle);
 /// Number of batches of an epoch over `n` files (the last partial batch is kept, as the reference).
@@ -56,8 +76,9 @@ std::size_t batch_count(std::size_t n, int batch_size);
 /// One epoch of batches, produced in the background.
 class BatchStream {
  public:
-  /// Starts decoding at once; `files` is copied.
-  BatchStream(std::span<const DataFile> files, const PipelineOptions& options, int epoch);
+  /// Starts decoding at once; `files` is copied. `cache` (optional, same files and options) serves
+  /// problems decoded in earlier epochs and keeps the new ones.
+  BatchStream(std::span<const DataFile> files, const PipelineOptions& options, int epoch, ProblemCache* cache = nullptr);
   /// Stops the pipeline (if still running) and waits for it.
   ~BatchStream();
   BatchStream(const BatchStream&) = delete;

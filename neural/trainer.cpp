@@ -64,8 +64,8 @@ struct EvalTotals {
 // One pass in eval mode over `files`, accuracy counted per configuration.
 EvalTotals evaluate_files(RavenModelImpl& model, const std::vector<DataFile>& files, const PipelineOptions& options,
                           const torch::Device& device, std::string_view phase, int epoch, int epochs,
-                          const ProgressFn& progress) {
-  BatchStream stream(files, options, 0);
+                          const ProgressFn& progress, ProblemCache* cache = nullptr) {
+  BatchStream stream(files, options, 0, cache);
   PhaseMeter meter(phase, epoch, epochs, stream.size(), progress);
   EvalTotals out;
   std::vector<std::uint8_t> right;
@@ -198,14 +198,19 @@ TrainResult train(const TrainOptions& o, const ProgressFn& progress, const Epoch
   PipelineOptions eval_pipe = pipe;
   eval_pipe.shuffle = false;
   eval_pipe.shuffle_candidates = false;
+  const std::size_t budget = o.cache_mb << 20;
+  ProblemCache train_cache(files.train.size(), pipe, budget);
+  const std::size_t side = static_cast<std::size_t>(pipe.image_size);
+  const std::size_t train_bytes = train_cache.enabled() ? files.train.size() * 16 * side * side : 0;
+  ProblemCache val_cache(files.val.size(), eval_pipe, budget > train_bytes ? budget - train_bytes : 0);
   for (int epoch = record.info.epoch + 1; epoch <= o.epochs; ++epoch) {
     torch::manual_seed(engine::mix64(o.seed ^ engine::mix64(static_cast<std::uint64_t>(epoch))));
     const auto t0 = Clock::now();
-    BatchStream stream(files.train, pipe, epoch);
+    BatchStream stream(files.train, pipe, epoch, &train_cache);
     PhaseMeter meter("train", epoch, o.epochs, stream.size(), progress);
     while (auto batch = stream.next()) meter.add(train_step(*model, adam, to_tensors(*batch, device), weights));
     const double train_seconds = meter.seconds();
-    const EvalTotals val = evaluate_files(*model, files.val, eval_pipe, device, "val", epoch, o.epochs, progress);
+    const EvalTotals val = evaluate_files(*model, files.val, eval_pipe, device, "val", epoch, o.epochs, progress, &val_cache);
     EpochMetrics m{epoch, meter.mean_loss(), meter.accuracy(), val.loss, val.accuracy.overall(), seconds_since(t0),
                    static_cast<double>(meter.totals().problems) / std::max(train_seconds, 1e-9), false};
     m.best = m.val_accuracy > record.info.best_val_accuracy;

@@ -82,6 +82,7 @@ struct TrainOptions {
   std::uint64_t seed = 12345;                   ///< init, dropout and shuffling
   int threads = 0;                              ///< torch / BLAS threads; 0 = all hardware threads
   int loader_threads = 0;                       ///< pipeline workers; 0 = threads
+  std::size_t cache_mb = 2048;                  ///< keep decoded train/val problems in memory when they fit
   Device device = Device::kAuto;
   bool candidates_only = false;                 ///< zero the context panels (shortcut ablation)
   bool shuffle_candidates = false;              ///< augmentation: permute candidates per epoch

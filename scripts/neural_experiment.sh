@@ -9,7 +9,7 @@
 #
 #   scripts/neural_experiment.sh                 # everything, into out/neural-experiment
 #   SMOKE=1 scripts/neural_experiment.sh         # 10 problems per configuration, 1 epoch (~2 min)
-#   RAVE=build/apps/rave N=1000 EPOCHS_CNN=30 EPOCHS_RESNET=9 THREADS=2 scripts/neural_experiment.sh out/x
+#   RAVE=build/apps/rave N=1000 EPOCHS_CNN=30 EPOCHS_RESNET=9 THREADS=2 THREADS_CNN=1 scripts/neural_experiment.sh out/x
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 
@@ -22,7 +22,8 @@ else
   n="${N:-1000}"; epochs_cnn="${EPOCHS_CNN:-30}"; epochs_resnet="${EPOCHS_RESNET:-9}"
 fi
 rave="${RAVE:-$root/build/apps/rave}"
-threads="${THREADS:-2}"      # torch + OpenBLAS threads (rave sets both; a busy machine does better with 1)
+threads="${THREADS:-2}"      # torch + OpenBLAS threads for ResNet (rave sets both)
+threads_cnn="${THREADS_CNN:-1}"  # CNN steps are too small to gain from a second thread; it decodes data instead
 seed="${SEED:-1234}"         # generator seed (the training seed is rave's default, 12345)
 lr="${LR:-3e-4}"             # Adam; the reference's 1e-4 learns too slowly on 1/10 of the data
 augment="${AUGMENT---shuffle-candidates}"    # AUGMENT= (empty) trains exactly as the reference
@@ -33,8 +34,8 @@ log="$out/experiment.log"
 say() { echo "[$(date '+%F %T')] $*" | tee -a "$log"; }
 [[ -x "$rave" ]] || { echo "no rave binary at $rave (build it, or set RAVE=)" >&2; exit 1; }
 
-say "rave neural experiment: N=$n per configuration, CNN $epochs_cnn epochs, ResNet $epochs_resnet epochs," \
-    "lr $lr, ${augment:-no augmentation}, $threads threads, $(nproc) cores, out=$out"
+say "rave neural experiment: N=$n per configuration, CNN $epochs_cnn epochs ($threads_cnn threads)," \
+    "ResNet $epochs_resnet epochs ($threads threads), lr $lr, ${augment:-no augmentation}, $(nproc) cores, out=$out"
 
 # 1. Data: the same seed for both answer-set modes, so the matrices are the same problems.
 for answers in raven iraven; do
@@ -43,32 +44,32 @@ for answers in raven iraven; do
     -j "$threads" --resume 2>&1 | tee -a "$log"
 done
 
-# 2. Training runs: train <answers> <run name> <rave train flags...>
+# 2. Training runs: train <answers> <run name> <threads> <rave train flags...>
 train() {
-  local answers="$1" name="$2"; shift 2
+  local answers="$1" name="$2" j="$3"; shift 3
   local dir="$out/runs/$answers/$name" resume=()
   if [[ -f "$dir/test.md" ]]; then say "skip $answers/$name (done)"; return; fi
   [[ -f "$dir/last.pt" ]] && resume=(--resume)
   say "train $answers/$name: $*"
   local start=$SECONDS
-  "$rave" train --data "$out/data/$answers" --out "$dir" -j "$threads" --lr "$lr" $augment "${resume[@]}" "$@" \
+  "$rave" train --data "$out/data/$answers" --out "$dir" -j "$j" --loader-threads 1 --lr "$lr" $augment "${resume[@]}" "$@" \
     2>&1 | tee "$out/runs/$answers-$name.log" || true
   [[ -f "$dir/test.md" ]] || { say "run $answers/$name failed (see $out/runs/$answers-$name.log)"; exit 1; }
   say "done $answers/$name in $((SECONDS - start)) s"
 }
 mkdir -p "$out/runs"
 for answers in raven iraven; do
-  train "$answers" cnn        --model cnn          --epochs "$epochs_cnn"
-  train "$answers" resnet     --model resnet       --epochs "$epochs_resnet" --image-size 80
-  train "$answers" cnn-drt    --model cnn --drt    --epochs "$epochs_cnn"
-  train "$answers" resnet-drt --model resnet --drt --epochs "$epochs_resnet" --image-size 80
+  train "$answers" cnn        "$threads_cnn" --model cnn          --epochs "$epochs_cnn"
+  train "$answers" resnet     "$threads"     --model resnet       --epochs "$epochs_resnet" --image-size 80
+  train "$answers" cnn-drt    "$threads_cnn" --model cnn --drt    --epochs "$epochs_cnn"
+  train "$answers" resnet-drt "$threads"     --model resnet --drt --epochs "$epochs_resnet" --image-size 80
 done
 # The ablation: the same models without the 8 context panels. On RAVEN answer sets the answer is
 # the candidate the others agree with, so a context-blind model can beat chance by far; on I-RAVEN
 # it cannot.
-train raven  cnn-candidates    --model cnn    --epochs "$epochs_cnn"    --candidates-only
-train iraven cnn-candidates    --model cnn    --epochs "$epochs_cnn"    --candidates-only
-train raven  resnet-candidates --model resnet --epochs "$epochs_resnet" --image-size 80 --candidates-only
+train raven  cnn-candidates    "$threads_cnn" --model cnn    --epochs "$epochs_cnn"    --candidates-only
+train iraven cnn-candidates    "$threads_cnn" --model cnn    --epochs "$epochs_cnn"    --candidates-only
+train raven  resnet-candidates "$threads"     --model resnet --epochs "$epochs_resnet" --image-size 80 --candidates-only
 
 # 3. Reports: rows in the paper's order (plain models, then +DRT), ablations last, the solver's row.
 for answers in raven iraven; do

@@ -1,7 +1,8 @@
 // Data-pipeline throughput in problems/s (read npz, check, resize 16 panels with Pillow's bilinear
 // filter, parse the structure sentence, pack batches of 32) over a generated dataset, by worker
 // count; compare with what a model consumes (32 / step time, train_step_bench.cpp): the target is at
-// least 10x, so the pipeline is never the bottleneck. Also the single-panel resize and one problem.
+// least 10x, so the pipeline is never the bottleneck. Also epochs served from the decoded-problem
+// cache, one problem, and the single-panel resize.
 // Built only with the neural library (bench/CMakeLists.txt defines RAVE_HAVE_NEURAL).
 #ifdef RAVE_HAVE_NEURAL
 #include <benchmark/benchmark.h>
@@ -42,6 +43,23 @@ void BM_Pipeline_Epoch(benchmark::State& state) {
 }
 BENCHMARK(BM_Pipeline_Epoch)->Args({1, 80})->Args({2, 80})->Args({1, 224})->Args({2, 224})
     ->Unit(benchmark::kMillisecond)->UseRealTime();
+
+// Epochs after the first, when the decoded problems fit the trainer's cache (--cache-mb).
+void BM_Pipeline_CachedEpoch(benchmark::State& state) {
+  const auto& files = bench_files();
+  const neural::PipelineOptions options{.image_size = 80, .batch_size = 32, .threads = static_cast<int>(state.range(0)),
+                                        .shuffle = true, .shuffle_candidates = true};
+  neural::ProblemCache cache(files.size(), options, std::size_t{1} << 30);
+  int epoch = 0;
+  for (neural::BatchStream fill(files, options, epoch++, &cache); fill.next();) {
+  }
+  for (auto _ : state) {
+    neural::BatchStream stream(files, options, epoch++, &cache);
+    while (auto batch = stream.next()) benchmark::DoNotOptimize(batch->images.data());
+  }
+  state.SetItemsProcessed(state.iterations() * static_cast<std::int64_t>(files.size()));
+}
+BENCHMARK(BM_Pipeline_CachedEpoch)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 void BM_Pipeline_LoadProblem(benchmark::State& state) {
   const auto& files = bench_files();

@@ -326,6 +326,24 @@ TEST(DatasetTest, PermutedCandidatesCarryTheTarget) {
   EXPECT_EQ(order[static_cast<std::size_t>(q.target)], p.target);
 }
 
+TEST(PipelineTest, CachedEpochsEqualDecodedOnes) {
+  const auto root = testing::write_synthetic_dataset("cache", {ConfigId::kOutInCenter}, 20);
+  const auto files = list_split(root, Split::kTrain, {});
+  const PipelineOptions options{.image_size = 80, .batch_size = 5, .threads = 2, .shuffle = true, .shuffle_candidates = true};
+  ProblemCache cache(files.size(), options, std::size_t{1} << 30);
+  ProblemCache tiny(files.size(), options, 1000);
+  EXPECT_TRUE(cache.enabled());
+  EXPECT_FALSE(tiny.enabled());
+  for (int epoch : {1, 2}) {
+    std::vector<HostBatch> plain, cached;
+    BatchStream a(files, options, epoch), b(files, options, epoch, &cache);
+    while (auto x = a.next()) plain.push_back(std::move(*x));
+    while (auto x = b.next()) cached.push_back(std::move(*x));
+    EXPECT_EQ(plain, cached) << epoch;
+    EXPECT_EQ(cache.size(), files.size());
+  }
+}
+
 TEST(PipelineTest, LastPartialBatchIsKept) {
   const auto root = testing::write_synthetic_dataset("partial", {ConfigId::kCenterSingle}, 30);  // 18 train
   const auto files = list_split(root, Split::kTrain, {});

@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# CLI contract of `rave train` and `rave eval`: a tiny end-to-end run (generate, train 1 epoch,
+# resume, eval beside the solver, chart and CSV), and bad input as one error line with exit code 1
+# (2 for usage): unknown model, missing data folder, empty split, corrupt npz, missing or foreign
+# checkpoint, a checkpoint of another model, an existing run without --resume.
+# Usage: cli_neural_test.sh RAVE_BINARY
+set -u
+rave="$1"
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+failures=0
+fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+run() { "$@" >"$work/out" 2>"$work/err"; echo $?; }
+one_line() { [[ $(wc -l <"$work/err") == 1 ]] && grep -q "^rave: error: .*$1" "$work/err" || fail "$2: $(cat "$work/err")"; }
+
+[[ $(run "$rave" generate -n 10 -o "$work/data" -s 5 -j 2) == 0 ]] || fail "generate: $(cat "$work/err")"
+[[ $(run "$rave" train -m cnn --drt -d "$work/data" -o "$work/run" -e 1 -j 1) == 0 ]] || fail "train: $(cat "$work/err")"
+grep -q "^epoch 1/1 " "$work/out" || fail "no epoch line: $(cat "$work/out")"
+grep -q "^| CNN+DRT |" "$work/out" || fail "no test table: $(cat "$work/out")"
+for f in best.pt last.pt metrics.jsonl curves.png test.md test.csv; do [[ -s "$work/run/$f" ]] || fail "missing $f"; done
+[[ $(run "$rave" train -m cnn --drt -d "$work/data" -o "$work/run" -e 2 -j 1 --resume) == 0 ]] || fail "resume: $(cat "$work/err")"
+grep -q "^epoch 2/2 " "$work/out" && ! grep -q "^epoch 1/2 " "$work/out" || fail "resume did not continue at epoch 2"
+[[ $(wc -l <"$work/run/metrics.jsonl") == 2 ]] || fail "metrics.jsonl after resume"
+[[ $(run "$rave" eval "$work/run/best.pt" -d "$work/data" -j 1 --chart "$work/acc.png" --csv "$work/acc.csv") == 0 ]] ||
+  fail "eval: $(cat "$work/err")"
+grep -q "^| CNN+DRT |" "$work/out" || fail "eval table: $(cat "$work/out")"
+[[ -s "$work/acc.png" && $(head -c 4 "$work/acc.png" | tail -c 3) == PNG ]] || fail "chart is not a PNG"
+grep -q "^model,Avg,Center,2x2Grid,3x3Grid,L-R,U-D,O-IC,O-IG" "$work/acc.csv" || fail "csv header"
+
+# Bad input.
+[[ $(run "$rave" train -m transformer -d "$work/data" -o "$work/x") == 2 ]] || fail "unknown model: exit code"
+one_line "unknown model 'transformer'" "unknown model"
+[[ $(run "$rave" train -m cnn -d "$work/nowhere" -o "$work/x") == 1 ]] || fail "missing data: exit code"
+one_line "nowhere: no such data folder" "missing data"
+[[ $(run "$rave" train -m cnn -d "$work/data" -o "$work/x" -e 1 -j 1 --train-configs center --test-configs oig) == 0 ]] ||
+  fail "generalization run: $(cat "$work/err")"
+mkdir -p "$work/empty/center_single" && cp "$work/data/center_single/RAVEN_0_train.npz" "$work/empty/center_single/"
+[[ $(run "$rave" train -m cnn -d "$work/empty" -o "$work/y") == 1 ]] || fail "empty split: exit code"
+one_line "empty split" "empty split"
+printf 'not a zip' >"$work/data/center_single/RAVEN_1_train.npz"
+[[ $(run "$rave" train -m cnn -d "$work/data" -o "$work/z" -e 1 -j 1) == 1 ]] || fail "corrupt npz: exit code"
+one_line "RAVEN_1_train.npz" "corrupt npz not named"
+[[ $(run "$rave" train -m cnn --drt -d "$work/data" -o "$work/run" -e 3) == 2 ]] || fail "existing run without --resume"
+one_line "already holds a run" "existing run"
+[[ $(run "$rave" train -m resnet -d "$work/data" -o "$work/run" -e 3 --resume) == 1 ]] || fail "resume another model"
+one_line "holds a CNN+DRT model" "resume another model"
+[[ $(run "$rave" eval "$work/run/best.pt" -d "$work/data" --model wren) == 1 ]] || fail "eval another model"
+one_line "not WReN" "eval another model"
+[[ $(run "$rave" eval "$work/missing.pt" -d "$work/data") == 1 ]] || fail "missing checkpoint"
+one_line "no such checkpoint" "missing checkpoint"
+[[ $(run "$rave" eval "$work/acc.csv" -d "$work/data") == 1 ]] || fail "foreign checkpoint"
+one_line "acc.csv" "foreign checkpoint"
+[[ $(run "$rave" train -m cnn -d "$work/data" -o "$work/w" --device tpu) == 2 ]] || fail "bad device"
+one_line "unknown device 'tpu'" "bad device"
+
+if [[ $failures == 0 ]]; then echo "all neural CLI checks passed"; else echo "$failures neural CLI checks failed"; exit 1; fi
