@@ -171,77 +171,109 @@ std::int64_t AccuracyByConfig::problems() const {
   return t;
 }
 
-// Epoch e visits the training files in a permutation drawn from (seed, e) and reseeds torch's
-// generator from (seed, e) for dropout, so a resumed run repeats the epochs an uninterrupted run
-// would have made (bit for bit on CPU with a fixed thread count).
-TrainResult train(const TrainOptions& o, const ProgressFn& progress, const EpochFn& on_epoch) {
-  check_options(o);
-  const LossWeights weights = loss_weights(o);
-  set_compute_threads(o.threads);
-  const torch::Device device = resolve_device(o.device);
-  const Splits files = list_splits(o);
-  prepare_out(o);
-  const fs::path last = o.out / "last.pt", best = o.out / "best.pt";
+namespace {
 
-  torch::manual_seed(o.seed);
-  auto model = make_model(o.model);
-  model->to(device);
-  auto adam = make_adam(*model, {o.learning_rate, o.beta1, o.beta2, o.epsilon});
-  internal::CheckpointRecord record{{o.model, 0, 0, -1.0, o.candidates_only, o.train_configs, {}}, o.seed};
-  record.info.model.label_embeddings.clear();
-  if (o.resume && fs::exists(last)) resume_from(last, device, *model, adam, record);
-
-  const PipelineOptions pipe{.image_size = resolved_image_size(o.model), .batch_size = o.batch_size,
-                             .threads = threads_or_hardware(o.loader_threads ? o.loader_threads : o.threads),
-                             .seed = o.seed, .shuffle = true, .candidates_only = o.candidates_only,
-                             .shuffle_candidates = o.shuffle_candidates};
-  PipelineOptions eval_pipe = pipe;
-  eval_pipe.shuffle = false;
-  eval_pipe.shuffle_candidates = false;
-  const std::size_t budget = o.cache_mb << 20;
-  ProblemCache train_cache(files.train.size(), pipe, budget);
-  const std::size_t side = static_cast<std::size_t>(pipe.image_size);
-  const std::size_t train_bytes = train_cache.enabled() ? files.train.size() * 16 * side * side : 0;
-  ProblemCache val_cache(files.val.size(), eval_pipe, budget > train_bytes ? budget - train_bytes : 0);
-  for (int epoch = record.info.epoch + 1; epoch <= o.epochs; ++epoch) {
-    torch::manual_seed(engine::mix64(o.seed ^ engine::mix64(static_cast<std::uint64_t>(epoch))));
-    const auto t0 = Clock::now();
-    BatchStream stream(files.train, pipe, epoch, &train_cache);
-    PhaseMeter meter("train", epoch, o.epochs, stream.size(), progress);
-    while (auto batch = stream.next()) meter.add(train_step(*model, adam, to_tensors(*batch, device), weights));
-    const double train_seconds = meter.seconds();
-    const EvalTotals val = evaluate_files(*model, files.val, eval_pipe, device, "val", epoch, o.epochs, progress, &val_cache);
-    EpochMetrics m{epoch, meter.mean_loss(), meter.accuracy(), val.loss, val.accuracy.overall(), seconds_since(t0),
-                   static_cast<double>(meter.totals().problems) / std::max(train_seconds, 1e-9), false};
-    m.best = m.val_accuracy > record.info.best_val_accuracy;
-    record.info.epoch = epoch;
-    record.info.history.push_back(m);
-    if (m.best) {
-      record.info.best_epoch = epoch;
-      record.info.best_val_accuracy = m.val_accuracy;
-      internal::save_checkpoint(best, record, *model, nullptr);
-    }
-    internal::save_checkpoint(last, record, *model, &adam);
-    write_metrics(o.out / "metrics.jsonl", record.info.history);
-    if (on_epoch) on_epoch(m);
+// One training run: the model, Adam, the run record, and the pipelines and caches of its splits.
+class Run {
+ public:
+  Run(const TrainOptions& o, const torch::Device& device, Splits files)
+      : o_(o), device_(device), files_(std::move(files)), weights_(loss_weights(o)),
+        last_(o.out / "last.pt"), best_(o.out / "best.pt"),
+        model_((torch::manual_seed(o.seed), make_model(o.model))),  // initialised from the seed
+        adam_(make_adam(*model_, {o.learning_rate, o.beta1, o.beta2, o.epsilon})),
+        record_{{o.model, 0, 0, -1.0, o.candidates_only, o.train_configs, {}}, o.seed},
+        train_pipe_{.image_size = resolved_image_size(o.model), .batch_size = o.batch_size,
+                    .threads = threads_or_hardware(o.loader_threads ? o.loader_threads : o.threads), .seed = o.seed,
+                    .shuffle = true, .candidates_only = o.candidates_only, .shuffle_candidates = o.shuffle_candidates},
+        eval_pipe_(without_shuffling(train_pipe_)),
+        train_cache_(files_.train.size(), train_pipe_, o.cache_mb << 20),
+        val_cache_(files_.val.size(), eval_pipe_, (o.cache_mb << 20) - std::min(o.cache_mb << 20, cached_train_bytes())) {
+    model_->to(device_);
+    record_.info.model.label_embeddings.clear();  // the table travels as the model's buffer
+    if (o.resume && fs::exists(last_)) resume_from(last_, device_, *model_, adam_, record_);
   }
 
-  auto chosen = internal::open_checkpoint(best, device);
-  internal::load_weights(chosen, best, *model);
-  const EvalTotals test = evaluate_files(*model, files.test, eval_pipe, device, "test", 0, o.epochs, progress);
-  TrainResult r;
-  r.history = record.info.history;
-  r.best_epoch = record.info.best_epoch;
-  r.best_val_accuracy = record.info.best_val_accuracy;
-  r.test = test.accuracy;
-  r.test_loss = test.loss;
-  r.best_checkpoint = best;
-  r.device = device.is_cuda() ? "cuda" : "cpu";
-  r.parameters = parameter_count(*model);
-  r.train_problems = files.train.size();
-  r.val_problems = files.val.size();
-  r.test_problems = files.test.size();
-  return r;
+  int epochs_done() const { return record_.info.epoch; }
+
+  // Epoch e visits the training files in a permutation drawn from (seed, e) and reseeds torch's
+  // generator from (seed, e) for dropout, so a resumed run repeats the epochs an uninterrupted run
+  // would have made (bit for bit on CPU with a fixed thread count).
+  EpochMetrics run_epoch(int epoch, const ProgressFn& progress) {
+    torch::manual_seed(engine::mix64(o_.seed ^ engine::mix64(static_cast<std::uint64_t>(epoch))));
+    const auto t0 = Clock::now();
+    BatchStream stream(files_.train, train_pipe_, epoch, &train_cache_);
+    PhaseMeter meter("train", epoch, o_.epochs, stream.size(), progress);
+    while (auto batch = stream.next()) meter.add(train_step(*model_, adam_, to_tensors(*batch, device_), weights_));
+    const double train_seconds = meter.seconds();
+    const EvalTotals val =
+        evaluate_files(*model_, files_.val, eval_pipe_, device_, "val", epoch, o_.epochs, progress, &val_cache_);
+    return {epoch, meter.mean_loss(), meter.accuracy(), val.loss, val.accuracy.overall(), seconds_since(t0),
+            static_cast<double>(meter.totals().problems) / std::max(train_seconds, 1e-9),
+            val.accuracy.overall() > record_.info.best_val_accuracy};
+  }
+
+  // best.pt when validation improved, last.pt (with Adam) and metrics.jsonl always.
+  void save(const EpochMetrics& m) {
+    record_.info.epoch = m.epoch;
+    record_.info.history.push_back(m);
+    if (m.best) {
+      record_.info.best_epoch = m.epoch;
+      record_.info.best_val_accuracy = m.val_accuracy;
+      internal::save_checkpoint(best_, record_, *model_, nullptr);
+    }
+    internal::save_checkpoint(last_, record_, *model_, &adam_);
+    write_metrics(o_.out / "metrics.jsonl", record_.info.history);
+  }
+
+  // best.pt on the test split.
+  TrainResult finish(const ProgressFn& progress) {
+    auto chosen = internal::open_checkpoint(best_, device_);
+    internal::load_weights(chosen, best_, *model_);
+    const EvalTotals test = evaluate_files(*model_, files_.test, eval_pipe_, device_, "test", 0, o_.epochs, progress);
+    return {record_.info.history, record_.info.best_epoch, record_.info.best_val_accuracy, test.accuracy, test.loss,
+            best_, device_.is_cuda() ? "cuda" : "cpu", parameter_count(*model_), files_.train.size(),
+            files_.val.size(), files_.test.size()};
+  }
+
+ private:
+  static PipelineOptions without_shuffling(PipelineOptions p) {
+    p.shuffle = false;
+    p.shuffle_candidates = false;
+    return p;
+  }
+  std::size_t cached_train_bytes() const {
+    const auto side = static_cast<std::size_t>(train_pipe_.image_size);
+    return train_cache_.enabled() ? files_.train.size() * 16 * side * side : 0;
+  }
+
+  const TrainOptions& o_;
+  torch::Device device_;
+  Splits files_;
+  LossWeights weights_;
+  fs::path last_, best_;
+  std::shared_ptr<RavenModelImpl> model_;
+  torch::optim::Adam adam_;
+  internal::CheckpointRecord record_;
+  PipelineOptions train_pipe_, eval_pipe_;
+  ProblemCache train_cache_, val_cache_;
+};
+
+}  // namespace
+
+TrainResult train(const TrainOptions& o, const ProgressFn& progress, const EpochFn& on_epoch) {
+  check_options(o);
+  loss_weights(o);  // option errors before any file is touched
+  set_compute_threads(o.threads);
+  const torch::Device device = resolve_device(o.device);
+  Splits files = list_splits(o);
+  prepare_out(o);
+  Run run(o, device, std::move(files));
+  for (int epoch = run.epochs_done() + 1; epoch <= o.epochs; ++epoch) {
+    const EpochMetrics m = run.run_epoch(epoch, progress);
+    run.save(m);
+    if (on_epoch) on_epoch(m);
+  }
+  return run.finish(progress);
 }
 
 CheckpointInfo read_checkpoint_info(const fs::path& checkpoint) {
