@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <cctype>
 #include <charconv>
 #include <cmath>
@@ -72,33 +73,6 @@ std::optional<std::vector<Slot>> parse_slots(std::string_view text) {
   return slots;
 }
 
-// Canonical JSON of every slot and slot table, to accept the usual text by a string compare.
-struct CanonicalText {
-  std::vector<std::string> slots;  // by address of the Slot in the configuration tables
-  const LayoutSpec* layout = nullptr;
-  std::string positions;
-};
-
-const CanonicalText& canonical(const LayoutSpec& layout) {
-  static const std::vector<CanonicalText> all = [] {
-    std::vector<CanonicalText> out;
-    for (const Configuration& c : all_configurations())
-      for (const ComponentSpec& comp : c.components) {
-        CanonicalText t;
-        for (const Slot& s : comp.layout.slots) t.slots.push_back(slot_json(s));
-        t.layout = &comp.layout;
-        t.positions = positions_json(comp.layout);
-        out.push_back(std::move(t));
-      }
-    return out;
-  }();
-  const CanonicalText* found = nullptr;
-  for (const CanonicalText& t : all)
-    if (t.layout == &layout) found = &t;
-  RAVE_CHECK(found != nullptr, "layout is not one of the configuration tables");
-  return *found;
-}
-
 // Rule attrs allowed at each position of a rule group (spec 4.1).
 bool attr_fits(std::size_t position, RuleAttr attr) {
   switch (position) {
@@ -131,6 +105,53 @@ std::string positions_json(const LayoutSpec& layout) {
   return out + "]";
 }
 
+const LayoutText& layout_text(const LayoutSpec& layout) {
+  static const std::vector<LayoutText> all = [] {
+    std::vector<LayoutText> out;
+    for (const Configuration& c : all_configurations())
+      for (const ComponentSpec& comp : c.components) {
+        LayoutText t;
+        t.layout = &comp.layout;
+        for (const Slot& s : comp.layout.slots) t.slots.push_back(slot_json(s));
+        t.positions = positions_json(comp.layout);
+        out.push_back(std::move(t));
+      }
+    return out;
+  }();
+  const auto found = std::find_if(all.begin(), all.end(), [&](const LayoutText& t) { return t.layout == &layout; });
+  RAVE_CHECK(found != all.end(), "layout is not one of the configuration tables");
+  return *found;
+}
+
+AttributeNames::AttributeNames(std::initializer_list<const char*> names) {
+  RAVE_CHECK(names.size() <= names_.size(), "too many attribute names");
+  by_first_.fill(-1);
+  for (const char* name : names) {
+    const auto first = static_cast<unsigned char>(name[0]);
+    RAVE_CHECK(first != 0 && by_first_[first] < 0, "attribute names must differ in their first character");
+    by_first_[first] = static_cast<std::int8_t>(size_);
+    names_[size_++] = name;
+  }
+}
+
+int AttributeNames::index_of(const char* name) const {
+  const int k = by_first_[static_cast<unsigned char>(name[0])];
+  if (k < 0) return -1;
+  const char* want = names_[static_cast<std::size_t>(k)];
+  std::size_t i = 1;
+  while (name[i] == want[i] && want[i] != 0) ++i;
+  return name[i] == want[i] ? k : -1;
+}
+
+void find_attributes(pugi::xml_node node, const AttributeNames& names, std::span<const char*> values) {
+  RAVE_CHECK(names.size() == values.size(), "one value per attribute name");
+  std::fill(values.begin(), values.end(), nullptr);
+  for (pugi::xml_attribute a = node.first_attribute(); a; a = a.next_attribute()) {
+    const int k = names.index_of(a.name());
+    if (k >= 0 && values[static_cast<std::size_t>(k)] == nullptr) values[static_cast<std::size_t>(k)] = a.value();
+  }
+}
+
 std::string Place::str() const {
   std::string head;
   if (parent != nullptr) {
@@ -147,11 +168,11 @@ std::string Place::str() const {
 }
 
 void XmlContext::fail(const Place& place, const std::string& message) const {
-  throw InputError(file, place.str(), message);
+  throw InputError(std::string(file), place.str(), message);
 }
 
 void XmlContext::fail(const Place& place, const char* attr, const std::string& message) const {
-  throw InputError(file, place.str() + "@" + attr, message);
+  throw InputError(std::string(file), place.str() + "@" + attr, message);
 }
 
 pugi::xml_node XmlContext::child(pugi::xml_node node, const char* name, const Place& place) const {
@@ -168,13 +189,21 @@ std::vector<pugi::xml_node> XmlContext::children(pugi::xml_node node, const char
 }
 
 std::string_view XmlContext::text(pugi::xml_node node, const char* attr, const Place& place) const {
-  pugi::xml_attribute a = node.attribute(attr);
-  if (!a) fail(place, attr, std::string("missing attribute ") + attr);
-  return a.value();
+  const pugi::xml_attribute a = node.attribute(attr);
+  return required(a ? a.value() : nullptr, attr, place);
+}
+
+std::string_view XmlContext::required(const char* value, const char* attr, const Place& place) const {
+  if (value == nullptr) fail(place, attr, std::string("missing attribute ") + attr);
+  return value;
 }
 
 long long XmlContext::integer(pugi::xml_node node, const char* attr, const Place& place) const {
-  const std::string_view value = text(node, attr, place);
+  return integer(text(node, attr, place), attr, place);
+}
+
+long long XmlContext::integer(std::string_view value, const char* attr, const Place& place) const {
+  if (value.size() == 1 && value[0] >= '0' && value[0] <= '9') return value[0] - '0';  // levels and ids
   long long v = 0;
   const auto r = std::from_chars(value.data(), value.data() + value.size(), v);
   if (value.empty() || r.ec != std::errc() || r.ptr != value.data() + value.size())
@@ -183,31 +212,34 @@ long long XmlContext::integer(pugi::xml_node node, const char* attr, const Place
 }
 
 int XmlContext::level(pugi::xml_node node, const char* attr, const Place& place, int lo, int hi) const {
-  const long long v = integer(node, attr, place);
+  return level(text(node, attr, place), attr, place, lo, hi);
+}
+
+int XmlContext::level(std::string_view value, const char* attr, const Place& place, int lo, int hi) const {
+  const long long v = integer(value, attr, place);
   if (v < lo || v > hi)
     fail(place, attr, std::string(attr) + " level " + std::to_string(v) + " out of range [" + std::to_string(lo) +
                           ", " + std::to_string(hi) + "]");
   return static_cast<int>(v);
 }
 
-int XmlContext::slot_of(pugi::xml_node entity, const LayoutSpec& layout, const Place& place) const {
-  const std::string_view value = text(entity, "bbox", place);
-  const CanonicalText& known = canonical(layout);
+int XmlContext::slot_of(std::string_view bbox, const LayoutText& known, const Place& place) const {
   for (std::size_t i = 0; i < known.slots.size(); ++i)
-    if (known.slots[i] == value) return static_cast<int>(i);
-  const auto slot = parse_slot(value);  // other spellings of the same numbers ("1.0", no spaces)
-  if (!slot) fail(place, "bbox", "bbox is not a list of 4 numbers: '" + std::string(value) + "'");
+    if (known.slots[i] == bbox) return static_cast<int>(i);
+  const LayoutSpec& layout = *known.layout;
+  const auto slot = parse_slot(bbox);  // other spellings of the same numbers ("1.0", no spaces)
+  if (!slot) fail(place, "bbox", "bbox is not a list of 4 numbers: '" + std::string(bbox) + "'");
   for (std::size_t i = 0; i < layout.slots.size(); ++i)
     if (layout.slots[i] == *slot) return static_cast<int>(i);
-  fail(place, "bbox", "bbox " + std::string(value) + " is no slot of layout " + std::string(layout.name));
+  fail(place, "bbox", "bbox " + std::string(bbox) + " is no slot of layout " + std::string(layout.name));
 }
 
-void XmlContext::check_positions(pugi::xml_node layout, const LayoutSpec& spec, const Place& place) const {
-  const std::string_view value = text(layout, "Position", place);
-  if (value == canonical(spec).positions) return;
-  const auto slots = parse_slots(value);
+void XmlContext::check_positions(std::string_view position, const LayoutText& known, const Place& place) const {
+  if (position == known.positions) return;
+  const auto slots = parse_slots(position);
   if (!slots) fail(place, "Position", "Position is not a list of slots");
-  if (*slots != spec.slots) fail(place, "Position", "Position does not list the slots of layout " + std::string(spec.name));
+  if (*slots != known.layout->slots)
+    fail(place, "Position", "Position does not list the slots of layout " + std::string(known.layout->name));
 }
 
 std::vector<RuleGroup> XmlContext::rule_groups(pugi::xml_node rules, const Configuration& config, const Place& place) const {
