@@ -26,12 +26,9 @@ void ComponentFit::fit(const LayoutModel& model, const ComponentView& view,
   group0_count_ = fit_group0(model, view, allowed.group0, group0_.data());
   for (int a = 0; a < kRuleAttrs; ++a) {
     value_count_[a] = fit_values(model, a, view, allowed.entity[a], values_[a].data());
-    constant_[a] = -1;
-    const auto& list = model.entity[a];
-    for (std::size_t k = 0; k < list.size(); ++k)
-      if (list[k].rule.name == engine::RuleName::kConstant && ((allowed.entity[a] >> k) & 1u))
-        constant_[a] = static_cast<int>(k);
-    if (constant_[a] >= 0) constant_weight_[a] = list[constant_[a]].log_prior;
+    const int constant = model.constant[a];
+    constant_[a] = constant >= 0 && ((allowed.entity[a] >> constant) & 1u) ? constant : -1;
+    if (constant_[a] >= 0) constant_weight_[a] = model.entity[a][constant].log_prior;
     // Occam: noise is not a reading of an attribute some structured rule explains.
     noise_allowed_[a] = !occam || value_count_[a] == 0;
   }
@@ -59,6 +56,7 @@ int ComponentFit::carry_slot(const Group0Fit& g) {
   CarrySlot& slot = carries_[carry_count_];
   slot.key = key;
   slot.ready = 0;
+  slot.accepts_ready = 0;
   return carry_count_++;
 }
 
@@ -68,6 +66,71 @@ const CarryFit& ComponentFit::carry_fit(const CarrySlot& slot, int attr) const {
     slot.ready |= 1u << attr;
   }
   return slot.attrs[attr];
+}
+
+// Bit i: candidate i continues the reading of `attr` under `slot` (carry_accepts for all 8).
+std::uint8_t ComponentFit::accepted(const CarrySlot& slot, int attr) const {
+  if ((slot.accepts_ready >> attr) & 1u) return slot.accepts[attr];
+  const PanelView& col2 = view_->panels[7];
+  const CarryKey& key = slot.key;
+  unsigned bits = 0;
+  if (key.uniform) {
+    const int level = col2.common[attr];
+    for (int i = 0; i < 8; ++i)
+      bits |= static_cast<unsigned>(level >= 0 && view_->panels[8 + i].common[attr] == level) << i;
+  } else if (key.carry == Carry::kRegenerate) {
+    bits = 0xFFu;
+  } else {  // carry_copies from col2, its compare hoisted out of the loop
+    const bool by_order = key.carry == Carry::kOrder;
+    const PackedLevels expected = key.carry == Carry::kShift ? shift_levels(col2.by_slot[attr], key.shift, model_->slots)
+                                  : by_order                ? col2.in_order[attr]
+                                                            : col2.by_slot[attr];
+    for (int i = 0; i < 8; ++i) {
+      const PanelView& cand = view_->panels[8 + i];
+      bits |= static_cast<unsigned>(expected == (by_order ? cand.in_order[attr] : cand.by_slot[attr])) << i;
+    }
+  }
+  slot.accepts[attr] = static_cast<std::uint8_t>(bits);
+  slot.accepts_ready |= 1u << attr;
+  return slot.accepts[attr];
+}
+
+// The candidates group-0 fit k may explain, given `values` (per attribute, the candidates some
+// non-Constant rule explains): score()'s conditions for fit k, without the likelihoods.
+std::uint8_t ComponentFit::possible_under(int k, const std::array<std::uint8_t, kRuleAttrs>& values) const {
+  const Group0Fit& g = group0_[k];
+  unsigned bits = 0;
+  for (int i = 0; i < 8; ++i) {
+    const PanelView& cand = view_->panels[8 + i];
+    const bool predicted = g.count_only ? cand.count == g.count : cand.mask == g.mask;
+    bits |= static_cast<unsigned>(cand.count != 0 && predicted) << i;
+  }
+  const CarrySlot& carry = carries_[group0_carry_[k]];
+  if (bits == 0 || !carry_fit(carry, kAngle).fits) return 0;
+  bits &= accepted(carry, kAngle);
+  for (int a = 0; a < kRuleAttrs && bits != 0; ++a) {
+    unsigned constant = 0;
+    if (constant_[a] >= 0) {
+      const CarryFit& cf = carry_fit(carry, a);
+      if (cf.fits && (!cf.noise || noise_allowed_[a])) constant = accepted(carry, a);
+    }
+    bits &= values[a] | constant;
+  }
+  return static_cast<std::uint8_t>(bits);
+}
+
+// Guarantee: every candidate score() explains is in the result (each bit tests conditions that
+// score() requires of some group-0 fit), so scoring only these changes no score.
+std::uint8_t ComponentFit::possible() const {
+  std::array<std::uint8_t, kRuleAttrs> values{};
+  for (int a = 0; a < kRuleAttrs; ++a)
+    for (int v = 0; v < value_count_[a]; ++v)
+      for (int i = 0; i < 8; ++i)
+        values[a] = static_cast<std::uint8_t>(
+            values[a] | static_cast<unsigned>(view_->panels[8 + i].common[a] == values_[a][v].predicted) << i);
+  unsigned out = 0;
+  for (int k = 0; k < group0_count_; ++k) out |= possible_under(k, values);
+  return static_cast<std::uint8_t>(out);
 }
 
 // The sum over one attribute's rules for candidate `cand` under one carry: the non-Constant rules

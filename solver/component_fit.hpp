@@ -7,9 +7,11 @@
 //
 //   ComponentFit fit;
 //   fit.fit(model, view, allowed, /*occam=*/true);
+//   std::uint8_t maybe = fit.possible();     // bit i clear: candidate i scores -inf
 //   double s = fit.score(3);                 // -inf: no rule assignment explains candidate 3
 //   ComponentReading why = fit.reading(3);   // the most probable assignment
 #include <array>
+#include <cstdint>
 #include <limits>
 #include <string>
 
@@ -39,6 +41,9 @@ class ComponentFit {
   double score(int i, ComponentReading* best = nullptr) const;
   /// Whether any rule assignment explains candidate `i` (cheaper than score()).
   bool consistent(int i) const { return score(i) != kNoScore; }
+  /// Bit i set when candidate i may be explained: a superset of the candidates score() explains,
+  /// decided for all 8 at once by comparisons (cheap, and with few data-dependent branches).
+  std::uint8_t possible() const;
 
   /// Empty when every rule group has a hypothesis fitting the context; else which one lacks it
   /// ("Number/Position", "Type", "Size", "Color", "Angle").
@@ -47,10 +52,14 @@ class ComponentFit {
  private:
   struct CarrySlot {          // readings of Type, Size, Color, Angle under one carry
     CarryKey key;
-    mutable std::array<CarryFit, 4> attrs;  // computed when first needed (most candidates fail earlier)
-    mutable unsigned ready = 0;             // bit a: attrs[a] computed
+    mutable std::array<CarryFit, 4> attrs;        // computed when first needed (most candidates fail earlier)
+    mutable unsigned ready = 0;                   // bit a: attrs[a] computed
+    mutable std::array<std::uint8_t, 4> accepts;  // bit i: candidate i continues the reading of attr
+    mutable unsigned accepts_ready = 0;           // bit a: accepts[a] computed
   };
   const CarryFit& carry_fit(const CarrySlot& slot, int attr) const;
+  std::uint8_t accepted(const CarrySlot& slot, int attr) const;
+  std::uint8_t possible_under(int k, const std::array<std::uint8_t, kRuleAttrs>& values) const;
   struct AttrTerms {          // non-Constant rules matching a candidate on one attribute
     double sum = kNoScore;
     double best_log = kNoScore;

@@ -86,25 +86,15 @@ inline bool group0_accepts(const Group0Fit& fit, const LayoutModel& model, const
   return true;
 }
 
+// The packed levels make each carry one compare (PanelView): the entity on slot s keeps its level
+// on slot s (kSlot) or s + v (kShift) exactly when the by-slot levels agree after the move, and
+// entity j keeps it in the same order (kOrder) exactly when the in-order levels agree (the empty
+// nibbles then also make the counts equal).
 inline bool carry_copies(const CarryKey& key, int attr, int slots, const PanelView& from, const PanelView& to) {
   switch (key.carry) {
-    case Carry::kSlot:
-      if (from.mask != to.mask) return false;
-      for (int j = 0; j < from.count; ++j)
-        if (to.level_at(attr, from.slot[j]) != from.value[attr][j]) return false;
-      return true;
-    case Carry::kShift:
-      if (from.count != to.count) return false;
-      for (int j = 0; j < from.count; ++j) {
-        const int moved = ((from.slot[j] + key.shift) % slots + slots) % slots;
-        if (to.level_at(attr, moved) != from.value[attr][j]) return false;
-      }
-      return true;
-    case Carry::kOrder:
-      if (from.count != to.count) return false;
-      for (int j = 0; j < from.count; ++j)
-        if (to.value[attr][j] != from.value[attr][j]) return false;
-      return true;
+    case Carry::kSlot: return from.by_slot[attr] == to.by_slot[attr];
+    case Carry::kShift: return shift_levels(from.by_slot[attr], key.shift, slots) == to.by_slot[attr];
+    case Carry::kOrder: return from.in_order[attr] == to.in_order[attr];
     case Carry::kRegenerate: return true;
   }
   return false;

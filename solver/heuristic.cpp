@@ -19,10 +19,13 @@ Solution HeuristicSolver::solve(const engine::Problem& problem) {
       allowed = allowed_by(*models[c], problem.rules[c]);
     fits_[c].fit(*models[c], views_[c], allowed, options_.occam);
   }
+  // Only candidates every component may explain are scored (the others score kNoScore).
+  unsigned possible = 0xFFu;
+  for (int c = 0; c < components_; ++c) possible &= fits_[c].possible();
   Solution s;
   double best = kNoScore;
   for (int i = 0; i < 8; ++i) {
-    s.log_score[i] = score(i);
+    s.log_score[i] = ((possible >> i) & 1u) != 0 ? score(i) : kNoScore;
     if (s.log_score[i] == kNoScore) continue;
     s.consistent = static_cast<std::uint8_t>(s.consistent | (1u << i));
     if (s.log_score[i] > best) best = s.log_score[i], s.answer = i;

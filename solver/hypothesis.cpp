@@ -68,9 +68,18 @@ LayoutModel build_model(engine::ConfigId config, int component) {
   RAVE_CHECK(model.slots >= 1 && model.slots <= kMaxSlots, "layout slot count out of range");
   model.number = spec.layout.number;
   model.ranges = {spec.layout.type, spec.layout.size, spec.layout.color, spec.layout.angle};
+  for (const engine::Range& r : model.ranges)
+    RAVE_CHECK(r.min >= 0 && r.max <= 14, "levels fit PanelView's 4-bit packing");
   model.group0 = valid_hypotheses(spec.layout, 0);
-  for (int a = 0; a < kRuleAttrs; ++a)
-    model.entity[static_cast<std::size_t>(a)] = valid_hypotheses(spec.layout, a + 1);
+  for (int a = 0; a < kRuleAttrs; ++a) {
+    const auto& list = model.entity[static_cast<std::size_t>(a)] = valid_hypotheses(spec.layout, a + 1);
+    model.constant[a] = -1;
+    for (std::size_t k = 0; k < list.size(); ++k)
+      if (list[k].rule.name == RuleName::kConstant) {
+        RAVE_CHECK(model.constant[a] < 0, "one Constant hypothesis per attribute");
+        model.constant[a] = static_cast<int>(k);
+      }
+  }
   RAVE_CHECK(model.group0.size() <= 32, "too many group-0 hypotheses for a mask");
   return model;
 }

@@ -47,6 +47,7 @@ struct LayoutModel {
   std::array<engine::Range, 4> ranges;          ///< original Type, Size, Color, Angle levels
   std::vector<Hypothesis> group0;               ///< Number/Position rules
   std::array<std::vector<Hypothesis>, kRuleAttrs> entity;  ///< Type, Size, Color rules
+  std::array<int, kRuleAttrs> constant{};  ///< index of the (single) Constant in entity[a], -1 if none
 };
 
 /// The model of component `component` of `config` (built once, thread-safe).

@@ -1,38 +1,89 @@
 #include "solver/panel_view.hpp"
 
+#include <bit>
+#include <cstddef>
+#include <cstring>
+
 #include "common/error.hpp"
 
 namespace rave::solver {
 namespace {
 
-void fill_panel(const engine::ComponentPanel& source, const LayoutModel& model, PanelView& out) {
-  out.count = 0;
-  out.mask = 0;
-  const int count = static_cast<int>(source.entities.size());
-  if (count == 0 || count > model.slots) return;
-  const engine::Entity* e = source.entities.data();
-  const int first[4] = {e[0].type, e[0].size, e[0].color, e[0].angle};
-  // Locals, not model.ranges: the int8 stores below may alias anything, which would force reloads.
-  int low[4], span[4];
-  for (int a = 0; a < 4; ++a) low[a] = model.ranges[a].min, span[a] = model.ranges[a].max - model.ranges[a].min;
-  const unsigned slots = static_cast<unsigned>(model.slots);
-  unsigned mask = 0;
-  bool same[4] = {true, true, true, true};
-  for (int j = 0; j < count; ++j) {
-    const int levels[4] = {e[j].type, e[j].size, e[j].color, e[j].angle};
-    const auto slot = static_cast<unsigned>(e[j].slot);
-    if (slot >= slots || ((mask >> slot) & 1u)) return;  // outside the layout, or used twice
-    mask |= 1u << slot;
-    out.slot[j] = static_cast<std::uint8_t>(slot);
-    for (int a = 0; a < 4; ++a) {
-      if (static_cast<unsigned>(levels[a] - low[a]) > static_cast<unsigned>(span[a])) return;  // out of range
-      out.value[a][j] = static_cast<std::int8_t>(levels[a]);
-      same[a] = same[a] && levels[a] == first[a];
-    }
+// Four 32-bit lanes: an entity's Type, Size, Color and Angle levels (engine::Entity holds them as
+// four consecutive ints after the slot), or a layout's bounds on them. GCC/Clang vector types:
+// SSE2 on x86-64, NEON on ARM, plain code elsewhere.
+using Lanes4 = std::uint32_t __attribute__((vector_size(16)));
+// Two 64-bit lanes of packed levels: (Type, Size) or (Color, Angle).
+using Lanes2 = std::uint64_t __attribute__((vector_size(16)));
+static_assert(offsetof(engine::Entity, angle) == offsetof(engine::Entity, type) + 3 * sizeof(int));
+static_assert(std::endian::native == std::endian::little, "zero-extension by interleaving");
+
+// A layout's level ranges (levels in range: level - low <= span, unsigned) and slot count.
+struct Bounds {
+  Lanes4 low;
+  Lanes4 span;
+  unsigned slots;
+};
+
+Bounds bounds_of(const LayoutModel& model) {
+  Bounds b{};
+  for (int a = 0; a < 4; ++a) {
+    b.low[a] = static_cast<unsigned>(model.ranges[a].min);
+    b.span[a] = static_cast<unsigned>(model.ranges[a].max - model.ranges[a].min);
   }
-  for (int a = 0; a < 4; ++a) out.common[a] = same[a] ? static_cast<std::int8_t>(first[a]) : std::int8_t{-1};
+  b.slots = static_cast<unsigned>(model.slots);
+  return b;
+}
+
+void clear(PanelView& out) {
+  out = PanelView{};
+  out.common.fill(-1);
+}
+
+// kRepeat[n]: a 1 in each of the low n nibbles, so (level + 1) * kRepeat[n] is n entities at one level.
+constexpr std::array<PackedLevels, kMaxSlots + 1> kRepeat = [] {
+  std::array<PackedLevels, kMaxSlots + 1> out{};
+  for (int n = 1; n <= kMaxSlots; ++n) out[n] = (out[n - 1] << 4) | 1u;
+  return out;
+}();
+
+// Fills `out` from one component of one panel; false when the panel is unusable (then `out` may
+// hold part of it). Each entity's four levels are range-checked and packed at once (unsigned
+// arithmetic: any int is a possible, invalid, level), without data-dependent branches.
+bool fill_panel(const engine::ComponentPanel& source, const Bounds& b, PanelView& out) {
+  const std::size_t count = source.entities.size();
+  if (count == 0 || count > b.slots) return false;
+  const engine::Entity* e = source.entities.data();
+  unsigned mask = 0;
+  Lanes4 outside{};
+  const Lanes4 zero{};
+  Lanes2 slot_ts{}, slot_ca{}, order_ts{}, order_ca{};  // by slot / in order; (Type, Size), (Color, Angle)
+  for (std::size_t j = 0; j < count; ++j) {
+    const auto slot = static_cast<unsigned>(e[j].slot);
+    if (slot >= b.slots || ((mask >> slot) & 1u)) return false;  // outside the layout, or used twice
+    mask |= 1u << slot;
+    Lanes4 levels;
+    std::memcpy(&levels, &e[j].type, sizeof levels);
+    outside |= std::bit_cast<Lanes4>(levels - b.low > b.span);
+    const Lanes4 packed = (levels + 1u) & 0xFu;
+    const auto ts = std::bit_cast<Lanes2>(__builtin_shufflevector(packed, zero, 0, 4, 1, 4));
+    const auto ca = std::bit_cast<Lanes2>(__builtin_shufflevector(packed, zero, 2, 4, 3, 4));
+    slot_ts |= ts << (4 * slot);
+    slot_ca |= ca << (4 * slot);
+    order_ts |= ts << (4 * j);
+    order_ca |= ca << (4 * j);
+  }
+  if ((outside[0] | outside[1] | outside[2] | outside[3]) != 0) return false;
+  out.by_slot = {slot_ts[0], slot_ts[1], slot_ca[0], slot_ca[1]};
+  out.in_order = {order_ts[0], order_ts[1], order_ca[0], order_ca[1]};
+  const int first[4] = {e[0].type, e[0].size, e[0].color, e[0].angle};
+  for (int a = 0; a < 4; ++a) {
+    const bool shared = out.in_order[a] == static_cast<PackedLevels>(first[a] + 1) * kRepeat[count];
+    out.common[a] = shared ? static_cast<std::int8_t>(first[a]) : std::int8_t{-1};
+  }
   out.mask = static_cast<std::uint16_t>(mask);
-  out.count = count;
+  out.count = static_cast<int>(count);
+  return true;
 }
 
 }  // namespace
@@ -52,14 +103,10 @@ void build_views(const engine::Problem& problem, int components, const LayoutMod
     }
   }
   for (int c = 0; c < components; ++c) {
+    const Bounds bounds = bounds_of(*models[c]);
     for (int i = 0; i < 16; ++i) {
       PanelView& out = views[c].panels[i];
-      if (sources[c][i] != nullptr) {
-        fill_panel(*sources[c][i], *models[c], out);
-      } else {
-        out.count = 0;
-        out.mask = 0;
-      }
+      if (sources[c][i] == nullptr || !fill_panel(*sources[c][i], bounds, out)) clear(out);
     }
     const auto& first = problem.context[0].components;
     views[c].uniform = c < static_cast<int>(first.size()) && first[c].uniformity == engine::kUniformLevel;

@@ -1,8 +1,9 @@
 #pragma once
 // The solver's compact copy of one component of a problem: 16 panels (8 context, 8 candidates) as
-// fixed-size arrays (entity count, slot bit set, per-attribute levels in entity order, and the level
-// all entities share). Built once per problem, so every hypothesis check is a few byte comparisons
-// and no check walks the Problem's vectors.
+// fixed-size values (entity count, slot bit set, the level all entities share, and per attribute
+// the levels by slot and in entity order, packed in 64 bits). Built once per problem, so every
+// hypothesis check is a few integer comparisons, and comparing two panels' levels of one attribute
+// (the carries of spec 6.2) is one compare, without loops or data-dependent branches.
 //
 //   const LayoutModel* models[1] = {&layout_model(problem.config, 0)};
 //   ComponentView view;
@@ -17,20 +18,21 @@
 
 namespace rave::solver {
 
-/// One component of one panel.
+/// Levels of one attribute over a panel's slots or entities, packed 4 bits each: level + 1 in
+/// bits 4k..4k+3 for slot (or entity) k, 0 where there is none. Levels lie in 0..14 (LayoutModel's
+/// ranges, checked), so comparing two panels' levels is one 64-bit compare.
+using PackedLevels = std::uint64_t;
+
+/// One component of one panel. An unusable panel (no entities, more entities than slots, a slot
+/// outside the layout or used twice, a level outside the layout's range) reads as empty: count 0,
+/// mask 0, common -1, no levels.
 struct PanelView {
-  int count = 0;                 ///< entities; 0 marks an unusable panel (none, or a slot repeated)
-  std::uint16_t mask = 0;        ///< occupied slots, bit s = slot s
-  std::array<std::int8_t, 4> common{};                  ///< per EntityAttr: level shared by all, or -1
-  std::array<std::uint8_t, kMaxSlots> slot{};           ///< entity order -> slot
-  std::array<std::array<std::int8_t, kMaxSlots>, 4> value{};    ///< [attr][entity], order of the file
+  int count = 0;                          ///< entities; 0 marks an unusable panel
+  std::uint16_t mask = 0;                 ///< occupied slots, bit s = slot s
+  std::array<std::int8_t, 4> common{};    ///< per EntityAttr: level shared by all, or -1
+  std::array<PackedLevels, 4> by_slot{};  ///< [attr] levels by slot
+  std::array<PackedLevels, 4> in_order{}; ///< [attr] levels by entity, in the file's order
   int level() const { return count - 1; }  ///< Number level
-  /// The level of `attr` of the entity on `slot`, -1 when the slot is empty.
-  int level_at(int attr, int slot) const {
-    for (int j = 0; j < count; ++j)
-      if (this->slot[j] == slot) return value[attr][j];
-    return -1;
-  }
 };
 
 /// The 16 panels of one component: [0..7] context row-major, [8..15] candidates.
@@ -40,9 +42,7 @@ struct ComponentView {
 };
 
 /// Fills views[c] from component c (c < components, at most 2) of every panel of `problem`, with
-/// models[c] its layout. A panel with no entities, more entities than slots, a slot outside the
-/// layout or used twice, or a level outside the layout's original range is unusable (count 0): no
-/// rule explains it.
+/// models[c] its layout. Unusable panels (see PanelView) are left empty: no rule explains them.
 void build_views(const engine::Problem& problem, int components, const LayoutModel* const* models,
                  ComponentView* views);
 
@@ -52,6 +52,12 @@ inline std::uint16_t shift_mask(std::uint16_t mask, int v, int n) {
   const std::uint32_t full = (1u << n) - 1u;
   const std::uint32_t m = mask;
   return static_cast<std::uint16_t>(((m << k) | (m >> (n - k))) & full);
+}
+/// Levels by slot moved by v slots (mod n): the entity on slot s goes to (s + v) mod n.
+inline PackedLevels shift_levels(PackedLevels by_slot, int v, int n) {
+  const int k = ((v % n) + n) % n;
+  const PackedLevels full = (PackedLevels{1} << (4 * n)) - 1;
+  return ((by_slot << (4 * k)) | (by_slot >> (4 * (n - k)))) & full;
 }
 inline int popcount(std::uint16_t mask) { return std::popcount(mask); }
 

@@ -9,9 +9,6 @@ namespace {
 
 constexpr double kMinusInf = -std::numeric_limits<double>::infinity();
 
-int floor_div2(int x) { return x >= 0 ? x / 2 : -((-x + 1) / 2); }
-
-
 }  // namespace
 
 long binomial(int n, int k) {
@@ -19,23 +16,6 @@ long binomial(int n, int k) {
   long r = 1;
   for (int i = 1; i <= k; ++i) r = r * (n - k + i) / i;
   return r;
-}
-
-engine::Range arithmetic_col2_range(ArithKind kind, int sign, engine::Range narrowed, int col1) {
-  if (kind == ArithKind::kColor) {
-    if (sign > 0) return {narrowed.min, narrowed.min + narrowed.max - col1};  // orig max = min + max
-    const int orig_min = floor_div2(narrowed.min);                            // min was 2 * orig min
-    return {orig_min, col1};
-  }
-  // Number (counts) and Size (1-based levels): col3 + 1 = (col1 + 1) +- (col2 + 1).
-  if (sign > 0) return {narrowed.min, narrowed.min + narrowed.max + 1 - col1 - 1};
-  const int orig_min = floor_div2(narrowed.min - 1);  // min was 2 * orig min + 1
-  return {orig_min, col1 - orig_min - 1};
-}
-
-int arithmetic_apply(ArithKind kind, int sign, int col1, int col2) {
-  if (kind == ArithKind::kColor) return sign > 0 ? col1 + col2 : col1 - col2;
-  return sign > 0 ? col1 + col2 + 1 : col1 - col2 - 1;
 }
 
 const LogTables kLogTables = [] {

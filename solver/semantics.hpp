@@ -17,12 +17,29 @@ namespace rave::solver {
 /// What an Arithmetic rule adds: Number levels (as counts), Size levels (1-based), Color levels (raw).
 enum class ArithKind { kNumber, kSize, kColor };
 
+/// x / 2 rounded down (Python's x // 2).
+inline int floor_div2(int x) { return x >= 0 ? x / 2 : -((-x + 1) / 2); }
+
 /// The range col2 is drawn from given col1's level `col1` and the rule's narrowed range (spec 6.2
 /// Arithmetic Number, 6.3 Arithmetic Size / Color); the original range is recovered from the
 /// narrowed one exactly as the generator does (floor division).
-engine::Range arithmetic_col2_range(ArithKind kind, int sign, engine::Range narrowed, int col1);
+inline engine::Range arithmetic_col2_range(ArithKind kind, int sign, engine::Range narrowed, int col1) {
+  if (kind == ArithKind::kColor) {
+    if (sign > 0) return {narrowed.min, narrowed.min + narrowed.max - col1};  // orig max = min + max
+    const int orig_min = floor_div2(narrowed.min);                            // min was 2 * orig min
+    return {orig_min, col1};
+  }
+  // Number (counts) and Size (1-based levels): col3 + 1 = (col1 + 1) +- (col2 + 1).
+  if (sign > 0) return {narrowed.min, narrowed.min + narrowed.max + 1 - col1 - 1};
+  const int orig_min = floor_div2(narrowed.min - 1);  // min was 2 * orig min + 1
+  return {orig_min, col1 - orig_min - 1};
+}
+
 /// col3's level from col1's and col2's levels.
-int arithmetic_apply(ArithKind kind, int sign, int col1, int col2);
+inline int arithmetic_apply(ArithKind kind, int sign, int col1, int col2) {
+  if (kind == ArithKind::kColor) return sign > 0 ? col1 + col2 : col1 - col2;
+  return sign > 0 ? col1 + col2 + 1 : col1 - col2 - 1;
+}
 
 /// C(n, k) (0 outside 0 <= k <= n).
 long binomial(int n, int k);

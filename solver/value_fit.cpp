@@ -56,6 +56,30 @@ bool fit_distribute_three(const std::array<int, 8>& x, const Hypothesis& h, Valu
   return true;
 }
 
+// Facts of the 8 context levels shared by the hypotheses of one rule name: a hypothesis is tried
+// only when they allow it (each is a condition its own check also requires).
+struct ContextShape {
+  int step = 0;               // the common step when every row steps alike, else kNoStep
+  std::array<bool, 2> arith;  // [sign > 0]: rows 1 and 2 end as Arithmetic of that sign computes
+  bool latin = false;         // latin_rows holds
+  static constexpr int kNoStep = 1 << 20;
+};
+
+ContextShape shape_of(const std::array<int, 8>& x, int attr) {
+  ContextShape c;
+  const int d = x[1] - x[0];
+  const bool steps = (x[2] - x[1] == d) & (x[4] - x[3] == d) & (x[5] - x[4] == d) & (x[7] - x[6] == d);
+  c.step = steps ? d : ContextShape::kNoStep;
+  const ArithKind kind = attr == kSize ? ArithKind::kSize : ArithKind::kColor;
+  for (int plus = 0; plus < 2; ++plus) {
+    const int sign = plus ? 1 : -1;
+    c.arith[plus] = (x[2] == arithmetic_apply(kind, sign, x[0], x[1])) & (x[5] == arithmetic_apply(kind, sign, x[3], x[4]));
+  }
+  int third = 0;
+  c.latin = latin_rows(x, third);
+  return c;
+}
+
 }  // namespace
 
 int fit_values(const LayoutModel& model, int attr, const ComponentView& view, HypothesisMask allowed,
@@ -65,18 +89,19 @@ int fit_values(const LayoutModel& model, int attr, const ComponentView& view, Hy
     if (view.panels[i].count == 0 || view.panels[i].common[attr] < 0) return 0;
     x[i] = view.panels[i].common[attr];
   }
+  const ContextShape shape = shape_of(x, attr);
   const auto& list = model.entity[attr];
   int written = 0;
   for (std::size_t i = 0; i < list.size(); ++i) {
     const Hypothesis& h = list[i];
-    if (!((allowed >> i) & 1u) || h.rule.name == RuleName::kConstant) continue;
+    if (!((allowed >> i) & 1u)) continue;
     ValueFit f;
     f.hypothesis = static_cast<int>(i);
     bool ok = false;
     switch (h.rule.name) {
-      case RuleName::kProgression: ok = fit_progression(x, h, f); break;
-      case RuleName::kArithmetic: ok = fit_arithmetic(x, h, attr, f); break;
-      case RuleName::kDistributeThree: ok = fit_distribute_three(x, h, f); break;
+      case RuleName::kProgression: ok = shape.step == h.rule.value && fit_progression(x, h, f); break;
+      case RuleName::kArithmetic: ok = shape.arith[h.rule.value > 0] && fit_arithmetic(x, h, attr, f); break;
+      case RuleName::kDistributeThree: ok = shape.latin && fit_distribute_three(x, h, f); break;
       case RuleName::kConstant: break;
     }
     if (ok) out[written++] = f;

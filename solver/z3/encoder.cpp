@@ -11,13 +11,6 @@ using engine::RuleName;
 
 int floor_half(int x) { return x >= 0 ? x / 2 : -((-x + 1) / 2); }
 
-std::uint64_t pack(const std::array<std::int8_t, kMaxSlots>& levels, int n) {
-  std::uint64_t bits = 0;
-  for (int i = 0; i < n; ++i)
-    if (levels[i] >= 0) bits |= static_cast<std::uint64_t>(levels[i] + 1) << (4 * i);
-  return bits;
-}
-
 }  // namespace
 
 Encoder::Encoder(z3::context& ctx, const LayoutModel& model)
@@ -25,18 +18,8 @@ Encoder::Encoder(z3::context& ctx, const LayoutModel& model)
 
 PanelTerms Encoder::known(const PanelView& v) const {
   auto common = [&](int a) { return Term::integer(v.common[a]); };
-  auto by_slot = [&](int a) {
-    std::array<std::int8_t, kMaxSlots> at_slot;
-    at_slot.fill(-1);
-    for (int j = 0; j < v.count; ++j) at_slot[v.slot[j]] = v.value[a][j];
-    return Term::bits(pack(at_slot, slots_), 4 * slots_);
-  };
-  std::array<std::int8_t, kMaxSlots> ordered{};
-  auto by_order = [&](int a) {
-    ordered.fill(-1);
-    for (int j = 0; j < v.count; ++j) ordered[j] = v.value[a][j];
-    return Term::bits(pack(ordered, kMaxSlots), 4 * kMaxSlots);
-  };
+  auto by_slot = [&](int a) { return Term::bits(v.by_slot[a], 4 * slots_); };  // PanelView's packing
+  auto by_order = [&](int a) { return Term::bits(v.in_order[a], 4 * kMaxSlots); };
   return PanelTerms{Term::integer(v.count),
                     Term::bits(v.mask, slots_),
                     {common(0), common(1), common(2), common(3)},

@@ -9,6 +9,7 @@
 #include <array>
 #include <bit>
 #include <functional>
+#include <utility>
 #include <vector>
 
 #include "solver/fits.hpp"
@@ -30,34 +31,38 @@ int hypothesis_index(const std::vector<Hypothesis>& list, RuleName name, RuleAtt
   return 0;
 }
 
-// One entity on slot 0 with `level` in `attr`; other attributes fixed and valid.
-PanelView single_entity(int attr, int level) {
+// The view of a panel holding `entities` (slot, Type/Size/Color/Angle levels), packed as
+// PanelView documents it.
+PanelView view_of(const std::vector<std::pair<int, std::array<int, 4>>>& entities) {
   PanelView p;
-  p.count = 1;
-  p.mask = 1;
-  p.slot[0] = 0;
-  const std::array<int, 4> levels{1, 0, 0, 0};
-  for (int a = 0; a < 4; ++a) {
-    const auto v = static_cast<std::int8_t>(a == attr ? level : levels[a]);
-    p.value[a][0] = p.common[a] = v;
+  p.count = static_cast<int>(entities.size());
+  for (int a = 0; a < 4; ++a) p.common[a] = static_cast<std::int8_t>(entities[0].second[a]);
+  for (std::size_t j = 0; j < entities.size(); ++j) {
+    const auto& [slot, levels] = entities[j];
+    p.mask = static_cast<std::uint16_t>(p.mask | (1u << slot));
+    for (int a = 0; a < 4; ++a) {
+      p.by_slot[a] |= static_cast<PackedLevels>(levels[a] + 1) << (4 * slot);
+      p.in_order[a] |= static_cast<PackedLevels>(levels[a] + 1) << (4 * j);
+      if (levels[a] != p.common[a]) p.common[a] = -1;
+    }
   }
   return p;
 }
 
-// One entity per slot of `mask`, all with the same valid levels.
-PanelView on_slots(unsigned mask) {
-  PanelView p;
-  p.mask = static_cast<std::uint16_t>(mask);
-  p.count = std::popcount(mask);
-  int j = 0;
-  for (int s = 0; s < 9; ++s) {
-    if (!((mask >> s) & 1u)) continue;
-    p.slot[j] = static_cast<std::uint8_t>(s);
-    for (int a = 0; a < 4; ++a) p.value[a][j] = a == kType ? 1 : 0;
-    ++j;
-  }
-  p.common = {1, 0, 0, 0};
-  return p;
+// One entity on slot 0 with `level` in `attr`; other attributes fixed and valid.
+PanelView single_entity(int attr, int level) {
+  std::array<int, 4> levels{1, 0, 0, 0};
+  levels[attr] = level;
+  return view_of({{0, levels}});
+}
+
+// One entity per slot of `mask`, in slot order, with Size levels `sizes` (bit j: entity j) and the
+// other levels fixed and valid.
+PanelView on_slots(unsigned mask, unsigned sizes = 0) {
+  std::vector<std::pair<int, std::array<int, 4>>> entities;
+  for (int s = 0; s < 9; ++s)
+    if ((mask >> s) & 1u) entities.push_back({s, {1, static_cast<int>((sizes >> entities.size()) & 1u), 0, 0}});
+  return view_of(entities);
 }
 
 struct Checker {
@@ -317,15 +322,16 @@ TEST(RuleOracle, ShiftCarryCopiesEachEntityToItsMovedSlot) {
       const unsigned moved = shift_mask(static_cast<std::uint16_t>(mask), v, 4);
       for (unsigned from_levels = 0; from_levels < 16; ++from_levels)
         for (unsigned to_levels = 0; to_levels < 16; ++to_levels) {
-          PanelView from = on_slots(mask), to = on_slots(moved);
-          for (int j = 0; j < from.count; ++j)
-            from.value[kSize][j] = static_cast<std::int8_t>((from_levels >> j) & 1u);
-          for (int j = 0; j < to.count; ++j)
-            to.value[kSize][j] = static_cast<std::int8_t>((to_levels >> j) & 1u);
+          const PanelView from = on_slots(mask, from_levels), to = on_slots(moved, to_levels);
           view.panels[7] = from;
+          std::array<int, 4> from_at{-1, -1, -1, -1}, to_at{-1, -1, -1, -1};  // Size by slot
+          for (unsigned s = 0, j = 0; s < 4; ++s)
+            if ((mask >> s) & 1u) from_at[s] = static_cast<int>((from_levels >> j++) & 1u);
+          for (unsigned s = 0, j = 0; s < 4; ++s)
+            if ((moved >> s) & 1u) to_at[s] = static_cast<int>((to_levels >> j++) & 1u);
           bool expected = true;
           for (int s = 0; s < 4; ++s)
-            if ((mask >> s) & 1u) expected = expected && to.level_at(kSize, (s + v + 4) % 4) == from.level_at(kSize, s);
+            if ((mask >> s) & 1u) expected = expected && to_at[(s + v + 4) % 4] == from_at[s];
           ASSERT_EQ(carry_accepts(CarryKey{Carry::kShift, v, false}, kSize, 4, view, to), expected);
           // Same entities on the unshifted slots: a copy only when the set is shift-invariant.
           const bool invariant = moved == mask;
