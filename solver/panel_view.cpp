@@ -40,13 +40,6 @@ void clear(PanelView& out) {
   out.common.fill(-1);
 }
 
-// kRepeat[n]: a 1 in each of the low n nibbles, so (level + 1) * kRepeat[n] is n entities at one level.
-constexpr std::array<PackedLevels, kMaxSlots + 1> kRepeat = [] {
-  std::array<PackedLevels, kMaxSlots + 1> out{};
-  for (int n = 1; n <= kMaxSlots; ++n) out[n] = (out[n - 1] << 4) | 1u;
-  return out;
-}();
-
 // Fills `out` from one component of one panel; false when the panel is unusable (then `out` may
 // hold part of it). Each entity's four levels are range-checked and packed at once (unsigned
 // arithmetic: any int is a possible, invalid, level), without data-dependent branches.
@@ -54,8 +47,10 @@ bool fill_panel(const engine::ComponentPanel& source, const Bounds& b, PanelView
   const std::size_t count = source.entities.size();
   if (count == 0 || count > b.slots) return false;
   const engine::Entity* e = source.entities.data();
+  Lanes4 first;
+  std::memcpy(&first, &e[0].type, sizeof first);
   unsigned mask = 0;
-  Lanes4 outside{};
+  Lanes4 outside{}, differs{};
   const Lanes4 zero{};
   Lanes2 slot_ts{}, slot_ca{}, order_ts{}, order_ca{};  // by slot / in order; (Type, Size), (Color, Angle)
   for (std::size_t j = 0; j < count; ++j) {
@@ -65,6 +60,7 @@ bool fill_panel(const engine::ComponentPanel& source, const Bounds& b, PanelView
     Lanes4 levels;
     std::memcpy(&levels, &e[j].type, sizeof levels);
     outside |= std::bit_cast<Lanes4>(levels - b.low > b.span);
+    differs |= levels ^ first;
     const Lanes4 packed = (levels + 1u) & 0xFu;
     const auto ts = std::bit_cast<Lanes2>(__builtin_shufflevector(packed, zero, 0, 4, 1, 4));
     const auto ca = std::bit_cast<Lanes2>(__builtin_shufflevector(packed, zero, 2, 4, 3, 4));
@@ -73,14 +69,12 @@ bool fill_panel(const engine::ComponentPanel& source, const Bounds& b, PanelView
     order_ts |= ts << (4 * j);
     order_ca |= ca << (4 * j);
   }
-  if ((outside[0] | outside[1] | outside[2] | outside[3]) != 0) return false;
+  const auto bad = std::bit_cast<Lanes2>(outside);
+  if ((bad[0] | bad[1]) != 0) return false;
+  const Lanes4 common = first | std::bit_cast<Lanes4>(differs != zero);  // -1 where entities differ
+  for (int a = 0; a < 4; ++a) out.common[a] = static_cast<std::int8_t>(common[a]);
   out.by_slot = {slot_ts[0], slot_ts[1], slot_ca[0], slot_ca[1]};
   out.in_order = {order_ts[0], order_ts[1], order_ca[0], order_ca[1]};
-  const int first[4] = {e[0].type, e[0].size, e[0].color, e[0].angle};
-  for (int a = 0; a < 4; ++a) {
-    const bool shared = out.in_order[a] == static_cast<PackedLevels>(first[a] + 1) * kRepeat[count];
-    out.common[a] = shared ? static_cast<std::int8_t>(first[a]) : std::int8_t{-1};
-  }
   out.mask = static_cast<std::uint16_t>(mask);
   out.count = static_cast<int>(count);
   return true;
