@@ -57,11 +57,25 @@ class CutCheck {
   std::size_t next_ = 0;
 };
 
-// A Struct's Component elements (configurations have one or two) and their Layout children.
+// A Struct's Component elements (configurations have one or two), their names and Layout children,
+// each looked up when first needed and kept, since several configurations share a Struct name.
 struct StructNodes {
   static constexpr std::size_t kMax = 2;
   std::array<pugi::xml_node, kMax> components, layouts;
+  std::array<std::string_view, kMax> names, layout_names;  // data() == nullptr: not looked up yet
   std::size_t count = 0;  // all Component children, including any beyond kMax
+
+  std::string_view name(const XmlContext& x, std::size_t k, const Place& component) {
+    if (names[k].data() == nullptr) names[k] = x.text(components[k], "name", component);
+    return names[k];
+  }
+  std::string_view layout_name(const XmlContext& x, std::size_t k, const Place& component, const Place& layout) {
+    if (layout_names[k].data() == nullptr) {
+      layouts[k] = x.child(components[k], "Layout", component);
+      layout_names[k] = x.text(layouts[k], "name", layout);
+    }
+    return layout_names[k];
+  }
 };
 
 // The configuration a panel's Struct describes (structure, component and layout names); fills
@@ -80,10 +94,8 @@ ConfigId match_configuration(const XmlContext& x, pugi::xml_node structure, cons
     bool match = true;
     for (std::size_t k = 0; k < nodes.count && match; ++k) {
       const Place component{&place, "Component", k + 1}, layout{&component, "Layout"};
-      match = x.text(nodes.components[k], "name", component) == c.components[k].name;
-      if (!match) break;
-      nodes.layouts[k] = x.child(nodes.components[k], "Layout", component);
-      match = x.text(nodes.layouts[k], "name", layout) == c.components[k].layout.name;
+      match = nodes.name(x, k, component) == c.components[k].name &&
+              nodes.layout_name(x, k, component, layout) == c.components[k].layout.name;
     }
     if (match) return c.id;
   }
