@@ -158,16 +158,16 @@ Group0Shape shape_of(const ComponentView& view) {
   for (int i = 0; i < 8; ++i) c.masks[i] = view.panels[i].mask, c.levels[i] = view.panels[i].level();
   const auto& m = c.masks;
   const auto& l = c.levels;
-  c.constant_sets = (m[1] == m[0]) & (m[2] == m[0]) & (m[4] == m[3]) & (m[5] == m[3]) & (m[7] == m[6]);
+  c.constant_sets = m[1] == m[0] && m[2] == m[0] && m[4] == m[3] && m[5] == m[3] && m[7] == m[6];
   const int d = l[1] - l[0];
-  const bool steps = (l[2] - l[1] == d) & (l[4] - l[3] == d) & (l[5] - l[4] == d) & (l[7] - l[6] == d);
+  const bool steps = l[2] - l[1] == d && l[4] - l[3] == d && l[5] - l[4] == d && l[7] - l[6] == d;
   c.number_step = steps ? d : Group0Shape::kNoStep;
   for (int plus = 0; plus < 2; ++plus) {
     const int sign = plus ? 1 : -1;
-    c.number_arith[plus] = (l[2] == arithmetic_apply(ArithKind::kNumber, sign, l[0], l[1])) &
-                           (l[5] == arithmetic_apply(ArithKind::kNumber, sign, l[3], l[4]));
+    c.number_arith[plus] = l[2] == arithmetic_apply(ArithKind::kNumber, sign, l[0], l[1]) &&
+                           l[5] == arithmetic_apply(ArithKind::kNumber, sign, l[3], l[4]);
     auto ends = [&](int a) { return m[a + 2] == (plus ? (m[a] | m[a + 1]) : (m[a] & ~m[a + 1])); };
-    c.position_arith[plus] = ends(0) & ends(3);
+    c.position_arith[plus] = ends(0) && ends(3);
   }
   int third_level = 0;
   std::uint16_t third_mask = 0;

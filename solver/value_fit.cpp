@@ -68,12 +68,12 @@ struct ContextShape {
 ContextShape shape_of(const std::array<int, 8>& x, int attr) {
   ContextShape c;
   const int d = x[1] - x[0];
-  const bool steps = (x[2] - x[1] == d) & (x[4] - x[3] == d) & (x[5] - x[4] == d) & (x[7] - x[6] == d);
+  const bool steps = x[2] - x[1] == d && x[4] - x[3] == d && x[5] - x[4] == d && x[7] - x[6] == d;
   c.step = steps ? d : ContextShape::kNoStep;
   const ArithKind kind = attr == kSize ? ArithKind::kSize : ArithKind::kColor;
   for (int plus = 0; plus < 2; ++plus) {
     const int sign = plus ? 1 : -1;
-    c.arith[plus] = (x[2] == arithmetic_apply(kind, sign, x[0], x[1])) & (x[5] == arithmetic_apply(kind, sign, x[3], x[4]));
+    c.arith[plus] = x[2] == arithmetic_apply(kind, sign, x[0], x[1]) && x[5] == arithmetic_apply(kind, sign, x[3], x[4]);
   }
   int third = 0;
   c.latin = latin_rows(x, third);
