@@ -60,7 +60,7 @@ bool fit_distribute_three(const std::array<int, 8>& x, const Hypothesis& h, Valu
 // only when they allow it (each is a condition its own check also requires).
 struct ContextShape {
   int step = 0;               // the common step when every row steps alike, else kNoStep
-  std::array<bool, 2> arith;  // [sign > 0]: rows 1 and 2 end as Arithmetic of that sign computes
+  std::array<bool, 2> arith{};  // [sign > 0]: rows 1 and 2 end as Arithmetic of that sign computes
   bool latin = false;         // latin_rows holds
   static constexpr int kNoStep = 1 << 20;
 };
