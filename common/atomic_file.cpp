@@ -4,9 +4,9 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
-#include <fstream>
-#include <sstream>
 #include <system_error>
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "common/error.hpp"
@@ -16,9 +16,14 @@ namespace {
 
 std::filesystem::path temp_path_for(const std::filesystem::path& path) {
   static std::atomic<unsigned> counter{0};
-  std::string name = "." + path.filename().string() + ".tmp." + std::to_string(::getpid()) + "." +
-                     std::to_string(counter.fetch_add(1));
+  std::string name(".");  // appends, not `"." + std::string`: g++ 12 warns falsely (-Wrestrict) on that
+  name.append(path.filename().string()).append(".tmp.").append(std::to_string(::getpid()));
+  name.append(".").append(std::to_string(counter.fetch_add(1)));
   return path.parent_path() / name;
+}
+
+[[noreturn]] void fail_read(const std::filesystem::path& path, const std::string& what) {
+  throw InputError(path.string(), "", what);
 }
 
 [[noreturn]] void fail(const std::filesystem::path& path, const std::string& what, int err) {
@@ -54,15 +59,36 @@ void write_file_atomic(const std::filesystem::path& path, const std::string& tex
   write_file_atomic(path, std::span<const char>(text.data(), text.size()));
 }
 
+// One open, fstat (size, and whether it is a folder), read loop, close: no stream buffering and no
+// repeated growth of the string.
+void read_file_into(const std::filesystem::path& path, std::string& text) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) fail_read(path, std::string("cannot open file: ") + std::strerror(errno));
+  struct stat info {};
+  const char* failure = nullptr;
+  if (::fstat(fd, &info) != 0)
+    failure = "read failed";
+  else if (S_ISDIR(info.st_mode))
+    failure = "is a directory";
+  std::size_t size = 0;
+  if (failure == nullptr) text.resize(info.st_size > 0 ? static_cast<std::size_t>(info.st_size) + 1 : 1 << 16);
+  while (failure == nullptr) {  // +1 above: the read that returns 0 confirms the end of the file
+    const ssize_t n = ::read(fd, text.data() + size, text.size() - size);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) failure = "read failed";
+    if (n <= 0) break;
+    size += static_cast<std::size_t>(n);
+    if (size == text.size()) text.resize(2 * size);
+  }
+  ::close(fd);
+  if (failure != nullptr) fail_read(path, failure);
+  text.resize(size);
+}
+
 std::string read_file(const std::filesystem::path& path) {
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) throw InputError(path.string(), "", "is a directory");
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(path.string(), "", std::string("cannot open file: ") + std::strerror(errno));
-  std::ostringstream buffer;
-  buffer << in.rdbuf();
-  if (in.bad()) throw InputError(path.string(), "", "read failed");
-  return std::move(buffer).str();
+  std::string text;
+  read_file_into(path, text);
+  return text;
 }
 
 }  // namespace rave

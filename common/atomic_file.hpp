@@ -20,5 +20,8 @@ void write_file_atomic(const std::filesystem::path& path, std::string_view text)
 void write_file_atomic(const std::filesystem::path& path, const std::string& text);
 /// Reads a whole file; throws InputError when it cannot be opened or read.
 std::string read_file(const std::filesystem::path& path);
+/// Reads a whole file into `text` (its capacity is reused: one open, fstat and read for a batch of
+/// files); throws InputError like read_file.
+void read_file_into(const std::filesystem::path& path, std::string& text);
 
 }  // namespace rave

@@ -10,10 +10,7 @@
 // (pugixml's state after `mask="` does not depend on what follows, and a value without a NUL ends
 // at its first quote whatever it holds). Otherwise, and on any error, the whole text is parsed
 // again, so results and error messages are always those of the uncut text.
-#include <fcntl.h>
 #include <pugixml.hpp>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <array>
@@ -22,6 +19,7 @@
 #include <optional>
 #include <span>
 
+#include "common/atomic_file.hpp"
 #include "common/error.hpp"
 #include "engine/internal/xml_fields.hpp"
 #include "engine/xml_io.hpp"
@@ -210,33 +208,6 @@ std::optional<Problem> parse_cut(std::string& cut, std::span<const std::size_t> 
   return std::nullopt;
 }
 
-// Reads a whole file into `text`: open, fstat (size, and whether it is a folder), read, close.
-// The error messages are those of rave::read_file.
-void read_whole_file(const std::filesystem::path& path, std::string& text) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) {
-    const int err = errno;
-    throw InputError(path.string(), "", std::string("cannot open file: ") + std::strerror(err));
-  }
-  struct stat info {};
-  const char* failure = nullptr;
-  if (::fstat(fd, &info) != 0) failure = "read failed";
-  else if (S_ISDIR(info.st_mode)) failure = "is a directory";
-  std::size_t size = 0;
-  if (!failure) text.resize(info.st_size > 0 ? static_cast<std::size_t>(info.st_size) + 1 : 1 << 16);  // +1: sees EOF
-  while (!failure) {
-    const ssize_t n = ::read(fd, text.data() + size, text.size() - size);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) failure = "read failed";
-    if (n <= 0) break;
-    size += static_cast<std::size_t>(n);
-    if (size == text.size()) text.resize(2 * size);
-  }
-  ::close(fd);
-  if (failure) throw InputError(path.string(), "", failure);
-  text.resize(size);
-}
-
 }  // namespace
 
 namespace internal {
@@ -287,7 +258,7 @@ Problem parse_problem_xml(std::string_view text, const std::string& file_name) {
 
 Problem read_problem_xml(const std::filesystem::path& path) {
   thread_local std::string text;
-  read_whole_file(path, text);
+  read_file_into(path, text);
   return parse_problem_xml(text, path.string());
 }
 
