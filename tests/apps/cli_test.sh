@@ -41,6 +41,21 @@ grep -q "bad.xml:1:" "$work/err" || fail "malformed XML error lacks file:line: $
 expect 1 "malformed xml show" -- "$rave" show "$work/bad.xml" -o "$work/bad.png"
 [[ ! -e "$work/bad.png" ]] || fail "show left a file behind"
 
+# A full disk: one line naming the file, complete pairs kept, no temporary or half pair left.
+mkdir -p "$work/full"
+if mount -t tmpfs -o size=1m tmpfs "$work/full" 2>/dev/null; then
+  expect 1 "full disk" -- "$rave" generate -n 5 -o "$work/full/d" -c center -j 1
+  grep -q "No space left on device" "$work/err" || fail "full disk error unclear: $(cat "$work/err")"
+  leftovers=$(find "$work/full" -name '.*tmp*' | wc -l)
+  [[ $leftovers == 0 ]] || fail "full disk left $leftovers temporary files"
+  for npz in "$work/full/d/center_single"/*.npz; do
+    [[ -f "${npz%.npz}.xml" ]] || fail "full disk left a half pair: $npz"
+  done
+  umount "$work/full"
+else
+  echo "SKIP: cannot mount a small tmpfs here (not root)"
+fi
+
 # Same seed, 1 and 2 threads: identical sha256 for every file.
 expect 0 "generate -j1" -- "$rave" generate -n 12 -o "$work/j1" -c center,3x3,O-IG -a iraven -j 1
 expect 0 "generate -j2" -- "$rave" generate -n 12 -o "$work/j2" -c center,3x3,O-IG -a iraven -j 2
