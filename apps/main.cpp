@@ -2,6 +2,7 @@
 #include <CLI/CLI.hpp>
 #include <cstdio>
 #include <exception>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -10,6 +11,21 @@
 #include "common/error.hpp"
 
 namespace {
+
+// CLI11 checks required options before it reports arguments it does not know, so `rave generate
+// --bogus` would complain about a missing --num-samples; name the unknown argument instead.
+std::optional<std::string> unknown_arguments(const CLI::App& app) {
+  if (app.get_subcommands().empty() && !app.remaining().empty())
+    return "unknown command '" + app.remaining().front() + "'";
+  for (const auto* sub : app.get_subcommands()) {
+    const auto extra = sub->remaining();
+    if (extra.empty()) continue;
+    std::string text = "unknown argument";
+    for (const auto& word : extra) text += " '" + word + "'";
+    return text + " for rave " + sub->get_name();
+  }
+  return std::nullopt;
+}
 
 int run(int argc, char** argv) {
   CLI::App app{"rave: generate, render, solve and learn Raven's Progressive Matrices (RAVEN, CVPR 2019).\n"
@@ -26,7 +42,8 @@ int run(int argc, char** argv) {
   } catch (const CLI::Success& e) {
     return app.exit(e);  // --help, --version
   } catch (const CLI::ParseError& e) {
-    std::fprintf(stderr, "rave: error: %s (see rave --help, or rave <command> --help)\n", e.what());
+    std::fprintf(stderr, "rave: error: %s (see rave --help, or rave <command> --help)\n",
+                 unknown_arguments(app).value_or(e.what()).c_str());
     return 2;
   }
   for (auto& [sub, runner] : runners)
