@@ -76,17 +76,6 @@ int binomial(int n, int k) {
   return static_cast<int>(result);
 }
 
-int entity_level(const Entity& entity, Attr attr) {
-  switch (attr) {
-    case Attr::kType: return entity.type;
-    case Attr::kSize: return entity.size;
-    case Attr::kColor: return entity.color;
-    default: break;
-  }
-  RAVE_CHECK(false, "entity_level takes Type, Size or Color");
-  return 0;
-}
-
 int& entity_level(Entity& entity, Attr attr) {
   switch (attr) {
     case Attr::kType: return entity.type;
@@ -96,6 +85,10 @@ int& entity_level(Entity& entity, Attr attr) {
   }
   RAVE_CHECK(false, "entity_level takes Type, Size or Color");
   return entity.type;
+}
+
+int entity_level(const Entity& entity, Attr attr) {
+  return entity_level(const_cast<Entity&>(entity), attr);  // reads only
 }
 
 std::vector<ModifiableEntry> modifiable_entries(const Configuration& config,

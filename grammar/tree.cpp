@@ -48,8 +48,11 @@ bool same_tree(const Tree& a, const Tree& b) {
   return same_subtree(a, root(a), b, root(b));
 }
 
-// The traversals below use an explicit stack so that hand-built trees of any depth are safe.
-std::vector<NodeId> preorder(const Tree& tree) {
+namespace {
+// Depth-first from the root with an explicit stack, so that hand-built trees of any depth are safe.
+// With children pushed last-to-first they are visited in order (pre-order); pushed first-to-last,
+// the visit is a mirrored pre-order, whose reversal is a post-order.
+std::vector<NodeId> depth_first(const Tree& tree, bool children_in_order) {
   std::vector<NodeId> order;
   if (boost::num_vertices(tree) == 0) return order;
   order.reserve(boost::num_vertices(tree));
@@ -59,24 +62,20 @@ std::vector<NodeId> preorder(const Tree& tree) {
     stack.pop_back();
     order.push_back(node);
     const auto [first, last] = boost::out_edges(node, tree);
-    for (auto it = last; it != first;) stack.push_back(boost::target(*--it, tree));
+    if (children_in_order) {
+      for (auto it = last; it != first;) stack.push_back(boost::target(*--it, tree));
+    } else {
+      for (auto it = first; it != last; ++it) stack.push_back(boost::target(*it, tree));
+    }
   }
   return order;
 }
+}  // namespace
+
+std::vector<NodeId> preorder(const Tree& tree) { return depth_first(tree, true); }
 
 std::vector<NodeId> bottom_up(const Tree& tree) {
-  // Reversed pre-order with children visited last-to-first is a post-order.
-  std::vector<NodeId> order;
-  if (boost::num_vertices(tree) == 0) return order;
-  order.reserve(boost::num_vertices(tree));
-  std::vector<NodeId> stack{root(tree)};
-  while (!stack.empty()) {
-    const NodeId node = stack.back();
-    stack.pop_back();
-    order.push_back(node);
-    for (auto [it, end] = boost::out_edges(node, tree); it != end; ++it)
-      stack.push_back(boost::target(*it, tree));
-  }
+  std::vector<NodeId> order = depth_first(tree, false);
   return {order.rbegin(), order.rend()};
 }
 
