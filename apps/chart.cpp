@@ -153,7 +153,9 @@ Axes fit_axes(const ChartLabels& l, const std::vector<Series>& series, int top) 
 
 // Frame, title, axis labels, horizontal grid with y tick labels, optional reference line.
 void draw_frame(Canvas& c, const ChartLabels& l, const Axes& a) {
-  c.text((kWidth - Canvas::text_width(l.title, 3)) / 2, 12, l.title, 3);
+  int scale = 3;  // the largest glyph scale at which the title fits the width
+  while (scale > 1 && Canvas::text_width(l.title, scale) > kWidth - 16) --scale;
+  c.text(std::max(8, (kWidth - Canvas::text_width(l.title, scale)) / 2), 12, l.title, scale);
   c.text(8, a.top - 22, l.y_label, 2);
   c.text(kLeft + (kPlotW - Canvas::text_width(l.x_label)) / 2, c.height() - 24, l.x_label, 2);
   const double step = nice_step(a.y_max - a.y_min, 5);
