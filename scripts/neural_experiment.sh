@@ -3,7 +3,7 @@
 # with and without the Dynamic Residual Tree, trained on ~1,000 generated problems per configuration
 # with RAVEN answer sets and with I-RAVEN answer sets, plus the candidates-only ablation (context
 # panels zeroed) that exposes RAVEN's answer-set shortcut; then one table and one chart per answer
-# set (test accuracy per configuration beside the solver's ceiling). About 90 minutes on a quiet
+# set (test accuracy per configuration beside the solver's ceiling). About 75 minutes on a
 # 2-core machine with the defaults below. Re-running resumes: finished runs are skipped, an
 # interrupted run continues from its last.pt.
 #
