@@ -5,12 +5,8 @@
 # checkpoint, a checkpoint of another model, an existing run without --resume.
 # Usage: cli_neural_test.sh RAVE_BINARY
 set -u
-rave="$1"
-work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
-failures=0
-fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
-run() { "$@" >"$work/out" 2>"$work/err"; echo $?; }
+# shellcheck source=../cli_lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../cli_lib.sh"
 one_line() { [[ $(wc -l <"$work/err") == 1 ]] && grep -q "^rave: error: .*$1" "$work/err" || fail "$2: $(cat "$work/err")"; }
 
 [[ $(run "$rave" generate -n 10 -o "$work/data" -s 5 -j 2) == 0 ]] || fail "generate: $(cat "$work/err")"
@@ -53,4 +49,4 @@ one_line "acc.csv" "foreign checkpoint"
 [[ $(run "$rave" train -m cnn -d "$work/data" -o "$work/w" --device tpu) == 2 ]] || fail "bad device"
 one_line "unknown device 'tpu'" "bad device"
 
-if [[ $failures == 0 ]]; then echo "all neural CLI checks passed"; else echo "$failures neural CLI checks failed"; exit 1; fi
+finish "neural CLI"

@@ -4,12 +4,8 @@
 # identical output for -j1 and -j2, and `check` failing (exit 3) on a dataset with a defect.
 # Usage: cli_solve_test.sh RAVE_BINARY
 set -u
-rave="$1"
-work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
-failures=0
-fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
-run() { "$@" >"$work/out" 2>"$work/err"; echo $?; }
+# shellcheck source=../cli_lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../cli_lib.sh"
 
 [[ $(run "$rave" solve --help) == 0 ]] || fail "solve --help"
 grep -q "abduction" "$work/out" || fail "solve --help does not describe abduction"
@@ -73,5 +69,4 @@ EOF
   grep -q "are identical" "$work/out" || fail "check does not name the duplicate: $(cat "$work/out")"
 fi
 
-[[ $failures == 0 ]] && echo "all solve CLI checks passed"
-exit $((failures > 0))
+finish "solve CLI"
