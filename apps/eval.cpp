@@ -8,6 +8,7 @@
 #include "apps/cli_util.hpp"
 #include "apps/commands.hpp"
 #include "apps/neural_report.hpp"
+#include "apps/neural_words.hpp"
 #include "common/atomic_file.hpp"
 #include "common/error.hpp"
 #include "neural/dataset.hpp"
@@ -38,14 +39,9 @@ neural::EvalOptions to_options(const EvalArgs& a, const std::string& checkpoint)
   o.configs = parse_config_list(a.configs);
   o.batch_size = a.batch_size;
   o.threads = a.threads;
-  const auto device = neural::parse_device(a.device);
-  if (!device) throw UsageError("unknown device '" + a.device + "'; known: auto, cpu, cuda");
-  o.device = *device;
+  o.device = device_from_word(a.device);
   if (a.candidates_only) o.candidates_only = true;
-  if (!a.model.empty()) {
-    o.expect_model = neural::parse_model_kind(a.model);
-    if (!o.expect_model) throw UsageError("unknown model '" + a.model + "'; known: cnn, resnet, lstm, wren");
-  }
+  if (!a.model.empty()) o.expect_model = model_from_word(a.model);
   return o;
 }
 

@@ -11,6 +11,7 @@
 #include "apps/cli_util.hpp"
 #include "apps/commands.hpp"
 #include "apps/neural_report.hpp"
+#include "apps/neural_words.hpp"
 #include "apps/progress.hpp"
 #include "common/atomic_file.hpp"
 #include "common/error.hpp"
@@ -34,21 +35,9 @@ struct TrainArgs {
   bool candidates_only = false, shuffle_candidates = false, resume = false;
 };
 
-neural::ModelKind parse_model(const std::string& word) {
-  const auto kind = neural::parse_model_kind(word);
-  if (!kind) throw UsageError("unknown model '" + word + "'; known: cnn, resnet, lstm, wren");
-  return *kind;
-}
-
-neural::Device parse_device_word(const std::string& word) {
-  const auto device = neural::parse_device(word);
-  if (!device) throw UsageError("unknown device '" + word + "'; known: auto, cpu, cuda");
-  return *device;
-}
-
 neural::TrainOptions to_options(const TrainArgs& a) {
   neural::TrainOptions o;
-  o.model = {.kind = parse_model(a.model), .drt = a.drt, .image_size = a.image_size, .wren_tag = !a.no_tag};
+  o.model = {.kind = model_from_word(a.model), .drt = a.drt, .image_size = a.image_size, .wren_tag = !a.no_tag};
   if (!a.label_embeddings.empty()) o.model.label_embeddings = neural::load_label_embeddings(a.label_embeddings);
   o.data = a.data;
   o.out = a.out;
@@ -63,7 +52,7 @@ neural::TrainOptions to_options(const TrainArgs& a) {
   o.threads = a.threads;
   o.loader_threads = a.loader_threads;
   o.cache_mb = a.cache_mb;
-  o.device = parse_device_word(a.device);
+  o.device = device_from_word(a.device);
   o.candidates_only = a.candidates_only;
   o.shuffle_candidates = a.shuffle_candidates;
   o.resume = a.resume;
