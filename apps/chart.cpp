@@ -9,7 +9,7 @@
 #include <string_view>
 
 #include "apps/chart_font.hpp"
-#include "engine/sheet.hpp"
+#include "engine/formats/png.hpp"
 
 namespace rave::apps {
 namespace {

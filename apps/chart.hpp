@@ -1,7 +1,7 @@
 #pragma once
 // Small gray-scale PNG charts for the neural reports (learning curves, accuracy per configuration),
 // drawn on a pixel canvas with a built-in 5x7 font and encoded with the engine's PNG writer
-// (engine/sheet.hpp): no plotting library, no OpenCV outside engine/. Series are told apart by
+// (engine/render/sheet.hpp): no plotting library, no OpenCV outside engine/. Series are told apart by
 // line pattern and gray level, so the charts survive black-and-white printing.
 //
 //   std::string png = line_chart_png({.title = "CNN+DRT", .x_label = "epoch", .y_label = "accuracy %"},

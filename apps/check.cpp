@@ -14,7 +14,7 @@
 #include "apps/progress.hpp"
 #include "common/error.hpp"
 #include "solver/dataset_check.hpp"
-#include "solver/problem_files.hpp"
+#include "engine/formats/problem_files.hpp"
 
 namespace rave::apps {
 namespace {
@@ -78,7 +78,7 @@ void print_table(const Column& total, const std::array<Column, 7>& cols, int err
 int run_check(const CheckArgs& args) {
   const auto backend = solver::parse_backend(args.backend);
   if (!backend) throw UsageError("--backend must be heuristic or z3, not '" + args.backend + "'");
-  const auto files = solver::collect_problem_files({args.paths.begin(), args.paths.end()});
+  const auto files = engine::collect_problem_files({args.paths.begin(), args.paths.end()});
   if (files.empty()) throw UsageError("no .xml or .asig problem files under the given paths");
   Column total;
   std::array<Column, 7> cols{};

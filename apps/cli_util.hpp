@@ -4,8 +4,8 @@
 #include <string>
 #include <vector>
 
-#include "engine/answer_set.hpp"
-#include "engine/configuration.hpp"
+#include "engine/answers/answer_set.hpp"
+#include "engine/model/configuration.hpp"
 
 namespace rave::apps {
 

@@ -8,11 +8,12 @@
 #include "apps/commands.hpp"
 #include "common/atomic_file.hpp"
 #include "common/error.hpp"
-#include "engine/asig_io.hpp"
-#include "engine/npz.hpp"
-#include "engine/problem_io.hpp"
-#include "engine/render.hpp"
-#include "engine/xml_io.hpp"
+#include "engine/encode.hpp"
+#include "engine/formats/asig_io.hpp"
+#include "engine/formats/npz.hpp"
+#include "engine/formats/problem_files.hpp"
+#include "engine/render/render.hpp"
+#include "engine/formats/xml_io.hpp"
 
 namespace rave::apps {
 namespace {
@@ -23,13 +24,6 @@ struct ConvertArgs {
 };
 
 std::string extension_of(const std::string& path) { return std::filesystem::path(path).extension().string(); }
-
-engine::Problem read_any(const std::string& path) {
-  const std::string ext = extension_of(path);
-  if (ext == ".xml") return engine::read_problem_with_target(path);  // target/predict from the npz beside it
-  if (ext == ".asig") return engine::read_asig(path);
-  throw UsageError(path + ": expected an input ending in .xml or .asig");
-}
 
 std::string encode_any(const engine::Problem& problem, const std::string& path) {
   const std::string ext = extension_of(path);
@@ -43,7 +37,7 @@ std::string encode_any(const engine::Problem& problem, const std::string& path) 
 }
 
 int run_convert(const ConvertArgs& args) {
-  const engine::Problem problem = read_any(args.input);
+  const engine::Problem problem = engine::read_problem(args.input);
   write_file_atomic(args.output, std::string_view(encode_any(problem, args.output)));
   std::printf("converted %s -> %s\n", args.input.c_str(), args.output.c_str());
   return 0;

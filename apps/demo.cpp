@@ -9,9 +9,10 @@
 #include "common/atomic_file.hpp"
 #include "engine/audit.hpp"
 #include "engine/dataset.hpp"
-#include "engine/problem_io.hpp"
-#include "engine/render.hpp"
-#include "engine/sheet.hpp"
+#include "engine/formats/problem_files.hpp"
+#include "engine/render/render.hpp"
+#include "engine/formats/png.hpp"
+#include "engine/render/sheet.hpp"
 
 namespace rave::apps {
 namespace {
@@ -39,13 +40,13 @@ void describe_config(const engine::DatasetSpec& spec, engine::ConfigId id, engin
   const auto dir = spec.dir / engine::configuration(id).folder;
   std::vector<engine::Problem> problems;
   for (std::uint64_t k = 0; k < spec.num_samples; ++k)
-    problems.push_back(engine::read_problem_with_target(
+    problems.push_back(engine::read_problem(
         dir / (engine::problem_stem(k, engine::split_of(k, spec.val, spec.test)) + ".xml")));
   const auto a = engine::context_blind_audit(problems);
   audit.problems += a.problems;
   audit.hits += a.hits;
   const auto sheet = dir / "RAVEN_0_train.png";
-  write_file_atomic(sheet, engine::problem_sheet_png(engine::render_problem(problems[0]), problems[0].target));
+  write_file_atomic(sheet, engine::encode_gray_png(engine::problem_sheet(engine::render_problem(problems[0]), problems[0].target)));
   std::printf("  %-8s %-40s problem 0: answer %d, rules: %s\n", std::string(engine::configuration(id).paper_name).c_str(),
               dir.string().c_str(), *problems[0].target, rules_text(problems[0]).c_str());
 }

@@ -12,7 +12,7 @@
 #include <filesystem>
 
 #include "solver/heuristic.hpp"
-#include "solver/problem_files.hpp"
+#include "engine/formats/problem_files.hpp"
 #endif
 
 namespace rave::apps {
@@ -85,7 +85,7 @@ std::optional<AccuracyRow> solver_ceiling(const std::vector<neural::DataFile>& f
       if (skipped) ++*skipped;
       continue;
     }
-    const engine::Problem p = solver::load_problem(xml, /*with_target=*/true);
+    const engine::Problem p = engine::read_problem(xml);
     const auto c = static_cast<std::size_t>(engine::config_index(f.config));
     ++a.total[c];
     if (p.target && heuristic.solve(p).answer == *p.target) ++a.correct[c];

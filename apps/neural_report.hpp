@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/configuration.hpp"
+#include "engine/model/configuration.hpp"
 #include "neural/dataset.hpp"
 #include "neural/trainer.hpp"
 

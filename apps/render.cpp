@@ -4,9 +4,9 @@
 #include "apps/commands.hpp"
 #include "common/atomic_file.hpp"
 #include "common/error.hpp"
-#include "engine/npz.hpp"
-#include "engine/problem_io.hpp"
-#include "engine/render.hpp"
+#include "engine/formats/npz.hpp"
+#include "engine/formats/problem_files.hpp"
+#include "engine/render/render.hpp"
 
 namespace rave::apps {
 namespace {
@@ -19,7 +19,7 @@ struct RenderArgs {
 };
 
 int run_render(const RenderArgs& args) {
-  engine::Problem problem = engine::read_problem_with_target(args.xml);
+  engine::Problem problem = engine::read_problem(args.xml);
   if (args.target >= 0) problem.target = args.target;
   if (!problem.target)
     throw UsageError(args.xml + ": the answer index is not in the XML and no .npz lies beside it; pass --target");

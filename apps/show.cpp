@@ -4,10 +4,11 @@
 #include "apps/commands.hpp"
 #include "common/atomic_file.hpp"
 #include "common/error.hpp"
-#include "engine/npz.hpp"
-#include "engine/problem_io.hpp"
-#include "engine/render.hpp"
-#include "engine/sheet.hpp"
+#include "engine/formats/npz.hpp"
+#include "engine/formats/problem_files.hpp"
+#include "engine/render/render.hpp"
+#include "engine/formats/png.hpp"
+#include "engine/render/sheet.hpp"
 
 namespace rave::apps {
 namespace {
@@ -23,13 +24,13 @@ std::string sheet_from_npz(const std::string& path) {
   std::array<engine::Image, 16> images;
   for (std::size_t i = 0; i < 16; ++i)
     std::copy_n(pixels.begin() + static_cast<std::ptrdiff_t>(i * images[i].size()), images[i].size(), images[i].begin());
-  return engine::problem_sheet_png(images, static_cast<int>(file.target()));
+  return engine::encode_gray_png(engine::problem_sheet(images, static_cast<int>(file.target())));
 }
 
 std::string sheet_from_xml(const std::string& path) {
-  const engine::Problem problem = engine::read_problem_with_target(path);
+  const engine::Problem problem = engine::read_problem(path);
   const auto images = engine::render_problem(problem);
-  return engine::problem_sheet_png(images, problem.target);
+  return engine::encode_gray_png(engine::problem_sheet(images, problem.target));
 }
 
 int run_show(const ShowArgs& args) {

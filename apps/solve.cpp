@@ -16,7 +16,7 @@
 #include "common/error.hpp"
 #include "solver/batch.hpp"
 #include "solver/explain.hpp"
-#include "solver/problem_files.hpp"
+#include "engine/formats/problem_files.hpp"
 
 namespace rave::apps {
 namespace {
@@ -132,7 +132,7 @@ int run_solve(const SolveArgs& args) {
   const auto backend = solver::parse_backend(args.backend);
   if (!backend) throw UsageError("--backend must be heuristic or z3, not '" + args.backend + "'");
   std::vector<std::filesystem::path> inputs(args.paths.begin(), args.paths.end());
-  const auto files = solver::collect_problem_files(inputs);
+  const auto files = engine::collect_problem_files(inputs);
   if (files.empty()) throw UsageError("no .xml or .asig problem files under the given paths");
   const solver::BatchOptions options{.backend = *backend,
                                      .solve = {.use_rules = args.use_rules, .occam = !args.no_occam},

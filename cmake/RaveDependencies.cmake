@@ -7,12 +7,14 @@ find_package(Threads REQUIRED)
 find_package(Boost 1.74 REQUIRED CONFIG COMPONENTS graph)
 find_package(TBB REQUIRED)
 find_package(ZLIB REQUIRED)
-# Debian's libopencv-{core,imgproc,imgcodecs}-dev ship no CMake config: find the pieces by hand.
+pkg_check_modules(libdeflate REQUIRED IMPORTED_TARGET libdeflate)
+# Debian's libopencv-{core,imgproc}-dev ship no CMake config: find the pieces by hand. imgcodecs is
+# not linked (it pulls in GDAL and ~250 libraries): rave encodes its PNG files itself.
 find_path(RAVE_OPENCV_INCLUDE opencv2/imgproc.hpp PATH_SUFFIXES opencv4 REQUIRED)
 add_library(rave_opencv INTERFACE)
 add_library(rave::opencv ALIAS rave_opencv)
 target_include_directories(rave_opencv SYSTEM INTERFACE ${RAVE_OPENCV_INCLUDE})
-foreach(part core imgproc imgcodecs)
+foreach(part core imgproc)
   find_library(RAVE_OPENCV_${part} opencv_${part} REQUIRED)
   target_link_libraries(rave_opencv INTERFACE ${RAVE_OPENCV_${part}})
 endforeach()

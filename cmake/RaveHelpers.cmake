@@ -1,8 +1,10 @@
 # rave_add_library(NAME <lib> [DEPS rave::x ...] [PUBLIC_LIBS ...] [PRIVATE_LIBS ...])
 #   Builds rave_<lib> (alias rave::<lib>) from every .cpp in the calling folder. DEPS must name
 #   rave:: libraries that are already defined: the add_subdirectory order is the layering.
-# rave_add_test(NAME <lib> [LIBS ...])
-#   Builds rave_<lib>_tests from tests/<lib>/*_test.cpp and registers it with gtest_discover_tests.
+# rave_add_test(NAME <name> [DIR <folder>] [LIBS ...])
+#   Builds rave_<name>_tests from tests/<folder>/*_test.cpp and *_support.cpp (folder defaults to
+#   <name>; engine's parts use e.g. NAME engine_model DIR engine/model) and registers it with
+#   gtest_discover_tests.
 include_guard(GLOBAL)
 
 function(rave_add_library)
@@ -23,9 +25,12 @@ function(rave_add_library)
 endfunction()
 
 function(rave_add_test)
-  cmake_parse_arguments(ARG "" "NAME" "LIBS" ${ARGN})
-  file(GLOB sources CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/${ARG_NAME}/*_test.cpp
-       ${CMAKE_CURRENT_SOURCE_DIR}/${ARG_NAME}/*_support.cpp)
+  cmake_parse_arguments(ARG "" "NAME;DIR" "LIBS" ${ARGN})
+  if(NOT ARG_DIR)
+    set(ARG_DIR ${ARG_NAME})
+  endif()
+  file(GLOB sources CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/${ARG_DIR}/*_test.cpp
+       ${CMAKE_CURRENT_SOURCE_DIR}/${ARG_DIR}/*_support.cpp)
   add_executable(rave_${ARG_NAME}_tests ${sources})
   target_link_libraries(rave_${ARG_NAME}_tests PRIVATE ${ARG_LIBS} rave_test_support GTest::gtest_main
                         rave::options rave::warnings)

@@ -11,8 +11,8 @@
 #include <array>
 #include <span>
 
-#include "engine/configuration.hpp"
-#include "engine/problem.hpp"
+#include "engine/model/configuration.hpp"
+#include "engine/model/problem.hpp"
 
 namespace rave::engine {
 

@@ -1,19 +1,13 @@
 #include "engine/dataset.hpp"
 
-#include <tbb/global_control.h>
-#include <tbb/parallel_for.h>
-#include <tbb/task_arena.h>
-
 #include <atomic>
 #include <mutex>
 #include <system_error>
 
-#include "common/atomic_file.hpp"
 #include "common/error.hpp"
+#include "common/parallel.hpp"
+#include "engine/encode.hpp"
 #include "engine/generate.hpp"
-#include "engine/npz.hpp"
-#include "engine/render.hpp"
-#include "engine/xml_io.hpp"
 
 namespace rave::engine {
 namespace {
@@ -48,47 +42,10 @@ bool pair_exists(const std::filesystem::path& dir, const std::string& stem) {
 
 }  // namespace
 
-std::string_view split_name(Split split) {
-  switch (split) {
-    case Split::kTrain: return "train";
-    case Split::kVal: return "val";
-    case Split::kTest: return "test";
-  }
-  return "train";
-}
-
-Split split_of(std::uint64_t k, int val, int test) {
-  const auto digit = static_cast<int>(k % 10);
-  if (digit < 10 - val - test) return Split::kTrain;
-  if (digit < 10 - test) return Split::kVal;
-  return Split::kTest;
-}
-
-std::string problem_stem(std::uint64_t k, Split split) {
-  return "RAVEN_" + std::to_string(k) + "_" + std::string(split_name(split));
-}
-
 void prepare_dataset_dir(const DatasetSpec& spec) {
   check_spec(spec);
   make_dir(spec.dir);
   for (ConfigId id : chosen_configs(spec)) make_dir(spec.dir / configuration(id).folder);
-}
-
-ProblemFiles encode_problem_files(const Problem& problem, bool compress) {
-  const std::array<Image, 16> images = render_problem(problem);
-  return {encode_problem_npz(problem, images, compress), write_problem_xml(problem)};
-}
-
-void write_problem_files(const std::filesystem::path& dir, const std::string& stem, const ProblemFiles& files) {
-  const auto npz = dir / (stem + ".npz");
-  write_file_atomic(npz, std::span<const char>(files.npz.data(), files.npz.size()));
-  try {
-    write_file_atomic(dir / (stem + ".xml"), files.xml);
-  } catch (...) {
-    std::error_code ec;
-    std::filesystem::remove(npz, ec);  // a problem is its two files: keep neither on failure
-    throw;
-  }
 }
 
 DatasetReport write_dataset(const DatasetSpec& spec, const ProgressFn& progress) {
@@ -117,12 +74,7 @@ DatasetReport write_dataset(const DatasetSpec& spec, const ProgressFn& progress)
       progress({now, total, skipped.load()});
     }
   };
-  tbb::task_arena arena(spec.threads);
-  arena.execute([&] {
-    tbb::parallel_for(tbb::blocked_range<std::uint64_t>(0, total, 1), [&](const auto& range) {
-      for (auto i = range.begin(); i != range.end(); ++i) one(i);
-    });
-  });
+  parallel_for_index(total, spec.threads, [&](std::size_t i) { one(i); });
   return {written.load(), skipped.load(), bytes.load()};
 }
 

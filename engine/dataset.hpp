@@ -13,20 +13,13 @@
 #include <string_view>
 #include <vector>
 
-#include "engine/answer_set.hpp"
-#include "engine/configuration.hpp"
-#include "engine/problem.hpp"
+#include "engine/answers/answer_set.hpp"
+#include "engine/encode.hpp"
+#include "engine/formats/layout.hpp"
+#include "engine/model/configuration.hpp"
+#include "engine/model/problem.hpp"
 
 namespace rave::engine {
-
-enum class Split { kTrain, kVal, kTest };
-
-/// "train", "val", "test".
-std::string_view split_name(Split split);
-/// The original's split: k mod 10 below 10-val-test is train, below 10-test val, else test.
-Split split_of(std::uint64_t k, int val, int test);
-/// "RAVEN_<k>_<split>" (no extension).
-std::string problem_stem(std::uint64_t k, Split split);
 
 /// What to generate and where.
 struct DatasetSpec {
@@ -63,15 +56,5 @@ void prepare_dataset_dir(const DatasetSpec& spec);
 /// Generates and writes the dataset. Errors propagate as InputError (e.g. a full disk) after the
 /// other workers stop; no partial file is ever left behind.
 DatasetReport write_dataset(const DatasetSpec& spec, const ProgressFn& progress = {});
-
-/// The two files of one problem, rendered and encoded in memory.
-struct ProblemFiles {
-  std::string npz;
-  std::string xml;
-};
-/// Renders the 16 panels and encodes the npz and the XML of a problem.
-ProblemFiles encode_problem_files(const Problem& problem, bool compress);
-/// Writes `<dir>/<stem>.npz` and `.xml` atomically as a pair: if either fails, neither survives.
-void write_problem_files(const std::filesystem::path& dir, const std::string& stem, const ProblemFiles& files);
 
 }  // namespace rave::engine

@@ -1,6 +1,7 @@
 #include "engine/generate.hpp"
 
-#include "engine/oracle.hpp"
+#include "engine/render/render.hpp"
+#include "engine/rules/oracle.hpp"
 
 namespace rave::engine {
 
@@ -19,7 +20,7 @@ Problem assemble_problem(const Matrix& matrix, AnswerSet answers, int predict) {
 Problem generate_problem(ConfigId config, AnswerStrategy strategy, std::uint64_t seed, std::uint64_t k) {
   Rng rng = Rng::for_problem(seed, config_index(config), k);
   const Matrix matrix = sample_matrix(config, rng);
-  AnswerSet answers = build_answer_set(matrix, strategy, rng);
+  AnswerSet answers = build_answer_set(matrix, strategy, rng, render_panel);
   const int predict = oracle_predict(matrix, answers.candidates, rng);
   return assemble_problem(matrix, std::move(answers), predict);
 }

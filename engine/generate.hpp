@@ -7,8 +7,8 @@
 //   p.candidates[*p.target] is the answer
 #include <cstdint>
 
-#include "engine/answer_set.hpp"
-#include "engine/problem.hpp"
+#include "engine/answers/answer_set.hpp"
+#include "engine/model/problem.hpp"
 
 namespace rave::engine {
 

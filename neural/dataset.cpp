@@ -11,8 +11,8 @@
 #include <system_error>
 
 #include "common/error.hpp"
-#include "engine/npz.hpp"
-#include "engine/render.hpp"
+#include "engine/formats/npz.hpp"
+#include "engine/model/image.hpp"
 
 namespace rave::neural {
 namespace fs = std::filesystem;

@@ -14,8 +14,8 @@
 #include <string>
 #include <vector>
 
-#include "engine/configuration.hpp"
-#include "engine/dataset.hpp"
+#include "engine/model/configuration.hpp"
+#include "engine/formats/layout.hpp"
 #include "neural/resize.hpp"
 #include "neural/structure_input.hpp"
 

@@ -7,8 +7,8 @@
 
 #include "common/atomic_file.hpp"
 #include "common/error.hpp"
-#include "engine/npy.hpp"
-#include "engine/random.hpp"
+#include "engine/formats/npy.hpp"
+#include "common/random.hpp"
 
 namespace rave::neural {
 namespace {
@@ -39,10 +39,10 @@ int base_index(std::string_view word) {
   return -1;
 }
 
-// Base vectors by Box-Muller on engine::Rng doubles: fixed bits on every platform (std
+// Base vectors by Box-Muller on Rng doubles: fixed bits on every platform (std
 // distributions are not specified bit for bit).
 std::vector<double> base_vectors() {
-  engine::Rng rng(kEmbeddingSeed);
+  Rng rng(kEmbeddingSeed);
   std::vector<double> v(kBaseWords.size() * kEmbeddingDim);
   for (std::size_t i = 0; i < v.size(); i += 2) {
     const double u1 = 1.0 - rng.uniform01();  // (0, 1]

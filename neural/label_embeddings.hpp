@@ -31,7 +31,7 @@ inline constexpr std::array<std::string_view, kNumLabels> kLabelNames{
 std::optional<int> label_index(std::string_view name);
 
 /// The built-in table: one N(0, 0.4^2) vector per base word (Scene, Singleton, Grid, Left, Right,
-/// Up, Down, Out, In, Center, Single, Distribute, Four, Nine) drawn from engine::Rng with a fixed
+/// Up, Down, Out, In, Center, Single, Distribute, Four, Nine) drawn from Rng with a fixed
 /// seed, compound labels summed from their words. Same values on every platform.
 std::vector<float> builtin_label_embeddings();
 

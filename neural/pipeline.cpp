@@ -13,8 +13,8 @@
 #include <variant>
 
 #include "common/error.hpp"
-#include "engine/random.hpp"
-#include "engine/render.hpp"
+#include "common/random.hpp"
+#include "engine/model/image.hpp"
 
 namespace rave::neural {
 namespace {
@@ -24,8 +24,8 @@ constexpr std::uint64_t kCandidateSalt = 0x43414e444944;   // "CANDID"
 
 // The candidate order of file `file` in `epoch`: a function of (seed, epoch, file) only.
 std::array<int, 8> candidate_order(std::uint64_t seed, int epoch, std::size_t file) {
-  engine::Rng rng(engine::mix64(seed ^ kCandidateSalt) ^ engine::mix64(static_cast<std::uint64_t>(epoch)) ^
-                  engine::mix64(engine::mix64(static_cast<std::uint64_t>(file))));
+  Rng rng(mix64(seed ^ kCandidateSalt) ^ mix64(static_cast<std::uint64_t>(epoch)) ^
+                  mix64(mix64(static_cast<std::uint64_t>(file))));
   std::array<int, 8> order{0, 1, 2, 3, 4, 5, 6, 7};
   rng.shuffle(std::span<int>(order));
   return order;
@@ -131,7 +131,7 @@ std::vector<std::size_t> epoch_order(std::size_t n, std::uint64_t seed, int epoc
   std::vector<std::size_t> order(n);
   for (std::size_t i = 0; i < n; ++i) order[i] = i;
   if (shuffle) {
-    engine::Rng rng(engine::mix64(seed ^ kShuffleSalt) ^ engine::mix64(static_cast<std::uint64_t>(epoch)));
+    Rng rng(mix64(seed ^ kShuffleSalt) ^ mix64(static_cast<std::uint64_t>(epoch)));
     rng.shuffle(std::span<std::size_t>(order));
   }
   return order;

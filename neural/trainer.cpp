@@ -9,7 +9,7 @@
 
 #include "common/atomic_file.hpp"
 #include "common/error.hpp"
-#include "engine/random.hpp"
+#include "common/random.hpp"
 #include "neural/internal/checkpoint.hpp"
 #include "neural/training.hpp"
 
@@ -199,7 +199,7 @@ class Run {
   // generator from (seed, e) for dropout, so a resumed run repeats the epochs an uninterrupted run
   // would have made (bit for bit on CPU with a fixed thread count).
   EpochMetrics run_epoch(int epoch, const ProgressFn& progress) {
-    torch::manual_seed(engine::mix64(o_.seed ^ engine::mix64(static_cast<std::uint64_t>(epoch))));
+    torch::manual_seed(mix64(o_.seed ^ mix64(static_cast<std::uint64_t>(epoch))));
     const auto t0 = Clock::now();
     BatchStream stream(files_.train, train_pipe_, epoch, &train_cache_);
     PhaseMeter meter("train", epoch, o_.epochs, stream.size(), progress);

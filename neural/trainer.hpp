@@ -19,8 +19,8 @@
 #include <string_view>
 #include <vector>
 
-#include "engine/configuration.hpp"
-#include "engine/dataset.hpp"
+#include "engine/model/configuration.hpp"
+#include "engine/formats/layout.hpp"
 #include "neural/options.hpp"
 
 namespace rave::neural {

@@ -1,14 +1,13 @@
 #include "solver/batch.hpp"
 
 #include <oneapi/tbb/enumerable_thread_specific.h>
-#include <oneapi/tbb/parallel_for.h>
-#include <oneapi/tbb/task_arena.h>
 
 #include <algorithm>
 #include <memory>
 
 #include "common/error.hpp"
-#include "solver/problem_files.hpp"
+#include "common/parallel.hpp"
+#include "engine/formats/problem_files.hpp"
 
 namespace rave::solver {
 
@@ -16,7 +15,7 @@ namespace {
 
 void solve_one(Solver& solver, FileResult& r) {
   try {
-    r.problem = load_problem(r.file);
+    r.problem = engine::read_problem(r.file);
   } catch (const InputError& e) {
     r.error = e.what();
     return;
@@ -28,17 +27,6 @@ void solve_one(Solver& solver, FileResult& r) {
 }
 
 }  // namespace
-
-void run_ordered(std::size_t n, int threads, const std::function<void(std::size_t)>& work,
-                 const std::function<void(std::size_t)>& emit) {
-  RAVE_CHECK(threads >= 1, "at least one worker thread");
-  tbb::task_arena arena(threads);
-  for (std::size_t first = 0; first < n; first += kChunk) {
-    const std::size_t last = std::min(n, first + kChunk);
-    arena.execute([&] { tbb::parallel_for(first, last, [&](std::size_t i) { work(i); }); });
-    for (std::size_t i = first; i < last; ++i) emit(i);
-  }
-}
 
 void solve_files(const std::vector<std::filesystem::path>& files, const BatchOptions& options,
                  const std::function<void(const FileResult&)>& on_result) {

@@ -15,7 +15,7 @@
 #include <utility>
 #include <vector>
 
-#include "engine/problem.hpp"
+#include "engine/model/problem.hpp"
 #include "solver/solver.hpp"
 
 namespace rave::solver {
@@ -39,13 +39,6 @@ struct FileResult {
   bool ok() const { return error.empty(); }
   bool correct() const { return ok() && problem.target && solution.answer == *problem.target; }
 };
-
-/// Work is handed out in chunks of this many items; results come back chunk by chunk.
-inline constexpr std::size_t kChunk = 512;
-/// Runs `work(i)` for every i in [0, n) on `threads` workers, chunk by chunk, and `emit(i)` in index
-/// order on the calling thread after each chunk. `work` may keep per-item state in slot i % kChunk.
-void run_ordered(std::size_t n, int threads, const std::function<void(std::size_t)>& work,
-                 const std::function<void(std::size_t)>& emit);
 
 /// Reads and solves `files`, calling `on_result` once per file, in file order, on the calling thread.
 void solve_files(const std::vector<std::filesystem::path>& files, const BatchOptions& options,

@@ -7,8 +7,9 @@
 
 #include "common/error.hpp"
 #include "engine/audit.hpp"
+#include "common/parallel.hpp"
 #include "solver/batch.hpp"
-#include "solver/problem_files.hpp"
+#include "engine/formats/problem_files.hpp"
 
 namespace rave::solver {
 namespace {
@@ -92,7 +93,7 @@ void check_files(const std::vector<std::filesystem::path>& files, Backend backen
         r = FileCheck{};
         r.file = files[i];
         try {
-          const engine::Problem problem = load_problem(files[i]);
+          const engine::Problem problem = engine::read_problem(files[i]);
           r.config = problem.config;
           r.check = checker->check(problem);
         } catch (const InputError& e) {

@@ -14,7 +14,7 @@
 #include <utility>
 #include <vector>
 
-#include "engine/problem.hpp"
+#include "engine/model/problem.hpp"
 #include "solver/solver.hpp"
 
 namespace rave::solver {

@@ -1,6 +1,6 @@
 #include "solver/explain.hpp"
 
-#include "engine/configuration.hpp"
+#include "engine/model/configuration.hpp"
 
 namespace rave::solver {
 namespace {

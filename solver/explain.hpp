@@ -11,7 +11,7 @@
 #include <utility>
 #include <vector>
 
-#include "engine/problem.hpp"
+#include "engine/model/problem.hpp"
 #include "solver/solution.hpp"
 
 namespace rave::solver {

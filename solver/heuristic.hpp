@@ -10,7 +10,7 @@
 //   Reading why = solver.reading(s.answer);      // rules of the last solved problem
 #include <array>
 
-#include "engine/problem.hpp"
+#include "engine/model/problem.hpp"
 #include "solver/component_fit.hpp"
 #include "solver/panel_view.hpp"
 #include "solver/solution.hpp"

@@ -4,8 +4,8 @@
 #include <span>
 
 #include "common/error.hpp"
-#include "engine/constraints.hpp"
-#include "engine/rule_table.hpp"
+#include "engine/model/constraints.hpp"
+#include "engine/rules/rule_table.hpp"
 
 namespace rave::solver {
 namespace {

@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "engine/configuration.hpp"
-#include "engine/problem.hpp"
+#include "engine/model/configuration.hpp"
+#include "engine/model/problem.hpp"
 
 namespace rave::solver {
 

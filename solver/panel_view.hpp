@@ -13,7 +13,7 @@
 #include <bit>
 #include <cstdint>
 
-#include "engine/problem.hpp"
+#include "engine/model/problem.hpp"
 #include "solver/hypothesis.hpp"
 
 namespace rave::solver {

@@ -11,13 +11,6 @@ constexpr double kMinusInf = -std::numeric_limits<double>::infinity();
 
 }  // namespace
 
-long binomial(int n, int k) {
-  if (k < 0 || k > n) return 0;
-  long r = 1;
-  for (int i = 1; i <= k; ++i) r = r * (n - k + i) / i;
-  return r;
-}
-
 const LogTables kLogTables = [] {
   LogTables out;
   for (int n = 0; n < 10; ++n)

@@ -10,7 +10,8 @@
 #include <cstdint>
 #include <limits>
 
-#include "engine/attributes.hpp"
+#include "common/math.hpp"
+#include "engine/model/attributes.hpp"
 
 namespace rave::solver {
 
@@ -41,8 +42,6 @@ inline int arithmetic_apply(ArithKind kind, int sign, int col1, int col2) {
   return sign > 0 ? col1 + col2 + 1 : col1 - col2 - 1;
 }
 
-/// C(n, k) (0 outside 0 <= k <= n).
-long binomial(int n, int k);
 /// Tables behind log_choose and log_int (filled before main; read-only after).
 struct LogTables {
   std::array<std::array<double, 10>, 10> choose;  ///< log C(n, k), -inf for k > n

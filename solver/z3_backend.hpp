@@ -13,7 +13,7 @@
 //   Reading why = solver.reading(s.answer);
 #include <memory>
 
-#include "engine/problem.hpp"
+#include "engine/model/problem.hpp"
 #include "solver/solution.hpp"
 
 namespace rave::solver {

@@ -4,9 +4,10 @@
 
 #include <vector>
 
-#include "engine/answer_set.hpp"
-#include "engine/configuration.hpp"
-#include "engine/matrix.hpp"
+#include "engine/answers/answer_set.hpp"
+#include "engine/render/render.hpp"
+#include "engine/model/configuration.hpp"
+#include "engine/rules/matrix.hpp"
 
 namespace {
 
@@ -18,7 +19,7 @@ const std::vector<rave::engine::Matrix>& matrices() {
     std::vector<rave::engine::Matrix> out;
     for (const auto& config : rave::engine::all_configurations())
       for (std::uint64_t k = 0; k < 10; ++k) {
-        auto rng = rave::engine::Rng::for_problem(1234, rave::engine::config_index(config.id), k);
+        auto rng = rave::Rng::for_problem(1234, rave::engine::config_index(config.id), k);
         out.push_back(rave::engine::sample_matrix(config.id, rng));
       }
     return out;
@@ -28,10 +29,10 @@ const std::vector<rave::engine::Matrix>& matrices() {
 
 void BM_AnswerSet_Build(benchmark::State& state, AnswerStrategy strategy) {
   const auto& ms = matrices();
-  rave::engine::Rng rng(42);
+  rave::Rng rng(42);
   std::size_t i = 0;
   for (auto _ : state) {
-    auto set = rave::engine::build_answer_set(ms[i], strategy, rng);
+    auto set = rave::engine::build_answer_set(ms[i], strategy, rng, rave::engine::render_panel);
     benchmark::DoNotOptimize(set.target);
     i = (i + 1) % ms.size();
   }

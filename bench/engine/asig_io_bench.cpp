@@ -1,11 +1,11 @@
-// Throughput of the .asig problem text (engine/asig_io.hpp): problems/s and bytes/s writing and
+// Throughput of the .asig problem text (engine/formats/asig_io.hpp): problems/s and bytes/s writing and
 // reading whole problems, on 7 x 4 problems generated before the loop from a fixed seed.
 #include <benchmark/benchmark.h>
 
 #include <string>
 #include <vector>
 
-#include "engine/asig_io.hpp"
+#include "engine/formats/asig_io.hpp"
 #include "engine/generate.hpp"
 
 namespace {

@@ -7,9 +7,10 @@
 #include <string>
 
 #include "bench/engine/sample_problems.hpp"
-#include "engine/npz.hpp"
-#include "engine/render.hpp"
-#include "engine/xml_io.hpp"
+#include "engine/encode.hpp"
+#include "engine/formats/npz.hpp"
+#include "engine/render/render.hpp"
+#include "engine/formats/xml_io.hpp"
 
 namespace {
 

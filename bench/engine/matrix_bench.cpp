@@ -6,14 +6,14 @@
 
 #include <string>
 
-#include "engine/matrix.hpp"
+#include "engine/rules/matrix.hpp"
 
 namespace {
 
 using rave::engine::ConfigId;
 
 void BM_Matrix_Sample(benchmark::State& state, ConfigId id) {
-  rave::engine::Rng rng(1234);
+  rave::Rng rng(1234);
   for (auto _ : state) {
     rave::engine::Matrix m = rave::engine::sample_matrix(id, rng);
     benchmark::DoNotOptimize(m);
@@ -23,7 +23,7 @@ void BM_Matrix_Sample(benchmark::State& state, ConfigId id) {
 
 void BM_Rules_Sample(benchmark::State& state, ConfigId id) {
   const rave::engine::Configuration& config = rave::engine::configuration(id);
-  rave::engine::Rng rng(1234);
+  rave::Rng rng(1234);
   std::vector<rave::engine::LayoutConstraints> narrowed;
   std::int64_t tries_total = 0;
   for (auto _ : state) {

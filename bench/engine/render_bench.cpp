@@ -8,8 +8,8 @@
 #include <string>
 
 #include "bench/engine/sample_problems.hpp"
-#include "engine/internal/entity_template.hpp"
-#include "engine/render.hpp"
+#include "engine/render/internal/entity_template.hpp"
+#include "engine/render/render.hpp"
 
 namespace {
 

@@ -7,13 +7,13 @@
 //   std::vector<Problem> problems = bench_problems(ConfigId::kDistributeNine, 32);
 #include <vector>
 
-#include "engine/matrix.hpp"
-#include "engine/problem.hpp"
+#include "engine/rules/matrix.hpp"
+#include "engine/model/problem.hpp"
 
 namespace rave::bench {
 
 inline std::vector<engine::Problem> bench_problems(engine::ConfigId id, int count) {
-  engine::Rng rng(1234);
+  Rng rng(1234);
   std::vector<engine::Matrix> matrices;
   for (int i = 0; i < count + 7; ++i) matrices.push_back(engine::sample_matrix(id, rng));
   std::vector<engine::Problem> problems;

@@ -8,15 +8,15 @@
 #include <string>
 #include <vector>
 
-#include "engine/configuration.hpp"
-#include "engine/random.hpp"
-#include "engine/structure.hpp"
+#include "engine/model/configuration.hpp"
+#include "common/random.hpp"
+#include "engine/model/structure.hpp"
 #include "grammar/parse.hpp"
 #include "grammar/writer.hpp"
 
 namespace {
 
-using rave::engine::Rng;
+using rave::Rng;
 namespace grammar = rave::grammar;
 namespace engine = rave::engine;
 

@@ -11,7 +11,7 @@
 #include <memory>
 #include <string>
 
-#include "engine/structure.hpp"
+#include "engine/model/structure.hpp"
 #include "neural/structure_input.hpp"
 #include "neural/trainer.hpp"
 #include "neural/training.hpp"

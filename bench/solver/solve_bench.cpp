@@ -9,11 +9,12 @@
 #include <string>
 #include <vector>
 
+#include "engine/encode.hpp"
 #include "engine/dataset.hpp"
 #include "engine/generate.hpp"
-#include "engine/xml_io.hpp"
+#include "engine/formats/xml_io.hpp"
 #include "solver/heuristic.hpp"
-#include "solver/problem_files.hpp"
+#include "engine/formats/problem_files.hpp"
 #include "solver/z3_backend.hpp"
 
 namespace {
@@ -134,7 +135,7 @@ void BM_Heuristic_FromXmlFile(benchmark::State& state) {
   solver::HeuristicSolver s;
   std::size_t i = 0;
   for (auto _ : state) {
-    benchmark::DoNotOptimize(s.solve(solver::load_problem(files[i], with_npz)));
+    benchmark::DoNotOptimize(s.solve(rave::engine::read_problem(files[i], with_npz ? rave::engine::TargetSource::kSibling : rave::engine::TargetSource::kNone)));
     if (++i == files.size()) i = 0;
   }
   state.SetItemsProcessed(state.iterations());

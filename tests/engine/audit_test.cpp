@@ -9,9 +9,10 @@
 #include <iostream>
 #include <sstream>
 
-#include "engine/answer_set.hpp"
-#include "engine/configuration.hpp"
-#include "tests/engine/answer_support.hpp"
+#include "engine/answers/answer_set.hpp"
+#include "engine/render/render.hpp"
+#include "engine/model/configuration.hpp"
+#include "tests/engine/support/answer_support.hpp"
 #include "tests/support/test_support.hpp"
 
 namespace rave::engine {
@@ -93,7 +94,7 @@ std::vector<Problem> generated(AnswerStrategy strategy, int per_config, std::uin
     int k = 0;
     for (const Matrix& m : testing::sample_matrices(config.id, per_config, seed)) {
       Rng rng = Rng::for_problem(seed + 1, config_index(config.id), static_cast<std::uint64_t>(k++));
-      AnswerSet set = build_answer_set(m, strategy, rng);
+      AnswerSet set = build_answer_set(m, strategy, rng, render_panel);
       Problem p;
       p.config = m.config;
       p.candidates = std::move(set.candidates);

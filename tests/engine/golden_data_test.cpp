@@ -6,8 +6,8 @@
 #include "common/atomic_file.hpp"
 #include "engine/dataset.hpp"
 #include "engine/generate.hpp"
-#include "engine/npz.hpp"
-#include "engine/xml_io.hpp"
+#include "engine/formats/npz.hpp"
+#include "engine/formats/xml_io.hpp"
 #include "tests/support/test_support.hpp"
 
 namespace rave::engine {

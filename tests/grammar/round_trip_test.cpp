@@ -1,5 +1,5 @@
 // Property tests of the parser and writer on random trees and random bytes. Randomness is a
-// fixed-seed std::mt19937_64 mapped by our own code (grammar cannot see engine::Rng), so every run
+// fixed-seed std::mt19937_64 mapped by our own code (grammar cannot see Rng), so every run
 // draws the same cases; a failure prints the case.
 #include <gtest/gtest.h>
 

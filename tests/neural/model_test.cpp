@@ -7,8 +7,8 @@
 #include <torch/utils.h>
 
 #include "common/error.hpp"
-#include "engine/configuration.hpp"
-#include "engine/structure.hpp"
+#include "engine/model/configuration.hpp"
+#include "engine/model/structure.hpp"
 #include "neural/label_embeddings.hpp"
 #include "neural/models.hpp"
 #include "neural/structure_input.hpp"

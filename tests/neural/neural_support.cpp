@@ -2,14 +2,14 @@
 
 #include "common/atomic_file.hpp"
 #include "engine/dataset.hpp"
-#include "engine/random.hpp"
-#include "engine/structure.hpp"
+#include "common/random.hpp"
+#include "engine/model/structure.hpp"
 #include "tests/support/test_support.hpp"
 
 namespace rave::neural::testing {
 
 engine::NpzContents synthetic_problem(engine::ConfigId config, std::uint64_t seed) {
-  engine::Rng rng(seed);
+  Rng rng(seed);
   engine::NpzContents c;
   c.image.resize(16 * 160 * 160);
   for (auto& px : c.image) px = static_cast<std::uint8_t>(rng.below(256));
@@ -31,7 +31,7 @@ std::filesystem::path write_synthetic_dataset(const std::string& tag, const std:
     const auto dir = root / std::string(engine::configuration(config).folder);
     std::filesystem::create_directories(dir);
     for (int k = 0; k < per_config; ++k) {
-      const auto seed = engine::mix64(static_cast<std::uint64_t>(engine::config_index(config)) * 1000 + k);
+      const auto seed = mix64(static_cast<std::uint64_t>(engine::config_index(config)) * 1000 + k);
       const std::string stem = engine::problem_stem(static_cast<std::uint64_t>(k), engine::split_of(k, 2, 2));
       const std::string bytes = engine::encode_npz(synthetic_problem(config, seed), false);
       write_file_atomic(dir / (stem + ".npz"), std::string_view(bytes));

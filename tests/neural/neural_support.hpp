@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "engine/configuration.hpp"
-#include "engine/npz.hpp"
+#include "engine/model/configuration.hpp"
+#include "engine/formats/npz.hpp"
 
 namespace rave::neural::testing {
 

@@ -6,10 +6,11 @@
 #include <cmath>
 #include <fstream>
 
+#include "common/random.hpp"
 #include "common/atomic_file.hpp"
 #include "common/error.hpp"
-#include "engine/npy.hpp"
-#include "engine/structure.hpp"
+#include "engine/formats/npy.hpp"
+#include "engine/model/structure.hpp"
 #include "neural/dataset.hpp"
 #include "neural/label_embeddings.hpp"
 #include "neural/pipeline.hpp"
@@ -68,7 +69,7 @@ TEST(DatasetTest, EmptyOrMissingSplitIsAnInputError) {
 TEST(DatasetTest, LoadsResizesAndParsesAProblem) {
   const auto root = testing::write_synthetic_dataset("load", {ConfigId::kOutInGrid}, 1);
   const auto files = list_split(root, Split::kTrain, {});
-  const auto expect = testing::synthetic_problem(ConfigId::kOutInGrid, engine::mix64(6 * 1000 + 0));
+  const auto expect = testing::synthetic_problem(ConfigId::kOutInGrid, mix64(6 * 1000 + 0));
   const PanelResizer resize(160, 80);
   const LoadedProblem p = load_problem(files[0], resize);
   EXPECT_EQ(p.target, expect.target);

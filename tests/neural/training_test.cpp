@@ -12,7 +12,7 @@
 
 #include "common/atomic_file.hpp"
 #include "common/error.hpp"
-#include "engine/structure.hpp"
+#include "engine/model/structure.hpp"
 #include "neural/resize.hpp"
 #include "neural/structure_input.hpp"
 #include "neural/trainer.hpp"

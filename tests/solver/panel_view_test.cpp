@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "engine/generate.hpp"
-#include "engine/random.hpp"
+#include "common/random.hpp"
 #include "solver/fits.hpp"
 
 namespace rave::solver {
@@ -88,7 +88,7 @@ bool copies(Carry carry, int shift, int attr, const std::vector<Entity>& from, c
 }
 
 // Random panels of a 3x3 grid, entities in random order; `to` is often a (partial) copy of `from`.
-std::vector<Entity> random_panel(engine::Rng& rng) {
+std::vector<Entity> random_panel(Rng& rng) {
   const int count = rng.uniform_int(1, 4);
   std::vector<Entity> out;
   for (int slot : rng.sample(9, count))
@@ -97,7 +97,7 @@ std::vector<Entity> random_panel(engine::Rng& rng) {
 }
 
 TEST(PanelView, CarriesAsOneCompareAgreeWithTheirPerEntityDefinitions) {
-  engine::Rng rng(99);
+  Rng rng(99);
   int agreed_true = 0;
   for (int trial = 0; trial < 20000; ++trial) {
     const std::vector<Entity> from = random_panel(rng);

@@ -6,7 +6,7 @@
 #include <string>
 
 #include "solver/heuristic.hpp"
-#include "solver/problem_files.hpp"
+#include "engine/formats/problem_files.hpp"
 #include "solver/z3_backend.hpp"
 #include "tests/support/test_support.hpp"
 
@@ -34,8 +34,8 @@ Tally solve_all(const std::vector<engine::Problem>& problems, SolveOptions optio
 
 std::vector<engine::Problem> load_all(const std::filesystem::path& dir) {
   std::vector<engine::Problem> out;
-  for (const auto& f : collect_problem_files({dir})) {
-    out.push_back(load_problem(f));
+  for (const auto& f : engine::collect_problem_files({dir})) {
+    out.push_back(engine::read_problem(f));
     EXPECT_TRUE(out.back().target.has_value()) << f;
   }
   return out;

@@ -1,0 +1,56 @@
+// Strategy names and the dispatcher over the three answer-set builders (answers_*.cpp), with the
+// invariants every answer set must satisfy checked on the way out.
+#include "engine/answers/answer_set.hpp"
+
+#include <array>
+
+#include "common/error.hpp"
+#include "engine/answers/internal/common.hpp"
+
+namespace rave::engine {
+namespace {
+
+constexpr std::array<std::string_view, 3> kStrategyNames{"raven", "iraven", "fair"};
+
+void check_answer_set(const Matrix& matrix, const AnswerSet& set) {
+  RAVE_CHECK(set.target >= 0 && set.target < 8, "answer set target out of range");
+  for (std::size_t i = 0; i < 8; ++i) {
+    const bool is_target = static_cast<int>(i) == set.target;
+    RAVE_CHECK((set.candidates[i] == matrix.answer()) == is_target,
+               "answer set: exactly the target candidate must equal the answer");
+    for (std::size_t j = i + 1; j < 8; ++j)
+      RAVE_CHECK(!(set.candidates[i] == set.candidates[j]), "answer set: two candidates are equal");
+  }
+}
+
+}  // namespace
+
+std::string_view strategy_name(AnswerStrategy strategy) {
+  return kStrategyNames.at(static_cast<std::size_t>(strategy));
+}
+
+std::optional<AnswerStrategy> parse_strategy(std::string_view name) {
+  for (std::size_t i = 0; i < kStrategyNames.size(); ++i)
+    if (kStrategyNames[i] == name) return static_cast<AnswerStrategy>(i);
+  return std::nullopt;
+}
+
+AnswerSet build_answer_set(const Matrix& matrix, AnswerStrategy strategy, Rng& rng, PanelImageFn draw) {
+  RAVE_CHECK(matrix.rules.size() == configuration(matrix.config).components.size() &&
+                 matrix.narrowed.size() == matrix.rules.size(),
+             "build_answer_set: the matrix needs one rule group and one narrowed constraint per "
+             "component");
+  AnswerSet set;
+  switch (strategy) {
+    case AnswerStrategy::kRaven: set = internal::build_raven_answers(matrix, rng); break;
+    case AnswerStrategy::kIRaven: set = internal::build_iraven_answers(matrix, rng); break;
+    case AnswerStrategy::kFair:
+      RAVE_CHECK(draw != nullptr, "RAVEN-FAIR answer sets compare images: pass a PanelImageFn");
+      set = internal::build_fair_answers(matrix, rng, draw);
+      break;
+  }
+  check_answer_set(matrix, set);
+  return set;
+}
+
+}  // namespace rave::engine

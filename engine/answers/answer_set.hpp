@@ -1,0 +1,55 @@
+#pragma once
+// Answer-set builders (spec/raven.md 7, spec/answer-sets.md 3 and 5), pluggable over the same
+// sampled matrix: they differ only after row 3 col 3 is fixed.
+//  - kRaven: the original star around the answer (each distractor changes one attribute entry),
+//    including its known bias (the answer is the candidates' mode).
+//  - kIRaven: I-RAVEN's attribute bisection tree (3 levels -> 8 candidates at cube vertices).
+//  - kFair: RAVEN-FAIR's random tree with rejection of accidentally valid or identical candidates.
+//
+// RAVEN-FAIR compares candidates by their images; the drawing comes from the caller (engine/render's
+// render_panel, as generate_problem passes it), so the answer sets need no renderer of their own.
+//
+//   AnswerSet set = build_answer_set(matrix, AnswerStrategy::kIRaven, rng);
+//   AnswerSet fair = build_answer_set(matrix, AnswerStrategy::kFair, rng, render_panel);
+//   set.candidates[set.target] == matrix.answer();
+#include <array>
+#include <optional>
+#include <string_view>
+#include <vector>
+
+#include "engine/model/image.hpp"
+#include "engine/rules/matrix.hpp"
+
+namespace rave::engine {
+
+enum class AnswerStrategy { kRaven, kIRaven, kFair };
+
+/// "raven", "iraven", "fair".
+std::string_view strategy_name(AnswerStrategy strategy);
+/// The strategy with that name (exact spelling as strategy_name), nullopt otherwise.
+std::optional<AnswerStrategy> parse_strategy(std::string_view name);
+
+/// Eight shuffled candidates, the answer's index, and (I-RAVEN) each candidate's modifications.
+struct AnswerSet {
+  std::array<Panel, 8> candidates;
+  int target = 0;
+  /// I-RAVEN only: per candidate (shuffled order), the (component, attribute) changes applied on
+  /// its path from the answer, in order of application (XML `Modified_attributes`).
+  std::optional<std::array<std::vector<Modification>, 8>> modified;
+  /// RAVEN-FAIR only: modification attempts that were dropped (no value left, accidentally valid
+  /// under the original solver, or rendered like an existing candidate).
+  int rejected = 0;
+};
+
+/// How a panel looks: RAVEN-FAIR rejects a candidate drawn like an existing one.
+using PanelImageFn = Image (*)(ConfigId config, const Panel& panel);
+
+/// Builds the candidates for `matrix` with one strategy, drawing only from `rng`; `draw` is required
+/// by kFair and unused by the others. Every rejection loop is bounded; running out of tries throws
+/// std::logic_error (a bug, never seen on valid matrices). Always checked on return:
+/// candidates[target] == matrix.answer(), no other candidate equals it, and no two candidates are
+/// equal.
+AnswerSet build_answer_set(const Matrix& matrix, AnswerStrategy strategy, Rng& rng,
+                           PanelImageFn draw = nullptr);
+
+}  // namespace rave::engine

@@ -1,0 +1,30 @@
+// The original RAVEN answer set (spec/raven.md 7.2): a star around the answer. Seven times, draw an
+// entry of the modifiable list uniformly, copy the answer and change that one attribute; then
+// shuffle. Faithful including the known bias (the answer is the candidates' mode, quirks 12.1-3).
+#include "common/error.hpp"
+#include "engine/answers/internal/common.hpp"
+
+namespace rave::engine::internal {
+
+AnswerSet build_raven_answers(const Matrix& matrix, Rng& rng) {
+  const Configuration& config = configuration(matrix.config);
+  const Panel& answer = matrix.answer();
+  std::vector<ModifiableEntry> list = modifiable_entries(config, matrix.rules, answer);
+  // The answer's memory: earlier values of every distractor are recorded on the answer.
+  std::vector<LayoutMemory> memory = fresh_memory(config);
+  std::array<Panel, 8> candidates;
+  candidates[0] = answer;
+  for (std::size_t j = 1; j < 8; ++j) {
+    RAVE_CHECK(!list.empty(), "RAVEN answer set: modifiable attributes exhausted");
+    const ModifiableEntry entry = take_entry(list, rng);
+    const auto c = static_cast<std::size_t>(entry.component);
+    candidates[j] = answer;
+    // Every use counted in the list has a fresh value, so a RAVEN draw cannot run dry.
+    const bool changed = raven_modify(config.components[c].layout, matrix.narrowed.at(c), entry,
+                                      memory[c], candidates[j].components[c], rng);
+    RAVE_CHECK(changed, "RAVEN answer set: no new value left for a counted use");
+  }
+  return shuffle_candidates(std::move(candidates), std::nullopt, rng);
+}
+
+}  // namespace rave::engine::internal

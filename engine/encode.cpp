@@ -1,0 +1,32 @@
+#include "engine/encode.hpp"
+
+#include <array>
+#include <span>
+#include <system_error>
+
+#include "common/atomic_file.hpp"
+#include "engine/formats/npz.hpp"
+#include "engine/render/render.hpp"
+
+namespace rave::engine {
+
+std::string write_problem_xml(const Problem& problem) { return write_problem_xml(problem, entity_marks); }
+
+ProblemFiles encode_problem_files(const Problem& problem, bool compress) {
+  const std::array<Image, kPanels> images = render_problem(problem);
+  return {encode_problem_npz(problem, images, compress), write_problem_xml(problem)};
+}
+
+void write_problem_files(const std::filesystem::path& dir, const std::string& stem, const ProblemFiles& files) {
+  const auto npz = dir / (stem + ".npz");
+  write_file_atomic(npz, std::span<const char>(files.npz.data(), files.npz.size()));
+  try {
+    write_file_atomic(dir / (stem + ".xml"), files.xml);
+  } catch (...) {
+    std::error_code ec;
+    std::filesystem::remove(npz, ec);  // a problem is its two files: keep neither on failure
+    throw;
+  }
+}
+
+}  // namespace rave::engine

@@ -1,0 +1,30 @@
+#pragma once
+// A problem's files, drawn and encoded: the one place where the renderer (engine/render) meets the
+// file formats (engine/formats), which know nothing of each other. The XML's `real_bbox` and `mask`
+// and the npz `image` both come from the renderer.
+//
+//   ProblemFiles f = encode_problem_files(generate_problem(id, AnswerStrategy::kRaven, 1234, 0), false);
+//   write_problem_files("out/center_single", "RAVEN_0_train", f);
+//   std::string xml = write_problem_xml(problem);   // the XML alone
+#include <filesystem>
+#include <string>
+
+#include "engine/formats/xml_io.hpp"
+#include "engine/model/problem.hpp"
+
+namespace rave::engine {
+
+/// The two files of one problem, rendered and encoded in memory.
+struct ProblemFiles {
+  std::string npz;
+  std::string xml;
+};
+
+/// The XML of a problem with the renderer's entity marks (formats' writer with render's marks).
+std::string write_problem_xml(const Problem& problem);
+/// Renders the kPanels panels and encodes the npz and the XML of a problem.
+ProblemFiles encode_problem_files(const Problem& problem, bool compress);
+/// Writes `<dir>/<stem>.npz` and `.xml` atomically as a pair: if either fails, neither survives.
+void write_problem_files(const std::filesystem::path& dir, const std::string& stem, const ProblemFiles& files);
+
+}  // namespace rave::engine

@@ -1,0 +1,102 @@
+#include "engine/formats/problem_files.hpp"
+
+#include <algorithm>
+#include <system_error>
+
+#include "common/error.hpp"
+#include "engine/formats/asig_io.hpp"
+#include "engine/formats/npz.hpp"
+#include "engine/formats/xml_io.hpp"
+
+namespace rave::engine {
+namespace {
+
+namespace fs = std::filesystem;
+
+// target and predict of an npz (the 400 KB image is skipped), range-checked.
+void read_answer(const fs::path& npz, Problem& problem) {
+  const NpzFile file = read_npz(npz, {"target", "predict"});
+  const std::int64_t target = file.target();
+  if (target < 0 || target >= kCandidates)
+    throw InputError(npz.string(), "target.npy", "target " + std::to_string(target) + " is not 0..7");
+  problem.target = static_cast<int>(target);
+  problem.predict = static_cast<int>(file.predict());
+}
+
+Problem read_xml(const fs::path& xml, TargetSource target) {
+  Problem problem = read_problem_xml(xml);
+  if (target == TargetSource::kNone) return problem;
+  const fs::path npz = sibling_npz(xml);
+  std::error_code ec;
+  if (fs::is_regular_file(npz, ec))
+    read_answer(npz, problem);
+  else
+    problem.target = target_from_modifications(problem);
+  return problem;
+}
+
+Problem read_npz_problem(const fs::path& npz) {
+  const fs::path xml = sibling_xml(npz);
+  std::error_code ec;
+  if (!fs::is_regular_file(xml, ec))
+    throw InputError(npz.string(), "", "the symbols of an npz live in the XML beside it, and there is none (" +
+                                           xml.filename().string() + ")");
+  Problem problem = read_problem_xml(xml);
+  read_answer(npz, problem);
+  return problem;
+}
+
+}  // namespace
+
+fs::path sibling_npz(const fs::path& xml) {
+  auto npz = xml;
+  return npz.replace_extension(".npz");
+}
+
+fs::path sibling_xml(const fs::path& npz) {
+  auto xml = npz;
+  return xml.replace_extension(".xml");
+}
+
+std::optional<int> target_from_modifications(const Problem& problem) {
+  if (!problem.modified) return std::nullopt;
+  std::optional<int> found;
+  for (int i = 0; i < kCandidates; ++i) {
+    if (!(*problem.modified)[static_cast<std::size_t>(i)].empty()) continue;
+    if (found) return std::nullopt;
+    found = i;
+  }
+  return found;
+}
+
+bool is_problem_file(const fs::path& path) { return path.extension() == ".xml" || path.extension() == ".asig"; }
+
+std::vector<fs::path> collect_problem_files(const std::vector<fs::path>& inputs) {
+  std::vector<fs::path> out;
+  for (const fs::path& input : inputs) {
+    std::error_code ec;
+    if (fs::is_directory(input, ec)) {
+      std::vector<fs::path> found;
+      for (fs::recursive_directory_iterator it(input, ec), end; !ec && it != end; it.increment(ec))
+        if (it->is_regular_file(ec) && is_problem_file(it->path())) found.push_back(it->path());
+      if (ec) throw InputError(input.string(), "", "cannot list folder: " + ec.message());
+      std::sort(found.begin(), found.end());
+      out.insert(out.end(), found.begin(), found.end());
+    } else if (fs::exists(input, ec)) {
+      out.push_back(input);
+    } else {
+      throw InputError(input.string(), "", "no such file or folder");
+    }
+  }
+  return out;
+}
+
+Problem read_problem(const fs::path& path, TargetSource target) {
+  const fs::path ext = path.extension();
+  if (ext == ".xml") return read_xml(path, target);
+  if (ext == ".asig") return read_asig(path);  // holds its target, if known
+  if (ext == ".npz") return read_npz_problem(path);
+  throw InputError(path.string(), "", "not a problem file (expected .xml, .asig or .npz)");
+}
+
+}  // namespace rave::engine

@@ -1,0 +1,265 @@
+// read_problem_xml / parse_problem_xml (engine/formats/xml_io.hpp) on pugixml. Attribute order is never
+// relied on (Python 2 wrote them sorted, Python 3 in insertion order). Every failure throws
+// InputError with `line:col` (XML syntax) or an element path such as
+// `Data/Panels/Panel[4]/Struct/Component[2]/Layout/Entity[1]@Type` (1-based indices).
+//
+// Speed: about half the bytes of a problem file are Entity `mask` values (run-length pixel
+// lists the reader never uses). They are cut out before pugixml parses the text (`mask=""`
+// remains), so it never scans them. That parse is trusted only when every cut turns out to be the
+// start of an Entity's `mask` value: then the two parses differ in nothing the reader looks at
+// (pugixml's state after `mask="` does not depend on what follows, and a value without a NUL ends
+// at its first quote whatever it holds). Otherwise, and on any error, the whole text is parsed
+// again, so results and error messages are always those of the uncut text.
+#include <pugixml.hpp>
+
+#include <algorithm>
+#include <array>
+#include <cerrno>
+#include <cstring>
+#include <optional>
+#include <span>
+
+#include "common/atomic_file.hpp"
+#include "common/error.hpp"
+#include "engine/formats/internal/xml_fields.hpp"
+#include "engine/formats/xml_io.hpp"
+
+namespace rave::engine {
+namespace {
+
+using internal::LayoutText;
+using internal::Place;
+using internal::XmlContext;
+
+std::string line_col(std::string_view text, std::ptrdiff_t offset) {
+  const std::size_t end = std::min(text.size(), static_cast<std::size_t>(std::max<std::ptrdiff_t>(offset, 0)));
+  std::size_t line = 1, line_start = 0;
+  for (std::size_t i = 0; i < end; ++i)
+    if (text[i] == '\n') ++line, line_start = i + 1;
+  return std::to_string(line) + ":" + std::to_string(end - line_start + 1);
+}
+
+// Counts the cuts of cut_mask_values seen, in document order, as the start of an Entity's mask
+// value (the reader visits entities in document order).
+class CutCheck {
+ public:
+  CutCheck(const char* text, std::span<const std::size_t> cuts) : text_(text), cuts_(cuts) {}
+  void saw_mask(const char* value) {
+    if (value != nullptr && next_ < cuts_.size() && value == text_ + cuts_[next_]) ++next_;
+  }
+  bool all_seen() const { return next_ == cuts_.size(); }
+
+ private:
+  const char* text_;
+  std::span<const std::size_t> cuts_;
+  std::size_t next_ = 0;
+};
+
+// A Struct's Component elements (configurations have one or two), their names and Layout children,
+// each looked up when first needed and kept, since several configurations share a Struct name.
+struct StructNodes {
+  static constexpr std::size_t kMax = 2;
+  std::array<pugi::xml_node, kMax> components, layouts;
+  std::array<std::string_view, kMax> names, layout_names;  // data() == nullptr: not looked up yet
+  std::size_t count = 0;  // all Component children, including any beyond kMax
+
+  std::string_view name(const XmlContext& x, std::size_t k, const Place& component) {
+    if (names[k].data() == nullptr) names[k] = x.text(components[k], "name", component);
+    return names[k];
+  }
+  std::string_view layout_name(const XmlContext& x, std::size_t k, const Place& component, const Place& layout) {
+    if (layout_names[k].data() == nullptr) {
+      layouts[k] = x.child(components[k], "Layout", component);
+      layout_names[k] = x.text(layouts[k], "name", layout);
+    }
+    return layout_names[k];
+  }
+};
+
+// The configuration a panel's Struct describes (structure, component and layout names); fills
+// `nodes` with its Component elements and, on success, their Layout children.
+ConfigId match_configuration(const XmlContext& x, pugi::xml_node structure, const Place& place, StructNodes& nodes) {
+  const std::string_view name = x.text(structure, "name", place);
+  for (pugi::xml_node c = structure.child("Component"); c; c = c.next_sibling("Component"), ++nodes.count)
+    if (nodes.count < StructNodes::kMax) nodes.components[nodes.count] = c;
+  bool structure_known = false;
+  for (const Configuration& c : all_configurations()) {
+    if (c.structure != name) continue;
+    structure_known = true;
+    if (nodes.count != c.components.size())
+      x.fail(place, "expected " + std::to_string(c.components.size()) + " Component elements for " + std::string(name) +
+                        ", found " + std::to_string(nodes.count));
+    bool match = true;
+    for (std::size_t k = 0; k < nodes.count && match; ++k) {
+      const Place component{&place, "Component", k + 1}, layout{&component, "Layout"};
+      match = nodes.name(x, k, component) == c.components[k].name &&
+              nodes.layout_name(x, k, component, layout) == c.components[k].layout.name;
+    }
+    if (match) return c.id;
+  }
+  if (!structure_known) x.fail(place, "name", "unknown Struct name '" + std::string(name) + "'");
+  x.fail(place, "Component and Layout names match no configuration of Struct " + std::string(name));
+}
+
+Entity read_entity(const XmlContext& x, pugi::xml_node node, const LayoutText& layout, const Place& place,
+                   CutCheck& cuts) {
+  static const internal::AttributeNames kNames{"bbox", "Type", "Size", "Color", "Angle", "mask"};
+  std::array<const char*, 6> v;
+  internal::find_attributes(node, kNames, v);
+  cuts.saw_mask(v[5]);
+  Entity e;
+  e.slot = x.slot_of(x.required(v[0], "bbox", place), layout, place);
+  e.type = x.level(x.required(v[1], "Type", place), "Type", place, 1, 5);
+  e.size = x.level(x.required(v[2], "Size", place), "Size", place, 0, 5);
+  e.color = x.level(x.required(v[3], "Color", place), "Color", place, 0, 9);
+  e.angle = x.level(x.required(v[4], "Angle", place), "Angle", place, 0, 7);
+  return e;
+}
+
+// Component `index` of a panel, `layout` its (single) Layout child.
+ComponentPanel read_component(const XmlContext& x, pugi::xml_node node, pugi::xml_node layout, const ComponentSpec& spec,
+                              std::size_t index, const Place& place, CutCheck& cuts) {
+  if (x.integer(node, "id", place) != static_cast<long long>(index)) x.fail(place, "id", "expected id " + std::to_string(index));
+  const Place layout_place{&place, "Layout"};
+  static const internal::AttributeNames kNames{"Position", "Uniformity", "Number"};
+  std::array<const char*, 3> v;
+  internal::find_attributes(layout, kNames, v);
+  const LayoutText& known = internal::layout_text(spec.layout);
+  x.check_positions(x.required(v[0], "Position", layout_place), known, layout_place);
+  ComponentPanel comp;
+  comp.uniformity = x.level(x.required(v[1], "Uniformity", layout_place), "Uniformity", layout_place, 0, 3);
+  const int number = x.level(x.required(v[2], "Number", layout_place), "Number", layout_place, spec.layout.number.min,
+                             spec.layout.number.max);
+  comp.entities.reserve(static_cast<std::size_t>(number) + 1);
+  std::size_t i = 0;
+  for (pugi::xml_node entity = layout.child("Entity"); entity; entity = entity.next_sibling("Entity"), ++i) {
+    const Place entity_place{&layout_place, "Entity", i + 1};
+    comp.entities.push_back(read_entity(x, entity, known, entity_place, cuts));
+    for (std::size_t j = 0; j < i; ++j)
+      if (comp.entities[j].slot == comp.entities.back().slot) x.fail(entity_place, "bbox", "slot used twice in one layout");
+  }
+  if (static_cast<int>(i) != number + 1)
+    x.fail(layout_place, "Number",
+           "Number " + std::to_string(number) + " means " + std::to_string(number + 1) + " entities, found " + std::to_string(i));
+  return comp;
+}
+
+Panel read_panel(const XmlContext& x, pugi::xml_node node, std::optional<ConfigId>& config, const Place& place,
+                 CutCheck& cuts) {
+  const Place struct_place{&place, "Struct"};
+  StructNodes nodes;
+  const ConfigId id = match_configuration(x, x.child(node, "Struct", place), struct_place, nodes);
+  if (config && *config != id)
+    x.fail(struct_place, "configuration " + std::string(configuration(id).folder) + " differs from Panel[1]'s " +
+                             std::string(configuration(*config).folder));
+  config = id;
+  const auto& specs = configuration(id).components;
+  Panel panel;
+  panel.components.reserve(specs.size());
+  for (std::size_t k = 0; k < specs.size(); ++k)  // match_configuration found specs.size() components
+    panel.components.push_back(read_component(x, nodes.components[k], nodes.layouts[k], specs[k], k,
+                                              Place{&struct_place, "Component", k + 1}, cuts));
+  return panel;
+}
+
+// The problem in a parsed document; `cuts` is told of every Entity's mask value.
+Problem read_document(const XmlContext& x, const pugi::xml_document& doc, CutCheck& cuts) {
+  const pugi::xml_node data = doc.document_element();
+  const Place data_place{nullptr, "Data"}, panels_place{&data_place, "Panels"};
+  if (std::string_view(data.name()) != "Data") x.fail(Place{nullptr, data.name()}, "root element must be Data");
+  const pugi::xml_node panels = x.child(data, "Panels", data_place);
+  std::array<pugi::xml_node, 16> panel_nodes;
+  std::size_t count = 0;
+  for (pugi::xml_node p = panels.child("Panel"); p; p = p.next_sibling("Panel"), ++count)
+    if (count < panel_nodes.size()) panel_nodes[count] = p;
+  if (count != 16) x.fail(panels_place, "expected 16 Panel elements, found " + std::to_string(count));
+  Problem problem;
+  std::optional<ConfigId> config;
+  for (std::size_t i = 0; i < 16; ++i)
+    problem.panel(static_cast<int>(i)) = read_panel(x, panel_nodes[i], config, Place{&panels_place, "Panel", i + 1}, cuts);
+  problem.config = *config;
+  problem.rules = x.rule_groups(x.child(data, "Rules", data_place), configuration(*config), Place{&data_place, "Rules"});
+  if (const pugi::xml_node modified = data.child("Modified_attributes"))
+    problem.modified = x.modifications(modified, configuration(*config), Place{&data_place, "Modified_attributes"});
+  return problem;
+}
+
+// The problem in the whole text: the reference behaviour, results and errors alike.
+Problem parse_whole(std::string_view text, const XmlContext& x) {
+  pugi::xml_document doc;
+  const pugi::xml_parse_result parsed = doc.load_buffer(text.data(), text.size(), pugi::parse_default, pugi::encoding_utf8);
+  if (!parsed)
+    throw InputError(std::string(x.file), line_col(text, parsed.offset), std::string("XML syntax: ") + parsed.description());
+  CutCheck no_cuts(text.data(), {});
+  return read_document(x, doc, no_cuts);
+}
+
+// The problem in `cut` (cut_mask_values' output, parsed in place), or nullopt when that parse
+// cannot be trusted (a cut that is no Entity's mask value, or any error).
+std::optional<Problem> parse_cut(std::string& cut, std::span<const std::size_t> cuts, const XmlContext& x) {
+  pugi::xml_document doc;
+  if (!doc.load_buffer_inplace(cut.data(), cut.size(), pugi::parse_default, pugi::encoding_utf8)) return std::nullopt;
+  CutCheck check(cut.data(), cuts);
+  try {
+    Problem problem = read_document(x, doc, check);
+    if (check.all_seen()) return problem;
+  } catch (const InputError&) {
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+namespace internal {
+
+void cut_mask_values(std::string_view text, std::string& out, std::vector<std::size_t>& cuts) {
+  static constexpr std::string_view kBefore = " mas", kAfter = "=\"";
+  out.clear();
+  cuts.clear();
+  if (std::memchr(text.data(), '\0', text.size()) != nullptr) {
+    out.assign(text);
+    return;
+  }
+  out.reserve(text.size());
+  std::size_t kept = 0;  // text[kept, ...) is not yet copied
+  // 'k' is rare elsewhere in a problem file, so memchr (behind find) skips most of the text.
+  for (std::size_t k = text.find('k'); k != std::string_view::npos; k = text.find('k', k + 1)) {
+    if (k < kBefore.size() || text.substr(k - kBefore.size(), kBefore.size()) != kBefore ||
+        text.substr(k + 1, kAfter.size()) != kAfter)
+      continue;
+    const std::size_t value = k + 1 + kAfter.size();
+    const std::size_t end = text.find('"', value);
+    if (end == std::string_view::npos) break;
+    out.append(text.data() + kept, value - kept);
+    cuts.push_back(out.size());
+    kept = end;
+    k = end;
+  }
+  out.append(text.data() + kept, text.size() - kept);
+}
+
+Problem parse_problem_xml_uncut(std::string_view text, const std::string& file_name) {
+  return parse_whole(text, XmlContext{file_name});
+}
+
+}  // namespace internal
+
+// Both functions keep their buffers per thread, so reading many files allocates only the Problem
+// (and pugixml's node pages).
+Problem parse_problem_xml(std::string_view text, const std::string& file_name) {
+  const XmlContext x{file_name};
+  thread_local std::string cut;
+  thread_local std::vector<std::size_t> cuts;
+  internal::cut_mask_values(text, cut, cuts);
+  if (!cuts.empty())
+    if (std::optional<Problem> problem = parse_cut(cut, cuts, x)) return std::move(*problem);
+  return parse_whole(text, x);
+}
+
+Problem read_problem_xml(const std::filesystem::path& path) {
+  thread_local std::string text;
+  read_file_into(path, text);
+  return parse_problem_xml(text, path.string());
+}
+
+}  // namespace rave::engine

@@ -1,0 +1,176 @@
+// ZIP reader of engine/formats/zip.hpp: central directory first (zip64 end records and extras honoured),
+// then each local header, then the member data, inflated and CRC-checked. Every offset is bounds
+// checked before use, so truncated or corrupt input throws InputError and never reads out of range.
+#include <zlib.h>
+
+#include <cstdint>
+
+#include "common/error.hpp"
+#include "engine/formats/internal/crc32.hpp"
+#include "engine/formats/zip.hpp"
+
+namespace rave::engine {
+namespace {
+
+constexpr std::uint32_t kLocalSig = 0x04034b50, kCentralSig = 0x02014b50, kEndSig = 0x06054b50;
+constexpr std::uint32_t kZip64EndSig = 0x06064b50, kZip64LocatorSig = 0x07064b50;
+constexpr std::size_t kEndSize = 22, kCentralSize = 46, kLocalSize = 30;
+
+class Cursor {
+ public:
+  Cursor(std::string_view bytes, const std::string& file) : bytes_(bytes), file_(file) {}
+
+  [[noreturn]] void fail(std::uint64_t at, const std::string& message) const {
+    throw InputError(file_, "byte " + std::to_string(at), message);
+  }
+  void need(std::uint64_t at, std::uint64_t n, const char* what) const {
+    if (at > bytes_.size() || n > bytes_.size() - at)
+      fail(at, std::string(what) + " extends past the end of the file (" + std::to_string(bytes_.size()) +
+                   " bytes; truncated?)");
+  }
+  std::uint64_t le(std::uint64_t at, int width) const {
+    std::uint64_t v = 0;
+    for (int i = 0; i < width; ++i)
+      v |= static_cast<std::uint64_t>(static_cast<unsigned char>(bytes_[at + static_cast<std::uint64_t>(i)])) << (8 * i);
+    return v;
+  }
+  std::string_view slice(std::uint64_t at, std::uint64_t n) const { return bytes_.substr(at, n); }
+  std::size_t size() const { return bytes_.size(); }
+  const std::string& file() const { return file_; }
+
+ private:
+  std::string_view bytes_;
+  const std::string& file_;
+};
+
+struct Directory {
+  std::uint64_t entries = 0, offset = 0, size = 0;
+};
+
+Directory find_directory(const Cursor& c) {
+  if (c.size() < kEndSize) c.fail(0, "not a zip file (too short for an end of central directory record)");
+  std::uint64_t at = c.size() - kEndSize;
+  const std::uint64_t lowest = c.size() > kEndSize + 0xFFFF ? c.size() - kEndSize - 0xFFFF : 0;
+  while (c.le(at, 4) != kEndSig) {
+    if (at == lowest) c.fail(0, "not a zip file (no end of central directory record; truncated?)");
+    --at;
+  }
+  Directory d{c.le(at + 10, 2), c.le(at + 16, 4), c.le(at + 12, 4)};
+  if (d.entries == 0xFFFF || d.offset == 0xFFFFFFFF || d.size == 0xFFFFFFFF) {
+    if (at < 20 || c.le(at - 20, 4) != kZip64LocatorSig) c.fail(at, "zip64 end locator missing");
+    const std::uint64_t end64 = c.le(at - 12, 8);
+    c.need(end64, 56, "zip64 end of central directory record");
+    if (c.le(end64, 4) != kZip64EndSig) c.fail(end64, "bad zip64 end of central directory signature");
+    d = {c.le(end64 + 32, 8), c.le(end64 + 48, 8), c.le(end64 + 40, 8)};
+  }
+  c.need(d.offset, d.size, "central directory");
+  return d;
+}
+
+struct Entry {
+  std::string name;
+  std::uint64_t method = 0, crc = 0, compressed = 0, size = 0, local = 0;
+};
+
+// Replaces 0xFFFFFFFF fields with the values of a zip64 extra field (in the order the spec gives).
+void apply_zip64(const Cursor& c, std::uint64_t extra, std::uint64_t extra_len, Entry& e) {
+  for (std::uint64_t p = extra; p + 4 <= extra + extra_len;) {
+    const std::uint64_t tag = c.le(p, 2), len = c.le(p + 2, 2);
+    if (p + 4 + len > extra + extra_len) c.fail(p, "extra field overruns its header");
+    if (tag == 1) {
+      std::uint64_t q = p + 4;
+      for (std::uint64_t* field : {&e.size, &e.compressed, &e.local}) {
+        if (*field != 0xFFFFFFFF) continue;
+        if (q + 8 > p + 4 + len) c.fail(q, "zip64 extra field too short");
+        *field = c.le(q, 8), q += 8;
+      }
+    }
+    p += 4 + len;
+  }
+}
+
+Entry read_entry(const Cursor& c, std::uint64_t& at) {
+  c.need(at, kCentralSize, "central directory entry");
+  if (c.le(at, 4) != kCentralSig) c.fail(at, "bad central directory signature");
+  Entry e;
+  e.method = c.le(at + 10, 2);
+  e.crc = c.le(at + 16, 4);
+  e.compressed = c.le(at + 20, 4);
+  e.size = c.le(at + 24, 4);
+  const std::uint64_t name_len = c.le(at + 28, 2), extra_len = c.le(at + 30, 2), comment_len = c.le(at + 32, 2);
+  e.local = c.le(at + 42, 4);
+  c.need(at + kCentralSize, name_len + extra_len + comment_len, "central directory entry");
+  e.name = std::string(c.slice(at + kCentralSize, name_len));
+  apply_zip64(c, at + kCentralSize + name_len, extra_len, e);
+  at += kCentralSize + name_len + extra_len + comment_len;
+  return e;
+}
+
+std::string inflate_member(const Cursor& c, std::uint64_t at, const Entry& e) {
+  std::string out(e.size, '\0');
+  z_stream z{};
+  RAVE_CHECK(inflateInit2(&z, -15) == Z_OK, "inflateInit2 failed");
+  std::string_view in = c.slice(at, e.compressed);
+  z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(in.data()));
+  z.avail_in = static_cast<uInt>(in.size());
+  z.next_out = reinterpret_cast<Bytef*>(out.data());
+  z.avail_out = static_cast<uInt>(out.size());
+  const int status = inflate(&z, Z_FINISH);
+  const std::uint64_t produced = z.total_out;
+  const std::string reason = z.msg != nullptr ? z.msg : "size mismatch";
+  inflateEnd(&z);
+  if (status != Z_STREAM_END || produced != e.size)
+    c.fail(at, "member " + e.name + ": corrupt deflate data (" + reason + ")");
+  return out;
+}
+
+// Checks a member, inflates it into `buffer` when deflated, verifies its CRC and hands its bytes
+// to `visit` (a view into the archive for stored members).
+void visit_member(const Cursor& c, const Entry& e, std::string& buffer, const ZipVisitor& visit) {
+  c.need(e.local, kLocalSize, "local header");
+  if (c.le(e.local, 4) != kLocalSig) c.fail(e.local, "bad local header signature for member " + e.name);
+  const std::uint64_t data_at = e.local + kLocalSize + c.le(e.local + 26, 2) + c.le(e.local + 28, 2);
+  c.need(data_at, e.compressed, ("data of member " + e.name).c_str());
+  // Deflate expands at most ~1032:1, so a size beyond that is a corrupt header, not a reason to
+  // allocate gigabytes.
+  if (e.size > (std::uint64_t{1} << 32) || (e.method == 8 && e.size > e.compressed * 1032 + 1024))
+    c.fail(e.local, "member " + e.name + " is implausibly large");
+  std::string_view data;
+  if (e.method == 0) {
+    if (e.compressed != e.size) c.fail(e.local, "stored member " + e.name + " has mismatched sizes");
+    data = c.slice(data_at, e.size);
+  } else if (e.method == 8) {
+    buffer = inflate_member(c, data_at, e);
+    data = buffer;
+  } else {
+    c.fail(e.local, "member " + e.name + ": unsupported compression method " + std::to_string(e.method));
+  }
+  const auto crc = internal::crc32_update(0, data.data(), data.size());
+  if (crc != e.crc) c.fail(data_at, "CRC mismatch in member " + e.name);
+  visit(e.name, data);
+}
+
+}  // namespace
+
+void visit_zip(std::string_view bytes, const std::string& file, const ZipVisitor& visit,
+               const std::function<bool(std::string_view)>& wanted) {
+  const Cursor c(bytes, file);
+  const Directory d = find_directory(c);
+  std::uint64_t at = d.offset;
+  std::string buffer;
+  for (std::uint64_t i = 0; i < d.entries; ++i) {
+    const Entry e = read_entry(c, at);
+    if (at > d.offset + d.size) c.fail(at, "central directory entry overruns the directory");
+    if (!wanted || wanted(e.name)) visit_member(c, e, buffer, visit);
+  }
+}
+
+std::vector<ZipMember> read_zip(std::string_view bytes, const std::string& file) {
+  std::vector<ZipMember> members;
+  visit_zip(bytes, file, [&members](std::string_view name, std::string_view data) {
+    members.push_back({std::string(name), std::string(data)});
+  });
+  return members;
+}
+
+}  // namespace rave::engine

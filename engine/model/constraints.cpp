@@ -1,0 +1,140 @@
+#include "engine/model/constraints.hpp"
+
+#include "common/error.hpp"
+#include "common/math.hpp"
+
+namespace rave::engine {
+namespace {
+
+
+
+void check_value(const Rule& rule) {
+  RAVE_CHECK(rule.value_known, "narrowing needs the rule's parameter (value_known)");
+  if (rule.name == RuleName::kProgression)
+    RAVE_CHECK(rule.value == 1 || rule.value == -1 || rule.value == 2 || rule.value == -2,
+               "Progression step must be +-1 or +-2");
+  if (rule.name == RuleName::kArithmetic)
+    RAVE_CHECK(rule.value == 1 || rule.value == -1, "Arithmetic sign must be +1 or -1");
+}
+
+// Progression on a level range: the three columns L, L+v, L+2v must fit.
+void narrow_progression(Range& range, int v) {
+  if (v > 0)
+    range.max -= 2 * v;
+  else
+    range.min += 2 * -v;
+}
+
+// Distribute_Three needs three distinct levels; false marks the rule invalid.
+bool has_three_levels(const Range& range) { return range.max - range.min + 1 >= 3; }
+
+// Group 0 (spec 4.3, Number column). Returns false when the rule is invalid for the layout.
+bool narrow_number_position(const Rule& rule, Range& number) {
+  const bool on_number = rule.attr == RuleAttr::kNumber;
+  const bool on_position = rule.attr == RuleAttr::kPosition;
+  switch (rule.name) {
+    case RuleName::kConstant:
+      RAVE_CHECK(rule.attr == RuleAttr::kNumberPosition, "group-0 Constant is on Number/Position");
+      return true;
+    case RuleName::kProgression:
+      RAVE_CHECK(on_number || on_position, "group-0 Progression is on Number or Position");
+      if (on_number)
+        narrow_progression(number, rule.value);
+      else
+        number.max -= 2 * (rule.value < 0 ? -rule.value : rule.value);
+      return true;
+    case RuleName::kArithmetic:
+      RAVE_CHECK(on_number || on_position, "group-0 Arithmetic is on Number or Position");
+      if (on_number && rule.value > 0) number.max = number.max - number.min - 1;
+      if (on_number && rule.value < 0) number.min = 2 * number.min + 1;
+      if (on_position && rule.value > 0) number.max -= 1;
+      if (on_position && rule.value < 0) {
+        number.min = floor_div(number.max + 2, 2) - 1;
+        number.max -= 1;
+      }
+      return true;
+    case RuleName::kDistributeThree:
+      RAVE_CHECK(on_number || on_position, "group-0 Distribute_Three is on Number or Position");
+      if (on_number) return has_three_levels(number);
+      if (number.max + 1 < 3) return false;
+      number.max -= 1;
+      return true;
+  }
+  return false;
+}
+
+// Groups 1-3 (spec 4.3, Type/Size/Color column).
+bool narrow_entity_attr(const Rule& rule, Range& range) {
+  switch (rule.name) {
+    case RuleName::kConstant: return true;
+    case RuleName::kProgression: narrow_progression(range, rule.value); return true;
+    case RuleName::kDistributeThree: return has_three_levels(range);
+    case RuleName::kArithmetic:
+      if (rule.attr == RuleAttr::kSize) {
+        if (rule.value > 0)
+          range.max = range.max - range.min - 1;
+        else
+          range.min = 2 * range.min + 1;
+        return true;
+      }
+      RAVE_CHECK(rule.attr == RuleAttr::kColor, "Arithmetic on Type is not a RAVEN rule");
+      if (range.max - range.min < 1) return false;
+      if (rule.value > 0)
+        range.max = range.max - range.min;
+      else
+        range.min = 2 * range.min;
+      return true;
+  }
+  return false;
+}
+
+Range& entity_range(LayoutConstraints& c, int group) {
+  return group == 1 ? c.type : group == 2 ? c.size : c.color;
+}
+
+constexpr RuleAttr kGroupAttr[4] = {RuleAttr::kNumberPosition, RuleAttr::kType, RuleAttr::kSize,
+                                    RuleAttr::kColor};
+
+}  // namespace
+
+LayoutConstraints original_constraints(const LayoutSpec& layout) {
+  return LayoutConstraints{.number = layout.number,
+                           .type = layout.type,
+                           .size = layout.size,
+                           .color = layout.color,
+                           .angle = layout.angle,
+                           .uniformity = layout.uniformity};
+}
+
+bool narrow_rule(int group, const Rule& rule, LayoutConstraints& constraints) {
+  RAVE_CHECK(0 <= group && group < 4, "rule group must be 0..3");
+  check_value(rule);
+  if (group == 0) return narrow_number_position(rule, constraints.number) && !constraints.number.empty();
+  RAVE_CHECK(rule.attr == kGroupAttr[group], "rule group holds a rule on the wrong attribute");
+  Range& range = entity_range(constraints, group);
+  return narrow_entity_attr(rule, range) && !range.empty();
+}
+
+std::optional<LayoutConstraints> narrow(const LayoutSpec& /*layout: slot count = Number max + 1*/,
+                                        const LayoutConstraints& original, const RuleGroup& rules) {
+  LayoutConstraints out = original;
+  for (int group = 0; group < 4; ++group)
+    if (!narrow_rule(group, rules.rules[static_cast<std::size_t>(group)], out)) return std::nullopt;
+  return out;
+}
+
+std::optional<std::vector<LayoutConstraints>> prune(const Configuration& config,
+                                                    const std::vector<RuleGroup>& rules) {
+  if (rules.size() != config.components.size()) return std::nullopt;
+  std::vector<LayoutConstraints> narrowed;
+  narrowed.reserve(rules.size());
+  for (std::size_t i = 0; i < rules.size(); ++i) {
+    const LayoutSpec& layout = config.components[i].layout;
+    auto one = narrow(layout, original_constraints(layout), rules[i]);
+    if (!one) return std::nullopt;
+    narrowed.push_back(*one);
+  }
+  return narrowed;
+}
+
+}  // namespace rave::engine

@@ -1,0 +1,55 @@
+#include "engine/render/sheet.hpp"
+
+#include <opencv2/imgproc.hpp>
+
+#include <string>
+
+namespace rave::engine {
+namespace {
+
+constexpr int kGap = 12;
+constexpr int kCell = kPanelSize + kGap;
+constexpr int kLabel = 26;  // room for the candidate number above each candidate
+
+void paste(cv::Mat& sheet, const Image& panel, int x, int y) {
+  cv::Mat view(kPanelSize, kPanelSize, CV_8UC1, const_cast<std::uint8_t*>(panel.data()));
+  view.copyTo(sheet(cv::Rect(x, y, kPanelSize, kPanelSize)));
+  cv::rectangle(sheet, cv::Rect(x - 1, y - 1, kPanelSize + 2, kPanelSize + 2), cv::Scalar(0), 1);
+}
+
+void draw_text(cv::Mat& sheet, const std::string& text, int x, int y, double scale) {
+  cv::putText(sheet, text, cv::Point(x, y), cv::FONT_HERSHEY_SIMPLEX, scale, cv::Scalar(0), 2, cv::LINE_AA);
+}
+
+void draw_matrix(cv::Mat& sheet, std::span<const Image, kPanels> panels, int left) {
+  for (int i = 0; i < kContextPanels; ++i) paste(sheet, panels[static_cast<std::size_t>(i)], left + (i % 3) * kCell, kGap + (i / 3) * kCell);
+  const int x = left + 2 * kCell, y = kGap + 2 * kCell;
+  cv::rectangle(sheet, cv::Rect(x - 1, y - 1, kPanelSize + 2, kPanelSize + 2), cv::Scalar(0), 1);
+  draw_text(sheet, "?", x + kPanelSize / 2 - 14, y + kPanelSize / 2 + 16, 1.6);
+}
+
+void draw_candidates(cv::Mat& sheet, std::span<const Image, kPanels> panels, int top, std::optional<int> target) {
+  for (int i = 0; i < kCandidates; ++i) {
+    const int x = kGap + (i % 4) * kCell, y = top + kLabel + (i / 4) * (kCell + kLabel);
+    paste(sheet, panels[static_cast<std::size_t>(kContextPanels + i)], x, y);
+    draw_text(sheet, std::to_string(i) + (target == i ? "  answer" : ""), x, y - 10, 0.6);
+    if (target == i) cv::rectangle(sheet, cv::Rect(x - 5, y - 5, kPanelSize + 10, kPanelSize + 10), cv::Scalar(0), 3);
+  }
+}
+
+}  // namespace
+
+GrayImage problem_sheet(std::span<const Image, kPanels> panels, std::optional<int> target) {
+  const int width = kGap + 4 * kCell;
+  const int matrix_height = kGap + 3 * kCell;
+  const int height = matrix_height + 2 * (kCell + kLabel) + kGap;
+  GrayImage out{.width = width, .height = height,
+                .pixels = std::vector<std::uint8_t>(static_cast<std::size_t>(width) * static_cast<std::size_t>(height), 255)};
+  cv::Mat sheet(height, width, CV_8UC1, out.pixels.data());
+  draw_matrix(sheet, panels, (width - 3 * kCell + kGap) / 2);
+  cv::line(sheet, cv::Point(kGap, matrix_height), cv::Point(width - kGap, matrix_height), cv::Scalar(128), 1);
+  draw_candidates(sheet, panels, matrix_height, target);
+  return out;
+}
+
+}  // namespace rave::engine

@@ -1,0 +1,223 @@
+// npz files: every reference problem re-encoded (XML -> render -> npz) byte for byte, reading every
+// reference npz, round trips, truncated and corrupt input, and numpy itself loading what we write.
+#include "engine/render/render.hpp"
+#include "engine/formats/npz.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+
+#include "common/atomic_file.hpp"
+#include "common/error.hpp"
+#include "common/random.hpp"
+#include "engine/model/structure.hpp"
+#include "engine/formats/xml_io.hpp"
+#include "engine/formats/zip.hpp"
+#include "tests/support/test_support.hpp"
+
+namespace rave::engine {
+namespace {
+
+std::filesystem::path npz_of(std::filesystem::path xml) { return xml.replace_extension(".npz"); }
+
+void expect_reencoded(const std::string& corpus, bool compressed) {
+  RAVE_REQUIRE_REFERENCE(dir, corpus);
+  int files = 0, identical = 0;
+  for (const auto& xml : testing::reference_xmls(dir)) {
+    const std::string want = read_file(npz_of(xml));
+    const NpzFile reference = parse_npz(want, npz_of(xml).string());
+    Problem problem = read_problem_xml(xml);
+    problem.target = static_cast<int>(reference.target());
+    problem.predict = static_cast<int>(reference.predict());
+    const auto images = render_problem(problem);
+    NpzContents contents = npz_contents(problem, images);
+    contents.predict_as_vector = !reference.array("predict").shape.empty();
+    EXPECT_EQ(contents, reference.contents()) << xml;
+    const std::string got = encode_npz(contents, compressed);
+    EXPECT_EQ(got.size(), want.size()) << xml;
+    EXPECT_TRUE(got == want) << xml;
+    std::string direct = "stale bytes";  // the panel-by-panel path into a reused buffer
+    encode_problem_npz(direct, problem, images, compressed, contents.predict_as_vector);
+    EXPECT_TRUE(direct == want) << xml;
+    files += 1, identical += got == want && direct == want;
+  }
+  EXPECT_GT(files, 0);
+  std::cout << corpus << ": " << identical << " of " << files << " npz files byte-identical\n";
+}
+
+TEST(NpzConformance, RavenReferenceReencodesByteForByte) { expect_reencoded("raven-reference", false); }
+TEST(NpzConformance, IRavenReferenceReencodesByteForByte) { expect_reencoded("iraven-reference", false); }
+TEST(NpzConformance, FairReferenceReencodesCompressedByteForByte) { expect_reencoded("fair-reference", true); }
+
+NpzContents sample_contents() {
+  NpzContents c;
+  Rng rng(5);
+  c.image.resize(16 * 160 * 160);
+  for (auto& v : c.image) v = static_cast<std::uint8_t>(rng.below(3) == 0 ? rng.below(256) : 255);
+  c.target = 5;
+  c.predict = 3;
+  c.meta_matrix[2][7] = 1;
+  c.meta_target[7] = 1;
+  c.structure = structure_tokens(ConfigId::kOutInGrid);
+  c.meta_structure = meta_structure(ConfigId::kOutInGrid);
+  return c;
+}
+
+TEST(Npz, RoundTripsStoredAndCompressed) {
+  for (bool compress : {false, true})
+    for (bool vector_predict : {false, true}) {
+      NpzContents c = sample_contents();
+      c.predict_as_vector = vector_predict;
+      const NpzFile f = parse_npz(encode_npz(c, compress), "mem.npz");
+      EXPECT_EQ(f.keys(), (std::vector<std::string>{"image", "target", "predict", "meta_matrix", "meta_target",
+                                                     "structure", "meta_structure"}));
+      EXPECT_EQ(f.contents(), c);
+      EXPECT_EQ(f.array("structure").descr, "<U18");  // In_Distribute_Four
+    }
+}
+
+TEST(Npz, ReadsPython2BytesStructure) {
+  // A |S13 structure member, as the Python 2 original wrote it.
+  const std::vector<std::size_t> shape{2};
+  const std::string header = npy_header("|S13", shape);
+  const std::string payload = std::string("Scene") + std::string(8, '\0') + "Center_Single";
+  const ZipSource member{"structure.npy", {header, payload}};
+  const NpzFile f = parse_npz(write_zip(std::span(&member, 1), false), "py2.npz");
+  EXPECT_EQ(f.structure(), (std::vector<std::string>{"Scene", "Center_Single"}));
+  EXPECT_THROW(f.image(), InputError);
+}
+
+TEST(Npz, EveryTruncationThrowsInputError) {
+  for (bool compress : {false, true}) {
+    const std::string bytes = encode_npz(sample_contents(), compress);
+    for (std::size_t n = 0; n < bytes.size(); n += (n < 2000 || n + 2000 > bytes.size()) ? 1 : 997) {
+      try {
+        parse_npz(std::string_view(bytes).substr(0, n), "cut.npz");
+        ADD_FAILURE() << "no error at length " << n;
+      } catch (const InputError& e) {
+        EXPECT_EQ(e.file(), "cut.npz");
+        EXPECT_FALSE(e.place().empty()) << n;
+      }
+    }
+  }
+}
+
+TEST(Npz, CorruptBytesNeverCrashAndAreCaughtByCrcOrStructure) {
+  Rng rng(17);
+  for (bool compress : {false, true}) {
+    const std::string bytes = encode_npz(sample_contents(), compress);
+    int errors = 0;
+    for (int trial = 0; trial < 100; ++trial) {
+      std::string bad = bytes;
+      const auto at = static_cast<std::size_t>(rng.below(static_cast<int>(bad.size())));
+      bad[at] = static_cast<char>(bad[at] ^ (1 + rng.below(255)));
+      try {
+        parse_npz(bad, "bad.npz").contents();
+      } catch (const InputError&) {
+        ++errors;
+      }
+    }
+    EXPECT_GT(errors, 80);  // only a few header bytes (times, versions, attributes) are unchecked
+  }
+  EXPECT_THROW(parse_npz("definitely not a zip file at all", "x.npz"), InputError);
+}
+
+TEST(Npz, MissingMemberNamesIt) {
+  const std::vector<std::size_t> scalar;
+  const std::string header = npy_header("<i8", scalar), zero(8, '\0');
+  const ZipSource member{"target.npy", {header, zero}};
+  const NpzFile f = parse_npz(write_zip(std::span(&member, 1), false), "one.npz");
+  EXPECT_EQ(f.target(), 0);
+  try {
+    f.predict();
+    FAIL();
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.place(), "predict.npy");
+  }
+}
+
+TEST(Npz, SelectiveReadSkipsOtherMembers) {
+  for (bool compress : {false, true}) {
+    std::string bytes = encode_npz(sample_contents(), compress);
+    bytes[2000] ^= 0x55;  // inside image.npy (stored payload or deflate stream): the member is now corrupt
+    EXPECT_THROW(parse_npz(bytes, "c.npz"), InputError);
+    const NpzFile f = parse_npz(bytes, "c.npz", {"target", "predict"});
+    EXPECT_EQ(f.keys(), (std::vector<std::string>{"target", "predict"}));
+    EXPECT_EQ(f.target(), 5);
+    EXPECT_EQ(f.predict(), 3);
+    EXPECT_THROW(f.image(), InputError);
+  }
+}
+
+TEST(Npy, HeaderMatchesNumpy124Layout) {
+  // Headers as numpy 1.24's format.write_array wrote them (dict, growth padding, 64-byte alignment).
+  const std::vector<std::size_t> image{16, 160, 160}, scalar{}, tokens{8};
+  auto padded = [](std::string dict) { return std::string("\x93NUMPY\x01\x00\x76\x00", 10) + dict + std::string(117 - dict.size(), ' ') + "\n"; };
+  EXPECT_EQ(npy_header("|u1", image), padded("{'descr': '|u1', 'fortran_order': False, 'shape': (16, 160, 160), }"));
+  EXPECT_EQ(npy_header("<i8", scalar), padded("{'descr': '<i8', 'fortran_order': False, 'shape': (), }"));
+  EXPECT_EQ(npy_header("<U13", tokens), padded("{'descr': '<U13', 'fortran_order': False, 'shape': (8,), }"));
+}
+
+TEST(Npy, ParsesVersion2And3HeadersAndRejectsFortranOrder) {
+  for (char major : {'\x02', '\x03'}) {
+    const std::string dict = "{'shape': (2, 3), 'fortran_order': False, 'descr': '|u1'}";
+    const std::string len{static_cast<char>(dict.size() + 1), 0, 0, 0};
+    const std::string bytes = std::string("\x93NUMPY", 6) + major + '\0' + len + dict + "\n" + "abcdef";
+    const NpyArray a = parse_npy(bytes, "f.npz", "x.npy");
+    EXPECT_EQ(a.descr, "|u1");
+    EXPECT_EQ(a.shape, (std::vector<std::size_t>{2, 3}));
+    EXPECT_EQ(a.data, "abcdef");
+  }
+  const std::vector<std::size_t> shape{6};
+  std::string fortran = npy_header("|u1", shape) + "abcdef";
+  fortran.replace(fortran.find("False"), 5, "True ");
+  try {
+    parse_npy(fortran, "f.npz", "x.npy");
+    FAIL();
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.file(), "f.npz");
+    EXPECT_NE(e.place().find("x.npy"), std::string::npos);
+  }
+  EXPECT_THROW(parse_npy(npy_header("|u1", shape) + "abc", "f.npz", "x.npy"), InputError);  // short payload
+  const std::vector<std::size_t> huge{std::size_t{1} << 40, std::size_t{1} << 40};
+  EXPECT_THROW(parse_npy(npy_header("<i8", huge), "f.npz", "x.npy"), InputError);  // size overflows
+}
+
+TEST(Npz, NumpyLoadsWhatWeWrite) {
+  const auto python = testing::python_with_numpy();
+  if (!python) GTEST_SKIP() << "python3 with numpy not found";
+  const auto dir = testing::scratch_dir("npz");
+  for (bool compress : {false, true}) {
+    const auto path = dir / (compress ? "c.npz" : "s.npz");
+    write_file_atomic(path, encode_npz(sample_contents(), compress));
+    const std::string script =
+        "import numpy as np, sys\n"
+        "z = np.load(sys.argv[1])\n"
+        "print(' '.join(f'{k}:{z[k].dtype.str}:{z[k].shape}'.replace(' ', '') for k in z.files))\n"
+        "print(int(z['target']), int(z['predict']), int(z['image'][3, 10, 20]), int(z['meta_matrix'][2, 7]),"
+        " '/'.join(z['structure']))\n";
+    const auto script_path = dir / "check.py";
+    write_file_atomic(script_path, script);
+    const std::string command = *python + " " + script_path.string() + " " + path.string();
+    FILE* pipe = ::popen(command.c_str(), "r");
+    ASSERT_NE(pipe, nullptr);
+    std::string output;
+    char buffer[512];
+    while (std::fgets(buffer, sizeof buffer, pipe) != nullptr) output += buffer;
+    ASSERT_EQ(::pclose(pipe), 0) << output;
+    const NpzContents c = sample_contents();
+    std::string joined;
+    for (const auto& t : c.structure) joined += (joined.empty() ? "" : "/") + t;
+    EXPECT_EQ(output,
+              "image:|u1:(16,160,160) target:<i8:() predict:<i8:() meta_matrix:|u1:(8,9) meta_target:|u1:(9,) "
+              "structure:<U18:(12,) meta_structure:|u1:(21,)\n5 3 " +
+                  std::to_string(c.image[3 * 25600 + 10 * 160 + 20]) +
+                  " 1 " + joined + "\n");
+  }
+  std::filesystem::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace rave::engine

@@ -1,0 +1,94 @@
+#include "tests/engine/support/answer_support.hpp"
+
+#include <algorithm>
+
+#include "engine/model/configuration.hpp"
+#include "engine/formats/npz.hpp"
+#include "engine/formats/xml_io.hpp"
+#include "tests/support/test_support.hpp"
+
+namespace rave::engine::testing {
+
+RuleGroup rule_group(Rule group0, RuleName type, RuleName size, RuleName color) {
+  RuleGroup g;
+  g.rules[0] = group0;
+  g.rules[1] = Rule{type, RuleAttr::kType, type == RuleName::kConstant ? 0 : 1, true};
+  g.rules[2] = Rule{size, RuleAttr::kSize, size == RuleName::kConstant ? 0 : 1, true};
+  g.rules[3] = Rule{color, RuleAttr::kColor, color == RuleName::kConstant ? 0 : 1, true};
+  return g;
+}
+
+RuleGroup all_constant() {
+  return rule_group(Rule{RuleName::kConstant, RuleAttr::kNumberPosition, 0, true},
+                    RuleName::kConstant, RuleName::kConstant, RuleName::kConstant);
+}
+
+LayoutConstraints spec_constraints(const LayoutSpec& layout) {
+  return LayoutConstraints{layout.number, layout.type,  layout.size,
+                           layout.color,  layout.angle, layout.uniformity};
+}
+
+ComponentPanel component(int uniformity, std::vector<Entity> entities) {
+  return ComponentPanel{uniformity, std::move(entities)};
+}
+
+Matrix hand_matrix(ConfigId id, std::vector<RuleGroup> rules, std::vector<ComponentPanel> answer) {
+  const Configuration& config = configuration(id);
+  Matrix m;
+  m.config = id;
+  m.rules = std::move(rules);
+  for (const ComponentSpec& c : config.components) m.narrowed.push_back(spec_constraints(c.layout));
+  Panel panel{std::move(answer)};
+  m.panels.fill(panel);
+  return m;
+}
+
+std::set<Attr> component_diff(const ComponentPanel& a, const ComponentPanel& b) {
+  if (a.entities.size() != b.entities.size()) return {Attr::kNumber};
+  std::set<Attr> out;
+  std::vector<int> slots_a, slots_b;
+  for (std::size_t i = 0; i < a.entities.size(); ++i) {
+    const Entity& x = a.entities[i];
+    const Entity& y = b.entities[i];
+    slots_a.push_back(x.slot);
+    slots_b.push_back(y.slot);
+    if (x.type != y.type) out.insert(Attr::kType);
+    if (x.size != y.size) out.insert(Attr::kSize);
+    if (x.color != y.color) out.insert(Attr::kColor);
+    if (x.angle != y.angle) out.insert(Attr::kAngle);
+  }
+  std::sort(slots_a.begin(), slots_a.end());
+  std::sort(slots_b.begin(), slots_b.end());
+  if (slots_a != slots_b) out.insert(Attr::kPosition);
+  return out;
+}
+
+std::set<std::pair<int, Attr>> panel_diff(const Panel& a, const Panel& b) {
+  std::set<std::pair<int, Attr>> out;
+  for (std::size_t c = 0; c < a.components.size(); ++c)
+    for (Attr attr : component_diff(a.components[c], b.components[c]))
+      out.insert({static_cast<int>(c), attr});
+  return out;
+}
+
+std::vector<Matrix> sample_matrices(ConfigId id, int count, std::uint64_t seed) {
+  std::vector<Matrix> out;
+  for (int k = 0; k < count; ++k) {
+    Rng rng = Rng::for_problem(seed, config_index(id), static_cast<std::uint64_t>(k));
+    out.push_back(sample_matrix(id, rng));
+  }
+  return out;
+}
+
+std::vector<Problem> read_reference_problems(const std::filesystem::path& dir) {
+  std::vector<Problem> out;
+  for (const auto& xml : ::rave::testing::reference_xmls(dir)) {
+    Problem p = read_problem_xml(xml);
+    auto npz = xml;
+    p.target = static_cast<int>(read_npz(npz.replace_extension(".npz")).target());
+    out.push_back(std::move(p));
+  }
+  return out;
+}
+
+}  // namespace rave::engine::testing
