@@ -11,8 +11,8 @@ cd "$root"
 packages=(
   build-essential cmake pkg-config ccache git
   libboost-dev libboost-graph-dev          # Spirit X3, Boost.Graph
-  libopencv-imgproc-dev libopencv-imgcodecs-dev   # the renderer (OpenCV 4.6, as the original)
-  libpugixml-dev zlib1g-dev                # XML and npz files
+  libopencv-imgproc-dev                    # the renderer (OpenCV 4.6, as the original)
+  libpugixml-dev zlib1g-dev libdeflate-dev # XML, npz and PNG files (libdeflate: CRC-32)
   libtbb-dev                               # parallel generation and data pipeline
   libcli11-dev nlohmann-json3-dev          # the CLI and JSON Lines output
   libz3-dev                                # the Z3 solver backend
