@@ -3,7 +3,6 @@
 // two candidates are identical; plus the rule-free ambiguous share and the context-blind shortcut's
 // accuracy. Prints each failing problem, a summary table per configuration, and exits with 3 when
 // some problem failed (an unreadable file counts as failed).
-#ifdef RAVE_HAVE_SOLVER
 #include <cstdio>
 #include <memory>
 #include <string>
@@ -119,5 +118,3 @@ Runner add_check(CLI::App& app) {
 }
 
 }  // namespace rave::apps
-
-#endif  // RAVE_HAVE_SOLVER

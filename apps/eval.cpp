@@ -1,7 +1,5 @@
 // `rave eval`: test accuracy of trained checkpoints per configuration, in the paper's column order,
 // beside the solver's accuracy on the same files (the ceiling); Markdown table, CSV and a PNG chart.
-// Built only with the neural library (RAVE_BUILD_NEURAL=ON; apps/CMakeLists.txt defines the macro).
-#ifdef RAVE_HAVE_NEURAL
 #include <cstdio>
 #include <memory>
 
@@ -106,5 +104,3 @@ Runner add_eval(CLI::App& app) {
 }
 
 }  // namespace rave::apps
-
-#endif  // RAVE_HAVE_NEURAL

@@ -1,6 +1,4 @@
 // Reports of `rave train` / `rave eval` (neural_report.hpp).
-// Built only with the neural library (RAVE_BUILD_NEURAL=ON; apps/CMakeLists.txt defines the macro).
-#ifdef RAVE_HAVE_NEURAL
 #include "apps/neural_report.hpp"
 
 #include <cmath>
@@ -8,12 +6,10 @@
 
 #include "apps/chart.hpp"
 
-#ifdef RAVE_HAVE_SOLVER
 #include <filesystem>
 
 #include "solver/heuristic.hpp"
 #include "engine/formats/problem_files.hpp"
-#endif
 
 namespace rave::apps {
 namespace {
@@ -74,7 +70,6 @@ std::string accuracy_csv(const std::vector<AccuracyRow>& rows) {
 
 std::optional<AccuracyRow> solver_ceiling(const std::vector<neural::DataFile>& files, std::size_t* skipped) {
   if (skipped) *skipped = 0;
-#ifdef RAVE_HAVE_SOLVER
   neural::AccuracyByConfig a;
   solver::HeuristicSolver heuristic;
   for (const auto& f : files) {
@@ -92,10 +87,6 @@ std::optional<AccuracyRow> solver_ceiling(const std::vector<neural::DataFile>& f
   }
   if (a.problems() == 0) return std::nullopt;
   return accuracy_row("Solver", a, "rave solve (heuristic)");
-#else
-  (void)files;
-  return std::nullopt;
-#endif
 }
 
 std::string curves_png(const std::string& title, const std::vector<neural::EpochMetrics>& history) {
@@ -118,5 +109,3 @@ std::string accuracy_png(const std::string& title, const std::vector<AccuracyRow
 }
 
 }  // namespace rave::apps
-
-#endif  // RAVE_HAVE_NEURAL

@@ -1,5 +1,4 @@
 // neural_words.hpp. Built only with the neural library (apps/CMakeLists.txt defines the macro).
-#ifdef RAVE_HAVE_NEURAL
 #include "apps/neural_words.hpp"
 
 #include "common/error.hpp"
@@ -19,4 +18,3 @@ neural::Device device_from_word(const std::string& word) {
 }
 
 }  // namespace rave::apps
-#endif  // RAVE_HAVE_NEURAL

@@ -2,7 +2,6 @@
 // abduction, with the heuristic backend (posterior ranking) or Z3 (proves the consistent set).
 // Prints the problems that are not provably unique (with the competing readings), the accuracy per
 // configuration in the paper's column order when answers are known, or JSON Lines with --json.
-#ifdef RAVE_HAVE_SOLVER
 #include <cmath>
 #include <cstdio>
 #include <memory>
@@ -177,5 +176,3 @@ Runner add_solve(CLI::App& app) {
 }
 
 }  // namespace rave::apps
-
-#endif  // RAVE_HAVE_SOLVER

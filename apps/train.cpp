@@ -1,7 +1,5 @@
 // `rave train`: train one of the paper's baselines (spec/neural.md) on a RAVEN dataset and report
 // test accuracy per configuration; checkpoints, metrics.jsonl, curves.png and test.md/.csv go to --out.
-// Built only with the neural library (RAVE_BUILD_NEURAL=ON; apps/CMakeLists.txt defines the macro).
-#ifdef RAVE_HAVE_NEURAL
 #include <unistd.h>
 
 #include <chrono>
@@ -145,5 +143,3 @@ Runner add_train(CLI::App& app) {
 }
 
 }  // namespace rave::apps
-
-#endif  // RAVE_HAVE_NEURAL

@@ -22,6 +22,20 @@ function(rave_add_library)
   target_link_libraries(rave_${ARG_NAME} PUBLIC ${ARG_DEPS} ${ARG_PUBLIC_LIBS}
                         PRIVATE ${ARG_PRIVATE_LIBS} rave::options rave::warnings)
   target_link_libraries(rave_${ARG_NAME} INTERFACE rave::options)
+  set_property(GLOBAL APPEND PROPERTY RAVE_LINK_GRAPH_TARGETS rave_${ARG_NAME})
+endfunction()
+
+# rave_write_link_graph(FILE <path>)
+#   Writes, at generate time, one line per rave library and executable: `<target>: <link items>`
+#   (direct links, generator expressions resolved), for tests/layering_test.py. Call it once, last.
+function(rave_write_link_graph)
+  cmake_parse_arguments(ARG "" "FILE" "" ${ARGN})
+  get_property(targets GLOBAL PROPERTY RAVE_LINK_GRAPH_TARGETS)
+  set(lines "")
+  foreach(target IN LISTS targets)
+    string(APPEND lines "${target}: $<JOIN:$<TARGET_PROPERTY:${target},LINK_LIBRARIES>,;>\n")
+  endforeach()
+  file(GENERATE OUTPUT ${ARG_FILE} CONTENT "${lines}")
 endfunction()
 
 function(rave_add_test)

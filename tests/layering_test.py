@@ -1,0 +1,154 @@
+#!/usr/bin/python3
+"""The layering as a test (README "Layout").
+
+Reads the link graph CMake writes at generate time (build/rave_link_graph.txt: `target: links`) and
+the sources, and fails when
+  - a third-party library is linked by a target other than its one owner (OpenCV: engine/render;
+    pugixml, zlib, libdeflate: engine/formats; Z3: solver; torch: neural; pybind11: python),
+  - a library links a rave library its layer may not reach (engine's parts, neural, the symbolic
+    `rave` executable, which must never load LibTorch), or a library is not placed in the table,
+  - a source file includes a header of a library its own target does not reach.
+
+usage: layering_test.py BUILD/rave_link_graph.txt SOURCE_DIR
+"""
+import pathlib
+import re
+import sys
+
+# Third-party link items and the one target allowed to link each (executables and tests excepted).
+OWNERS = {
+    "rave::opencv": "rave_engine_render",
+    "pugixml::pugixml": "rave_engine_formats",
+    "ZLIB::ZLIB": "rave_engine_formats",
+    "PkgConfig::libdeflate": "rave_engine_formats",
+    "PkgConfig::Z3": "rave_solver",
+    "torch": "rave_neural",
+    "pybind11::module": "rave_python",
+}
+
+# For every rave library: the rave libraries it may reach (directly or through others). A new
+# library must be added here: the test fails on a library it does not know.
+ENGINE_PARTS = {"rave_engine_model", "rave_engine_rules", "rave_engine_answers", "rave_engine_render",
+                "rave_engine_formats"}
+BASE = {"rave_common", "rave_grammar"}
+MAY_REACH = {
+    "rave_common": set(),
+    "rave_grammar": {"rave_common"},
+    "rave_engine_model": BASE,
+    "rave_engine_rules": BASE | {"rave_engine_model"},
+    "rave_engine_answers": BASE | {"rave_engine_model", "rave_engine_rules"},
+    "rave_engine_render": BASE | {"rave_engine_model"},
+    "rave_engine_formats": BASE | {"rave_engine_model"},
+    "rave_engine": BASE | ENGINE_PARTS,
+    "rave_perception": BASE | ENGINE_PARTS | {"rave_engine"},
+    "rave_solver": BASE | ENGINE_PARTS | {"rave_engine", "rave_perception"},
+    "rave_evaluation": BASE | ENGINE_PARTS | {"rave_engine", "rave_perception", "rave_solver"},
+    "rave_neural": BASE | {"rave_engine_model", "rave_engine_formats"},
+}
+# Executables that must not reach some libraries.
+MUST_NOT_REACH = {
+    "rave": {"rave_neural", "torch", "torch_library"},  # the symbolic CLI starts without LibTorch
+}
+
+# Source folders and the target they are compiled into (longest prefix wins).
+FOLDERS = {
+    "common/": "rave_common",
+    "grammar/": "rave_grammar",
+    "engine/model/": "rave_engine_model",
+    "engine/rules/": "rave_engine_rules",
+    "engine/answers/": "rave_engine_answers",
+    "engine/render/": "rave_engine_render",
+    "engine/formats/": "rave_engine_formats",
+    "engine/": "rave_engine",
+    "perception/": "rave_perception",
+    "solver/": "rave_solver",
+    "evaluation/": "rave_evaluation",
+    "neural/": "rave_neural",
+}
+
+
+def read_graph(path):
+    graph = {}
+    for line in pathlib.Path(path).read_text().splitlines():
+        if not line.strip():
+            continue
+        target, _, links = line.partition(":")
+        graph[target.strip()] = [item.strip().replace("rave::", "rave_") if item.strip().startswith("rave::")
+                                 and item.strip() not in OWNERS else item.strip()
+                                 for item in links.split(";") if item.strip()]
+    return graph
+
+
+def reach(graph, target):
+    seen, todo = set(), list(graph.get(target, []))
+    while todo:
+        item = todo.pop()
+        if item in seen:
+            continue
+        seen.add(item)
+        todo.extend(graph.get(item, []))
+    return seen
+
+
+def owner_of(path):
+    best = None
+    for prefix, target in FOLDERS.items():
+        if path.startswith(prefix) and (best is None or len(prefix) > len(best[0])):
+            best = (prefix, target)
+    return best[1] if best else None
+
+
+def check_links(graph):
+    errors = []
+    for target, links in graph.items():
+        for item in links:
+            owner = OWNERS.get(item)
+            if owner and target != owner and target.startswith("rave_"):
+                errors.append(f"{target} links {item}, which only {owner} may link")
+        reached = {r for r in reach(graph, target) if r.startswith("rave_")} - {"rave_options", "rave_warnings",
+                                                                                 "rave_opencv"}
+        if target in MAY_REACH:
+            for r in sorted(reached - MAY_REACH[target]):
+                errors.append(f"{target} reaches {r}, which its layer may not use")
+        elif target.startswith("rave_"):
+            errors.append(f"{target} is not placed in layering_test.py's MAY_REACH table")
+        for r in sorted(MUST_NOT_REACH.get(target, set()) & reach(graph, target)):
+            errors.append(f"{target} reaches {r}")
+    return errors
+
+
+INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
+
+
+def check_includes(graph, source_dir):
+    errors = []
+    root = pathlib.Path(source_dir)
+    for file in sorted(root.rglob("*")):
+        if file.suffix not in (".cpp", ".hpp") or "build" in file.relative_to(root).parts[:1]:
+            continue
+        rel = file.relative_to(root).as_posix()
+        own = owner_of(rel)
+        if own is None:
+            continue
+        allowed = reach(graph, own) | {own}
+        for header in INCLUDE.findall(file.read_text(errors="replace")):
+            needed = owner_of(header)
+            if needed is not None and needed not in allowed:
+                errors.append(f"{rel} includes {header} ({needed}), which {own} does not link")
+    return errors
+
+
+def main():
+    graph = read_graph(sys.argv[1])
+    errors = check_links(graph) + check_includes(graph, sys.argv[2])
+    for e in errors:
+        print("layering:", e)
+    if errors:
+        return 1
+    print(f"layering holds: {len(graph)} targets, OpenCV only in engine/render, pugixml/zlib/libdeflate only "
+          "in engine/formats, Z3 only in solver, torch only in neural")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
