@@ -1,11 +1,15 @@
-// `rave convert`: a problem between its file forms, chosen by extension: RAVEN XML (.xml), the
+// `rave convert`: problems between their file forms, chosen by extension: RAVEN XML (.xml), the
 // text form (.asig, docs/asig.md) and, as output only, a rendered RAVEN npz (.npz).
-// `rave convert A.xml B.asig` then `rave convert B.asig C.xml` gives C == A byte for byte.
+// `rave convert A.xml B.asig` then `rave convert B.asig C.xml` gives C == A byte for byte;
+// `rave convert --to asig FILES-OR-FOLDERS [-o DIR]` converts many at once.
 #include <cstdio>
 #include <filesystem>
 #include <memory>
+#include <string>
+#include <vector>
 
 #include "apps/commands.hpp"
+#include "apps/file_jobs.hpp"
 #include "common/atomic_file.hpp"
 #include "common/error.hpp"
 #include "engine/encode.hpp"
@@ -13,34 +17,60 @@
 #include "engine/formats/npz.hpp"
 #include "engine/formats/problem_files.hpp"
 #include "engine/render/render.hpp"
-#include "engine/formats/xml_io.hpp"
 
 namespace rave::apps {
 namespace {
 
 struct ConvertArgs {
-  std::string input;
-  std::string output;
+  std::vector<std::string> paths;
+  std::string to;
+  std::string out_dir;
+  bool overwrite = false;
 };
 
-std::string extension_of(const std::string& path) { return std::filesystem::path(path).extension().string(); }
-
-std::string encode_any(const engine::Problem& problem, const std::string& path) {
-  const std::string ext = extension_of(path);
+std::string encode_as(const engine::Problem& problem, const std::filesystem::path& output) {
+  const std::string ext = output.extension().string();
   if (ext == ".xml") return engine::write_problem_xml(problem);
   if (ext == ".asig") return engine::write_asig(problem);
-  if (ext != ".npz") throw UsageError(path + ": expected an output ending in .xml, .asig or .npz");
-  if (!problem.target) throw UsageError(path + ": an npz needs the answer index, which the input does not give");
+  if (!problem.target)
+    throw InputError(output.string(), "", "an npz needs the answer index, which the input does not give");
   engine::Problem with_predict = problem;
   if (!with_predict.predict) with_predict.predict = with_predict.target;
   return engine::encode_problem_npz(with_predict, engine::render_problem(with_predict), /*compress=*/false);
 }
 
+void convert_one(const FileJob& job, bool refuse_existing) {
+  std::error_code ec;
+  if (refuse_existing && std::filesystem::exists(job.output, ec))
+    throw InputError(job.output.string(), "", "exists already; pass --overwrite to replace it");
+  const engine::Problem problem = engine::read_problem(job.input);
+  write_file_atomic(job.output, std::string_view(encode_as(problem, job.output)));
+  std::printf("converted %s -> %s\n", job.input.c_str(), job.output.c_str());
+}
+
+std::string checked_extension(const std::string& word) {
+  const std::string ext = word.empty() || word[0] == '.' ? word : "." + word;
+  if (ext != ".xml" && ext != ".asig" && ext != ".npz")
+    throw UsageError("cannot convert to '" + word + "'; known: xml, asig, npz");
+  return ext;
+}
+
+std::vector<FileJob> plan(const ConvertArgs& args) {
+  if (!args.to.empty()) return plan_file_jobs(args.paths, args.out_dir, checked_extension(args.to));
+  if (args.paths.size() != 2 || !args.out_dir.empty())
+    throw UsageError("convert takes INPUT OUTPUT, or --to FORMAT with any number of inputs (and -o DIR)");
+  checked_extension(std::filesystem::path(args.paths[1]).extension().string());
+  return {{args.paths[0], args.paths[1]}};
+}
+
 int run_convert(const ConvertArgs& args) {
-  const engine::Problem problem = engine::read_problem(args.input);
-  write_file_atomic(args.output, std::string_view(encode_any(problem, args.output)));
-  std::printf("converted %s -> %s\n", args.input.c_str(), args.output.c_str());
-  return 0;
+  const auto jobs = plan(args);
+  if (jobs.empty()) throw UsageError("no problem files (.xml, .asig) in the given folders");
+  const bool refuse_existing = !args.to.empty() && !args.overwrite;
+  const int failed = run_file_jobs(jobs, [&](const FileJob& j) { convert_one(j, refuse_existing); });
+  if (failed > 0 && jobs.size() > 1)
+    std::fprintf(stderr, "rave: error: %d of %zu files could not be converted\n", failed, jobs.size());
+  return failed == 0 ? 0 : 1;
 }
 
 }  // namespace
@@ -48,10 +78,14 @@ int run_convert(const ConvertArgs& args) {
 Runner add_convert(CLI::App& app) {
   auto args = std::make_shared<ConvertArgs>();
   auto* cmd = app.add_subcommand("convert",
-                                 "Convert a problem between RAVEN XML (.xml) and the A-SIG text form (.asig, "
-                                 "docs/asig.md); .npz output renders it. XML -> .asig -> XML is byte-identical.");
-  cmd->add_option("input", args->input, "Problem .xml or .asig")->required()->check(CLI::ExistingFile);
-  cmd->add_option("output", args->output, "Output .asig, .xml or .npz (written atomically)")->required();
+                                 "Convert problems between RAVEN XML (.xml) and the A-SIG text form (.asig, "
+                                 "docs/asig.md); .npz output renders them. XML -> .asig -> XML is byte-identical.\n"
+                                 "  rave convert A.xml B.asig\n"
+                                 "  rave convert --to asig data/raven -o asig/   # every problem below, same paths");
+  cmd->add_option("paths", args->paths, "INPUT OUTPUT, or with --to: input files and folders")->required();
+  cmd->add_option("--to", args->to, "Output format for many inputs: xml, asig or npz");
+  cmd->add_option("-o,--out-dir", args->out_dir, "With --to: folder for the outputs (default: beside each input)");
+  cmd->add_flag("--overwrite", args->overwrite, "With --to: replace outputs that exist already");
   return [args] { return run_convert(*args); };
 }
 

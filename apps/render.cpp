@@ -1,7 +1,12 @@
-// `rave render`: re-render a problem from its XML alone into an npz (what the parity test uses).
+// `rave render`: re-render problems from their XML alone into npz files (what the parity test uses).
+// One XML to one npz, or many files and folders into an output folder.
+#include <cstdio>
 #include <memory>
+#include <string>
+#include <vector>
 
 #include "apps/commands.hpp"
+#include "apps/file_jobs.hpp"
 #include "common/atomic_file.hpp"
 #include "common/error.hpp"
 #include "engine/formats/npz.hpp"
@@ -12,22 +17,31 @@ namespace rave::apps {
 namespace {
 
 struct RenderArgs {
-  std::string xml;
+  std::vector<std::string> inputs;
   std::string output;
   int target = -1;
   bool compress = false;
 };
 
-int run_render(const RenderArgs& args) {
-  engine::Problem problem = engine::read_problem(args.xml);
+void render_one(const RenderArgs& args, const FileJob& job) {
+  engine::Problem problem = engine::read_problem(job.input);
   if (args.target >= 0) problem.target = args.target;
   if (!problem.target)
-    throw UsageError(args.xml + ": the answer index is not in the XML and no .npz lies beside it; pass --target");
+    throw InputError(job.input.string(), "",
+                     "the answer index is not in the XML and no .npz lies beside it; pass --target");
   if (!problem.predict) problem.predict = problem.target;
   const auto images = engine::render_problem(problem);
-  write_file_atomic(args.output, engine::encode_problem_npz(problem, images, args.compress));
-  std::printf("rendered %s -> %s (16 panels, target %d)\n", args.xml.c_str(), args.output.c_str(), *problem.target);
-  return 0;
+  write_file_atomic(job.output, engine::encode_problem_npz(problem, images, args.compress));
+  std::printf("rendered %s -> %s (16 panels, target %d)\n", job.input.c_str(), job.output.c_str(), *problem.target);
+}
+
+int run_render(const RenderArgs& args) {
+  const auto jobs = plan_file_jobs(args.inputs, args.output, ".npz");
+  if (jobs.empty()) throw UsageError("no problem files (.xml, .asig) in the given folders");
+  const int failed = run_file_jobs(jobs, [&](const FileJob& j) { render_one(args, j); });
+  if (failed > 0 && jobs.size() > 1)
+    std::fprintf(stderr, "rave: error: %d of %zu files could not be rendered\n", failed, jobs.size());
+  return failed == 0 ? 0 : 1;
 }
 
 }  // namespace
@@ -35,10 +49,14 @@ int run_render(const RenderArgs& args) {
 Runner add_render(CLI::App& app) {
   auto args = std::make_shared<RenderArgs>();
   auto* cmd = app.add_subcommand("render",
-                                 "Re-render a problem from its XML alone into a RAVEN npz (16 panels, target, "
-                                 "meta fields). Target and predict come from the npz beside the XML when it exists.");
-  cmd->add_option("xml", args->xml, "Problem XML (RAVEN_<k>_<split>.xml)")->required()->check(CLI::ExistingFile);
-  cmd->add_option("-o,--output", args->output, "Output .npz")->required();
+                                 "Re-render problems from their XML alone into RAVEN npz files (16 panels, target, "
+                                 "meta fields). Target and predict come from the npz beside each XML when it exists.\n"
+                                 "  rave render RAVEN_0_train.xml -o new.npz\n"
+                                 "  rave render data/raven -o rendered/     # every XML below, same relative paths");
+  cmd->add_option("inputs", args->inputs, "Problem XML (or .asig) files and folders")->required()->check(CLI::ExistingPath);
+  cmd->add_option("-o,--output", args->output,
+                  "Output .npz for one input; otherwise a folder (created) that mirrors the inputs")
+      ->required();
   cmd->add_option("--target", args->target, "Answer index 0..7 when it cannot be found beside the XML")
       ->check(CLI::Range(0, 7));
   cmd->add_flag("--compress", args->compress, "Deflate the npz (numpy.savez_compressed)");

@@ -90,6 +90,27 @@ expect 1 "convert bad asig" -- "$rave" convert "$work/bad.asig" "$work/out.xml"
 grep -q "bad.asig:1:" "$work/err" || fail "bad .asig error lacks file:line: $(cat "$work/err")"
 [[ ! -e "$work/out.xml" ]] || fail "convert left a file behind"
 
+# Many files per call: a whole folder to .asig and back is the identity; rendering a folder gives
+# the generator's npz files byte for byte; one bad file among many is reported and the rest done.
+expect 0 "convert folder to asig" -- "$rave" convert --to asig "$work/j1" -o "$work/asig"
+[[ $(find "$work/asig" -name '*.asig' | wc -l) == 36 ]] || fail "convert --to asig wrote $(find "$work/asig" -name '*.asig' | wc -l) files, not 36"
+expect 0 "convert folder back" -- "$rave" convert --to xml "$work/asig" -o "$work/back"
+for xml in "$work/j1"/*/*.xml; do
+  rel="${xml#"$work/j1/"}"
+  cmp -s "$xml" "$work/back/$rel" || fail "convert folder round trip changed $rel"
+done
+expect 0 "render folder" -- "$rave" render "$work/j1/center_single" -o "$work/rendered/"
+for npz in "$work/j1/center_single"/*.npz; do
+  cmp -s "$npz" "$work/rendered/$(basename "$npz")" || fail "render folder: $(basename "$npz") differs from generate's"
+done
+mkdir -p "$work/mixed" && cp "$work/j1/center_single/RAVEN_0_train".* "$work/bad.xml" "$work/mixed/"
+"$rave" convert --to asig "$work/mixed" -o "$work/mixed-out" >"$work/out" 2>"$work/err"
+[[ $? == 1 ]] || fail "convert with one bad file did not exit 1"
+[[ -f "$work/mixed-out/RAVEN_0_train.asig" ]] || fail "one bad file stopped the good one"
+grep -q "bad.xml:1:" "$work/err" || fail "bad file among many not named: $(cat "$work/err")"
+expect 1 "convert refuses to overwrite" -- "$rave" convert --to asig "$work/j1/center_single/RAVEN_0_train.xml" -o "$work/mixed-out"
+expect 2 "convert to an unknown form" -- "$rave" convert --to png "$work/j1/center_single" -o "$work/x"
+
 # Re-rendering a reference problem from its XML alone gives the original npz byte for byte.
 ref="$shared/data/raven-reference/distribute_nine/RAVEN_3_train.xml"
 if [[ -n "$shared" && -f "$ref" ]]; then
