@@ -47,12 +47,12 @@ int shared(const std::vector<ComponentValues>& a, const std::vector<ComponentVal
 
 int shared_values(const Panel& a, const Panel& b) { return shared(values_of(a), values_of(b)); }
 
-std::array<int, 8> context_blind_scores(const std::array<Panel, 8>& candidates) {
-  std::array<std::vector<ComponentValues>, 8> values;
-  for (std::size_t i = 0; i < 8; ++i) values[i] = values_of(candidates[i]);
-  std::array<int, 8> scores{};
-  for (std::size_t i = 0; i < 8; ++i)
-    for (std::size_t j = i + 1; j < 8; ++j) {
+std::array<int, kCandidates> context_blind_scores(const std::array<Panel, kCandidates>& candidates) {
+  std::array<std::vector<ComponentValues>, kCandidates> values;
+  for (std::size_t i = 0; i < kCandidates; ++i) values[i] = values_of(candidates[i]);
+  std::array<int, kCandidates> scores{};
+  for (std::size_t i = 0; i < kCandidates; ++i)
+    for (std::size_t j = i + 1; j < kCandidates; ++j) {
       const int s = shared(values[i], values[j]);
       scores[i] += s;
       scores[j] += s;
@@ -60,8 +60,8 @@ std::array<int, 8> context_blind_scores(const std::array<Panel, 8>& candidates) 
   return scores;
 }
 
-int context_blind_choice(const std::array<Panel, 8>& candidates) {
-  const std::array<int, 8> scores = context_blind_scores(candidates);
+int context_blind_choice(const std::array<Panel, kCandidates>& candidates) {
+  const std::array<int, kCandidates> scores = context_blind_scores(candidates);
   return static_cast<int>(std::max_element(scores.begin(), scores.end()) - scores.begin());
 }
 

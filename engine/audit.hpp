@@ -20,9 +20,9 @@ namespace rave::engine {
 /// count) one each for equal Number, equal slot set, equal Type, Size and Color tuples (entity order).
 int shared_values(const Panel& a, const Panel& b);
 /// Per candidate, the sum of shared_values with each of the other seven.
-std::array<int, 8> context_blind_scores(const std::array<Panel, 8>& candidates);
+std::array<int, kCandidates> context_blind_scores(const std::array<Panel, kCandidates>& candidates);
 /// Index of the candidate sharing the most attribute values with the others (lowest index on ties).
-int context_blind_choice(const std::array<Panel, 8>& candidates);
+int context_blind_choice(const std::array<Panel, kCandidates>& candidates);
 
 /// Fraction of problems (with known targets) where context_blind_choice finds the answer.
 struct BlindAudit {

@@ -20,11 +20,11 @@ std::vector<ConfigId> chosen_configs(const DatasetSpec& spec) {
 }
 
 void check_spec(const DatasetSpec& spec) {
-  if (spec.num_samples == 0) throw UsageError("--num-samples must be a positive number of problems");
+  if (spec.num_samples == 0) throw UsageError("a dataset needs a positive number of problems per configuration");
   if (spec.val < 0 || spec.test < 0 || spec.val + spec.test > 10)
-    throw UsageError("--val and --test are tenths of the problems: each >= 0 and val + test <= 10");
-  if (spec.threads < 1) throw UsageError("-j must be at least 1");
-  if (spec.dir.empty()) throw UsageError("--save-dir must not be empty");
+    throw UsageError("the val and test splits are tenths of the problems: each >= 0, together <= 10");
+  if (spec.threads < 1) throw UsageError("a dataset is written by at least one worker thread");
+  if (spec.dir.empty()) throw UsageError("the dataset folder must not be empty");
 }
 
 void make_dir(const std::filesystem::path& dir) {

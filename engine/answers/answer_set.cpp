@@ -13,12 +13,12 @@ namespace {
 constexpr std::array<std::string_view, 3> kStrategyNames{"raven", "iraven", "fair"};
 
 void check_answer_set(const Matrix& matrix, const AnswerSet& set) {
-  RAVE_CHECK(set.target >= 0 && set.target < 8, "answer set target out of range");
-  for (std::size_t i = 0; i < 8; ++i) {
+  RAVE_CHECK(set.target >= 0 && set.target < kCandidates, "answer set target out of range");
+  for (std::size_t i = 0; i < kCandidates; ++i) {
     const bool is_target = static_cast<int>(i) == set.target;
     RAVE_CHECK((set.candidates[i] == matrix.answer()) == is_target,
                "answer set: exactly the target candidate must equal the answer");
-    for (std::size_t j = i + 1; j < 8; ++j)
+    for (std::size_t j = i + 1; j < kCandidates; ++j)
       RAVE_CHECK(!(set.candidates[i] == set.candidates[j]), "answer set: two candidates are equal");
   }
 }

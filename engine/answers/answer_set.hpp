@@ -31,11 +31,11 @@ std::optional<AnswerStrategy> parse_strategy(std::string_view name);
 
 /// Eight shuffled candidates, the answer's index, and (I-RAVEN) each candidate's modifications.
 struct AnswerSet {
-  std::array<Panel, 8> candidates;
+  std::array<Panel, kCandidates> candidates;
   int target = 0;
   /// I-RAVEN only: per candidate (shuffled order), the (component, attribute) changes applied on
   /// its path from the answer, in order of application (XML `Modified_attributes`).
-  std::optional<std::array<std::vector<Modification>, 8>> modified;
+  std::optional<std::array<std::vector<Modification>, kCandidates>> modified;
   /// RAVEN-FAIR only: modification attempts that were dropped (no value left, accidentally valid
   /// under the original solver, or rendered like an existing candidate).
   int rejected = 0;

@@ -144,15 +144,15 @@ std::optional<std::vector<int>> draw_slot_list(int slot_count, int count,
   return slots;
 }
 
-AnswerSet shuffle_candidates(std::array<Panel, 8> candidates,
-                             std::optional<std::array<std::vector<Modification>, 8>> modified,
+AnswerSet shuffle_candidates(std::array<Panel, kCandidates> candidates,
+                             std::optional<std::array<std::vector<Modification>, kCandidates>> modified,
                              Rng& rng) {
-  std::array<int, 8> order{};
+  std::array<int, kCandidates> order{};
   std::iota(order.begin(), order.end(), 0);
   rng.shuffle(std::span<int>(order));
   AnswerSet set;
   if (modified) set.modified.emplace();
-  for (std::size_t i = 0; i < 8; ++i) {
+  for (std::size_t i = 0; i < kCandidates; ++i) {
     const auto from = static_cast<std::size_t>(order[i]);
     set.candidates[i] = std::move(candidates[from]);
     if (modified) (*set.modified)[i] = std::move((*modified)[from]);

@@ -83,7 +83,7 @@ AnswerSet build_fair_answers(const Matrix& matrix, Rng& rng, PanelImageFn draw) 
   g.nodes.push_back(FairNode{matrix.answer(), fresh_memory(g.config), {}, {},
                              draw(matrix.config, matrix.answer())});
   g.nodes[0].list = allowed_entries(g, matrix.answer(), {});
-  for (int attempt = 0; g.nodes.size() < 8; ++attempt) {
+  for (int attempt = 0; g.nodes.size() < kCandidates; ++attempt) {
     RAVE_CHECK(attempt < kMaxFairAttempts, "RAVEN-FAIR: attempt budget exhausted");
     const auto parent = pick_parent(g, rng);
     RAVE_CHECK(parent.has_value(), "RAVEN-FAIR: no candidate has a modifiable attribute left");
@@ -92,8 +92,8 @@ AnswerSet build_fair_answers(const Matrix& matrix, Rng& rng, PanelImageFn draw) 
     else
       ++g.rejected;
   }
-  std::array<Panel, 8> candidates;
-  for (std::size_t i = 0; i < 8; ++i) candidates[i] = std::move(g.nodes[i].panel);
+  std::array<Panel, kCandidates> candidates;
+  for (std::size_t i = 0; i < kCandidates; ++i) candidates[i] = std::move(g.nodes[i].panel);
   AnswerSet set = shuffle_candidates(std::move(candidates), std::nullopt, rng);
   set.rejected = g.rejected;
   return set;

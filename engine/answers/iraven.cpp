@@ -173,7 +173,7 @@ std::vector<Node> grow(Tree& tree, const std::vector<ModifiableEntry>& levels, N
     for (int i = 0; i < 7; ++i)
       nodes.push_back(apply_value(nodes[0], levels[0], draw_value(tree, levels[0], false, rng)));
   }
-  RAVE_CHECK(nodes.size() == 8, "I-RAVEN: the tree must have 8 candidates");
+  RAVE_CHECK(nodes.size() == kCandidates, "I-RAVEN: the tree must have 8 candidates");
   return nodes;
 }
 
@@ -185,9 +185,9 @@ AnswerSet build_iraven_answers(const Matrix& matrix, Rng& rng) {
   const auto levels = choose_levels(modifiable_entries(config, matrix.rules, tree.answer), rng);
   Node root{tree.answer, {}, std::vector<bool>(config.components.size(), false)};
   std::vector<Node> nodes = grow(tree, levels, std::move(root), rng);
-  std::array<Panel, 8> candidates;
-  std::array<std::vector<Modification>, 8> modified;
-  for (std::size_t i = 0; i < 8; ++i) {
+  std::array<Panel, kCandidates> candidates;
+  std::array<std::vector<Modification>, kCandidates> modified;
+  for (std::size_t i = 0; i < kCandidates; ++i) {
     candidates[i] = std::move(nodes[i].panel);
     modified[i] = std::move(nodes[i].modified);
   }

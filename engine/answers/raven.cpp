@@ -12,9 +12,9 @@ AnswerSet build_raven_answers(const Matrix& matrix, Rng& rng) {
   std::vector<ModifiableEntry> list = modifiable_entries(config, matrix.rules, answer);
   // The answer's memory: earlier values of every distractor are recorded on the answer.
   std::vector<LayoutMemory> memory = fresh_memory(config);
-  std::array<Panel, 8> candidates;
+  std::array<Panel, kCandidates> candidates;
   candidates[0] = answer;
-  for (std::size_t j = 1; j < 8; ++j) {
+  for (std::size_t j = 1; j < kCandidates; ++j) {
     RAVE_CHECK(!list.empty(), "RAVEN answer set: modifiable attributes exhausted");
     const ModifiableEntry entry = take_entry(list, rng);
     const auto c = static_cast<std::size_t>(entry.component);

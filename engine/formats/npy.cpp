@@ -102,12 +102,14 @@ void parse_dict(HeaderParser& p, NpyArray& array) {
     const std::string key = p.quoted();
     p.expect(':');
     if (key == "descr") {
-      array.descr = p.quoted(), has_descr = true;
+      array.descr = p.quoted();
+      has_descr = true;
     } else if (key == "fortran_order") {
       if (p.boolean()) p.fail("fortran_order True is not supported");
       has_order = true;
     } else if (key == "shape") {
-      array.shape = p.tuple(), has_shape = true;
+      array.shape = p.tuple();
+      has_shape = true;
     } else {
       p.fail("unexpected key '" + key + "'");
     }

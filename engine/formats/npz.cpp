@@ -13,7 +13,7 @@ namespace rave::engine {
 namespace {
 
 constexpr std::size_t kPanelBytes = static_cast<std::size_t>(kPanelSize) * kPanelSize;
-constexpr std::size_t kImageBytes = 16 * kPanelBytes;
+constexpr std::size_t kImageBytes = kPanels * kPanelBytes;
 
 std::string int64_le(std::int64_t v) {
   std::string out(8, '\0');
@@ -39,7 +39,7 @@ std::string_view bytes_of(const void* data, std::size_t n) { return {static_cast
 }  // namespace
 
 NpzContents npz_contents(const Problem& problem, std::span<const Image> images) {
-  RAVE_CHECK(images.empty() || images.size() == 16, "a problem has 16 panels");
+  RAVE_CHECK(images.empty() || images.size() == kPanels, "a problem has 16 panels");
   RAVE_CHECK(problem.target.has_value(), "npz needs the problem's target");
   NpzContents c;
   c.image.resize(images.empty() ? 0 : kImageBytes);
@@ -103,7 +103,7 @@ std::string encode_npz(const NpzContents& c, bool compress) {
 
 void encode_problem_npz(std::string& out, const Problem& problem, std::span<const Image> images, bool compress,
                         bool predict_as_vector) {
-  RAVE_CHECK(images.size() == 16, "a problem has 16 panels");
+  RAVE_CHECK(images.size() == kPanels, "a problem has 16 panels");
   std::vector<std::string_view> pieces;
   for (const Image& panel : images) pieces.push_back(bytes_of(panel.data(), panel.size()));
   NpzContents fields = npz_contents(problem, {});

@@ -269,12 +269,12 @@ std::vector<RuleGroup> XmlContext::rule_groups(pugi::xml_node rules, const Confi
   return out;
 }
 
-std::array<std::vector<Modification>, 8> XmlContext::modifications(pugi::xml_node node, const Configuration& config,
+std::array<std::vector<Modification>, kCandidates> XmlContext::modifications(pugi::xml_node node, const Configuration& config,
                                                                    const Place& place) const {
   const auto candidates = children(node, "Candidate");
-  if (candidates.size() != 8) fail(place, "expected 8 Candidate elements, found " + std::to_string(candidates.size()));
-  std::array<std::vector<Modification>, 8> out;
-  for (std::size_t i = 0; i < 8; ++i) {
+  if (candidates.size() != kCandidates) fail(place, "expected 8 Candidate elements, found " + std::to_string(candidates.size()));
+  std::array<std::vector<Modification>, kCandidates> out;
+  for (std::size_t i = 0; i < kCandidates; ++i) {
     const Place candidate{&place, "Candidate", i + 1};
     if (integer(candidates[i], "id", candidate) != static_cast<long long>(i))
       fail(candidate, "id", "expected id " + std::to_string(i));

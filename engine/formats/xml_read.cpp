@@ -168,14 +168,14 @@ Problem read_document(const XmlContext& x, const pugi::xml_document& doc, CutChe
   const Place data_place{nullptr, "Data"}, panels_place{&data_place, "Panels"};
   if (std::string_view(data.name()) != "Data") x.fail(Place{nullptr, data.name()}, "root element must be Data");
   const pugi::xml_node panels = x.child(data, "Panels", data_place);
-  std::array<pugi::xml_node, 16> panel_nodes;
+  std::array<pugi::xml_node, kPanels> panel_nodes;
   std::size_t count = 0;
   for (pugi::xml_node p = panels.child("Panel"); p; p = p.next_sibling("Panel"), ++count)
     if (count < panel_nodes.size()) panel_nodes[count] = p;
-  if (count != 16) x.fail(panels_place, "expected 16 Panel elements, found " + std::to_string(count));
+  if (count != kPanels) x.fail(panels_place, "expected 16 Panel elements, found " + std::to_string(count));
   Problem problem;
   std::optional<ConfigId> config;
-  for (std::size_t i = 0; i < 16; ++i)
+  for (std::size_t i = 0; i < kPanels; ++i)
     problem.panel(static_cast<int>(i)) = read_panel(x, panel_nodes[i], config, Place{&panels_place, "Panel", i + 1}, cuts);
   problem.config = *config;
   problem.rules = x.rule_groups(x.child(data, "Rules", data_place), configuration(*config), Place{&data_place, "Rules"});

@@ -142,9 +142,9 @@ void write_rules(std::string& out, const std::vector<RuleGroup>& groups) {
   out += "</Rules>";
 }
 
-void write_modified(std::string& out, const std::array<std::vector<Modification>, 8>& modified) {
+void write_modified(std::string& out, const std::array<std::vector<Modification>, kCandidates>& modified) {
   out += "<Modified_attributes>";
-  for (std::size_t i = 0; i < 8; ++i) {
+  for (std::size_t i = 0; i < kCandidates; ++i) {
     out += cat({"<Candidate", attribute("id", std::to_string(i))});
     if (modified[i].empty()) {
       out += " />";

@@ -82,7 +82,8 @@ void apply_zip64(const Cursor& c, std::uint64_t extra, std::uint64_t extra_len, 
       for (std::uint64_t* field : {&e.size, &e.compressed, &e.local}) {
         if (*field != 0xFFFFFFFF) continue;
         if (q + 8 > p + 4 + len) c.fail(q, "zip64 extra field too short");
-        *field = c.le(q, 8), q += 8;
+        *field = c.le(q, 8);
+        q += 8;
       }
     }
     p += 4 + len;

@@ -128,10 +128,15 @@ std::array<double, 4> real_bbox(const Slot& slot, const Entity& entity) {
       const double py = g.vertices[static_cast<std::size_t>(i)].y;
       const double col = m.m[0] * px + m.m[1] * py + m.m[2];
       const double row = m.m[3] * px + m.m[4] * py + m.m[5];
-      min_y = std::min(min_y, col), max_y = std::max(max_y, col);  // api.py names rows "x"
-      min_x = std::min(min_x, row), max_x = std::max(max_x, row);
+      min_y = std::min(min_y, col);  // api.py names rows "x"
+      max_y = std::max(max_y, col);
+      min_x = std::min(min_x, row);
+      max_x = std::max(max_x, row);
     }
-    min_x /= kImageSize, max_x /= kImageSize, min_y /= kImageSize, max_y /= kImageSize;
+    min_x /= kImageSize;
+    max_x /= kImageSize;
+    min_y /= kImageSize;
+    max_y /= kImageSize;
     box = {(min_x + max_x) / 2, (min_y + max_y) / 2, max_x - min_x + delta, max_y - min_y + delta};
   }
   for (double& v : box) v = numpy_round(v, 4);

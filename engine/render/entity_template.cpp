@@ -53,7 +53,10 @@ Box reachable(const Affine& forward, const Box& src) {
     for (int cy : {src.y0 - 2, src.y1 + 2}) {
       const auto& m = forward.m;
       const double x = m[0] * cx + m[1] * cy + m[2], y = m[3] * cx + m[4] * cy + m[5];
-      lo_x = std::min(lo_x, x), hi_x = std::max(hi_x, x), lo_y = std::min(lo_y, y), hi_y = std::max(hi_y, y);
+      lo_x = std::min(lo_x, x);
+      hi_x = std::max(hi_x, x);
+      lo_y = std::min(lo_y, y);
+      hi_y = std::max(hi_y, y);
     }
   auto clip = [](double v) { return std::clamp(static_cast<int>(v), 0, kPanelSize - 1); };
   return {clip(std::floor(lo_x) - 1), clip(std::floor(lo_y) - 1), clip(std::ceil(hi_x) + 1),
@@ -107,7 +110,9 @@ PixelKind classify(WeightPair w) {
   for (int gray : kColorValues) {
     const int f = 255 - gray;
     const int v = (f * w.fill + 255 * w.line + (1 << 14)) >> 15;
-    zero = zero && v == 0, fill = fill && v == f, line = line && v == 255;
+    zero = zero && v == 0;
+    fill = fill && v == f;
+    line = line && v == 255;
   }
   return zero ? PixelKind::kZero : line ? PixelKind::kLine : fill ? PixelKind::kFill : PixelKind::kWeighted;
 }

@@ -95,9 +95,9 @@ Image render_panel(ConfigId config, const Panel& panel) {
   return image;
 }
 
-std::array<Image, 16> render_problem(const Problem& problem) {
-  std::array<Image, 16> images;
-  for (int i = 0; i < 16; ++i) images[static_cast<std::size_t>(i)] = render_panel(problem.config, problem.panel(i));
+std::array<Image, kPanels> render_problem(const Problem& problem) {
+  std::array<Image, kPanels> images;
+  for (int i = 0; i < kPanels; ++i) images[static_cast<std::size_t>(i)] = render_panel(problem.config, problem.panel(i));
   return images;
 }
 

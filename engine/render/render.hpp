@@ -21,7 +21,7 @@ namespace rave::engine {
 /// Renders one panel of a problem of configuration `config`.
 Image render_panel(ConfigId config, const Panel& panel);
 /// Renders the 16 panels of a problem in file order (8 context panels, then the candidates).
-std::array<Image, 16> render_problem(const Problem& problem);
+std::array<Image, kPanels> render_problem(const Problem& problem);
 /// The XML `real_bbox` and `mask` of an entity of component `component` (spec 11.4), from its
 /// rendering template; what engine/formats' XML writer takes as its EntityMarksFn.
 EntityMarks entity_marks(ConfigId config, int component, const Entity& entity);

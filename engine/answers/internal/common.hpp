@@ -100,8 +100,8 @@ bool raven_modify(const LayoutSpec& layout, const LayoutConstraints& narrowed,
 
 /// Shuffles the candidates (and the I-RAVEN modification lists with them) with one permutation and
 /// returns the answer set; `candidates[0]` must be the answer.
-AnswerSet shuffle_candidates(std::array<Panel, 8> candidates,
-                             std::optional<std::array<std::vector<Modification>, 8>> modified,
+AnswerSet shuffle_candidates(std::array<Panel, kCandidates> candidates,
+                             std::optional<std::array<std::vector<Modification>, kCandidates>> modified,
                              Rng& rng);
 
 /// The three strategies (answers_raven.cpp, answers_iraven.cpp, answers_fair.cpp).

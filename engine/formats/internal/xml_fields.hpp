@@ -99,7 +99,7 @@ struct XmlContext {
   /// Data/Rules: one Rule_Group per component, four rules each (values unknown).
   std::vector<RuleGroup> rule_groups(pugi::xml_node rules, const Configuration& config, const Place& place) const;
   /// Data/Modified_attributes: the modifications of the 8 candidates.
-  std::array<std::vector<Modification>, 8> modifications(pugi::xml_node node, const Configuration& config,
+  std::array<std::vector<Modification>, kCandidates> modifications(pugi::xml_node node, const Configuration& config,
                                                          const Place& place) const;
 };
 
