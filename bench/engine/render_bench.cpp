@@ -39,7 +39,7 @@ void BM_Render_TemplateBuild(benchmark::State& state) {
   const auto& slots = rave::engine::configuration(ConfigId::kDistributeFour).components[0].layout.slots;
   int i = 0;
   for (auto _ : state) {
-    const rave::engine::Entity e{i % 4, 1 + (i / 4) % 5, (i / 20) % 6, 0, (i / 120) % 8};
+    const rave::engine::Entity e{.slot = i % 4, .type = 1 + (i / 4) % 5, .size = (i / 20) % 6, .color = 0, .angle = (i / 120) % 8};
     benchmark::DoNotOptimize(rave::engine::internal::build_entity_template(slots[static_cast<std::size_t>(e.slot)], e));
     ++i;
   }

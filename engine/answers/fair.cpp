@@ -61,7 +61,7 @@ std::optional<FairNode> try_child(Grower& g, std::size_t parent_index, Rng& rng)
   FairNode& parent = g.nodes[parent_index];
   const ModifiableEntry entry = take_entry(parent.list, rng);
   const auto c = at(entry.component);
-  FairNode child{parent.panel, parent.memory, {}, parent.blacklist, {}};
+  FairNode child{.panel = parent.panel, .memory = parent.memory, .list = {}, .blacklist = parent.blacklist, .image = {}};
   if (!raven_modify(g.config.components[c].layout, g.matrix.narrowed.at(c), entry,
                     parent.memory[c], child.panel.components[c], rng))
     return std::nullopt;
@@ -78,10 +78,9 @@ std::optional<FairNode> try_child(Grower& g, std::size_t parent_index, Rng& rng)
 }  // namespace
 
 AnswerSet build_fair_answers(const Matrix& matrix, Rng& rng, PanelImageFn draw) {
-  Grower g{matrix, draw, configuration(matrix.config), oracle_score(matrix, matrix.answer()), {}, 0};
+  Grower g{.matrix = matrix, .draw = draw, .config = configuration(matrix.config), .answer_score = oracle_score(matrix, matrix.answer()), .nodes = {}, .rejected = 0};
   RAVE_CHECK(g.answer_score > 0, "RAVEN-FAIR: the answer must pass some rule check");
-  g.nodes.push_back(FairNode{matrix.answer(), fresh_memory(g.config), {}, {},
-                             draw(matrix.config, matrix.answer())});
+  g.nodes.push_back(FairNode{.panel = matrix.answer(), .memory = fresh_memory(g.config), .list = {}, .blacklist = {}, .image = draw(matrix.config, matrix.answer())});
   g.nodes[0].list = allowed_entries(g, matrix.answer(), {});
   for (int attempt = 0; g.nodes.size() < kCandidates; ++attempt) {
     RAVE_CHECK(attempt < kMaxFairAttempts, "RAVEN-FAIR: attempt budget exhausted");

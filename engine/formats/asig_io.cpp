@@ -174,7 +174,7 @@ void AsigReader::read_rule(const Line& line) {
     fail(f[3].offset, "expected the attr of rule " + std::to_string(group.size() + 1) +
                           " of a group (Number/Position, Number or Position; then Type, Size, Color), got '" +
                           std::string(f[3].text) + "'");
-  Rule rule{*name, *attr, 0, f[4].text != "?"};
+  Rule rule{.name = *name, .attr = *attr, .value = 0, .value_known = f[4].text != "?"};
   if (rule.value_known) rule.value = integer(f[4], -1000000, 1000000, "a parameter ('?' or an integer)");
   group.push_back(rule);
 }

@@ -107,7 +107,7 @@ class PanelReader {
     for (std::size_t k = 0; k < values.size(); ++k)
       if (!values[k])
         fail_node(node, "expected " + std::string(grammar::kEntityAttributeNames[k]) + " on Entity, got none");
-    return Entity{*values[0], *values[1], *values[2], *values[3], *values[4]};
+    return Entity{.slot = *values[0], .type = *values[1], .size = *values[2], .color = *values[3], .angle = *values[4]};
   }
 
   ComponentPanel read_layout(NodeId node, const LayoutSpec& spec) const;

@@ -38,7 +38,7 @@ class JsonCursor {
       v[i] = *n;
     }
     if (!accept(']')) return std::nullopt;
-    return Slot{v[0], v[1], v[2], v[3]};
+    return Slot{.y = v[0], .x = v[1], .h = v[2], .w = v[3]};
   }
   bool at_end() {
     accept(' ');
@@ -263,7 +263,7 @@ std::vector<RuleGroup> XmlContext::rule_groups(pugi::xml_node rules, const Confi
       if (!attr || !attr_fits(r, *attr))
         fail(rule, "attr", "rule attr '" + std::string(attr_text) + "' does not fit position " + std::to_string(r + 1) +
                                " of a rule group");
-      out[g].rules[r] = Rule{*name, *attr, 0, false};
+      out[g].rules[r] = Rule{.name = *name, .attr = *attr, .value = 0, .value_known = false};
     }
   }
   return out;

@@ -26,7 +26,7 @@ struct Box {
 };
 
 Box ink_extent(const Image& frame) {
-  Box b{kPanelSize, kPanelSize, -1, -1};
+  Box b{.x0 = kPanelSize, .y0 = kPanelSize, .x1 = -1, .y1 = -1};
   for (int y = 0; y < kPanelSize; ++y) {
     const std::uint8_t* row = frame.data() + y * kPanelSize;
     std::uint64_t any = 0;
@@ -118,11 +118,9 @@ PixelKind classify(WeightPair w) {
 }
 
 void add_segment(EntityTemplate& t, int y, int x, PixelKind kind, const WeightPair* w, int length) {
-  TemplateSegment s{static_cast<std::int16_t>(y), static_cast<std::int16_t>(x), static_cast<std::int16_t>(length),
-                    kind == PixelKind::kFill ? SegmentKind::kFill
+  TemplateSegment s{.y = static_cast<std::int16_t>(y), .x = static_cast<std::int16_t>(x), .length = static_cast<std::int16_t>(length), .kind = kind == PixelKind::kFill ? SegmentKind::kFill
                     : kind == PixelKind::kLine ? SegmentKind::kLine
-                                               : SegmentKind::kWeighted,
-                    static_cast<std::int32_t>(t.weights.size() / 2)};
+                                               : SegmentKind::kWeighted, .offset = static_cast<std::int32_t>(t.weights.size() / 2)};
   if (!t.segments.empty() && s.kind == SegmentKind::kWeighted) {
     TemplateSegment& last = t.segments.back();
     if (last.kind == SegmentKind::kWeighted && last.y == y && last.x + last.length == x) {

@@ -111,8 +111,7 @@ int oracle_score(const Matrix& matrix, const Panel& candidate) {
   RAVE_CHECK(candidate.components.size() == matrix.rules.size(), "candidate has the wrong component count");
   int score = 0;
   for (std::size_t l = 0; l < matrix.rules.size(); ++l) {
-    const RowThree row{matrix.panels[6].components[l], matrix.panels[7].components[l],
-                       candidate.components[l], matrix.panels[8].components[l]};
+    const RowThree row{.r1 = matrix.panels[6].components[l], .r2 = matrix.panels[7].components[l], .c = candidate.components[l], .truth = matrix.panels[8].components[l]};
     RAVE_CHECK(!row.r1.entities.empty() && !row.r2.entities.empty() && !row.c.entities.empty(),
                "every panel holds at least one entity");
     const auto& rules = matrix.rules[l].rules;

@@ -4,7 +4,7 @@
 // likely, then one parameter uniformly. Sampling, pruning and rule abduction all start here.
 //
 //   for (const RuleRow& row : rule_rows(2)) ...        // Size: Progression, Arithmetic, D3, Constant
-//   double p = rule_prior(0, Rule{RuleName::kProgression, RuleAttr::kNumber, -1});  // 1/28
+//   double p = rule_prior(0, Rule{.name = RuleName::kProgression, .attr = RuleAttr::kNumber, .value = -1});  // 1/28
 #include <span>
 
 #include "engine/model/problem.hpp"

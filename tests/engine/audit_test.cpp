@@ -19,11 +19,11 @@ namespace rave::engine {
 namespace {
 
 Panel one_entity(int slot, int type, int size, int color, int angle = 3) {
-  return Panel{{ComponentPanel{0, {Entity{slot, type, size, color, angle}}}}};
+  return Panel{{ComponentPanel{0, {Entity{.slot = slot, .type = type, .size = size, .color = color, .angle = angle}}}}};
 }
 
 TEST(SharedValues, CountsNumberSlotSetAndTuplesPerComponent) {
-  const Panel a{{ComponentPanel{0, {Entity{0, 1, 2, 3, 0}, Entity{2, 4, 2, 3, 5}}}}};
+  const Panel a{{ComponentPanel{0, {Entity{.slot = 0, .type = 1, .size = 2, .color = 3, .angle = 0}, Entity{.slot = 2, .type = 4, .size = 2, .color = 3, .angle = 5}}}}};
   Panel b = a;
   EXPECT_EQ(shared_values(a, b), 5);
   std::swap(b.components[0].entities[0].slot, b.components[0].entities[1].slot);

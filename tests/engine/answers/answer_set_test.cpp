@@ -70,7 +70,7 @@ TEST(BuildAnswerSet, SameSeedSameAnswerSetDifferentSeedDifferentSet) {
 
 TEST(BuildAnswerSet, RejectsAMatrixWithoutOneRuleGroupPerComponent) {
   Matrix m = testing::hand_matrix(ConfigId::kCenterSingle, {testing::all_constant()},
-                                  {testing::component(0, {Entity{0, 2, 3, 4, 3}})});
+                                  {testing::component(0, {Entity{.slot = 0, .type = 2, .size = 3, .color = 4, .angle = 3}})});
   m.rules.clear();
   Rng rng(1);
   EXPECT_THROW(build_answer_set(m, AnswerStrategy::kRaven, rng), std::logic_error);

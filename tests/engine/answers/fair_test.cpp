@@ -60,8 +60,8 @@ TEST(FairAnswers, EndsInALogicErrorWhenEveryChildIsRejected) {
   // answer passes only the Number/Position check; every child passes it too (one slot), scores
   // >= the answer and is rejected. The lists run dry after 4 + 5 + 9 attempts: an error, no hang.
   Matrix m = testing::hand_matrix(ConfigId::kCenterSingle, {testing::all_constant()},
-                                  {testing::component(0, {Entity{0, 2, 3, 4, 3}})});
-  for (std::size_t i : {6u, 7u}) m.panels[i].components[0].entities[0] = Entity{0, 1, 1, 1, 3};
+                                  {testing::component(0, {Entity{.slot = 0, .type = 2, .size = 3, .color = 4, .angle = 3}})});
+  for (std::size_t i : {6u, 7u}) m.panels[i].components[0].entities[0] = Entity{.slot = 0, .type = 1, .size = 1, .color = 1, .angle = 3};
   ASSERT_EQ(oracle_score(m, m.answer()), 1);
   Rng rng(3);
   try {

@@ -22,12 +22,12 @@ using testing::hand_matrix;
 using testing::rule_group;
 using Mods = std::vector<Modification>;
 
-const Rule kConstantNP{RuleName::kConstant, RuleAttr::kNumberPosition, 0, true};
-const Rule kProgNumber{RuleName::kProgression, RuleAttr::kNumber, 1, true};
-const Rule kArithPosition{RuleName::kArithmetic, RuleAttr::kPosition, 1, true};
+const Rule kConstantNP{.name = RuleName::kConstant, .attr = RuleAttr::kNumberPosition, .value = 0, .value_known = true};
+const Rule kProgNumber{.name = RuleName::kProgression, .attr = RuleAttr::kNumber, .value = 1, .value_known = true};
+const Rule kArithPosition{.name = RuleName::kArithmetic, .attr = RuleAttr::kPosition, .value = 1, .value_known = true};
 
 Entity entity(int slot, int type, int size, int color, int angle = 3) {
-  return Entity{slot, type, size, color, angle};
+  return Entity{.slot = slot, .type = type, .size = size, .color = color, .angle = angle};
 }
 
 Entity without_slot(Entity e) {

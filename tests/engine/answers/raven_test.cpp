@@ -24,13 +24,13 @@ using testing::component;
 using testing::hand_matrix;
 using testing::rule_group;
 
-const Rule kConstantNP{RuleName::kConstant, RuleAttr::kNumberPosition, 0, true};
-const Rule kProgNumber{RuleName::kProgression, RuleAttr::kNumber, 1, true};
-const Rule kArithPosition{RuleName::kArithmetic, RuleAttr::kPosition, 1, true};
-const Rule kD3Position{RuleName::kDistributeThree, RuleAttr::kPosition, 0, true};
+const Rule kConstantNP{.name = RuleName::kConstant, .attr = RuleAttr::kNumberPosition, .value = 0, .value_known = true};
+const Rule kProgNumber{.name = RuleName::kProgression, .attr = RuleAttr::kNumber, .value = 1, .value_known = true};
+const Rule kArithPosition{.name = RuleName::kArithmetic, .attr = RuleAttr::kPosition, .value = 1, .value_known = true};
+const Rule kD3Position{.name = RuleName::kDistributeThree, .attr = RuleAttr::kPosition, .value = 0, .value_known = true};
 
 Entity entity(int slot, int type, int size, int color, int angle = 3) {
-  return Entity{slot, type, size, color, angle};
+  return Entity{.slot = slot, .type = type, .size = size, .color = color, .angle = angle};
 }
 
 std::vector<ModifiableEntry> entries(const Matrix& m) {

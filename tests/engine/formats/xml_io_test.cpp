@@ -80,11 +80,11 @@ TEST(XmlRead, ReadsLevelsRulesAndModifications) {
   RAVE_REQUIRE_REFERENCE(dir, "iraven-reference");
   const Problem p = read_problem_xml(dir / "distribute_four" / "RAVEN_0_train.xml");
   EXPECT_EQ(p.config, ConfigId::kDistributeFour);
-  const Entity first{0, 5, 3, 9, 2};  // bbox [0.25, 0.25, 0.5, 0.5], Type 5 Size 3 Color 9 Angle 2
+  const Entity first{.slot = 0, .type = 5, .size = 3, .color = 9, .angle = 2};  // bbox [0.25, 0.25, 0.5, 0.5], Type 5 Size 3 Color 9 Angle 2
   ASSERT_EQ(p.context[0].components.size(), 1u);
   EXPECT_EQ(p.context[0].components[0].entities.at(0), first);
   EXPECT_EQ(p.context[0].components[0].uniformity, 1);
-  EXPECT_EQ(p.rules.at(0).rules[0], (Rule{RuleName::kArithmetic, RuleAttr::kPosition, 0, false}));
+  EXPECT_EQ(p.rules.at(0).rules[0], (Rule{.name = RuleName::kArithmetic, .attr = RuleAttr::kPosition, .value = 0, .value_known = false}));
   ASSERT_TRUE(p.modified.has_value());
   EXPECT_TRUE((*p.modified)[6].empty());
   EXPECT_EQ((*p.modified)[0], (std::vector<Modification>{{0, Attr::kType}, {0, Attr::kPosition}}));

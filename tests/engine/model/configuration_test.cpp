@@ -10,10 +10,10 @@ namespace {
 TEST(Configuration, SlotTablesMatchSpecSection2) {
   const auto& nine = configuration(ConfigId::kDistributeNine).components[0].layout;
   ASSERT_EQ(nine.slots.size(), 9u);
-  EXPECT_EQ(nine.slots[5], (Slot{0.5, 0.83, 0.33, 0.33}));
+  EXPECT_EQ(nine.slots[5], (Slot{.y = 0.5, .x = 0.83, .h = 0.33, .w = 0.33}));
   const auto& oig = configuration(ConfigId::kOutInGrid);
   ASSERT_EQ(oig.components.size(), 2u);
-  EXPECT_EQ(oig.components[1].layout.slots[1], (Slot{0.42, 0.58, 0.15, 0.15}));
+  EXPECT_EQ(oig.components[1].layout.slots[1], (Slot{.y = 0.42, .x = 0.58, .h = 0.15, .w = 0.15}));
   EXPECT_EQ(oig.components[1].layout.size, (Range{2, 5}));
   EXPECT_EQ(oig.components[0].layout.color, (Range{0, 0}));
   for (const auto& c : all_configurations())

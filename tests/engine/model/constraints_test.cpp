@@ -11,7 +11,7 @@
 namespace rave::engine {
 namespace {
 
-Rule rule(RuleName name, RuleAttr attr, int value = 0) { return Rule{name, attr, value, true}; }
+Rule rule(RuleName name, RuleAttr attr, int value = 0) { return Rule{.name = name, .attr = attr, .value = value, .value_known = true}; }
 
 RuleGroup group_with(int g, const Rule& r) {
   RuleGroup group{{rule(RuleName::kConstant, RuleAttr::kNumberPosition), rule(RuleName::kConstant, RuleAttr::kType),

@@ -20,7 +20,7 @@ std::vector<int> radii(const Slot& slot, int type) {
 }
 
 TEST(EntityGeometry, RadiiPerSizeLevelMatchSpecSection10) {
-  const Slot full{0.5, 0.5, 1, 1}, quarter{0.25, 0.25, 0.5, 0.5}, ninth{0.16, 0.16, 0.33, 0.33},
+  const Slot full{.y = 0.5, .x = 0.5, .h = 1, .w = 1}, quarter{0.25, 0.25, 0.5, 0.5}, ninth{0.16, 0.16, 0.33, 0.33},
       inner{0.42, 0.42, 0.15, 0.15};
   EXPECT_EQ(radii(full, kCircle), (std::vector<int>{32, 40, 48, 56, 64, 72}));
   EXPECT_EQ(radii(quarter, kTriangle), (std::vector<int>{16, 20, 24, 28, 32, 36}));
@@ -56,7 +56,7 @@ TEST(EntityGeometry, RotationMatrixIsOpenCVsAndWarpInverseUndoesIt) {
 }
 
 TEST(EntityGeometry, RealBboxOfTheSpecExample) {
-  const Slot full{0.5, 0.5, 1, 1};
+  const Slot full{.y = 0.5, .x = 0.5, .h = 1, .w = 1};
   // spec 11.5, RAVEN_1_train.xml of center_single: Type 2 (square) Size 2/3/5 at Angle 1 (-90 degrees).
   EXPECT_EQ(real_bbox(full, {0, kSquare, 2, 6, 1}), (std::array<double, 4>{0.5, 0.5, 0.4312, 0.4312}));
   EXPECT_EQ(real_bbox(full, {0, kSquare, 3, 4, 1}), (std::array<double, 4>{0.5, 0.5, 0.5063, 0.5063}));

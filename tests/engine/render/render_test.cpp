@@ -72,7 +72,7 @@ TEST(Render, EveryTemplateMatchesAFullFrameOpenCVLayer) {
         for (int type = 1; type <= 5; ++type)
           for (int size = 0; size <= 5; ++size)
             for (int angle = 0; angle <= 7; ++angle) {
-              const Entity e{slot, type, size, (checked++) % 10, angle};
+              const Entity e{.slot = slot, .type = type, .size = size, .color = (checked++) % 10, .angle = angle};
               const int comp = static_cast<int>(k);
               const Panel panel = single_entity_panel(c.id, comp, e);
               const Image got = render_panel(c.id, panel), want = internal::render_panel_reference(c.id, panel);
@@ -90,7 +90,7 @@ TEST(Render, MaskIsTheBlackFilledLayerAtExactly255) {
     const Configuration& c = configuration(id);
     const int k = rng.below(static_cast<int>(c.components.size()));
     const int slots = static_cast<int>(c.components[static_cast<std::size_t>(k)].layout.slots.size());
-    const Entity e{rng.below(slots), rng.uniform_int(1, 5), rng.below(6), rng.below(10), rng.below(8)};
+    const Entity e{.slot = rng.below(slots), .type = rng.uniform_int(1, 5), .size = rng.below(6), .color = rng.below(10), .angle = rng.below(8)};
     const Image black = internal::render_entity_reference(
         c.components[static_cast<std::size_t>(k)].layout.slots[static_cast<std::size_t>(e.slot)], e, 9);
     std::string want = "[";

@@ -60,7 +60,7 @@ TEST(Matrix, EveryValidRuleHoldsWhenForced) {
           std::vector<int> values(row.params.begin(), row.params.end());
           if (values.empty()) values.push_back(0);
           for (int v : values) {
-            const Rule forced{row.name, row.attr, v, true};
+            const Rule forced{.name = row.name, .attr = row.attr, .value = v, .value_known = true};
             for (int i = 0; i < 150; ++i) {
               std::vector<LayoutConstraints> narrowed;
               int tries = 0;
@@ -103,13 +103,13 @@ TEST(Matrix, SameSeedGivesTheSameMatrix) {
 }
 
 TEST(Matrix, RulesThatDoNotFitAreACallerBug) {
-  const Rule constant_np{N::kConstant, A::kNumberPosition, 0, true};
-  RuleGroup group{{constant_np, Rule{N::kConstant, A::kType, 0, true}, Rule{N::kConstant, A::kSize, 0, true},
-                   Rule{N::kConstant, A::kColor, 0, true}}};
+  const Rule constant_np{.name = N::kConstant, .attr = A::kNumberPosition, .value = 0, .value_known = true};
+  RuleGroup group{{constant_np, Rule{.name = N::kConstant, .attr = A::kType, .value = 0, .value_known = true}, Rule{.name = N::kConstant, .attr = A::kSize, .value = 0, .value_known = true},
+                   Rule{.name = N::kConstant, .attr = A::kColor, .value = 0, .value_known = true}}};
   Rng rng(5);
   EXPECT_NO_THROW(sample_matrix(ConfigId::kCenterSingle, {group}, rng));
   EXPECT_THROW(sample_matrix(ConfigId::kLeftRight, {group}, rng), std::logic_error);
-  group.rules[0] = Rule{N::kProgression, A::kNumber, 1, true};
+  group.rules[0] = Rule{.name = N::kProgression, .attr = A::kNumber, .value = 1, .value_known = true};
   EXPECT_THROW(sample_matrix(ConfigId::kCenterSingle, {group}, rng), std::logic_error);
 }
 
@@ -153,15 +153,15 @@ TEST(Matrix, FirstPanelDrawsAreUniform) {
 }
 
 RuleGroup constant_group() {
-  return RuleGroup{{Rule{N::kConstant, A::kNumberPosition, 0, true}, Rule{N::kConstant, A::kType, 0, true},
-                    Rule{N::kConstant, A::kSize, 0, true}, Rule{N::kConstant, A::kColor, 0, true}}};
+  return RuleGroup{{Rule{.name = N::kConstant, .attr = A::kNumberPosition, .value = 0, .value_known = true}, Rule{.name = N::kConstant, .attr = A::kType, .value = 0, .value_known = true},
+                    Rule{.name = N::kConstant, .attr = A::kSize, .value = 0, .value_known = true}, Rule{.name = N::kConstant, .attr = A::kColor, .value = 0, .value_known = true}}};
 }
 
 // Spec 6.2: Arithmetic Number + draws col2's level uniformly in [orig min, orig max - L1 - 1]
 // with orig max recovered as narrowed min + narrowed max + 1 (3x3: [0, 7 - L1]).
 TEST(Matrix, ArithmeticNumberCol2IsUniformInItsRecoveredRange) {
   RuleGroup group = constant_group();
-  group.rules[0] = Rule{N::kArithmetic, A::kNumber, 1, true};
+  group.rules[0] = Rule{.name = N::kArithmetic, .attr = A::kNumber, .value = 1, .value_known = true};
   Rng rng(11);
   std::map<std::pair<int, int>, int> hits;  // (L1, L2) -> count
   std::map<int, int> rows;
@@ -184,7 +184,7 @@ TEST(Matrix, ArithmeticNumberCol2IsUniformInItsRecoveredRange) {
 // (narrowed min - 1) div 2 (default Size: [0, L1 - 1]).
 TEST(Matrix, ArithmeticSizeCol2IsUniformInItsRecoveredRange) {
   RuleGroup group = constant_group();
-  group.rules[2] = Rule{N::kArithmetic, A::kSize, -1, true};
+  group.rules[2] = Rule{.name = N::kArithmetic, .attr = A::kSize, .value = -1, .value_known = true};
   Rng rng(12);
   std::map<std::pair<int, int>, int> hits;
   std::map<int, int> rows;
@@ -205,7 +205,7 @@ TEST(Matrix, ArithmeticSizeCol2IsUniformInItsRecoveredRange) {
 // Spec 6.2/6.3: Distribute_Three picks one of the two row orders with probability 1/2.
 TEST(Matrix, DistributeThreeRowOrderIsAFairCoin) {
   RuleGroup group = constant_group();
-  group.rules[1] = Rule{N::kDistributeThree, A::kType, 0, true};
+  group.rules[1] = Rule{.name = N::kDistributeThree, .attr = A::kType, .value = 0, .value_known = true};
   Rng rng(13);
   int first_order = 0;
   const int n = 4000;
@@ -222,7 +222,7 @@ TEST(Matrix, DistributeThreeRowOrderIsAFairCoin) {
 TEST(Matrix, ArithmeticColorGuardCoversRowsOneAndTwoOnly) {
   for (int sign : {1, -1}) {
     RuleGroup group = constant_group();
-    group.rules[3] = Rule{N::kArithmetic, A::kColor, sign, true};
+    group.rules[3] = Rule{.name = N::kArithmetic, .attr = A::kColor, .value = sign, .value_known = true};
     Rng rng(14 + static_cast<std::uint64_t>(sign + 1));
     int alarms = 0, row3_zero_after_alarm = 0;
     for (int i = 0; i < 20000; ++i) {

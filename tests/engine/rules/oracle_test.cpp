@@ -17,7 +17,7 @@ namespace {
 using N = RuleName;
 using A = RuleAttr;
 
-Rule rule(N name, A attr, int value = 0) { return Rule{name, attr, value, true}; }
+Rule rule(N name, A attr, int value = 0) { return Rule{.name = name, .attr = attr, .value = value, .value_known = true}; }
 
 RuleGroup constant_group() {
   return RuleGroup{{rule(N::kConstant, A::kNumberPosition), rule(N::kConstant, A::kType),
@@ -28,7 +28,7 @@ RuleGroup constant_group() {
 ComponentPanel layout(std::vector<int> slots, int type = 3, int size = 2, int color = 4, int uniformity = 3) {
   ComponentPanel p;
   p.uniformity = uniformity;
-  for (int s : slots) p.entities.push_back(Entity{s, type, size, color, 3});
+  for (int s : slots) p.entities.push_back(Entity{.slot = s, .type = type, .size = size, .color = color, .angle = 3});
   return p;
 }
 

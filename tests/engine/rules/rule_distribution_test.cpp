@@ -153,13 +153,13 @@ TEST_P(RuleDistribution, FrequenciesAndTriesMatchSpecTable) {
 
 INSTANTIATE_TEST_SUITE_P(
     AllConfigurations, RuleDistribution,
-    ::testing::Values(Expectation{ConfigId::kCenterSingle, 1.0 / 14, 100000, "Center"},
-                      Expectation{ConfigId::kDistributeFour, 3.0 / 7, 100000, "Grid2x2"},
-                      Expectation{ConfigId::kDistributeNine, 1.0 / 2, 100000, "Grid3x3"},
-                      Expectation{ConfigId::kLeftRight, 1.0 / 98, 40000, "LR"},
-                      Expectation{ConfigId::kUpDown, 1.0 / 98, 40000, "UD"},
-                      Expectation{ConfigId::kOutInCenter, 5.0 / 3136, 20000, "OIC"},
-                      Expectation{ConfigId::kOutInGrid, 15.0 / 1792, 40000, "OIG"}),
+    ::testing::Values(Expectation{.id = ConfigId::kCenterSingle, .accept = 1.0 / 14, .draws = 100000, .name = "Center"},
+                      Expectation{.id = ConfigId::kDistributeFour, .accept = 3.0 / 7, .draws = 100000, .name = "Grid2x2"},
+                      Expectation{.id = ConfigId::kDistributeNine, .accept = 1.0 / 2, .draws = 100000, .name = "Grid3x3"},
+                      Expectation{.id = ConfigId::kLeftRight, .accept = 1.0 / 98, .draws = 40000, .name = "LR"},
+                      Expectation{.id = ConfigId::kUpDown, .accept = 1.0 / 98, .draws = 40000, .name = "UD"},
+                      Expectation{.id = ConfigId::kOutInCenter, .accept = 5.0 / 3136, .draws = 20000, .name = "OIC"},
+                      Expectation{.id = ConfigId::kOutInGrid, .accept = 15.0 / 1792, .draws = 40000, .name = "OIG"}),
     [](const auto& info) { return std::string(info.param.name); });
 
 TEST(RuleSampling, GivesUpWithALogicErrorWhenNothingFits) {
