@@ -1,0 +1,28 @@
+#pragma once
+// The symbolic problem as plain JSON data (the payload of `rave export --format json`; schema in
+// docs/evaluation.md) and back. Internal: nlohmann-json stays inside rave::evaluation's sources.
+//
+//   nlohmann::ordered_json j;
+//   append_problem_fields(j, problem, /*with_modifications=*/true);
+//   engine::Problem p = problem_from_fields(nlohmann::json::parse(line), {"a.jsonl", 3});
+#include <nlohmann/json.hpp>
+
+#include <string>
+
+#include "engine/model/problem.hpp"
+
+namespace rave::evaluation::internal {
+
+/// Where a JSON object came from, for errors ("a.jsonl", line 3).
+struct JsonPlace {
+  std::string file;
+  std::size_t line = 0;
+};
+
+/// Adds "components", "rules", "context", "candidates" and, when asked and present, "modified".
+void append_problem_fields(nlohmann::ordered_json& out, const engine::Problem& problem, bool with_modifications);
+/// Reads those fields (and "configuration", and "answer" into the target when it is an integer);
+/// InputError naming the place and the field on anything missing or out of range.
+engine::Problem problem_from_fields(const nlohmann::json& in, const JsonPlace& place);
+
+}  // namespace rave::evaluation::internal

@@ -1,0 +1,48 @@
+#pragma once
+// The problems of an evaluation set as `rave export` and `rave score` see them: every problem file
+// under a folder (.xml with the target from the npz beside it, or .asig), each with its id, its
+// configuration and split, its answer when known, and what the two reference players make of it:
+// the rule-abducing solver (answer and verdict: is the answer provably unique?) and the
+// context-blind shortcut of spec/answer-sets.md 4 (which candidate it picks without the matrix).
+//
+//   for_each_item("data/raven", 1, [](const Item& item, const engine::Problem& p) { ... });
+//   std::vector<Item> key = load_items("data/raven", 2);     // the answer key of rave score
+#include <filesystem>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "engine/model/configuration.hpp"
+#include "engine/model/problem.hpp"
+#include "solver/solution.hpp"
+
+namespace rave::evaluation {
+
+/// One problem of an evaluation set.
+struct Item {
+  std::string id = {};              ///< path below the set's folder without extension: "center_single/RAVEN_0_train"
+  engine::ConfigId config = engine::ConfigId::kCenterSingle;
+  std::string split = {};           ///< "train", "val", "test" (the file name's suffix) or "" when it has none
+  std::optional<int> answer = {};   ///< index of the answer among the candidates, when known
+  int candidates = engine::kCandidates;  ///< number of candidates
+  solver::Verdict verdict = solver::Verdict::kNone;  ///< the solver's, rules inferred (heuristic backend)
+  int solver_answer = 0;            ///< the solver's choice
+  int blind_answer = 0;             ///< the context-blind choice
+};
+
+/// The id of `file` in a set rooted at `root` (a folder, or the file itself: then its stem).
+std::string item_id(const std::filesystem::path& root, const std::filesystem::path& file);
+/// The split a file's stem names ("RAVEN_3_val" -> "val"), or "".
+std::string split_of(const std::filesystem::path& file);
+
+/// Reads every problem under `root` (a folder walked recursively, or one file) on `threads`
+/// workers and calls `visit` in file order on the calling thread. Throws InputError for a file
+/// that cannot be read (the first in file order), for a folder without problem files, and for
+/// two files with the same id (RAVEN_0_train.xml beside RAVEN_0_train.asig).
+void for_each_item(const std::filesystem::path& root, int threads,
+                   const std::function<void(const Item&, const engine::Problem&)>& visit);
+/// The items alone, in file order.
+std::vector<Item> load_items(const std::filesystem::path& root, int threads);
+
+}  // namespace rave::evaluation

@@ -1,0 +1,193 @@
+#include "evaluation/predictions.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+
+#include "common/atomic_file.hpp"
+#include "common/error.hpp"
+
+namespace rave::evaluation {
+namespace {
+
+using Json = nlohmann::json;
+
+std::string at_line(std::size_t line) { return "line " + std::to_string(line); }
+
+// Calls `on_line(text, number)` for each line (without its end-of-line characters).
+template <class F>
+void for_each_line(std::string_view text, F on_line) {
+  std::size_t number = 0;
+  while (!text.empty()) {
+    const std::size_t end = std::min(text.find('\n'), text.size());
+    std::string_view line = text.substr(0, end);
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    on_line(line, ++number);
+    text.remove_prefix(std::min(end + 1, text.size()));
+  }
+}
+
+bool blank(std::string_view line) {
+  return std::all_of(line.begin(), line.end(), [](char c) { return c == ' ' || c == '\t'; });
+}
+
+std::optional<int> json_answer(const Json& value, const std::string& file, std::size_t line) {
+  if (value.is_null()) return std::nullopt;
+  if (!value.is_number_integer())
+    throw InputError(file, at_line(line), "\"answer\" must be a candidate index (an integer), got " + value.dump());
+  const auto answer = value.get<std::int64_t>();
+  if (answer < 0 || answer > 1'000'000)
+    throw InputError(file, at_line(line), "answer " + std::to_string(answer) + " is not a candidate index");
+  return static_cast<int>(answer);
+}
+
+std::vector<double> json_scores(const Json& value, const std::string& file, std::size_t line) {
+  if (!value.is_array()) throw InputError(file, at_line(line), "\"scores\" must be a list of numbers");
+  std::vector<double> scores;
+  for (const Json& s : value) {
+    if (!s.is_number() || !std::isfinite(s.get<double>()))
+      throw InputError(file, at_line(line), "\"scores\" must be a list of finite numbers, got " + s.dump());
+    scores.push_back(s.get<double>());
+  }
+  return scores;
+}
+
+Json json_object(std::string_view text, const std::string& file, std::size_t line) {
+  Json j;
+  try {
+    j = Json::parse(text);
+  } catch (const Json::parse_error& e) {
+    throw InputError(file, at_line(line), "not a JSON object (syntax error at column " + std::to_string(e.byte) + ")");
+  }
+  if (!j.is_object()) throw InputError(file, at_line(line), "not a JSON object");
+  return j;
+}
+
+Prediction json_prediction(const Json& j, const std::string& file, std::size_t line) {
+  Prediction p{.line = line};
+  const auto id = j.contains("id") ? j.find("id") : j.find("file");
+  if (id == j.end() || !id->is_string()) throw InputError(file, at_line(line), "no \"id\" (or \"file\") string");
+  p.id = id->get<std::string>();
+  const bool has_answer = j.contains("answer"), has_scores = j.contains("scores");
+  if (!has_answer && !has_scores) throw InputError(file, at_line(line), "no \"answer\" or \"scores\"");
+  if (has_answer) p.answer = json_answer(j.at("answer"), file, line);
+  if (has_scores) p.scores = json_scores(j.at("scores"), file, line);
+  return p;
+}
+
+PredictionFile parse_json_lines(std::string_view text, const std::string& file) {
+  PredictionFile out{file, "", {}};
+  for_each_line(text, [&](std::string_view line, std::size_t number) {
+    if (blank(line)) return;
+    const Json j = json_object(line, file, number);
+    out.predictions.push_back(json_prediction(j, file, number));
+    if (out.predictions.size() == 1 && j.contains("model") && j.at("model").is_string())
+      out.model = j.at("model").get<std::string>();
+  });
+  return out;
+}
+
+// One CSV record: comma-separated fields, a field may be double-quoted with "" for a quote.
+std::vector<std::string> csv_fields(std::string_view line, const std::string& file, std::size_t number) {
+  std::vector<std::string> fields(1);
+  bool quoted = false;
+  for (std::size_t i = 0; i < line.size(); ++i) {
+    const char c = line[i];
+    if (quoted && c == '"' && i + 1 < line.size() && line[i + 1] == '"') fields.back() += '"', ++i;
+    else if (c == '"' && (quoted || fields.back().empty())) quoted = !quoted;
+    else if (c == ',' && !quoted) fields.emplace_back();
+    else fields.back() += c;
+  }
+  if (quoted) throw InputError(file, at_line(number), "unterminated quoted field");
+  return fields;
+}
+
+// The columns a CSV header names: the id, the answer and the scores (npos when absent).
+struct CsvColumns {
+  std::size_t id = std::string::npos, answer = std::string::npos;
+  std::vector<std::size_t> scores;
+};
+
+CsvColumns csv_columns(const std::vector<std::string>& header) {
+  CsvColumns c;
+  std::vector<std::pair<int, std::size_t>> scores;
+  for (std::size_t i = 0; i < header.size(); ++i) {
+    const std::string& name = header[i];
+    if (name == "id" || (name == "file" && c.id == std::string::npos)) c.id = i;
+    if (name == "answer") c.answer = i;
+    if (name.rfind("score_", 0) == 0) scores.emplace_back(std::atoi(name.c_str() + 6), i);
+  }
+  std::sort(scores.begin(), scores.end());
+  for (std::size_t k = 0; k < scores.size(); ++k)
+    if (scores[k].first == static_cast<int>(k)) c.scores.push_back(scores[k].second);
+  return c;
+}
+
+template <class T>
+T csv_number(const std::string& field, const std::string& file, std::size_t line, const char* what) {
+  T value{};
+  const auto [end, ec] = std::from_chars(field.data(), field.data() + field.size(), value);
+  if (ec != std::errc() || end != field.data() + field.size())
+    throw InputError(file, at_line(line), std::string(what) + " '" + field + "' is not a number");
+  return value;
+}
+
+Prediction csv_prediction(const std::vector<std::string>& f, const CsvColumns& c, const std::string& file,
+                          std::size_t line) {
+  Prediction p{.id = f[c.id], .line = line};
+  if (c.answer != std::string::npos && !f[c.answer].empty()) {
+    const int answer = csv_number<int>(f[c.answer], file, line, "answer");
+    if (answer < 0) throw InputError(file, at_line(line), "answer " + f[c.answer] + " is not a candidate index");
+    p.answer = answer;
+  }
+  for (std::size_t k : c.scores) p.scores.push_back(csv_number<double>(f[k], file, line, "score"));
+  return p;
+}
+
+PredictionFile parse_csv(std::string_view text, const std::string& file) {
+  PredictionFile out{file, "", {}};
+  std::optional<CsvColumns> columns;
+  std::size_t width = 0;
+  for_each_line(text, [&](std::string_view line, std::size_t number) {
+    if (blank(line)) return;
+    const auto fields = csv_fields(line, file, number);
+    if (!columns) {
+      columns = csv_columns(fields), width = fields.size();
+      if (columns->id == std::string::npos || (columns->answer == std::string::npos && columns->scores.empty()))
+        throw InputError(file, at_line(number),
+                         "neither JSON Lines (one JSON object per line) nor CSV with a header naming an id and an "
+                         "answer (or score_0, score_1, ...) column");
+      return;
+    }
+    if (fields.size() != width)
+      throw InputError(file, at_line(number), std::to_string(fields.size()) + " fields, but the header has " +
+                                                  std::to_string(width));
+    out.predictions.push_back(csv_prediction(fields, *columns, file, number));
+  });
+  return out;
+}
+
+}  // namespace
+
+std::string prediction_line(const Prediction& p, const std::string& model) {
+  using Ordered = nlohmann::ordered_json;
+  Ordered j{{"id", p.id}, {"answer", p.answer ? Ordered(*p.answer) : Ordered(nullptr)}};
+  if (!p.scores.empty()) j["scores"] = p.scores;
+  if (!model.empty()) j["model"] = model;
+  return j.dump();
+}
+
+PredictionFile parse_predictions(std::string_view text, const std::string& file) {
+  if (text.substr(0, 3) == "\xEF\xBB\xBF") text.remove_prefix(3);  // a UTF-8 byte order mark
+  const std::size_t first = text.find_first_not_of(" \t\r\n");
+  if (first == std::string_view::npos) throw InputError(file, "", "empty: no predictions");
+  return text[first] == '{' ? parse_json_lines(text, file) : parse_csv(text, file);
+}
+
+PredictionFile read_predictions(const std::filesystem::path& path) {
+  return parse_predictions(read_file(path), path.string());
+}
+
+}  // namespace rave::evaluation

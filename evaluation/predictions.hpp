@@ -1,0 +1,45 @@
+#pragma once
+// A model's answers, as `rave score` reads them (docs/evaluation.md):
+//  - JSON Lines, one object per problem: {"id": "center_single/RAVEN_0_train", "answer": 3}, or with
+//    "scores": [s0, ..., s7] (the single-candidate protocol: each candidate scored alone). The id may
+//    also be a path (with .xml/.npz/.asig), and "file" stands in for "id", so `rave solve --json`
+//    output is a predictions file as it is. "answer": null is an unanswered problem. An optional
+//    "model" names the row the file gives.
+//  - CSV with a header: an `id` (or `file`) column and an `answer` column, or `score_0`..`score_7`.
+// Anything else, and a line that breaks the format, is an InputError naming the file and the line.
+//
+//   PredictionFile f = read_predictions("gpt.jsonl");
+//   for (const Prediction& p : f.predictions) ... p.id, p.answer, p.line
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace rave::evaluation {
+
+/// One line of a predictions file.
+struct Prediction {
+  std::string id = {};          ///< as written (normalised against the set by the scorer)
+  std::optional<int> answer = {};  ///< multiple choice; nullopt when the line has none or null
+  std::vector<double> scores = {};  ///< single candidate: one score per candidate (empty when absent)
+  std::size_t line = 0;         ///< 1-based line of the file
+};
+
+/// A whole file.
+struct PredictionFile {
+  std::string file = {};                     ///< its path, for messages
+  std::string model = {};                    ///< the "model" of its first JSON line, or ""
+  std::vector<Prediction> predictions = {};  ///< in file order
+};
+
+/// One JSON line (no newline) of a predictions file: {"id", "answer", "scores" when given, "model"
+/// when not empty}.
+std::string prediction_line(const Prediction& prediction, const std::string& model);
+
+/// Reads a predictions file (JSON Lines or CSV, told apart by the first character: `{` is JSON).
+PredictionFile read_predictions(const std::filesystem::path& path);
+/// Parses predictions text; `file` names it in errors.
+PredictionFile parse_predictions(std::string_view text, const std::string& file);
+
+}  // namespace rave::evaluation

@@ -1,0 +1,188 @@
+// The JSON form of a symbolic problem (internal/problem_json.hpp).
+#include "evaluation/internal/problem_json.hpp"
+
+#include "common/error.hpp"
+#include "engine/model/configuration.hpp"
+
+namespace rave::evaluation::internal {
+namespace {
+
+using Json = nlohmann::json;
+using Ordered = nlohmann::ordered_json;
+
+Ordered panel_json(const engine::Panel& panel) {
+  Ordered out = Ordered::array();
+  for (const auto& c : panel.components) {
+    Ordered entities = Ordered::array();
+    for (const auto& e : c.entities)
+      entities.push_back({{"slot", e.slot}, {"type", e.type}, {"size", e.size}, {"color", e.color}, {"angle", e.angle}});
+    out.push_back({{"uniformity", c.uniformity}, {"entities", std::move(entities)}});
+  }
+  return out;
+}
+
+Ordered components_json(engine::ConfigId config) {
+  Ordered out = Ordered::array();
+  for (const auto& c : engine::configuration(config).components) {
+    Ordered slots = Ordered::array();
+    for (const auto& s : c.layout.slots) slots.push_back({s.y, s.x, s.h, s.w});
+    out.push_back({{"name", c.name}, {"layout", c.layout.name}, {"slots", std::move(slots)}});
+  }
+  return out;
+}
+
+Ordered rules_json(const std::vector<engine::RuleGroup>& groups) {
+  Ordered out = Ordered::array();
+  for (const auto& g : groups) {
+    Ordered rules = Ordered::array();
+    for (const auto& r : g.rules)
+      rules.push_back({{"name", engine::rule_name_text(r.name)},
+                       {"attr", engine::rule_attr_text(r.attr)},
+                       {"value", r.value_known ? Ordered(r.value) : Ordered(nullptr)}});
+    out.push_back(std::move(rules));
+  }
+  return out;
+}
+
+Ordered modified_json(const std::array<std::vector<engine::Modification>, 8>& modified) {
+  Ordered out = Ordered::array();
+  for (const auto& list : modified) {
+    Ordered mods = Ordered::array();
+    for (const auto& m : list) mods.push_back({{"component", m.component}, {"attr", engine::attr_name(m.attr)}});
+    out.push_back(std::move(mods));
+  }
+  return out;
+}
+
+// Reading: each accessor names the field's path in its error.
+class Reader {
+ public:
+  explicit Reader(const JsonPlace& place) : place_(place) {}
+  [[noreturn]] void fail(const std::string& path, const std::string& what) const {
+    throw InputError(place_.file, "line " + std::to_string(place_.line), "\"" + path + "\": " + what);
+  }
+  const Json& field(const Json& j, const std::string& key, const std::string& path) const {
+    if (!j.is_object() || !j.contains(key)) fail(path + key, "missing");
+    return j.at(key);
+  }
+  const Json& array(const Json& j, const std::string& path, std::size_t size) const {
+    if (!j.is_array()) fail(path, "not a list");
+    if (size != kAny && j.size() != size) fail(path, std::to_string(j.size()) + " entries, " + std::to_string(size) + " expected");
+    return j;
+  }
+  int integer(const Json& j, const std::string& key, const std::string& path, int lo, int hi) const {
+    const Json& v = field(j, key, path);
+    if (!v.is_number_integer() || v.get<std::int64_t>() < lo || v.get<std::int64_t>() > hi)
+      fail(path + key, "not an integer in " + std::to_string(lo) + ".." + std::to_string(hi));
+    return v.get<int>();
+  }
+  std::string text(const Json& j, const std::string& key, const std::string& path) const {
+    const Json& v = field(j, key, path);
+    if (!v.is_string()) fail(path + key, "not a string");
+    return v.get<std::string>();
+  }
+  static constexpr std::size_t kAny = static_cast<std::size_t>(-1);
+
+ private:
+  const JsonPlace& place_;
+};
+
+constexpr int kMaxLevel = 1'000'000;  // values of larger variants are not bounded by RAVEN's tables
+
+engine::Entity read_entity(const Reader& r, const Json& j, const std::string& path, int slots) {
+  return engine::Entity{.slot = r.integer(j, "slot", path, 0, slots - 1),
+                        .type = r.integer(j, "type", path, 0, kMaxLevel),
+                        .size = r.integer(j, "size", path, 0, kMaxLevel),
+                        .color = r.integer(j, "color", path, 0, kMaxLevel),
+                        .angle = r.integer(j, "angle", path, 0, kMaxLevel)};
+}
+
+engine::Panel read_panel(const Reader& r, const Json& j, const std::string& path, const engine::Configuration& config) {
+  engine::Panel panel;
+  r.array(j, path, config.components.size());
+  for (std::size_t c = 0; c < config.components.size(); ++c) {
+    const std::string at = path + "[" + std::to_string(c) + "].";
+    engine::ComponentPanel cp{.uniformity = r.integer(j[c], "uniformity", at, 0, kMaxLevel), .entities = {}};
+    const Json& entities = r.array(r.field(j[c], "entities", at), at + "entities", Reader::kAny);
+    const int slots = static_cast<int>(config.components[c].layout.slots.size());
+    for (std::size_t e = 0; e < entities.size(); ++e)
+      cp.entities.push_back(read_entity(r, entities[e], at + "entities[" + std::to_string(e) + "].", slots));
+    panel.components.push_back(std::move(cp));
+  }
+  return panel;
+}
+
+engine::Rule read_rule(const Reader& r, const Json& j, const std::string& path) {
+  const auto name = engine::parse_rule_name(r.text(j, "name", path));
+  const auto attr = engine::parse_rule_attr(r.text(j, "attr", path));
+  if (!name) r.fail(path + "name", "not a rule name (Constant, Progression, Arithmetic, Distribute_Three)");
+  if (!attr) r.fail(path + "attr", "not a rule attribute (Number/Position, Number, Position, Type, Size, Color)");
+  const Json& value = r.field(j, "value", path);
+  if (value.is_null()) return {*name, *attr, 0, false};
+  return {*name, *attr, r.integer(j, "value", path, -kMaxLevel, kMaxLevel), true};
+}
+
+std::vector<engine::RuleGroup> read_rules(const Reader& r, const Json& j, std::size_t components) {
+  std::vector<engine::RuleGroup> groups(components);
+  r.array(j, "rules", components);
+  for (std::size_t c = 0; c < components; ++c) {
+    const std::string at = "rules[" + std::to_string(c) + "]";
+    r.array(j[c], at, 4);
+    for (std::size_t k = 0; k < 4; ++k) groups[c].rules[k] = read_rule(r, j[c][k], at + "[" + std::to_string(k) + "].");
+  }
+  return groups;
+}
+
+std::array<std::vector<engine::Modification>, 8> read_modified(const Reader& r, const Json& j, int components) {
+  std::array<std::vector<engine::Modification>, 8> out;
+  r.array(j, "modified", out.size());
+  for (std::size_t i = 0; i < out.size(); ++i) {
+    const std::string at = "modified[" + std::to_string(i) + "]";
+    for (std::size_t k = 0; k < r.array(j[i], at, Reader::kAny).size(); ++k) {
+      const std::string path = at + "[" + std::to_string(k) + "].";
+      const auto attr = engine::parse_attr(r.text(j[i][k], "attr", path));
+      if (!attr) r.fail(path + "attr", "not an attribute name");
+      out[i].push_back({r.integer(j[i][k], "component", path, 0, components - 1), *attr});
+    }
+  }
+  return out;
+}
+
+template <class Panels>
+void read_panels(const Reader& r, const Json& in, const char* key, const engine::Configuration& config, Panels& panels) {
+  const Json& list = r.array(r.field(in, key, ""), key, panels.size());
+  for (std::size_t i = 0; i < panels.size(); ++i)
+    panels[i] = read_panel(r, list[i], std::string(key) + "[" + std::to_string(i) + "]", config);
+}
+
+}  // namespace
+
+void append_problem_fields(Ordered& out, const engine::Problem& problem, bool with_modifications) {
+  out["components"] = components_json(problem.config);
+  out["rules"] = rules_json(problem.rules);
+  Ordered context = Ordered::array(), candidates = Ordered::array();
+  for (const auto& p : problem.context) context.push_back(panel_json(p));
+  for (const auto& p : problem.candidates) candidates.push_back(panel_json(p));
+  out["context"] = std::move(context);
+  out["candidates"] = std::move(candidates);
+  if (with_modifications && problem.modified) out["modified"] = modified_json(*problem.modified);
+}
+
+engine::Problem problem_from_fields(const Json& in, const JsonPlace& place) {
+  const Reader r(place);
+  const std::string name = r.text(in, "configuration", "");
+  const auto id = engine::find_configuration(name);
+  if (!id) r.fail("configuration", "unknown configuration '" + name + "'");
+  const engine::Configuration& config = engine::configuration(*id);
+  engine::Problem p;
+  p.config = *id;
+  read_panels(r, in, "context", config, p.context);
+  read_panels(r, in, "candidates", config, p.candidates);
+  p.rules = read_rules(r, r.field(in, "rules", ""), config.components.size());
+  if (in.contains("modified")) p.modified = read_modified(r, in.at("modified"), static_cast<int>(config.components.size()));
+  if (in.contains("answer") && !in.at("answer").is_null())
+    p.target = r.integer(in, "answer", "", 0, static_cast<int>(p.candidates.size()) - 1);
+  return p;
+}
+
+}  // namespace rave::evaluation::internal

@@ -1,0 +1,95 @@
+#pragma once
+// Scoring a model's answers against a set's answer key (docs/evaluation.md). Accuracy is counted per
+// configuration (the paper's columns), in total and on the items the solver proves unique. A
+// (configuration, split) group that a file answers at least once is evaluated: its items without a
+// prediction are counted as missing, and wrong; groups it never touches are left out (a file of
+// test-split answers is scored on the test split). Duplicate ids and answers that are no candidate
+// are errors naming the line; ids the set lacks are counted as unknown and listed.
+//
+//   AnswerKey key = AnswerKey::load("data/raven", /*threads=*/1);
+//   FileScore s = score_file(key, read_predictions("model.jsonl"), {});
+//   double avg = s.total.accuracy();   // percent
+#include <array>
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "engine/model/configuration.hpp"
+#include "evaluation/items.hpp"
+#include "evaluation/predictions.hpp"
+
+namespace rave::evaluation {
+
+/// How the predictions were made (docs/evaluation.md).
+enum class Protocol {
+  kMultipleChoice,   ///< the model saw all candidates and names one ("answer", else the top of "scores")
+  kSingleCandidate,  ///< each candidate scored alone ("scores"); the top score is the answer
+};
+std::string_view protocol_name(Protocol protocol);  ///< "multiple-choice", "single-candidate"
+std::optional<Protocol> parse_protocol(std::string_view name);
+
+/// What the scorer is told besides the files.
+struct ScoreOptions {
+  Protocol protocol = Protocol::kMultipleChoice;
+  std::optional<std::uint64_t> shuffle_seed = {};  ///< answers refer to `rave export --answers-shuffled SEED`'s order
+};
+
+/// The items of a set with an index by id.
+class AnswerKey {
+ public:
+  AnswerKey(std::filesystem::path root, std::vector<Item> items);
+  /// Reads the set under `root` (load_items); InputError when no item has a known answer.
+  static AnswerKey load(const std::filesystem::path& root, int threads);
+  const std::filesystem::path& root() const { return root_; }
+  const std::vector<Item>& items() const { return items_; }
+  /// The item a prediction's id names: the id itself, or a path to the file (extension optional).
+  std::optional<std::size_t> find(std::string_view id) const;
+
+ private:
+  std::filesystem::path root_;
+  std::vector<Item> items_;
+  std::unordered_map<std::string, std::size_t> index_;
+};
+
+/// One column's count.
+struct Tally {
+  double correct = 0;  ///< fractional when tied top scores share the credit
+  int scored = 0;      ///< items answered
+  int missing = 0;     ///< items of an evaluated group left unanswered (counted wrong)
+  int items() const { return scored + missing; }
+  double accuracy() const;  ///< percent of items(); NaN when there are none
+  void add(double credit) { correct += credit, ++scored; }
+};
+
+/// A file (or a reference player) scored on a key.
+struct FileScore {
+  std::string label = {};
+  std::array<Tally, engine::kNumConfigs> per_config = {};
+  Tally total = {};
+  Tally unique = {};                          ///< on the items the solver proves unique
+  int unknown = 0;                            ///< predictions for ids the set lacks
+  std::vector<std::string> unknown_ids = {};  ///< the first 5 of them
+  std::vector<std::uint8_t> evaluated = {};   ///< per key item: 1 when its group is evaluated
+  int outside() const;                   ///< key items left out (groups never answered)
+};
+
+/// Scores one predictions file; InputError on duplicates and on answers that are no candidate.
+FileScore score_file(const AnswerKey& key, const PredictionFile& file, const ScoreOptions& options);
+
+/// The reference players, on the items `evaluated` marks.
+enum class Player { kSolver, kContextBlind };
+FileScore player_score(const AnswerKey& key, const std::vector<std::uint8_t>& evaluated, Player player);
+
+/// A score from per-configuration counts alone (no item list: nothing missing, no unique column),
+/// for tools that count accuracy themselves (rave train's test split).
+FileScore counts_score(std::string label, const std::array<std::int64_t, engine::kNumConfigs>& correct,
+                       const std::array<std::int64_t, engine::kNumConfigs>& total);
+
+/// Credit of a set of candidate scores: 1/k when the answer is among k tied maxima, else 0.
+double top_score_credit(const std::vector<double>& scores, int answer);
+
+}  // namespace rave::evaluation
