@@ -1,6 +1,8 @@
 #include "common/atomic_file.hpp"
 
 #include <atomic>
+#include <cstdint>
+#include <utility>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -59,9 +61,11 @@ void write_file_atomic(const std::filesystem::path& path, const std::string& tex
   write_file_atomic(path, std::span<const char>(text.data(), text.size()));
 }
 
-// One open, fstat (size, and whether it is a folder), read loop, close: no stream buffering and no
-// repeated growth of the string.
-void read_file_into(const std::filesystem::path& path, std::string& text) {
+namespace {
+
+// Opens `path` for reading; returns the descriptor and the size. Throws InputError for a file that
+// cannot be opened or is a folder.
+std::pair<int, std::uint64_t> open_for_read(const std::filesystem::path& path) {
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) fail_read(path, std::string("cannot open file: ") + std::strerror(errno));
   struct stat info {};
@@ -70,9 +74,23 @@ void read_file_into(const std::filesystem::path& path, std::string& text) {
     failure = "read failed";
   else if (S_ISDIR(info.st_mode))
     failure = "is a directory";
+  if (failure != nullptr) {
+    ::close(fd);
+    fail_read(path, failure);
+  }
+  return {fd, info.st_size > 0 ? static_cast<std::uint64_t>(info.st_size) : 0};
+}
+
+}  // namespace
+
+// One open, fstat (size, and whether it is a folder), read loop, close: no stream buffering and no
+// repeated growth of the string.
+void read_file_into(const std::filesystem::path& path, std::string& text) {
+  const auto [fd, file_size] = open_for_read(path);
+  const char* failure = nullptr;
   std::size_t size = 0;
-  if (failure == nullptr) text.resize(info.st_size > 0 ? static_cast<std::size_t>(info.st_size) + 1 : 1 << 16);
-  while (failure == nullptr) {  // +1 above: the read that returns 0 confirms the end of the file
+  text.resize(file_size > 0 ? static_cast<std::size_t>(file_size) + 1 : 1 << 16);
+  while (true) {  // +1 above: the read that returns 0 confirms the end of the file
     const ssize_t n = ::read(fd, text.data() + size, text.size() - size);
     if (n < 0 && errno == EINTR) continue;
     if (n < 0) failure = "read failed";
@@ -83,6 +101,22 @@ void read_file_into(const std::filesystem::path& path, std::string& text) {
   ::close(fd);
   if (failure != nullptr) fail_read(path, failure);
   text.resize(size);
+}
+
+std::uint64_t read_file_tail(const std::filesystem::path& path, std::size_t max_bytes, std::string& tail) {
+  const auto [fd, size] = open_for_read(path);
+  const std::uint64_t start = size > max_bytes ? size - max_bytes : 0;
+  tail.resize(static_cast<std::size_t>(size - start));
+  std::size_t done = 0;
+  while (done < tail.size()) {
+    const ssize_t n = ::pread(fd, tail.data() + done, tail.size() - done, static_cast<off_t>(start + done));
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    done += static_cast<std::size_t>(n);
+  }
+  ::close(fd);
+  if (done != tail.size()) fail_read(path, "read failed");
+  return size;
 }
 
 std::string read_file(const std::filesystem::path& path) {

@@ -5,6 +5,7 @@
 // survives.
 //
 //   rave::write_file_atomic("out/RAVEN_0_train.npz", bytes);
+#include <cstdint>
 #include <filesystem>
 #include <span>
 #include <string>
@@ -23,5 +24,8 @@ std::string read_file(const std::filesystem::path& path);
 /// Reads a whole file into `text` (its capacity is reused: one open, fstat and read for a batch of
 /// files); throws InputError like read_file.
 void read_file_into(const std::filesystem::path& path, std::string& text);
+/// Reads the last `max_bytes` bytes of a file (all of it when it is shorter) into `tail` and returns
+/// the file's size; throws InputError like read_file.
+std::uint64_t read_file_tail(const std::filesystem::path& path, std::size_t max_bytes, std::string& tail);
 
 }  // namespace rave

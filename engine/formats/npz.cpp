@@ -240,16 +240,20 @@ std::string key_of(std::string_view member) {
   return std::string(member);
 }
 
+// Parses each member `visit_zip` hands over.
+struct MemberParser {
+  const std::string& file_name;
+  std::vector<std::pair<std::string, NpyArray>> members;
+  void operator()(std::string_view name, std::string_view data) {
+    members.emplace_back(key_of(name), parse_npy(data, file_name, std::string(name)));
+  }
+};
+
 NpzFile parse_members(std::string_view bytes, const std::string& file_name,
                       const std::function<bool(std::string_view)>& wanted) {
-  std::vector<std::pair<std::string, NpyArray>> members;
-  visit_zip(
-      bytes, file_name,
-      [&](std::string_view name, std::string_view data) {
-        members.emplace_back(key_of(name), parse_npy(data, file_name, std::string(name)));
-      },
-      wanted);
-  return NpzFile(file_name, std::move(members));
+  MemberParser parser{file_name, {}};
+  visit_zip(bytes, file_name, std::ref(parser), wanted);
+  return NpzFile(file_name, std::move(parser.members));
 }
 
 std::function<bool(std::string_view)> only(std::initializer_list<std::string_view> keys) {
@@ -269,8 +273,18 @@ NpzFile parse_npz(std::string_view bytes, const std::string& file_name, std::ini
 
 NpzFile read_npz(const std::filesystem::path& path) { return parse_npz(read_file(path), path.string()); }
 
+// numpy writes the small members after the 400 KB image, so the last few KB of the file usually
+// hold them and the central directory: read those alone, and the whole file only when a wanted
+// member lies before them (another writer's member order).
 NpzFile read_npz(const std::filesystem::path& path, std::initializer_list<std::string_view> keys) {
-  return parse_npz(read_file(path), path.string(), keys);
+  constexpr std::size_t kTailBytes = 16 * 1024;
+  std::string tail;
+  const std::uint64_t size = read_file_tail(path, kTailBytes, tail);
+  const std::string name = path.string();
+  MemberParser parser{name, {}};
+  if (visit_zip_tail(tail, size - tail.size(), name, std::ref(parser), only(keys)))
+    return NpzFile(name, std::move(parser.members));
+  return parse_npz(read_file(path), name, keys);
 }
 
 }  // namespace rave::engine

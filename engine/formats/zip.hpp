@@ -9,6 +9,7 @@
 //
 //   std::string z = write_zip({{"target.npy", {header, payload}}}, /*deflate=*/false);
 //   std::vector<ZipMember> members = read_zip(z, "a.npz");
+#include <cstdint>
 #include <functional>
 #include <span>
 #include <string>
@@ -43,5 +44,10 @@ std::vector<ZipMember> read_zip(std::string_view bytes, const std::string& file)
 /// are skipped (neither inflated nor CRC-checked). The central directory is always checked.
 void visit_zip(std::string_view bytes, const std::string& file, const ZipVisitor& visit,
                const std::function<bool(std::string_view name)>& wanted = {});
+/// The same over the archive's last bytes: `tail` holds bytes [offset, offset + tail.size()) of the
+/// archive, up to its end. Returns false, having visited nothing, when the central directory or a
+/// wanted member starts before `offset` (read more of the file then); damage is an InputError as above.
+bool visit_zip_tail(std::string_view tail, std::uint64_t offset, const std::string& file, const ZipVisitor& visit,
+                    const std::function<bool(std::string_view name)>& wanted = {});
 
 }  // namespace rave::engine

@@ -4,6 +4,7 @@
 #include <zlib.h>
 
 #include <cstdint>
+#include <vector>
 
 #include "common/error.hpp"
 #include "engine/formats/internal/crc32.hpp"
@@ -16,31 +17,39 @@ constexpr std::uint32_t kLocalSig = 0x04034b50, kCentralSig = 0x02014b50, kEndSi
 constexpr std::uint32_t kZip64EndSig = 0x06064b50, kZip64LocatorSig = 0x07064b50;
 constexpr std::size_t kEndSize = 22, kCentralSize = 46, kLocalSize = 30;
 
+// Thrown when a record lies before the window a Cursor holds (visit_zip_tail then reports false).
+struct OutsideWindow {};
+
+// The archive's bytes, or its last bytes: `bytes` holds [base, base + bytes.size()), the end of the file.
 class Cursor {
  public:
-  Cursor(std::string_view bytes, const std::string& file) : bytes_(bytes), file_(file) {}
+  Cursor(std::string_view bytes, const std::string& file, std::uint64_t base = 0)
+      : bytes_(bytes), file_(file), base_(base) {}
 
   [[noreturn]] void fail(std::uint64_t at, const std::string& message) const {
     throw InputError(file_, "byte " + std::to_string(at), message);
   }
   void need(std::uint64_t at, std::uint64_t n, const char* what) const {
-    if (at > bytes_.size() || n > bytes_.size() - at)
-      fail(at, std::string(what) + " extends past the end of the file (" + std::to_string(bytes_.size()) +
+    if (at > size() || n > size() - at)
+      fail(at, std::string(what) + " extends past the end of the file (" + std::to_string(size()) +
                    " bytes; truncated?)");
+    if (at < base_) throw OutsideWindow{};
   }
   std::uint64_t le(std::uint64_t at, int width) const {
     std::uint64_t v = 0;
     for (int i = 0; i < width; ++i)
-      v |= static_cast<std::uint64_t>(static_cast<unsigned char>(bytes_[at + static_cast<std::uint64_t>(i)])) << (8 * i);
+      v |= static_cast<std::uint64_t>(static_cast<unsigned char>(bytes_[at - base_ + static_cast<std::uint64_t>(i)])) << (8 * i);
     return v;
   }
-  std::string_view slice(std::uint64_t at, std::uint64_t n) const { return bytes_.substr(at, n); }
-  std::size_t size() const { return bytes_.size(); }
+  std::string_view slice(std::uint64_t at, std::uint64_t n) const { return bytes_.substr(at - base_, n); }
+  std::uint64_t size() const { return base_ + bytes_.size(); }
+  std::uint64_t base() const { return base_; }
   const std::string& file() const { return file_; }
 
  private:
   std::string_view bytes_;
   const std::string& file_;
+  std::uint64_t base_;
 };
 
 struct Directory {
@@ -53,11 +62,14 @@ Directory find_directory(const Cursor& c) {
   const std::uint64_t lowest = c.size() > kEndSize + 0xFFFF ? c.size() - kEndSize - 0xFFFF : 0;
   while (c.le(at, 4) != kEndSig) {
     if (at == lowest) c.fail(0, "not a zip file (no end of central directory record; truncated?)");
+    if (at == c.base()) throw OutsideWindow{};
     --at;
   }
   Directory d{c.le(at + 10, 2), c.le(at + 16, 4), c.le(at + 12, 4)};
   if (d.entries == 0xFFFF || d.offset == 0xFFFFFFFF || d.size == 0xFFFFFFFF) {
-    if (at < 20 || c.le(at - 20, 4) != kZip64LocatorSig) c.fail(at, "zip64 end locator missing");
+    if (at < 20) c.fail(at, "zip64 end locator missing");
+    c.need(at - 20, 20, "zip64 end locator");
+    if (c.le(at - 20, 4) != kZip64LocatorSig) c.fail(at, "zip64 end locator missing");
     const std::uint64_t end64 = c.le(at - 12, 8);
     c.need(end64, 56, "zip64 end of central directory record");
     if (c.le(end64, 4) != kZip64EndSig) c.fail(end64, "bad zip64 end of central directory signature");
@@ -127,11 +139,17 @@ std::string inflate_member(const Cursor& c, std::uint64_t at, const Entry& e) {
 
 // Checks a member, inflates it into `buffer` when deflated, verifies its CRC and hands its bytes
 // to `visit` (a view into the archive for stored members).
-void visit_member(const Cursor& c, const Entry& e, std::string& buffer, const ZipVisitor& visit) {
+// Where a member's data starts, after its local header (both checked to lie in the file).
+std::uint64_t data_offset(const Cursor& c, const Entry& e) {
   c.need(e.local, kLocalSize, "local header");
   if (c.le(e.local, 4) != kLocalSig) c.fail(e.local, "bad local header signature for member " + e.name);
   const std::uint64_t data_at = e.local + kLocalSize + c.le(e.local + 26, 2) + c.le(e.local + 28, 2);
   c.need(data_at, e.compressed, ("data of member " + e.name).c_str());
+  return data_at;
+}
+
+void visit_member(const Cursor& c, const Entry& e, std::string& buffer, const ZipVisitor& visit) {
+  const std::uint64_t data_at = data_offset(c, e);
   // Deflate expands at most ~1032:1, so a size beyond that is a corrupt header, not a reason to
   // allocate gigabytes.
   if (e.size > (std::uint64_t{1} << 32) || (e.method == 8 && e.size > e.compressed * 1032 + 1024))
@@ -151,19 +169,42 @@ void visit_member(const Cursor& c, const Entry& e, std::string& buffer, const Zi
   visit(e.name, data);
 }
 
+std::vector<Entry> directory_entries(const Cursor& c) {
+  const Directory d = find_directory(c);
+  std::vector<Entry> entries;
+  std::uint64_t at = d.offset;
+  for (std::uint64_t i = 0; i < d.entries; ++i) {
+    entries.push_back(read_entry(c, at));
+    if (at > d.offset + d.size) c.fail(at, "central directory entry overruns the directory");
+  }
+  return entries;
+}
+
 }  // namespace
 
 void visit_zip(std::string_view bytes, const std::string& file, const ZipVisitor& visit,
                const std::function<bool(std::string_view)>& wanted) {
   const Cursor c(bytes, file);
-  const Directory d = find_directory(c);
-  std::uint64_t at = d.offset;
   std::string buffer;
-  for (std::uint64_t i = 0; i < d.entries; ++i) {
-    const Entry e = read_entry(c, at);
-    if (at > d.offset + d.size) c.fail(at, "central directory entry overruns the directory");
+  for (const Entry& e : directory_entries(c))
     if (!wanted || wanted(e.name)) visit_member(c, e, buffer, visit);
+}
+
+bool visit_zip_tail(std::string_view tail, std::uint64_t offset, const std::string& file, const ZipVisitor& visit,
+                    const std::function<bool(std::string_view)>& wanted) {
+  const Cursor c(tail, file, offset);
+  std::vector<Entry> entries;
+  try {
+    entries = directory_entries(c);
+    for (const Entry& e : entries)
+      if (!wanted || wanted(e.name)) data_offset(c, e);
+  } catch (const OutsideWindow&) {
+    return false;
   }
+  std::string buffer;
+  for (const Entry& e : entries)
+    if (!wanted || wanted(e.name)) visit_member(c, e, buffer, visit);
+  return true;
 }
 
 std::vector<ZipMember> read_zip(std::string_view bytes, const std::string& file) {

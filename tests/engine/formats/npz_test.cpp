@@ -151,6 +151,26 @@ TEST(Npz, SelectiveReadSkipsOtherMembers) {
   }
 }
 
+// From a file: the last bytes are read when they hold the wanted members, the whole file otherwise
+// (a writer that put the image last); both give the same values.
+TEST(Npz, SelectiveFileReadEitherMemberOrder) {
+  const auto dir = testing::scratch_dir("npz-tail");
+  const NpzContents c = sample_contents();
+  const std::vector<std::size_t> scalar;
+  const std::string header = npy_header("<i8", scalar);
+  std::string target(8, '\0'), predict(8, '\0');
+  target[0] = static_cast<char>(c.target), predict[0] = static_cast<char>(c.predict);
+  const std::string big(100000, 'x');
+  const ZipSource image_last[] = {{"target.npy", {header, target}}, {"predict.npy", {header, predict}}, {"pad.npy", {big}}};
+  write_file_atomic(dir / "numpy.npz", encode_npz(c, false));
+  write_file_atomic(dir / "other.npz", write_zip(image_last, false));
+  for (const char* name : {"numpy.npz", "other.npz"}) {
+    const NpzFile f = read_npz(dir / name, {"target", "predict"});
+    EXPECT_EQ(f.target(), c.target) << name;
+    EXPECT_EQ(f.predict(), c.predict) << name;
+  }
+}
+
 TEST(Npy, HeaderMatchesNumpy124Layout) {
   // Headers as numpy 1.24's format.write_array wrote them (dict, growth padding, 64-byte alignment).
   const std::vector<std::size_t> image{16, 160, 160}, scalar{}, tokens{8};

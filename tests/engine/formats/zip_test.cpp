@@ -51,5 +51,41 @@ TEST(Zip, CorruptCrcIsReportedWithTheMember) {
   }
 }
 
+// Every window from the whole archive down to nothing: the members come back as from the whole
+// archive when the directory and the wanted member lie inside, false when they do not, and never a
+// read outside the window.
+TEST(Zip, TailWindowVisitsWhatItHoldsOrSaysItCannot) {
+  const std::string a(5000, 'a'), b = "tail member";
+  const ZipSource members[] = {{"a.npy", {a}}, {"b.npy", {b}}};
+  for (bool deflate : {false, true}) {
+    const std::string bytes = write_zip(members, deflate);
+    const auto only_b = [](std::string_view name) { return name == "b.npy"; };
+    bool full_seen = false;
+    for (std::size_t keep = bytes.size(); keep >= 22; --keep) {
+      const std::string_view tail = std::string_view(bytes).substr(bytes.size() - keep);
+      std::vector<std::string> seen;
+      const bool ok = visit_zip_tail(tail, bytes.size() - keep, "t.zip",
+                                     [&](std::string_view name, std::string_view data) {
+                                       seen.push_back(std::string(name) + "=" + std::string(data));
+                                     },
+                                     only_b);
+      if (ok) EXPECT_EQ(seen, std::vector<std::string>{"b.npy=" + b}) << keep;
+      else EXPECT_TRUE(seen.empty()) << keep;
+      if (keep == bytes.size()) full_seen = ok;
+      if (!ok) break;  // a smaller window cannot hold more
+    }
+    EXPECT_TRUE(full_seen);
+  }
+}
+
+TEST(Zip, TailWindowStillReportsDamage) {
+  const ZipSource member{"x.npy", {std::string("0123456789")}};
+  std::string bytes = write_zip(std::span(&member, 1), false);
+  bytes[bytes.find("0123")] = '9';
+  EXPECT_THROW(visit_zip_tail(bytes, 0, "t.zip", [](std::string_view, std::string_view) {}), InputError);
+  EXPECT_THROW(visit_zip_tail(std::string_view(bytes).substr(0, 10), 0, "t.zip", [](std::string_view, std::string_view) {}),
+               InputError);
+}
+
 }  // namespace
 }  // namespace rave::engine
