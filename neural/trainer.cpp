@@ -2,6 +2,7 @@
 // from internal/checkpoint.hpp.
 #include "neural/trainer.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -59,22 +60,33 @@ class PhaseMeter {
 struct EvalTotals {
   double loss = 0;
   AccuracyByConfig accuracy;
+  std::vector<ProblemScores> predictions;
 };
 
-// One pass in eval mode over `files`, accuracy counted per configuration.
+ProblemScores problem_scores(const DataFile& file, const float* logits) {
+  ProblemScores p{.file = file.path, .config = file.config, .logits = {}, .answer = 0};
+  std::copy(logits, logits + p.logits.size(), p.logits.begin());
+  p.answer = static_cast<int>(std::max_element(p.logits.begin(), p.logits.end()) - p.logits.begin());
+  return p;
+}
+
+// One pass in eval mode over `files`, accuracy counted per configuration; with `keep_scores` the
+// answer logits of every problem too.
 EvalTotals evaluate_files(RavenModelImpl& model, const std::vector<DataFile>& files, const PipelineOptions& options,
                           const torch::Device& device, std::string_view phase, int epoch, int epochs,
-                          const ProgressFn& progress, ProblemCache* cache = nullptr) {
+                          const ProgressFn& progress, ProblemCache* cache = nullptr, bool keep_scores = false) {
   BatchStream stream(files, options, 0, cache);
   PhaseMeter meter(phase, epoch, epochs, stream.size(), progress);
   EvalTotals out;
   std::vector<std::uint8_t> right;
+  std::vector<float> logits;
   while (auto batch = stream.next()) {
-    meter.add(eval_step(model, to_tensors(*batch, device), &right));
+    meter.add(eval_step(model, to_tensors(*batch, device), &right, keep_scores ? &logits : nullptr));
     for (std::size_t i = 0; i < right.size(); ++i) {
       const auto c = static_cast<std::size_t>(batch->configs[i]);
       out.accuracy.correct[c] += right[i];
       ++out.accuracy.total[c];
+      if (keep_scores) out.predictions.push_back(problem_scores(files[batch->positions[i]], &logits[kAnswerLogits * i]));
     }
   }
   out.loss = meter.mean_loss();
@@ -295,8 +307,9 @@ EvalResult evaluate(const EvalOptions& o, const ProgressFn& progress) {
   const PipelineOptions pipe{.image_size = resolved_image_size(info.model), .batch_size = o.batch_size,
                              .threads = threads_or_hardware(o.threads), .seed = 0, .shuffle = false,
                              .candidates_only = o.candidates_only.value_or(info.candidates_only)};
-  const EvalTotals t = evaluate_files(*model, files, pipe, device, engine::split_name(o.split), 0, 0, progress);
-  return {info, t.accuracy, t.loss, files.size()};
+  EvalTotals t = evaluate_files(*model, files, pipe, device, engine::split_name(o.split), 0, 0, progress, nullptr,
+                                /*keep_scores=*/true);
+  return {info, t.accuracy, t.loss, files.size(), std::move(t.predictions)};
 }
 
 }  // namespace rave::neural

@@ -131,12 +131,24 @@ struct EvalOptions {
   std::optional<ModelKind> expect_model = {};   ///< InputError if the checkpoint holds another model
 };
 
+/// Candidates per problem (one answer logit each).
+inline constexpr std::size_t kAnswerLogits = 8;
+
+/// One problem's answer scores from an evaluation.
+struct ProblemScores {
+  std::filesystem::path file;                    ///< the .npz
+  engine::ConfigId config = engine::ConfigId::kCenterSingle;
+  std::array<float, kAnswerLogits> logits{};     ///< the model's answer logits, candidate order
+  int answer = 0;                                ///< the highest logit (lowest index on ties)
+};
+
 /// Accuracy per configuration of one checkpoint.
 struct EvalResult {
   CheckpointInfo info;
   AccuracyByConfig accuracy;
   double loss = 0;  ///< mean cross-entropy
   std::size_t problems = 0;
+  std::vector<ProblemScores> predictions;  ///< one per problem, in the split's file order
 };
 EvalResult evaluate(const EvalOptions& options, const ProgressFn& progress = {});
 

@@ -78,13 +78,18 @@ StepStats train_step(RavenModelImpl& model, torch::optim::Optimizer& optimizer, 
           out.answer.argmax(1).eq(batch.targets).sum().item<std::int64_t>(), n};
 }
 
-StepStats eval_step(RavenModelImpl& model, const BatchTensors& batch, std::vector<std::uint8_t>* correct_per_problem) {
+StepStats eval_step(RavenModelImpl& model, const BatchTensors& batch, std::vector<std::uint8_t>* correct_per_problem,
+                    std::vector<float>* answer_logits) {
   model.eval();
   torch::NoGradGuard no_grad;
   const ModelOutput out = model.forward(batch.input);
   const auto right = out.answer.argmax(1).eq(batch.targets).to(torch::kCPU).to(torch::kUInt8).contiguous();
   const auto n = batch.targets.size(0);
   if (correct_per_problem) correct_per_problem->assign(right.data_ptr<std::uint8_t>(), right.data_ptr<std::uint8_t>() + n);
+  if (answer_logits) {
+    const auto logits = out.answer.detach().to(torch::kCPU).to(torch::kFloat).contiguous();
+    answer_logits->assign(logits.data_ptr<float>(), logits.data_ptr<float>() + logits.numel());
+  }
   return {F::cross_entropy(out.answer, batch.targets).item<double>() * static_cast<double>(n),
           right.sum().item<std::int64_t>(), n};
 }

@@ -55,8 +55,10 @@ struct StepStats {
 StepStats train_step(RavenModelImpl& model, torch::optim::Optimizer& optimizer, const BatchTensors& batch,
                      const LossWeights& weights);
 /// Forward in eval mode without gradients; the loss is the cross-entropy; `correct_per_problem`
-/// (optional) receives one 0/1 per problem.
-StepStats eval_step(RavenModelImpl& model, const BatchTensors& batch, std::vector<std::uint8_t>* correct_per_problem);
+/// (optional) receives one 0/1 per problem, `answer_logits` (optional) the 8 answer logits per
+/// problem, row-major.
+StepStats eval_step(RavenModelImpl& model, const BatchTensors& batch, std::vector<std::uint8_t>* correct_per_problem,
+                    std::vector<float>* answer_logits = nullptr);
 
 /// The torch device for a request (UsageError for cuda without a usable GPU).
 torch::Device resolve_device(Device device);
