@@ -28,6 +28,8 @@ Runner add_convert(CLI::App& app);   ///< apps/convert.cpp
 Runner add_parse(CLI::App& app);     ///< apps/parse.cpp
 Runner add_solve(CLI::App& app);     ///< apps/solve.cpp
 Runner add_check(CLI::App& app);     ///< apps/check.cpp
+Runner add_export(CLI::App& app);    ///< apps/export.cpp
+Runner add_score(CLI::App& app);     ///< apps/score.cpp
 Runner add_train_forward(CLI::App& app);  ///< apps/forward.cpp: `rave train` -> rave-train
 Runner add_eval_forward(CLI::App& app);   ///< apps/forward.cpp: `rave eval` -> rave-train
 Runner add_train(CLI::App& app);     ///< apps/train.cpp (rave-train)

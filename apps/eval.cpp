@@ -1,5 +1,7 @@
 // `rave eval`: test accuracy of trained checkpoints per configuration, in the paper's column order,
-// beside the solver's accuracy on the same files (the ceiling); Markdown table, CSV and a PNG chart.
+// through the evaluation harness (evaluation/report.hpp): beside the solver's ceiling and the
+// context-blind shortcut on the same problems when the set's .xml files are there; each
+// checkpoint's answers can be written as a predictions file for `rave score`.
 #include <cstdio>
 #include <memory>
 
@@ -9,18 +11,20 @@
 #include "apps/neural_words.hpp"
 #include "common/atomic_file.hpp"
 #include "common/error.hpp"
+#include "evaluation/report_chart.hpp"
 #include "neural/dataset.hpp"
 #include "neural/trainer.hpp"
+#include "engine/formats/problem_files.hpp"
 
 namespace rave::apps {
 namespace {
 
 struct EvalArgs {
   std::vector<std::string> checkpoints;
-  std::string data, split = "test", model, device = "auto", chart, csv, title;
+  std::string data, split = "test", model, device = "auto", chart, csv, title, predictions;
   std::vector<std::string> configs;
   int batch_size = 32, threads = default_threads();
-  bool candidates_only = false, no_solver = false;
+  bool candidates_only = false, no_solver = false, seeds = false;
 };
 
 engine::Split parse_split(const std::string& word) {
@@ -43,38 +47,53 @@ neural::EvalOptions to_options(const EvalArgs& a, const std::string& checkpoint)
   return o;
 }
 
-// "CNN+DRT", "CNN+DRT (candidates only)"; the note names the run folder.
-AccuracyRow row_of(const neural::EvalResult& r, const std::string& checkpoint, bool candidates_only) {
-  std::string label = neural::display_name(r.info.model);
-  if (candidates_only) label += " (candidates only)";
-  const std::filesystem::path path(checkpoint);
-  return accuracy_row(label, r.accuracy, path.parent_path().filename().string());
+// "CNN+DRT", "CNN+DRT (candidates only)".
+std::string label_of(const neural::EvalResult& r, bool candidates_only) {
+  return neural::display_name(r.info.model) + (candidates_only ? " (candidates only)" : "");
+}
+
+// Where a checkpoint's predictions go: `out` itself for one checkpoint, else <out>/<run folder>.jsonl.
+std::filesystem::path predictions_path(const EvalArgs& a, const std::string& checkpoint) {
+  if (a.checkpoints.size() == 1) return a.predictions;
+  std::filesystem::create_directories(a.predictions);
+  return std::filesystem::path(a.predictions) / (std::filesystem::path(checkpoint).parent_path().filename().string() + ".jsonl");
+}
+
+// The report: scored against the set's answer key when its .xml files are there (the solver and
+// context-blind rows beside), else from the models' own counts.
+evaluation::Report make_report(const EvalArgs& a, const std::vector<evaluation::LabeledFile>& files,
+                               const std::vector<neural::EvalResult>& results) {
+  if (!engine::collect_problem_files({a.data}).empty()) {
+    const auto key = evaluation::AnswerKey::load(a.data, a.threads);
+    return evaluation::build_report(key, files, {}, a.seeds, !a.no_solver);
+  }
+  std::fprintf(stderr, "rave eval: no .xml files in %s: no solver or context-blind rows\n", a.data.c_str());
+  evaluation::Report report{.protocol = "multiple-choice", .data = a.data, .rows = {}, .outside = 0};
+  for (std::size_t i = 0; i < files.size(); ++i)
+    report.rows.push_back(evaluation::file_row(
+        evaluation::counts_score(files[i].label, results[i].accuracy.correct, results[i].accuracy.total), a.checkpoints[i]));
+  return report;
 }
 
 int run_eval(const EvalArgs& args) {
-  std::vector<AccuracyRow> rows;
-  std::size_t problems = 0;
+  std::vector<evaluation::LabeledFile> files;
+  std::vector<neural::EvalResult> results;
   for (const auto& checkpoint : args.checkpoints) {
     const neural::EvalOptions o = to_options(args, checkpoint);
-    const neural::EvalResult r = neural::evaluate(o);
-    rows.push_back(row_of(r, checkpoint, o.candidates_only.value_or(r.info.candidates_only)));
-    problems = r.problems;
+    results.push_back(neural::evaluate(o));
+    const neural::EvalResult& r = results.back();
+    const std::string label = label_of(r, o.candidates_only.value_or(r.info.candidates_only));
+    files.push_back({label, prediction_file(args.data, r, label)});
+    files.back().file.file = checkpoint;
+    if (!args.predictions.empty()) write_file_atomic(predictions_path(args, checkpoint), predictions_jsonl(files.back().file, label));
     std::fprintf(stderr, "%s: %s of epoch %d (val %.2f%%), %zu problems, cross-entropy %.4f\n", checkpoint.c_str(),
-                 rows.back().label.c_str(), r.info.epoch, 100 * r.info.best_val_accuracy, r.problems, r.loss);
+                 label.c_str(), r.info.epoch, 100 * r.info.best_val_accuracy, r.problems, r.loss);
   }
-  if (!args.no_solver) {
-    const auto files = neural::list_split(args.data, parse_split(args.split), parse_config_list(args.configs));
-    std::size_t skipped = 0;
-    if (auto ceiling = solver_ceiling(files, &skipped)) rows.push_back(*ceiling);
-    if (skipped) std::fprintf(stderr, "solver ceiling: %zu problems without their .xml were left out\n", skipped);
-  }
-  std::printf("%s accuracy (%%) on %s, %zu problems:\n%s", args.split.c_str(), args.data.c_str(), problems,
-              accuracy_table(rows).c_str());
-  if (!args.csv.empty()) write_file_atomic(args.csv, std::string_view(accuracy_csv(rows)));
-  if (!args.chart.empty()) {
-    const std::string png = accuracy_png(args.title.empty() ? args.split + " accuracy" : args.title, rows);
-    write_file_atomic(args.chart, std::string_view(png));
-  }
+  const evaluation::Report report = make_report(args, files, results);
+  std::printf("%s accuracy (%%) on %s:\n%s", args.split.c_str(), args.data.c_str(), evaluation::report_table(report).c_str());
+  if (!args.csv.empty()) write_file_atomic(args.csv, evaluation::report_csv(report));
+  if (!args.chart.empty())
+    write_file_atomic(args.chart, evaluation::report_chart_png(report, args.title.empty() ? args.split + " accuracy" : args.title));
   return 0;
 }
 
@@ -86,7 +105,8 @@ Runner add_eval(CLI::App& app) {
       "eval",
       "Evaluate trained checkpoints (rave train's best.pt) on a split of a dataset: accuracy per\n"
       "configuration in the paper's column order, with the solver's accuracy on the same files as the\n"
-      "ceiling. Several checkpoints give one row each.");
+      "ceiling and the context-blind shortcut. Several checkpoints give one row each (with --seeds, one\n"
+      "per model). --predictions writes the answers for rave score.");
   cmd->add_option("checkpoints", a->checkpoints, "Checkpoint files (best.pt)")->required();
   cmd->add_option("--data,-d", a->data, "Dataset folder")->required();
   cmd->add_option("--split", a->split, "train | val | test")->capture_default_str();
@@ -99,7 +119,11 @@ Runner add_eval(CLI::App& app) {
   cmd->add_option("--chart", a->chart, "Write a PNG bar chart of accuracy per configuration");
   cmd->add_option("--title", a->title, "Title of the chart");
   cmd->add_option("--csv", a->csv, "Write the table as CSV");
-  cmd->add_flag("--no-solver", a->no_solver, "Leave out the solver's ceiling row");
+  cmd->add_flag("--no-solver", a->no_solver, "Leave out the solver and context-blind rows");
+  cmd->add_option("--predictions", a->predictions,
+                  "Write each checkpoint's answers and logits for rave score: this file for one checkpoint, "
+                  "<this folder>/<run folder>.jsonl for several");
+  cmd->add_flag("--seeds", a->seeds, "Checkpoints of the same model are seeds: one row each model, mean ± 95% t interval");
   return [a] { return run_eval(*a); };
 }
 

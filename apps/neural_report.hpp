@@ -1,45 +1,30 @@
 #pragma once
-// What `rave train` and `rave eval` print and draw: test accuracy per configuration in the paper's
-// column order (Avg, Center, 2x2Grid, 3x3Grid, L-R, U-D, O-IC, O-IG; Avg pools all problems), the
-// solver's accuracy on the same files as the ceiling (when rave is built with the solver), and PNG
-// charts of learning curves and of accuracy per configuration.
+// What `rave train` and `rave eval` print and draw, through the evaluation harness
+// (evaluation/report.hpp): test accuracy per configuration in the paper's columns, the learning
+// curves as a PNG, and a checkpoint's answers as a predictions file that `rave score` reads.
 //
-//   std::vector<AccuracyRow> rows{accuracy_row("CNN+DRT", result.test)};
-//   if (auto ceiling = solver_ceiling(files)) rows.push_back(*ceiling);
-//   std::fputs(accuracy_table(rows).c_str(), stdout);
-#include <array>
-#include <cstdint>
-#include <optional>
+//   evaluation::Report r = counts_report("CNN+DRT", result.test, "runs/cnn-drt");
+//   std::fputs(evaluation::report_table(r).c_str(), stdout);
+//   std::string lines = predictions_jsonl("d", eval_result, "CNN+DRT");
+#include <filesystem>
 #include <string>
 #include <vector>
 
-#include "engine/model/configuration.hpp"
-#include "neural/dataset.hpp"
+#include "evaluation/report.hpp"
 #include "neural/trainer.hpp"
 
 namespace rave::apps {
 
-/// One table row: accuracies in percent (NaN where a configuration had no problems).
-struct AccuracyRow {
-  std::string label;
-  std::string note;                                   ///< e.g. the run folder
-  double overall = 0;
-  std::array<double, engine::kNumConfigs> per_config{};
-  std::int64_t problems = 0;
-};
-
-/// A row from correct/total counts.
-AccuracyRow accuracy_row(std::string label, const neural::AccuracyByConfig& accuracy, std::string note = {});
-/// A Markdown table of the rows (columns: model, Avg, the 7 configurations, problems, note).
-std::string accuracy_table(const std::vector<AccuracyRow>& rows);
-/// The same as CSV (accuracies in percent with 2 decimals).
-std::string accuracy_csv(const std::vector<AccuracyRow>& rows);
-/// The solver's accuracy on the problems of `files` (their .xml beside the .npz), or nullopt when
-/// rave was built without the solver or no XML is there. `skipped` receives files without XML.
-std::optional<AccuracyRow> solver_ceiling(const std::vector<neural::DataFile>& files, std::size_t* skipped);
+/// A one-row report from per-configuration counts (rave train's test split).
+evaluation::Report counts_report(const std::string& label, const neural::AccuracyByConfig& accuracy,
+                                 const std::string& note);
+/// A checkpoint's answers as predictions: ids relative to `data`, the argmax as the answer, the 8
+/// logits as scores.
+evaluation::PredictionFile prediction_file(const std::filesystem::path& data, const neural::EvalResult& result,
+                                           const std::string& model);
+/// The same as JSON Lines, each line naming the model.
+std::string predictions_jsonl(const evaluation::PredictionFile& file, const std::string& model);
 /// Learning curves of a run: train/val accuracy (%) per epoch.
 std::string curves_png(const std::string& title, const std::vector<neural::EpochMetrics>& history);
-/// Grouped bars: one group per configuration (and Avg), one bar per row.
-std::string accuracy_png(const std::string& title, const std::vector<AccuracyRow>& rows);
 
 }  // namespace rave::apps

@@ -94,12 +94,11 @@ int run_train(const TrainArgs& args) {
   std::printf("%s: %lld parameters, %zu/%zu/%zu train/val/test problems, best epoch %d (val %.2f%%)\n", name.c_str(),
               static_cast<long long>(r.parameters), r.train_problems, r.val_problems, r.test_problems, r.best_epoch,
               100 * r.best_val_accuracy);
-  const std::vector<AccuracyRow> rows{accuracy_row(name, r.test, o.out.filename().string())};
-  const std::string table = accuracy_table(rows);
+  const evaluation::Report report = counts_report(name, r.test, o.out.filename().string());
+  const std::string table = evaluation::report_table(report);
   std::printf("test accuracy (%%) of best.pt:\n%s", table.c_str());
   write_file_atomic(o.out / "test.md", std::string_view(table));
-  const std::string csv = accuracy_csv(rows);
-  write_file_atomic(o.out / "test.csv", std::string_view(csv));
+  write_file_atomic(o.out / "test.csv", evaluation::report_csv(report));
   const std::string png = curves_png(name, r.history);
   write_file_atomic(o.out / "curves.png", std::string_view(png));
   return 0;

@@ -2,32 +2,34 @@
 # The CPU-scale neural experiment of docs/neural.md: CNN_MLP and ResNet18_MLP (80x80 panels), each
 # with and without the Dynamic Residual Tree, trained on ~1,000 generated problems per configuration
 # with RAVEN answer sets and with I-RAVEN answer sets, plus the candidates-only ablation (context
-# panels zeroed) that exposes RAVEN's answer-set shortcut; then one table and one chart per answer
-# set (test accuracy per configuration beside the solver's ceiling). About 75 minutes on a
-# 2-core machine with the defaults below. Re-running resumes: finished runs are skipped, an
-# interrupted run continues from its last.pt.
+# panels zeroed) that exposes RAVEN's answer-set shortcut; every run once per training seed. Then,
+# per answer set, `rave eval` writes each checkpoint's answers (predictions/<answers>/<run>.jsonl)
+# and `rave score --seeds` makes one table, CSV and chart: test accuracy per configuration, mean
+# over the seeds with a 95% t interval, beside the solver's ceiling and the context-blind shortcut.
+# About 75 minutes per seed on a 2-core machine with the defaults below. Re-running resumes:
+# finished runs are skipped, an interrupted run continues from its last.pt.
 #
 # Runs go two at a time, one thread each (on 2 cores that beats one run on two threads: these
 # models' ops are too small to keep two OpenMP threads busy, see bench/README.md).
 #
-#   scripts/neural_experiment.sh                 # everything, into out/neural-experiment
-#   SMOKE=1 scripts/neural_experiment.sh         # 10 problems per configuration, 1 epoch (~2 min)
-#   RAVE=build/apps/rave N=1000 EPOCHS_CNN=30 EPOCHS_RESNET=16 scripts/neural_experiment.sh out/x
+#   scripts/neural_experiment.sh                 # everything, 3 seeds, into out/neural-experiment
+#   SMOKE=1 scripts/neural_experiment.sh         # 10 problems per configuration, 1 epoch, 2 seeds
+#   RAVE=build/apps/rave N=1000 EPOCHS_CNN=30 EPOCHS_RESNET=16 SEEDS="1 2 3" scripts/neural_experiment.sh out/x
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 
 smoke="${SMOKE:-0}"
 if [[ "$smoke" == 1 ]]; then
   out="${1:-$root/out/neural-smoke}"
-  n="${N:-10}"; epochs_cnn="${EPOCHS_CNN:-1}"; epochs_resnet="${EPOCHS_RESNET:-1}"
+  n="${N:-10}"; epochs_cnn="${EPOCHS_CNN:-1}"; epochs_resnet="${EPOCHS_RESNET:-1}"; seeds="${SEEDS:-12345 23456}"
 else
   out="${1:-$root/out/neural-experiment}"
   # ResNet needs about 10 epochs of this data before it leaves chance (measured), hence 16.
-  n="${N:-1000}"; epochs_cnn="${EPOCHS_CNN:-30}"; epochs_resnet="${EPOCHS_RESNET:-16}"
+  n="${N:-1000}"; epochs_cnn="${EPOCHS_CNN:-30}"; epochs_resnet="${EPOCHS_RESNET:-16}"; seeds="${SEEDS:-12345 23456 34567}"
 fi
 rave="${RAVE:-$root/build/apps/rave}"
 threads="${THREADS:-2}"      # threads for data generation and evaluation
-seed="${SEED:-1234}"         # generator seed (the training seed is rave's default, 12345)
+seed="${SEED:-1234}"         # generator seed; the training seeds are SEEDS
 lr="${LR:-3e-4}"             # Adam; the reference's 1e-4 learns too slowly on 1/10 of the data
 augment="${AUGMENT---shuffle-candidates}"    # AUGMENT= (empty) trains exactly as the reference
 export OPENBLAS_NUM_THREADS=1  # every training run uses one thread (rave sets torch and OpenBLAS alike)
@@ -37,8 +39,8 @@ log="$out/experiment.log"
 say() { echo "[$(date '+%F %T')] $*" | tee -a "$log"; }
 [[ -x "$rave" ]] || { echo "no rave binary at $rave (build it, or set RAVE=)" >&2; exit 1; }
 
-say "rave neural experiment: N=$n per configuration, CNN $epochs_cnn epochs," \
-    "ResNet $epochs_resnet epochs, two runs at a time on one thread each, lr $lr, ${augment:-no augmentation}, $(nproc) cores, out=$out"
+say "rave neural experiment: N=$n per configuration, CNN $epochs_cnn epochs, ResNet $epochs_resnet epochs," \
+    "training seeds $seeds, two runs at a time on one thread each, lr $lr, ${augment:-no augmentation}, $(nproc) cores, out=$out"
 
 # 1. Data: the same seed for both answer-set modes, so the matrices are the same problems.
 for answers in raven iraven; do
@@ -70,26 +72,39 @@ pair() {
   train "${b[@]}" & local pid_b=$!
   wait "$pid_a" && wait "$pid_b"
 }
+# The runs of one answer set, in the report's row order: plain models, then +DRT, the ablation last.
+runs=(cnn resnet cnn-drt resnet-drt cnn-candidates)
 mkdir -p "$out/runs"
-for answers in raven iraven; do
-  pair "$answers" cnn --model cnn --epochs "$epochs_cnn" -- "$answers" cnn-drt --model cnn --drt --epochs "$epochs_cnn"
-  pair "$answers" resnet --model resnet --epochs "$epochs_resnet" --image-size 80 -- \
-       "$answers" resnet-drt --model resnet --drt --epochs "$epochs_resnet" --image-size 80
+for s in $seeds; do
+  for answers in raven iraven; do
+    pair "$answers" "cnn-seed$s" --model cnn --epochs "$epochs_cnn" --seed "$s" -- \
+         "$answers" "cnn-drt-seed$s" --model cnn --drt --epochs "$epochs_cnn" --seed "$s"
+    pair "$answers" "resnet-seed$s" --model resnet --epochs "$epochs_resnet" --image-size 80 --seed "$s" -- \
+         "$answers" "resnet-drt-seed$s" --model resnet --drt --epochs "$epochs_resnet" --image-size 80 --seed "$s"
+  done
+  # The ablation: the same model without the 8 context panels. On RAVEN answer sets the answer is
+  # the candidate the others agree with, so a context-blind model can beat chance by far; on I-RAVEN
+  # it cannot.
+  pair raven "cnn-candidates-seed$s" --model cnn --epochs "$epochs_cnn" --candidates-only --seed "$s" -- \
+       iraven "cnn-candidates-seed$s" --model cnn --epochs "$epochs_cnn" --candidates-only --seed "$s"
 done
-# The ablation: the same model without the 8 context panels. On RAVEN answer sets the answer is
-# the candidate the others agree with, so a context-blind model can beat chance by far; on I-RAVEN
-# it cannot.
-pair raven cnn-candidates --model cnn --epochs "$epochs_cnn" --candidates-only -- \
-     iraven cnn-candidates --model cnn --epochs "$epochs_cnn" --candidates-only
 
-# 3. Reports: rows in the paper's order (plain models, then +DRT), ablations last, the solver's row.
+# 3. Reports: every checkpoint's answers as predictions, then one row per model over the seeds
+# (mean and 95% t interval) beside the solver's and the context-blind rows.
 for answers in raven iraven; do
-  runs=(cnn resnet cnn-drt resnet-drt cnn-candidates)
-  checkpoints=()
-  for r in "${runs[@]}"; do checkpoints+=("$out/runs/$answers/$r/best.pt"); done
+  checkpoints=() predictions=()
+  for r in "${runs[@]}"; do
+    for s in $seeds; do
+      checkpoints+=("$out/runs/$answers/$r-seed$s/best.pt")
+      predictions+=("$out/predictions/$answers/$r-seed$s.jsonl")
+    done
+  done
   say "eval $answers"
-  "$rave" eval "${checkpoints[@]}" --data "$out/data/$answers" -j "$threads" \
-    --title "test accuracy, $answers answer sets, $n problems per configuration" \
+  "$rave" eval "${checkpoints[@]}" --data "$out/data/$answers" -j "$threads" --seeds \
+    --predictions "$out/predictions/$answers" >"$out/$answers-eval.md"
+  say "score $answers"
+  "$rave" score "${predictions[@]}" --data "$out/data/$answers" --seeds -j "$threads" \
+    --title "test accuracy, $answers answer sets, $n problems per configuration, seeds: $seeds" \
     --chart "$out/$answers-accuracy.png" --csv "$out/$answers-accuracy.csv" | tee "$out/$answers-accuracy.md"
 done
 say "finished in $SECONDS s: tables $out/{raven,iraven}-accuracy.md, charts *.png, curves in runs/*/*/curves.png"

@@ -17,11 +17,19 @@ for f in best.pt last.pt metrics.jsonl curves.png test.md test.csv; do [[ -s "$w
 [[ $(run "$rave" train -m cnn --drt -d "$work/data" -o "$work/run" -e 2 -j 1 --resume) == 0 ]] || fail "resume: $(cat "$work/err")"
 grep -q "^epoch 2/2 " "$work/out" && ! grep -q "^epoch 1/2 " "$work/out" || fail "resume did not continue at epoch 2"
 [[ $(wc -l <"$work/run/metrics.jsonl") == 2 ]] || fail "metrics.jsonl after resume"
-[[ $(run "$rave" eval "$work/run/best.pt" -d "$work/data" -j 1 --chart "$work/acc.png" --csv "$work/acc.csv") == 0 ]] ||
-  fail "eval: $(cat "$work/err")"
+[[ $(run "$rave" eval "$work/run/best.pt" -d "$work/data" -j 1 --chart "$work/acc.png" --csv "$work/acc.csv" \
+      --predictions "$work/pred.jsonl") == 0 ]] || fail "eval: $(cat "$work/err")"
 grep -q "^| CNN+DRT |" "$work/out" || fail "eval table: $(cat "$work/out")"
+grep -q "^| Solver | 100.00 |" "$work/out" && grep -q "^| Context-blind |" "$work/out" || fail "eval references: $(cat "$work/out")"
+eval_avg=$(awk -F'|' '/^\| CNN\+DRT \|/ {gsub(/ /, "", $3); print $3}' "$work/out")
 [[ -s "$work/acc.png" && $(head -c 4 "$work/acc.png" | tail -c 3) == PNG ]] || fail "chart is not a PNG"
-grep -q "^model,Avg,Center,2x2Grid,3x3Grid,L-R,U-D,O-IC,O-IG" "$work/acc.csv" || fail "csv header"
+grep -q "^model,note,seeds,Avg,Avg_sd,Avg_ci95_low,Avg_ci95_high,Center," "$work/acc.csv" || fail "csv header"
+# The predictions file: one line per test problem, scored by rave score to the same accuracy.
+[[ $(wc -l <"$work/pred.jsonl") == 14 ]] || fail "predictions: expected 14 test problems"
+grep -q '"model":"CNN+DRT"' "$work/pred.jsonl" && grep -q '"scores":\[' "$work/pred.jsonl" || fail "predictions fields"
+[[ $(run "$rave" score "$work/pred.jsonl" -d "$work/data") == 0 ]] || fail "score predictions: $(cat "$work/err")"
+score_avg=$(awk -F'|' '/^\| CNN\+DRT \|/ {gsub(/ /, "", $3); print $3}' "$work/out")
+[[ -n $eval_avg && $eval_avg == "$score_avg" ]] || fail "rave eval $eval_avg and rave score $score_avg differ"
 
 # Bad input.
 [[ $(run "$rave" train -m transformer -d "$work/data" -o "$work/x") == 2 ]] || fail "unknown model: exit code"

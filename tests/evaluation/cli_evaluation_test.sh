@@ -1,0 +1,119 @@
+#!/usr/bin/env bash
+# CLI contract of `rave export` and `rave score`: the export's lines and flags, the solver's own
+# answers scoring 100%, the context-blind baseline (scripts/baseline_predictions.py, reading the json
+# export) scoring exactly the rate `rave check` prints, seeds summarized with the t interval a hand
+# computation gives, shuffled answers mapped back, the single-candidate protocol, the table, CSV,
+# JSON and chart outputs, and one-line errors with exit code 1 on bad input.
+# Usage: cli_evaluation_test.sh RAVE_BINARY SOURCE_DIR
+set -u
+# shellcheck source=../cli_lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../cli_lib.sh"
+src="$2"
+py=/usr/bin/python3
+[[ -x $py ]] || py=python3
+field() { "$py" -c 'import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2], {}, {"d": d}))' "$@"; }
+
+[[ $(run "$rave" generate -n 10 -o "$work/set" -a raven -s 7 -j 2) == 0 ]] || fail "generate: $(cat "$work/err")"
+
+# Export: one line per problem, the documented fields, flags.
+[[ $(run "$rave" export "$work/set" -o "$work/text.jsonl") == 0 ]] || fail "export text: $(cat "$work/err")"
+[[ $(wc -l <"$work/text.jsonl") == 70 ]] || fail "export: expected 70 lines"
+"$py" -c '
+import json, sys
+for line in open(sys.argv[1]):
+    j = json.loads(line)
+    assert list(j)[:5] == ["id", "configuration", "split", "answer", "verdict"], list(j)
+    assert j["prompt"].startswith(j["context"]) and len(j["choices"]) == 8
+    assert j["prompt"].endswith("Correct Answer #")
+' "$work/text.jsonl" || fail "export text fields"
+[[ $(run "$rave" export "$work/set" -f text-disentangled --no-answer --drop-ambiguous -o "$work/dis.jsonl") == 0 ]] ||
+  fail "export disentangled: $(cat "$work/err")"
+grep -q '"answer"' "$work/dis.jsonl" && fail "--no-answer left an answer"
+grep -q '"verdict":"ambiguous"' "$work/dis.jsonl" && fail "--drop-ambiguous left an ambiguous problem"
+grep -q '"attribute":"number"' "$work/dis.jsonl" || fail "disentangled: no number sub-prompt"
+[[ $(run "$rave" export "$work/set" -f json -o "$work/set.jsonl") == 0 ]] || fail "export json"
+[[ $(run "$rave" export "$work/set" -f yaml) == 2 ]] || fail "unknown format is not a usage error"
+
+# The solver's own answers score 100%, on every column.
+"$rave" solve "$work/set" --json >"$work/solver.jsonl" 2>/dev/null
+[[ $(run "$rave" score "$work/solver.jsonl" --data "$work/set" --json) == 0 ]] || fail "score solver: $(cat "$work/err")"
+cp "$work/out" "$work/solver.json"
+[[ $(field "$work/solver.json" 'd["accuracy"]') == 100.0 ]] || fail "solver accuracy: $(head -c 300 "$work/solver.json")"
+[[ $(field "$work/solver.json" 'd["scored"], d["missing"], d["unknown"]') == "(70, 0, 0)" ]] || fail "solver counts"
+
+# The context-blind baseline scores the rate rave check prints.
+"$py" "$src/scripts/baseline_predictions.py" "$work/set.jsonl" --player context-blind >"$work/blind.jsonl" ||
+  fail "baseline_predictions.py"
+[[ $(run "$rave" score "$work/blind.jsonl" --data "$work/set" --json) == 0 ]] || fail "score blind: $(cat "$work/err")"
+blind=$(field "$work/out" '"%.2f" % d["accuracy"]')
+reference=$(field "$work/out" '"%.2f" % d["rows"][-1]["accuracy"]["mean"]')
+"$rave" check "$work/set" >"$work/check.out" 2>/dev/null
+checked=$(awk '/^context-blind acc %/ {print $4}' "$work/check.out")
+[[ -n $checked && $blind == "$checked" && $reference == "$checked" ]] ||
+  fail "context-blind: score $blind, reference row $reference, rave check $checked"
+
+# Seeds: three random files of one label; the interval is mean +- t(0.975, 2) * sd / sqrt(3).
+for s in 1 2 3; do
+  "$py" "$src/scripts/baseline_predictions.py" "$work/set.jsonl" --player random --seed $s >"$work/random-seed$s.jsonl"
+done
+[[ $(run "$rave" score "$work"/random-seed{1,2,3}.jsonl --data "$work/set" --seeds --json --csv "$work/r.csv" \
+      --chart "$work/r.png") == 0 ]] || fail "score --seeds: $(cat "$work/err")"
+"$py" -c '
+import json, math, sys
+d = json.load(open(sys.argv[1]))
+row = d["rows"][0]
+assert row["seeds"] == 3 and row["label"] == "random", row
+files = [[json.loads(l) for l in open(f)] for f in sys.argv[2:5]]
+key = {json.loads(l)["id"]: json.loads(l)["answer"] for l in open(sys.argv[5])}
+acc = [100.0 * sum(p["answer"] == key[p["id"]] for p in f) / len(f) for f in files]
+mean = sum(acc) / 3
+sd = math.sqrt(sum((a - mean) ** 2 for a in acc) / 2)
+half = 4.302652729911275 * sd / math.sqrt(3)
+got = row["accuracy"]
+assert abs(got["mean"] - mean) < 1e-9 and abs(got["sd"] - sd) < 1e-9, (got, mean, sd)
+assert abs(got["ci95"][0] - (mean - half)) < 1e-6 and abs(got["ci95"][1] - (mean + half)) < 1e-6, (got, half)
+' "$work/out" "$work"/random-seed{1,2,3}.jsonl "$work/text.jsonl" || fail "seeds interval differs from the hand computation"
+head -1 "$work/r.csv" | grep -q "^model,note,seeds,Avg,Avg_sd,Avg_ci95_low,Avg_ci95_high," || fail "csv header"
+[[ $(head -c 4 "$work/r.png" | tail -c 3) == PNG ]] || fail "chart is not a PNG"
+[[ $(run "$rave" score "$work"/random-seed{1,2,3}.jsonl --data "$work/set" --seeds) == 0 ]] || fail "score table"
+grep -q "^| random | [0-9.]* ± [0-9.]* |" "$work/out" || fail "seeds table cell: $(cat "$work/out")"
+
+# Shuffled answers are mapped back; the single-candidate protocol takes the top score.
+"$rave" export "$work/set" --answers-shuffled 5 -o "$work/shuffled.jsonl" 2>/dev/null
+"$py" -c '
+import json, sys
+for l in open(sys.argv[1]):
+    print(json.dumps({"id": json.loads(l)["id"], "answer": json.loads(l)["answer"]}))' "$work/shuffled.jsonl" >"$work/truth.jsonl"
+[[ $(run "$rave" score "$work/truth.jsonl" --data "$work/set" --answers-shuffled 5 --json) == 0 ]] || fail "shuffled"
+[[ $(field "$work/out" 'd["accuracy"]') == 100.0 ]] || fail "shuffled answers were not mapped back"
+"$py" -c '
+import json, sys
+for l in open(sys.argv[1]):
+    j = json.loads(l)
+    print(json.dumps({"id": j["id"], "scores": [1.0 if k == j["answer"] else 0.0 for k in range(8)]}))' "$work/text.jsonl" >"$work/scores.jsonl"
+[[ $(run "$rave" score "$work/scores.jsonl" --data "$work/set" --protocol single-candidate --json) == 0 ]] ||
+  fail "single-candidate: $(cat "$work/err")"
+[[ $(field "$work/out" 'd["accuracy"], d["protocol"]') == "(100.0, 'single-candidate')" ]] || fail "single-candidate score"
+
+# Missing and unknown ids are reported; bad input is one line naming the file and line, exit 1.
+head -3 "$work/solver.jsonl" >"$work/part.jsonl"
+echo '{"id": "center_single/RAVEN_99_test", "answer": 1}' >>"$work/part.jsonl"
+[[ $(run "$rave" score "$work/part.jsonl" --data "$work/set" --json) == 0 ]] || fail "partial file"
+[[ $(field "$work/out" 'd["scored"], d["unknown"]') == "(3, 1)" ]] || fail "partial counts: $(head -c 200 "$work/out")"
+grep -q "center_single/RAVEN_99_test" "$work/err" || fail "unknown id not named: $(cat "$work/err")"
+printf 'not,a\npredictions,file\n' >"$work/bad.csv"
+[[ $(run "$rave" score "$work/bad.csv" --data "$work/set") == 1 ]] || fail "bad file: exit code"
+[[ $(wc -l <"$work/err") == 1 ]] && grep -q "bad.csv:line 1:" "$work/err" || fail "bad file: $(cat "$work/err")"
+sed -n 1,2p "$work/solver.jsonl" >"$work/dup.jsonl"
+sed -n 1p "$work/solver.jsonl" >>"$work/dup.jsonl"
+[[ $(run "$rave" score "$work/dup.jsonl" --data "$work/set") == 1 ]] || fail "duplicate: exit code"
+grep -q "dup.jsonl:line 3: a second answer for .* (the first is on line 1)" "$work/err" || fail "duplicate: $(cat "$work/err")"
+echo '{"id": "center_single/RAVEN_0_train", "answer": 8}' >"$work/range.jsonl"
+[[ $(run "$rave" score "$work/range.jsonl" --data "$work/set") == 1 ]] || fail "answer 8: exit code"
+grep -q "range.jsonl:line 1: answer 8 is outside 0..7" "$work/err" || fail "answer 8: $(cat "$work/err")"
+mkdir -p "$work/empty"
+[[ $(run "$rave" score "$work/solver.jsonl" --data "$work/empty") == 1 ]] || fail "empty set: exit code"
+grep -q "empty: no problems here" "$work/err" || fail "empty set: $(cat "$work/err")"
+[[ $(run "$rave" export "$work/empty") == 1 ]] || fail "export of an empty folder: exit code"
+
+finish "evaluation CLI"
