@@ -44,7 +44,7 @@ Ordered rules_json(const std::vector<engine::RuleGroup>& groups) {
   return out;
 }
 
-Ordered modified_json(const std::array<std::vector<engine::Modification>, 8>& modified) {
+Ordered modified_json(const std::array<std::vector<engine::Modification>, engine::kCandidates>& modified) {
   Ordered out = Ordered::array();
   for (const auto& list : modified) {
     Ordered mods = Ordered::array();
@@ -133,8 +133,8 @@ std::vector<engine::RuleGroup> read_rules(const Reader& r, const Json& j, std::s
   return groups;
 }
 
-std::array<std::vector<engine::Modification>, 8> read_modified(const Reader& r, const Json& j, int components) {
-  std::array<std::vector<engine::Modification>, 8> out;
+std::array<std::vector<engine::Modification>, engine::kCandidates> read_modified(const Reader& r, const Json& j, int components) {
+  std::array<std::vector<engine::Modification>, engine::kCandidates> out;
   r.array(j, "modified", out.size());
   for (std::size_t i = 0; i < out.size(); ++i) {
     const std::string at = "modified[" + std::to_string(i) + "]";

@@ -21,6 +21,7 @@
 
 #include "engine/model/configuration.hpp"
 #include "engine/formats/layout.hpp"
+#include "engine/model/problem.hpp"
 #include "neural/options.hpp"
 
 namespace rave::neural {
@@ -131,8 +132,8 @@ struct EvalOptions {
   std::optional<ModelKind> expect_model = {};   ///< InputError if the checkpoint holds another model
 };
 
-/// Candidates per problem (one answer logit each).
-inline constexpr std::size_t kAnswerLogits = 8;
+/// One answer logit per candidate.
+inline constexpr std::size_t kAnswerLogits = engine::kCandidates;
 
 /// One problem's answer scores from an evaluation.
 struct ProblemScores {
