@@ -203,7 +203,9 @@ TEST(Narrow, IsNarrowRuleAppliedGroupByGroup) {
             const bool ok = narrow_rule(g, r, step);
             const auto whole = narrow(c.layout, original_constraints(c.layout), group_with(g, r));
             EXPECT_EQ(ok, whole.has_value()) << config.folder << " " << rule_name_text(r.name) << " " << v;
-            if (ok && whole) EXPECT_EQ(step, *whole);
+            if (ok && whole) {
+              EXPECT_EQ(step, *whole);
+            }
           }
         }
   LayoutConstraints any = original_constraints(layout_of(ConfigId::kCenterSingle));
