@@ -7,8 +7,9 @@
 
 #include "common/atomic_file.hpp"
 #include "common/error.hpp"
-#include "engine/formats/npy.hpp"
 #include "common/random.hpp"
+#include "engine/formats/npy.hpp"
+#include "neural/internal/glove_npy.hpp"
 
 namespace rave::neural {
 namespace {
@@ -21,6 +22,8 @@ constexpr std::array<std::string_view, 14> kBaseWords{"Scene", "Singleton", "Gri
                                                      "Single", "Distribute", "Four", "Nine"};
 constexpr std::uint64_t kEmbeddingSeed = 0x5241564e4c424c53;  // "RAVNLBLS"
 constexpr double kWordStdDev = 0.4;                           // GloVe-300-like norms (about 7)
+
+std::vector<float> table_from_npy(std::string_view bytes, const std::string& file);
 
 std::vector<std::string_view> words_of(std::string_view label) {
   std::vector<std::string_view> words;
@@ -62,7 +65,7 @@ std::optional<int> label_index(std::string_view name) {
   return std::nullopt;
 }
 
-std::vector<float> builtin_label_embeddings() {
+std::vector<float> random_label_embeddings() {
   const std::vector<double> base = base_vectors();
   std::vector<float> table(static_cast<std::size_t>(kNumLabels) * kEmbeddingDim);
   for (int row = 0; row < kNumLabels; ++row) {
@@ -77,9 +80,25 @@ std::vector<float> builtin_label_embeddings() {
   return table;
 }
 
+std::vector<float> glove_label_embeddings() {
+  return table_from_npy(std::string_view(reinterpret_cast<const char*>(internal::kGloveNpy.data()), internal::kGloveNpy.size()),
+                        "neural/data/glove-22x300.npy");
+}
+
 std::vector<float> load_label_embeddings(const std::filesystem::path& npy) {
-  const std::string file = npy.string();
-  const engine::NpyArray a = engine::parse_npy(read_file(npy), file, "");
+  return table_from_npy(read_file(npy), npy.string());
+}
+
+LabelTable label_table(const std::string& word) {
+  if (word == "glove") return {word, glove_label_embeddings()};
+  if (word == "random") return {word, random_label_embeddings()};
+  return {word, load_label_embeddings(word)};
+}
+
+namespace {
+
+std::vector<float> table_from_npy(std::string_view bytes, const std::string& file) {
+  const engine::NpyArray a = engine::parse_npy(bytes, file, "");
   const std::vector<std::size_t> shape{kNumLabels, kEmbeddingDim};
   if (a.descr != "<f4" || a.shape != shape)
     throw InputError(file, "header", "label embeddings must be a float32 (22, 300) array ('<f4'), rows in the order of "
@@ -90,5 +109,7 @@ std::vector<float> load_label_embeddings(const std::filesystem::path& npy) {
     if (!std::isfinite(v)) throw InputError(file, "data", "label embeddings contain a non-finite value");
   return table;
 }
+
+}  // namespace
 
 }  // namespace rave::neural

@@ -1,15 +1,17 @@
 #pragma once
 // The fixed word vectors the Dynamic Residual Tree reads for its node labels (spec/neural.md 3.3).
-// The original ships GloVe vectors as a Python-2 pickle (assets/embedding.npy); rave has a built-in,
-// deterministic 22x300 table with the same algebra (a compound label is the sum of its parts:
-// Left_Center_Single = Left + Center + Single), or reads a converted table from a plain .npy file.
+// The default is the original's 22 GloVe vectors (assets/embedding.npy, converted once to
+// neural/data/glove-22x300.npy and compiled into the library); "random" is a seeded 22x300 table
+// with the same algebra (a compound label is the sum of its parts: Left_Center_Single = Left +
+// Center + Single); any other (22, 300) float32 .npy can be read.
 //
-//   std::vector<float> table = builtin_label_embeddings();   // kNumLabels x kEmbeddingDim
+//   std::vector<float> table = glove_label_embeddings();     // kNumLabels x kEmbeddingDim
 //   int row = *label_index("Out_In");                        // 4
-//   auto glove = load_label_embeddings("embedding22x300.npy");
+//   LabelTable t = label_table("random");                    // t.name == "random"
 #include <array>
 #include <filesystem>
 #include <optional>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -30,12 +32,23 @@ inline constexpr std::array<std::string_view, kNumLabels> kLabelNames{
 /// Row of a node label in the table; nullopt for "/" and unknown words.
 std::optional<int> label_index(std::string_view name);
 
-/// The built-in table: one N(0, 0.4^2) vector per base word (Scene, Singleton, Grid, Left, Right,
+/// The original's GloVe vectors (neural/data/glove-22x300.npy, embedded in the library).
+std::vector<float> glove_label_embeddings();
+
+/// The seeded table: one N(0, 0.4^2) vector per base word (Scene, Singleton, Grid, Left, Right,
 /// Up, Down, Out, In, Center, Single, Distribute, Four, Nine) drawn from Rng with a fixed
 /// seed, compound labels summed from their words. Same values on every platform.
-std::vector<float> builtin_label_embeddings();
+std::vector<float> random_label_embeddings();
 
 /// Reads a float32 (22, 300) C-order .npy file (rows in kLabelNames order); InputError otherwise.
 std::vector<float> load_label_embeddings(const std::filesystem::path& npy);
+
+/// A label table and the name a checkpoint records for it.
+struct LabelTable {
+  std::string name;           ///< "glove", "random" or the .npy path
+  std::vector<float> values;  ///< kNumLabels x kEmbeddingDim
+};
+/// "glove" (the default), "random", or a path to a .npy file (InputError when unreadable).
+LabelTable label_table(const std::string& word);
 
 }  // namespace rave::neural

@@ -28,7 +28,7 @@ torch::Tensor node(const torch::nn::Linear& layer, const torch::Tensor& e, const
 TreeNetImpl::TreeNetImpl(TreeNetOptions opts) : options(std::move(opts)) {
   const std::int64_t d = options.feature_dim();
   RAVE_CHECK(d > 0, "TreeNet feature_dim must be positive");
-  std::vector<float> rows = options.label_embeddings().empty() ? builtin_label_embeddings() : options.label_embeddings();
+  std::vector<float> rows = options.label_embeddings().empty() ? glove_label_embeddings() : options.label_embeddings();
   RAVE_CHECK(rows.size() == static_cast<std::size_t>(kNumLabels) * kEmbeddingDim, "label table must be 22x300");
   rows.resize(rows.size() + kEmbeddingDim, 0.0f);  // the zero row for empty slots
   table_ = register_buffer("labels", torch::from_blob(rows.data(), {kNumLabels + 1, kEmbeddingDim}).clone());

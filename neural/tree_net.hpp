@@ -24,7 +24,7 @@ struct TreeNetOptions {
   /// A tree over image features of width `feature_dim` (512 for CNN/ResNet, 256 for LSTM/WReN).
   explicit TreeNetOptions(std::int64_t feature_dim) : feature_dim_(feature_dim) {}
   TORCH_ARG(std::int64_t, feature_dim);
-  /// kNumLabels x kEmbeddingDim row-major label vectors; empty = builtin_label_embeddings().
+  /// kNumLabels x kEmbeddingDim row-major label vectors; empty = glove_label_embeddings().
   TORCH_ARG(std::vector<float>, label_embeddings) = {};
 };
 
