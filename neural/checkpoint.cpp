@@ -2,6 +2,7 @@
 
 #include <torch/serialize/output-archive.h>
 
+#include <nlohmann/json.hpp>
 #include <sstream>
 
 #include "common/atomic_file.hpp"
@@ -10,76 +11,97 @@
 namespace rave::neural::internal {
 namespace {
 
-constexpr const char* kFormat = "rave-neural/1";
-constexpr int kHistoryColumns = 8;
+using nlohmann::json;
+
+// rave-neural/2: the record is one JSON object written by field name (format 1 held columns).
+constexpr const char* kFormat = "rave-neural/2";
 
 // A c10::Error's message without LibTorch's backtrace, on one line.
-std::string first_line(const c10::Error& e) {
-  std::string s = e.what_without_backtrace();
+std::string first_line(const std::exception& e) {
+  std::string s = e.what();
   return s.substr(0, s.find('\n'));
 }
 
-void write_history(torch::serialize::OutputArchive& archive, const std::vector<EpochMetrics>& history) {
-  auto t = torch::zeros({static_cast<std::int64_t>(history.size()), kHistoryColumns}, torch::kDouble);
-  auto a = t.accessor<double, 2>();
-  for (std::size_t i = 0; i < history.size(); ++i) {
-    const auto& m = history[i];
-    const double row[kHistoryColumns] = {double(m.epoch), m.train_loss, m.train_accuracy, m.val_loss,
-                                         m.val_accuracy, m.seconds,     m.train_rate,     m.best ? 1.0 : 0.0};
-    for (int c = 0; c < kHistoryColumns; ++c) a[static_cast<std::int64_t>(i)][c] = row[c];
+json epoch_json(const EpochMetrics& m) {
+  return {{"epoch", m.epoch},     {"train_loss", m.train_loss},     {"train_accuracy", m.train_accuracy},
+          {"val_loss", m.val_loss}, {"val_accuracy", m.val_accuracy}, {"seconds", m.seconds},
+          {"train_problems_per_s", m.train_rate}, {"best", m.best}};
+}
+
+EpochMetrics epoch_from(const json& j) {
+  return {.epoch = j.at("epoch").get<int>(), .train_loss = j.at("train_loss").get<double>(),
+          .train_accuracy = j.at("train_accuracy").get<double>(), .val_loss = j.at("val_loss").get<double>(),
+          .val_accuracy = j.at("val_accuracy").get<double>(), .seconds = j.at("seconds").get<double>(),
+          .train_rate = j.at("train_problems_per_s").get<double>(), .best = j.at("best").get<bool>()};
+}
+
+json settings_json(const RunSettings& s) {
+  return {{"learning_rate", s.learning_rate}, {"seed", s.seed},         {"data", s.data},
+          {"batch_size", s.batch_size},       {"world_size", s.world_size}, {"shuffle_candidates", s.shuffle_candidates},
+          {"meta_alpha", s.meta_alpha},       {"meta_beta", s.meta_beta}, {"sync_batch_norm", s.sync_batch_norm},
+          {"precision", s.precision}};
+}
+
+RunSettings settings_from(const json& j) {
+  return {.learning_rate = j.at("learning_rate").get<double>(), .seed = j.at("seed").get<std::uint64_t>(),
+          .data = j.at("data").get<std::string>(), .batch_size = j.at("batch_size").get<int>(),
+          .world_size = j.at("world_size").get<int>(), .shuffle_candidates = j.at("shuffle_candidates").get<bool>(),
+          .meta_alpha = j.at("meta_alpha").get<double>(), .meta_beta = j.at("meta_beta").get<double>(),
+          .sync_batch_norm = j.at("sync_batch_norm").get<bool>(), .precision = j.at("precision").get<std::string>()};
+}
+
+json record_json(const CheckpointInfo& info) {
+  const auto& m = info.model;
+  json configs = json::array();
+  for (auto c : info.train_configs) configs.push_back(engine::configuration(c).folder);
+  json history = json::array();
+  for (const auto& e : info.history) history.push_back(epoch_json(e));
+  return {{"format", kFormat},
+          {"model", {{"kind", model_key(m.kind)}, {"drt", m.drt}, {"image_size", resolved_image_size(m)},
+                     {"wren_tag", m.wren_tag}, {"label_table", m.label_table}}},
+          {"epoch", info.epoch},
+          {"best_epoch", info.best_epoch},
+          {"best_val_accuracy", info.best_val_accuracy},
+          {"candidates_only", info.candidates_only},
+          {"train_configs", configs},
+          {"settings", settings_json(info.settings)},
+          {"history", history}};
+}
+
+CheckpointInfo info_from(const json& j, const std::string& file) {
+  if (j.value("format", "") != kFormat)
+    throw InputError(file, "record", "unsupported checkpoint format '" + j.value("format", "") + "' (this rave reads " +
+                                         kFormat + "; retrain, or evaluate it with the rave that wrote it)");
+  CheckpointInfo info;
+  const auto& m = j.at("model");
+  const auto kind = parse_model_kind(m.at("kind").get<std::string>());
+  if (!kind) throw InputError(file, "record.model.kind", "unknown model kind");
+  info.model = {.kind = *kind, .drt = m.at("drt").get<bool>(), .image_size = m.at("image_size").get<int>(),
+                .wren_tag = m.at("wren_tag").get<bool>(), .label_table = m.at("label_table").get<std::string>()};
+  info.epoch = j.at("epoch").get<int>();
+  info.best_epoch = j.at("best_epoch").get<int>();
+  info.best_val_accuracy = j.at("best_val_accuracy").get<double>();
+  info.candidates_only = j.at("candidates_only").get<bool>();
+  for (const auto& folder : j.at("train_configs")) {
+    const auto config = engine::find_configuration(folder.get<std::string>());
+    if (!config) throw InputError(file, "record.train_configs", "unknown configuration " + folder.dump());
+    info.train_configs.push_back(*config);
   }
-  archive.write("history", t, /*is_buffer=*/true);
+  info.settings = settings_from(j.at("settings"));
+  for (const auto& e : j.at("history")) info.history.push_back(epoch_from(e));
+  return info;
 }
 
-std::vector<EpochMetrics> read_history(torch::serialize::InputArchive& archive) {
-  torch::Tensor t;
-  std::vector<EpochMetrics> history;
-  if (!archive.try_read("history", t, /*is_buffer=*/true)) return history;
-  auto a = t.accessor<double, 2>();
-  for (std::int64_t i = 0; i < t.size(0); ++i)
-    history.push_back({static_cast<int>(a[i][0]), a[i][1], a[i][2], a[i][3], a[i][4], a[i][5], a[i][6], a[i][7] != 0});
-  return history;
-}
-
-std::string configs_text(const std::vector<engine::ConfigId>& configs) {
-  std::string s;
-  for (auto c : configs) s += (s.empty() ? "" : ",") + std::to_string(engine::config_index(c));
-  return s;
-}
-
-std::vector<engine::ConfigId> parse_configs(const std::string& text) {
-  std::vector<engine::ConfigId> out;
-  std::istringstream in(text);
-  for (std::string part; std::getline(in, part, ',');)
-    if (!part.empty()) out.push_back(static_cast<engine::ConfigId>(std::stoi(part) % engine::kNumConfigs));
-  return out;
-}
-
-c10::IValue read_value(torch::serialize::InputArchive& archive, const std::string& key, const std::string& file) {
+CheckpointInfo read_record(torch::serialize::InputArchive& archive, const std::string& file) {
   c10::IValue v;
-  if (!archive.try_read(key, v)) throw InputError(file, key, "not a rave checkpoint (no '" + key + "' record)");
-  return v;
-}
-
-CheckpointRecord read_record(torch::serialize::InputArchive& archive, const std::string& file) {
-  const auto format = read_value(archive, "rave_format", file);
-  if (!format.isString() || format.toStringRef() != kFormat)
-    throw InputError(file, "rave_format", "unsupported checkpoint format (this rave reads " + std::string(kFormat) + ")");
-  CheckpointRecord r;
-  const auto kind = parse_model_kind(read_value(archive, "model_kind", file).toStringRef());
-  if (!kind) throw InputError(file, "model_kind", "unknown model kind");
-  r.info.model.kind = *kind;
-  r.info.model.drt = read_value(archive, "drt", file).toBool();
-  r.info.model.image_size = static_cast<int>(read_value(archive, "image_size", file).toInt());
-  r.info.model.wren_tag = read_value(archive, "wren_tag", file).toBool();
-  r.info.epoch = static_cast<int>(read_value(archive, "epoch", file).toInt());
-  r.info.best_epoch = static_cast<int>(read_value(archive, "best_epoch", file).toInt());
-  r.info.best_val_accuracy = read_value(archive, "best_val_accuracy", file).toDouble();
-  r.info.candidates_only = read_value(archive, "candidates_only", file).toBool();
-  r.info.train_configs = parse_configs(read_value(archive, "train_configs", file).toStringRef());
-  r.seed = static_cast<std::uint64_t>(read_value(archive, "seed", file).toInt());
-  r.info.history = read_history(archive);
-  return r;
+  if (!archive.try_read("rave_record", v) || !v.isString())
+    throw InputError(file, "rave_record", "not a rave checkpoint (no 'rave_record'; rave before format 2 wrote "
+                                          "'rave_format': retrain with this rave)");
+  try {
+    return info_from(json::parse(v.toStringRef()), file);
+  } catch (const json::exception& e) {
+    throw InputError(file, "rave_record", std::string("malformed checkpoint record (") + e.what() + ")");
+  }
 }
 
 bool same_architecture(const ModelOptions& a, const ModelOptions& b) {
@@ -89,22 +111,12 @@ bool same_architecture(const ModelOptions& a, const ModelOptions& b) {
 
 }  // namespace
 
-void save_checkpoint(const std::filesystem::path& path, const CheckpointRecord& record, RavenModelImpl& model,
+std::string metrics_json_line(const EpochMetrics& metrics) { return epoch_json(metrics).dump() + "\n"; }
+
+void save_checkpoint(const std::filesystem::path& path, const CheckpointInfo& info, RavenModelImpl& model,
                      const torch::optim::Optimizer* optimizer) {
   torch::serialize::OutputArchive archive;
-  const auto& m = record.info.model;
-  archive.write("rave_format", c10::IValue(std::string(kFormat)));
-  archive.write("model_kind", c10::IValue(std::string(model_key(m.kind))));
-  archive.write("drt", c10::IValue(m.drt));
-  archive.write("image_size", c10::IValue(static_cast<std::int64_t>(resolved_image_size(m))));
-  archive.write("wren_tag", c10::IValue(m.wren_tag));
-  archive.write("epoch", c10::IValue(static_cast<std::int64_t>(record.info.epoch)));
-  archive.write("best_epoch", c10::IValue(static_cast<std::int64_t>(record.info.best_epoch)));
-  archive.write("best_val_accuracy", c10::IValue(record.info.best_val_accuracy));
-  archive.write("candidates_only", c10::IValue(record.info.candidates_only));
-  archive.write("train_configs", c10::IValue(configs_text(record.info.train_configs)));
-  archive.write("seed", c10::IValue(static_cast<std::int64_t>(record.seed)));
-  write_history(archive, record.info.history);
+  archive.write("rave_record", c10::IValue(record_json(info).dump()));
   torch::serialize::OutputArchive weights;
   model.save(weights);
   archive.write("model", weights);
@@ -129,7 +141,7 @@ OpenCheckpoint open_checkpoint(const std::filesystem::path& path, const torch::D
     throw InputError(file, "", "not a LibTorch archive (" + first_line(e) + ")");
   }
   try {
-    c.record = read_record(c.archive, file);
+    c.info = read_record(c.archive, file);
   } catch (const c10::Error& e) {
     throw InputError(file, "", "malformed rave checkpoint record (" + first_line(e) + ")");
   }
@@ -138,7 +150,7 @@ OpenCheckpoint open_checkpoint(const std::filesystem::path& path, const torch::D
 
 void load_weights(OpenCheckpoint& c, const std::filesystem::path& path, RavenModelImpl& model) {
   const auto& want = model.model_options();
-  const auto& have = c.record.info.model;
+  const auto& have = c.info.model;
   if (!same_architecture(want, have))
     throw InputError(path.string(), "model_kind",
                      "checkpoint holds a " + display_name(have) + " model at " + std::to_string(resolved_image_size(have)) +
@@ -155,7 +167,7 @@ void load_weights(OpenCheckpoint& c, const std::filesystem::path& path, RavenMod
 
 std::shared_ptr<RavenModelImpl> load_model(OpenCheckpoint& c, const std::filesystem::path& path,
                                            const torch::Device& device) {
-  auto model = make_model(c.record.info.model);
+  auto model = make_model(c.info.model);
   load_weights(c, path, *model);
   model->to(device);
   return model;

@@ -32,7 +32,7 @@ torch::nn::Sequential conv_stack(std::int64_t in_channels, std::int64_t width) {
   torch::nn::Sequential seq;
   for (int i = 0; i < 4; ++i) {
     seq->push_back(torch::nn::Conv2d(torch::nn::Conv2dOptions(i == 0 ? in_channels : width, width, 3).stride(2)));
-    seq->push_back(torch::nn::BatchNorm2d(width));
+    seq->push_back(SyncBatchNorm2d(width));
     seq->push_back(torch::nn::ReLU());
   }
   return seq;

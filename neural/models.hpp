@@ -20,6 +20,7 @@
 #include <cstdint>
 #include <memory>
 
+#include "neural/batch_norm.hpp"
 #include "neural/options.hpp"
 #include "neural/tree_net.hpp"
 
@@ -86,7 +87,7 @@ class ResNet18TrunkImpl : public torch::nn::Module {
 
  private:
   torch::nn::Conv2d conv1_{nullptr};
-  torch::nn::BatchNorm2d bn1_{nullptr};
+  SyncBatchNorm2d bn1_{nullptr};
   torch::nn::Sequential layer1_{nullptr}, layer2_{nullptr}, layer3_{nullptr}, layer4_{nullptr};
 };
 TORCH_MODULE(ResNet18Trunk);

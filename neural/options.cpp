@@ -38,12 +38,27 @@ std::string_view model_key(ModelKind kind) { return entry(kind).key; }
 std::string_view model_paper_name(ModelKind kind) { return entry(kind).paper; }
 int default_image_size(ModelKind kind) { return kind == ModelKind::kResNet ? 224 : 80; }
 
-std::optional<Device> parse_device(std::string_view word) {
-  if (word == "auto") return Device::kAuto;
-  if (word == "cpu") return Device::kCpu;
-  if (word == "cuda") return Device::kCuda;
+std::optional<DeviceSpec> parse_device(std::string_view word) {
+  if (word == "auto") return DeviceSpec{Device::kAuto, -1};
+  if (word == "cpu") return DeviceSpec{Device::kCpu, -1};
+  if (word == "cuda") return DeviceSpec{Device::kCuda, -1};
+  constexpr std::string_view kPrefix = "cuda:";
+  if (!word.starts_with(kPrefix) || word.size() == kPrefix.size() || word.size() > kPrefix.size() + 3) return std::nullopt;
+  int index = 0;
+  for (char c : word.substr(kPrefix.size())) {
+    if (c < '0' || c > '9') return std::nullopt;
+    index = index * 10 + (c - '0');
+  }
+  return DeviceSpec{Device::kCuda, index};
+}
+
+std::optional<Precision> parse_precision(std::string_view word) {
+  if (word == "fp32") return Precision::kFp32;
+  if (word == "bf16") return Precision::kBf16;
   return std::nullopt;
 }
+
+std::string_view precision_name(Precision precision) { return precision == Precision::kBf16 ? "bf16" : "fp32"; }
 
 int resolved_image_size(const ModelOptions& options) {
   return options.image_size > 0 ? options.image_size : default_image_size(options.kind);

@@ -6,6 +6,7 @@
 //   ModelOptions m{.kind = ModelKind::kResNet, .drt = true};
 //   m.image_size == 0;  resolved_image_size(m) == 224;  display_name(m) == "ResNet+DRT"
 //   auto kind = parse_model_kind("wren");                  // ModelKind::kWReN
+//   auto device = parse_device("cuda:1");                  // {Device::kCuda, 1}
 #include <optional>
 #include <string>
 #include <string_view>
@@ -27,8 +28,22 @@ int default_image_size(ModelKind kind);
 
 /// Where tensors live. kAuto picks CUDA when the linked LibTorch has it and a GPU is present.
 enum class Device { kAuto, kCpu, kCuda };
-/// "auto", "cpu", "cuda"; nullopt otherwise.
-std::optional<Device> parse_device(std::string_view word);
+/// A device and, for CUDA, its index (-1: LOCAL_RANK of a distributed run, else 0).
+struct DeviceSpec {
+  Device kind = Device::kAuto;
+  int index = -1;
+  friend bool operator==(const DeviceSpec&, const DeviceSpec&) = default;
+};
+/// "auto", "cpu", "cuda", "cuda:K"; nullopt otherwise.
+std::optional<DeviceSpec> parse_device(std::string_view word);
+
+/// Arithmetic of the forward pass: fp32, or bf16 autocast (matrix products and convolutions in
+/// bfloat16, reductions and the loss in fp32; weights and Adam stay fp32).
+enum class Precision { kFp32, kBf16 };
+/// "fp32", "bf16"; nullopt otherwise.
+std::optional<Precision> parse_precision(std::string_view word);
+/// "fp32" or "bf16".
+std::string_view precision_name(Precision precision);
 
 /// Width of the label-embedding rows (GloVe dimension of the original).
 inline constexpr int kEmbeddingDim = 300;
@@ -41,8 +56,10 @@ struct ModelOptions {
   bool drt = false;                     ///< add the Dynamic Residual Tree (spec 3.2)
   int image_size = 0;                   ///< panel side fed to the model; 0 = default_image_size
   bool wren_tag = true;                 ///< WReN: append the 9-d panel tag (spec 2.4)
-  /// kNumLabels x kEmbeddingDim row-major; empty = the built-in table (label_embeddings.hpp).
+  /// kNumLabels x kEmbeddingDim row-major; empty = the original's GloVe table (label_embeddings.hpp).
   std::vector<float> label_embeddings = {};
+  /// Which table label_embeddings holds: "glove", "random" or the .npy path (the checkpoint records it).
+  std::string label_table = "glove";
 };
 
 /// The image size actually used (image_size, or the model's default when 0).

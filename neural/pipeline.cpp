@@ -50,7 +50,8 @@ void append(HostBatch& b, LoadedProblem&& p, std::size_t position) {
 struct BatchStream::Shared {
   using Item = std::variant<HostBatch, std::monostate, std::exception_ptr>;
   std::vector<DataFile> files;
-  std::vector<std::size_t> order;
+  std::vector<std::size_t> order;     // file positions this rank visits, in order
+  std::vector<std::int64_t> global_sizes;
   PipelineOptions options;
   PanelResizer resize;
   std::mutex mutex;
@@ -64,11 +65,14 @@ struct BatchStream::Shared {
 
   Shared(std::span<const DataFile> f, const PipelineOptions& o, int e, ProblemCache* c)
       : files(f.begin(), f.end()),
-        order(epoch_order(f.size(), o.seed, e, o.shuffle)),
         options(o),
         resize(engine::kPanelSize, o.image_size),
         epoch(e),
-        cache(c) {}
+        cache(c) {
+    RankShare share = rank_share(epoch_order(f.size(), o.seed, e, o.shuffle), o);
+    order = std::move(share.files);
+    global_sizes = std::move(share.global_sizes);
+  }
 
   // Blocks while `prefetch` batches wait, unless `force` (end and error markers always fit).
   void push(Item item, bool force) {
@@ -95,7 +99,7 @@ struct BatchStream::Shared {
 // Tokens in flight: 4 per worker (oneTBB's `square` example), enough to hide file latency.
 void BatchStream::Shared::run() {
   namespace tbb = oneapi::tbb;
-  std::size_t next = 0;
+  std::size_t next = 0, batches = 0;
   HostBatch batch;
   const auto source = [&](tbb::flow_control& fc) -> std::size_t {
     if (next == order.size() || stop.load()) {
@@ -115,7 +119,10 @@ void BatchStream::Shared::run() {
   const auto sink = [&](std::pair<std::size_t, LoadedProblem> item) {
     if (batch.size == 0) batch.image_size = options.image_size;
     append(batch, std::move(item.second), order[item.first]);
-    if (batch.size == options.batch_size || item.first + 1 == order.size()) push(std::exchange(batch, {}), false);
+    if (batch.size == options.batch_size || item.first + 1 == order.size()) {
+      batch.global_size = global_sizes[batches++];
+      push(std::exchange(batch, {}), false);
+    }
   };
   tbb::task_arena arena(options.threads);
   arena.execute([&] {
@@ -141,10 +148,36 @@ std::size_t batch_count(std::size_t n, int batch_size) {
   return (n + static_cast<std::size_t>(batch_size) - 1) / static_cast<std::size_t>(batch_size);
 }
 
-ProblemCache::ProblemCache(std::size_t files, const PipelineOptions& options, std::size_t budget_bytes) {
-  const std::size_t side = static_cast<std::size_t>(options.image_size);
-  const std::size_t per_problem = 16 * side * side + sizeof(LoadedProblem);
-  if (files > 0 && files <= budget_bytes / per_problem) slots_.resize(files);
+// Global batch g of m problems goes to the ranks in slices [r m / W, (r + 1) m / W).
+RankShare rank_share(const std::vector<std::size_t>& order, const PipelineOptions& o) {
+  const auto n = order.size(), world = static_cast<std::size_t>(o.world_size), rank = static_cast<std::size_t>(o.rank);
+  const auto batch = static_cast<std::size_t>(o.batch_size);
+  RankShare share;
+  if (!o.split_global_batches) {
+    share.files.assign(order.begin() + static_cast<std::ptrdiff_t>(rank * n / world),
+                       order.begin() + static_cast<std::ptrdiff_t>((rank + 1) * n / world));
+    for (std::size_t i = 0; i < share.files.size(); i += batch)
+      share.global_sizes.push_back(static_cast<std::int64_t>(std::min(batch, share.files.size() - i)));
+    return share;
+  }
+  for (std::size_t start = 0; start < n; start += batch * world) {
+    const std::size_t m = std::min(batch * world, n - start);
+    if (m < world) break;
+    share.files.insert(share.files.end(), order.begin() + static_cast<std::ptrdiff_t>(start + rank * m / world),
+                       order.begin() + static_cast<std::ptrdiff_t>(start + (rank + 1) * m / world));
+    share.global_sizes.push_back(static_cast<std::int64_t>(m));
+  }
+  return share;
+}
+
+std::size_t ProblemCache::problem_bytes(const PipelineOptions& options) {
+  const auto side = static_cast<std::size_t>(options.image_size);
+  return 16 * side * side + sizeof(LoadedProblem);
+}
+
+ProblemCache::ProblemCache(std::size_t files, const PipelineOptions& options, std::size_t budget_bytes)
+    : capacity_(std::min(files, budget_bytes / problem_bytes(options))) {
+  slots_.resize(capacity_);
 }
 
 const LoadedProblem* ProblemCache::find(std::size_t i) const {
@@ -161,8 +194,9 @@ std::size_t ProblemCache::size() const {
 
 BatchStream::BatchStream(std::span<const DataFile> files, const PipelineOptions& options, int epoch, ProblemCache* cache) {
   RAVE_CHECK(options.batch_size >= 1 && options.threads >= 1 && options.prefetch >= 1, "bad PipelineOptions");
+  RAVE_CHECK(options.world_size >= 1 && options.rank >= 0 && options.rank < options.world_size, "bad rank");
   shared_ = std::make_shared<Shared>(files, options, epoch, cache);
-  batches_ = batch_count(files.size(), options.batch_size);
+  batches_ = shared_->global_sizes.size();
   worker_ = std::thread([s = shared_] {
     try {
       s->run();

@@ -31,6 +31,12 @@ struct PipelineOptions {
   bool candidates_only = false;  ///< zero the 8 context panels (answer-set shortcut ablation)
   bool shuffle_candidates = false;  ///< permute each problem's candidates, from (seed, epoch, file)
   int prefetch = 4;              ///< finished batches kept ready ahead of the consumer
+  int rank = 0;                  ///< this process's share of the files (data-parallel runs)
+  int world_size = 1;
+  /// Training: each global batch of batch_size x world_size problems is split among the ranks
+  /// (rank r takes the r-th slice), so W ranks see what one process with the global batch sees.
+  /// Otherwise (evaluation) each rank takes a contiguous 1/world_size of the list.
+  bool split_global_batches = false;
 };
 
 /// A batch in host memory, laid out as the model tensors (row-major).
@@ -45,26 +51,33 @@ struct HostBatch {
   std::vector<float> indicator;          ///< size
   std::vector<std::int64_t> configs;     ///< size, configuration index 0..6
   std::vector<std::size_t> positions;    ///< size, index of each problem in the file list
+  std::int64_t global_size = 0;          ///< problems of the global batch this one is a slice of
   friend bool operator==(const HostBatch&, const HostBatch&) = default;
 };
 
-/// Decoded problems kept from one epoch to the next, so that after the first epoch the pipeline
-/// only copies memory. Owned by the caller, one per file list and PipelineOptions; it stays empty
-/// when the whole list would not fit in `budget_bytes`. The pipeline writes each slot at most once
-/// per epoch, from one worker, and epochs do not overlap, so slots need no lock.
+/// Decoded problems kept from one epoch to the next, so that the pipeline only copies memory for
+/// them after the first epoch. Owned by the caller, one per file list and PipelineOptions. It keeps
+/// the first files of the list (by position) that fit in `budget_bytes`, and the rest is decoded
+/// from disk every epoch. The pipeline writes each slot at most once per epoch, from one worker,
+/// and epochs do not overlap, so slots need no lock.
 class ProblemCache {
  public:
   ProblemCache(std::size_t files, const PipelineOptions& options, std::size_t budget_bytes);
-  /// Whether problems are kept (the list fits the budget).
-  bool enabled() const { return !slots_.empty(); }
+  /// Whether any problem is kept.
+  bool enabled() const { return capacity_ > 0; }
+  /// How many problems (the first positions) are kept at most.
+  std::size_t capacity() const { return capacity_; }
+  /// Bytes one decoded problem takes for `options`.
+  static std::size_t problem_bytes(const PipelineOptions& options);
   /// The problem at file position `i` when kept.
   const LoadedProblem* find(std::size_t i) const;
-  /// Keeps problem `i` (no-op when disabled).
+  /// Keeps problem `i` when i < capacity().
   void store(std::size_t i, const LoadedProblem& problem);
   /// Problems kept so far.
   std::size_t size() const;
 
  private:
+  std::size_t capacity_ = 0;
   std::vector<std::optional<LoadedProblem>> slots_;
 };
 
@@ -72,6 +85,17 @@ class ProblemCache {
 std::vector<std::size_t> epoch_order(std::size_t n, std::uint64_t seed, int epoch, bool shuffle);
 /// Number of batches of an epoch over `n` files (the last partial batch is kept, as the reference).
 std::size_t batch_count(std::size_t n, int batch_size);
+
+/// One rank's visit of an epoch: the files (positions in the list) in order, and the size of the
+/// global batch each of its batches belongs to.
+struct RankShare {
+  std::vector<std::size_t> files;
+  std::vector<std::int64_t> global_sizes;  ///< one per batch
+};
+/// This rank's part of `order` under options (rank, world_size, batch_size, split_global_batches).
+/// Splitting global batches, a last global batch smaller than world_size is left out (so no rank
+/// is idle in a step); contiguous shards leave nothing out.
+RankShare rank_share(const std::vector<std::size_t>& order, const PipelineOptions& options);
 
 /// One epoch of batches, produced in the background.
 class BatchStream {

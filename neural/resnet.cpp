@@ -25,12 +25,12 @@ class BasicBlockImpl : public torch::nn::Module {
  public:
   BasicBlockImpl(std::int64_t in, std::int64_t out, std::int64_t stride)
       : conv1_(register_module("conv1", conv(in, out, 3, stride, 1))),
-        bn1_(register_module("bn1", torch::nn::BatchNorm2d(out))),
+        bn1_(register_module("bn1", SyncBatchNorm2d(out))),
         conv2_(register_module("conv2", conv(out, out, 3, 1, 1))),
-        bn2_(register_module("bn2", torch::nn::BatchNorm2d(out))) {
+        bn2_(register_module("bn2", SyncBatchNorm2d(out))) {
     if (stride != 1 || in != out)
       downsample_ = register_module("downsample", torch::nn::Sequential(conv(in, out, 1, stride, 0),
-                                                                        torch::nn::BatchNorm2d(out)));
+                                                                        SyncBatchNorm2d(out)));
   }
   torch::Tensor forward(const torch::Tensor& x) {
     auto y = bn2_(conv2_(torch::relu(bn1_(conv1_(x)))));
@@ -39,9 +39,9 @@ class BasicBlockImpl : public torch::nn::Module {
 
  private:
   torch::nn::Conv2d conv1_;
-  torch::nn::BatchNorm2d bn1_;
+  SyncBatchNorm2d bn1_;
   torch::nn::Conv2d conv2_;
-  torch::nn::BatchNorm2d bn2_;
+  SyncBatchNorm2d bn2_;
   torch::nn::Sequential downsample_{nullptr};
 };
 TORCH_MODULE(BasicBlock);
@@ -55,7 +55,7 @@ torch::nn::Sequential stage(std::int64_t in, std::int64_t out, std::int64_t stri
 ResNet18TrunkImpl::ResNet18TrunkImpl(std::int64_t in_channels)
     : conv1_(register_module("conv1", torch::nn::Conv2d(torch::nn::Conv2dOptions(in_channels, 64, 7)
                                                              .stride(2).padding(3).bias(false)))),
-      bn1_(register_module("bn1", torch::nn::BatchNorm2d(64))),
+      bn1_(register_module("bn1", SyncBatchNorm2d(64))),
       layer1_(register_module("layer1", stage(64, 64, 1))),
       layer2_(register_module("layer2", stage(64, 128, 2))),
       layer3_(register_module("layer3", stage(128, 256, 2))),

@@ -1,17 +1,18 @@
 // The epoch loop of trainer.hpp: data from the TBB pipeline, steps from training.hpp, checkpoints
-// from internal/checkpoint.hpp.
+// from internal/checkpoint.hpp, and, with several ranks, the collectives of internal/collective.hpp.
 #include "neural/trainer.hpp"
 
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <cstdio>
 #include <limits>
 
 #include "common/atomic_file.hpp"
 #include "common/error.hpp"
 #include "common/random.hpp"
 #include "neural/internal/checkpoint.hpp"
+#include "neural/internal/collective.hpp"
+#include "neural/internal/resume.hpp"
 #include "neural/training.hpp"
 
 namespace rave::neural {
@@ -19,6 +20,8 @@ namespace fs = std::filesystem;
 namespace {
 
 using Clock = std::chrono::steady_clock;
+
+constexpr auto kRendezvousTimeout = std::chrono::minutes(5);
 
 double seconds_since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
 
@@ -43,12 +46,8 @@ class PhaseMeter {
     progress_.eta_seconds = elapsed / static_cast<double>(progress_.step) * static_cast<double>(progress_.steps - progress_.step);
     report_(progress_);
   }
-  const StepStats& totals() const { return totals_; }
+  StepStats& totals() { return totals_; }
   double seconds() const { return seconds_since(start_); }
-  double mean_loss() const { return totals_.problems ? totals_.loss / static_cast<double>(totals_.problems) : 0.0; }
-  double accuracy() const {
-    return totals_.problems ? static_cast<double>(totals_.correct) / static_cast<double>(totals_.problems) : 0.0;
-  }
 
  private:
   const ProgressFn& report_;
@@ -57,10 +56,21 @@ class PhaseMeter {
   StepStats totals_;
 };
 
+double mean(double sum, std::int64_t n) { return n ? sum / static_cast<double>(n) : 0.0; }
+
+// Sums a phase's totals over the ranks (a no-op alone).
+void reduce(internal::Collective* group, StepStats& s) {
+  if (!group) return;
+  auto t = torch::tensor({s.loss, static_cast<double>(s.correct), static_cast<double>(s.problems)}, torch::kDouble);
+  group->all_reduce_sum({t});
+  s = {t[0].item<double>(), static_cast<std::int64_t>(t[1].item<double>()), static_cast<std::int64_t>(t[2].item<double>())};
+}
+
 struct EvalTotals {
-  double loss = 0;
+  double loss_sum = 0;
   AccuracyByConfig accuracy;
-  std::vector<ProblemScores> predictions;
+  double mean_loss() const { return mean(loss_sum, accuracy.problems()); }
+  std::vector<ProblemScores> predictions;  // with EvalPass::keep_scores: every problem's answer logits
 };
 
 ProblemScores problem_scores(const DataFile& file, const float* logits) {
@@ -70,37 +80,50 @@ ProblemScores problem_scores(const DataFile& file, const float* logits) {
   return p;
 }
 
-// One pass in eval mode over `files`, accuracy counted per configuration; with `keep_scores` the
-// answer logits of every problem too.
+void reduce(internal::Collective* group, EvalTotals& e) {
+  if (!group) return;
+  std::vector<double> v{e.loss_sum};
+  for (auto n : e.accuracy.correct) v.push_back(static_cast<double>(n));
+  for (auto n : e.accuracy.total) v.push_back(static_cast<double>(n));
+  auto t = torch::tensor(v, torch::kDouble);
+  group->all_reduce_sum({t});
+  e.loss_sum = t[0].item<double>();
+  for (std::size_t c = 0; c < e.accuracy.correct.size(); ++c) {
+    e.accuracy.correct[c] = static_cast<std::int64_t>(t[static_cast<std::int64_t>(1 + c)].item<double>());
+    e.accuracy.total[c] = static_cast<std::int64_t>(t[static_cast<std::int64_t>(1 + engine::kNumConfigs + c)].item<double>());
+  }
+}
+
+// Where a pass evaluates and how.
+struct EvalPass {
+  const torch::Device& device;
+  Precision precision;
+  internal::Collective* group;  // each rank evaluates its shard; totals summed (nullptr: alone)
+  bool keep_scores = false;     // also keep every problem's answer logits (a pass alone, not sharded)
+};
+
+// One pass in eval mode over this rank's share of `files`, accuracy counted per configuration.
 EvalTotals evaluate_files(RavenModelImpl& model, const std::vector<DataFile>& files, const PipelineOptions& options,
-                          const torch::Device& device, std::string_view phase, int epoch, int epochs,
-                          const ProgressFn& progress, ProblemCache* cache = nullptr, bool keep_scores = false) {
+                          const EvalPass& pass, const Progress& label, const ProgressFn& progress,
+                          ProblemCache* cache = nullptr) {
   BatchStream stream(files, options, 0, cache);
-  PhaseMeter meter(phase, epoch, epochs, stream.size(), progress);
+  PhaseMeter meter(label.phase, label.epoch, label.epochs, stream.size(), progress);
   EvalTotals out;
   std::vector<std::uint8_t> right;
   std::vector<float> logits;
   while (auto batch = stream.next()) {
-    meter.add(eval_step(model, to_tensors(*batch, device), &right, keep_scores ? &logits : nullptr));
+    meter.add(eval_step(model, to_tensors(*batch, pass.device), &right, pass.precision,
+                        pass.keep_scores ? &logits : nullptr));
     for (std::size_t i = 0; i < right.size(); ++i) {
       const auto c = static_cast<std::size_t>(batch->configs[i]);
       out.accuracy.correct[c] += right[i];
       ++out.accuracy.total[c];
-      if (keep_scores) out.predictions.push_back(problem_scores(files[batch->positions[i]], &logits[kAnswerLogits * i]));
+      if (pass.keep_scores) out.predictions.push_back(problem_scores(files[batch->positions[i]], &logits[kAnswerLogits * i]));
     }
   }
-  out.loss = meter.mean_loss();
+  out.loss_sum = meter.totals().loss;
+  reduce(pass.group, out);
   return out;
-}
-
-LossWeights loss_weights(const TrainOptions& o) {
-  const LossWeights w{o.meta_alpha.value_or(0.0), o.meta_beta.value_or(o.model.kind == ModelKind::kWReN ? 10.0 : 0.0)};
-  const std::string name(model_paper_name(o.model.kind));
-  if (w.meta_beta != 0.0 && o.model.kind != ModelKind::kResNet && o.model.kind != ModelKind::kWReN)
-    throw UsageError("--meta-beta: " + name + " has no rule-bit head (resnet and wren have one)");
-  if (w.meta_alpha != 0.0 && o.model.kind != ModelKind::kResNet)
-    throw UsageError("--meta-alpha: " + name + " has no structure-bit head (resnet has one)");
-  return w;
 }
 
 void check_options(const TrainOptions& o) {
@@ -109,25 +132,16 @@ void check_options(const TrainOptions& o) {
   if (o.batch_size < 1) throw UsageError("--batch-size must be at least 1");
   if (!(o.learning_rate > 0)) throw UsageError("--lr must be positive");
   if (o.out.empty()) throw UsageError("--out: a run folder is needed");
+  internal::resolved_weights(o);
 }
 
 int threads_or_hardware(int threads) {
   return threads > 0 ? threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
 }
 
-std::string metrics_line(const EpochMetrics& m) {
-  char line[320];
-  std::snprintf(line, sizeof line,
-                "{\"epoch\": %d, \"train_loss\": %.6g, \"train_accuracy\": %.6g, \"val_loss\": %.6g, "
-                "\"val_accuracy\": %.6g, \"seconds\": %.3f, \"train_problems_per_s\": %.2f, \"best\": %s}\n",
-                m.epoch, m.train_loss, m.train_accuracy, m.val_loss, m.val_accuracy, m.seconds, m.train_rate,
-                m.best ? "true" : "false");
-  return line;
-}
-
 void write_metrics(const fs::path& path, const std::vector<EpochMetrics>& history) {
   std::string text;
-  for (const auto& m : history) text += metrics_line(m);
+  for (const auto& m : history) text += internal::metrics_json_line(m);
   write_file_atomic(path, std::string_view(text));
 }
 
@@ -150,18 +164,17 @@ void prepare_out(const TrainOptions& o) {
     throw UsageError(o.out.string() + " already holds a run (last.pt): pass --resume to continue it, or choose another --out");
 }
 
-// Continues a run from last.pt: weights, Adam state and the record (architecture must match).
-void resume_from(const fs::path& last, const torch::Device& device, RavenModelImpl& model,
-                 torch::optim::Optimizer& adam, internal::CheckpointRecord& record) {
-  auto c = internal::open_checkpoint(last, device);
-  internal::load_weights(c, last, model);
-  internal::load_optimizer(c, last, adam);
-  if (c.record.info.candidates_only != record.info.candidates_only)
-    throw UsageError(last.string() + " was trained " + (c.record.info.candidates_only ? "with" : "without") +
-                     " --candidates-only; resume it the same way");
-  const ModelOptions model_options = record.info.model;
-  record = c.record;
-  record.info.model = model_options;
+// The state every rank must hold alike: parameters and buffers (batch-norm statistics, label table).
+std::vector<torch::Tensor> replicated_state(RavenModelImpl& model) {
+  auto state = model.parameters();
+  for (auto& b : model.buffers()) state.push_back(b);
+  return state;
+}
+
+// The dropout generator of an epoch: a function of (seed, epoch, rank) only.
+std::uint64_t dropout_seed(std::uint64_t seed, int epoch, int rank) {
+  const std::uint64_t s = mix64(seed ^ mix64(static_cast<std::uint64_t>(epoch)));
+  return rank == 0 ? s : mix64(s ^ static_cast<std::uint64_t>(rank));
 }
 
 }  // namespace
@@ -185,87 +198,114 @@ std::int64_t AccuracyByConfig::problems() const {
 
 namespace {
 
-// One training run: the model, Adam, the run record, and the pipelines and caches of its splits.
+// One training run: the model, Adam, the run record, the pipelines and caches of its splits and,
+// with several ranks, the process group.
 class Run {
  public:
-  Run(const TrainOptions& o, const torch::Device& device, Splits files)
-      : o_(o), device_(device), files_(std::move(files)), weights_(loss_weights(o)),
-        last_(o.out / "last.pt"), best_(o.out / "best.pt"),
+  Run(const TrainOptions& o, const torch::Device& device, Splits files, std::unique_ptr<internal::Collective> group)
+      : o_(o), device_(device), files_(std::move(files)), group_(std::move(group)),
+        weights_{internal::resolved_weights(o).meta_alpha, internal::resolved_weights(o).meta_beta},
+        rank_(o.distributed.rank), last_(o.out / "last.pt"), best_(o.out / "best.pt"),
         model_((torch::manual_seed(o.seed), make_model(o.model))),  // initialised from the seed
         adam_(make_adam(*model_, {o.learning_rate, o.beta1, o.beta2, o.epsilon})),
-        record_{{o.model, 0, 0, -1.0, o.candidates_only, o.train_configs, {}}, o.seed},
+        info_{.model = o.model, .best_val_accuracy = -1.0, .candidates_only = o.candidates_only,
+              .train_configs = o.train_configs, .settings = internal::settings_of(o), .history = {}},
         train_pipe_{.image_size = resolved_image_size(o.model), .batch_size = o.batch_size,
                     .threads = threads_or_hardware(o.loader_threads ? o.loader_threads : o.threads), .seed = o.seed,
-                    .shuffle = true, .candidates_only = o.candidates_only, .shuffle_candidates = o.shuffle_candidates},
-        eval_pipe_(without_shuffling(train_pipe_)),
+                    .shuffle = true, .candidates_only = o.candidates_only, .shuffle_candidates = o.shuffle_candidates,
+                    .rank = o.distributed.rank, .world_size = o.distributed.world_size, .split_global_batches = true},
+        eval_pipe_(for_evaluation(train_pipe_)),
         train_cache_(files_.train.size(), train_pipe_, o.cache_mb << 20),
         val_cache_(files_.val.size(), eval_pipe_, (o.cache_mb << 20) - std::min(o.cache_mb << 20, cached_train_bytes())) {
     model_->to(device_);
-    record_.info.model.label_embeddings.clear();  // the table travels as the model's buffer
-    if (o.resume && fs::exists(last_)) resume_from(last_, device_, *model_, adam_, record_);
+    info_.model.label_embeddings.clear();  // the table travels as the model's buffer
+    if (group_ && o.sync_batch_norm) set_batch_norm_group(*model_, group_.get());
+    if (o.resume && fs::exists(last_)) resume();
+    if (group_) group_->broadcast(replicated_state(*model_));  // rank 0's weights everywhere
   }
 
-  int epochs_done() const { return record_.info.epoch; }
+  int epochs_done() const { return info_.epoch; }
 
   // Epoch e visits the training files in a permutation drawn from (seed, e) and reseeds torch's
-  // generator from (seed, e) for dropout, so a resumed run repeats the epochs an uninterrupted run
-  // would have made (bit for bit on CPU with a fixed thread count).
+  // generator from (seed, e, rank) for dropout, so a resumed run repeats the epochs an
+  // uninterrupted run would have made (bit for bit on CPU with a fixed thread count).
   EpochMetrics run_epoch(int epoch, const ProgressFn& progress) {
-    torch::manual_seed(mix64(o_.seed ^ mix64(static_cast<std::uint64_t>(epoch))));
+    torch::manual_seed(dropout_seed(o_.seed, epoch, rank_));
     const auto t0 = Clock::now();
     BatchStream stream(files_.train, train_pipe_, epoch, &train_cache_);
     PhaseMeter meter("train", epoch, o_.epochs, stream.size(), progress);
-    while (auto batch = stream.next()) meter.add(train_step(*model_, adam_, to_tensors(*batch, device_), weights_));
+    while (auto batch = stream.next())
+      meter.add(train_step(*model_, adam_, to_tensors(*batch, device_), weights_,
+                           {.precision = o_.precision, .group = group_.get(), .global_batch = batch->global_size}));
     const double train_seconds = meter.seconds();
-    const EvalTotals val =
-        evaluate_files(*model_, files_.val, eval_pipe_, device_, "val", epoch, o_.epochs, progress, &val_cache_);
-    return {epoch, meter.mean_loss(), meter.accuracy(), val.loss, val.accuracy.overall(), seconds_since(t0),
-            static_cast<double>(meter.totals().problems) / std::max(train_seconds, 1e-9),
-            val.accuracy.overall() > record_.info.best_val_accuracy};
+    StepStats train = meter.totals();
+    reduce(group_.get(), train);
+    const EvalTotals val = evaluate_files(*model_, files_.val, eval_pipe_, {device_, o_.precision, group_.get()},
+                                          {.phase = "val", .epoch = epoch, .epochs = o_.epochs}, progress, &val_cache_);
+    return {epoch, mean(train.loss, train.problems), mean(static_cast<double>(train.correct), train.problems),
+            val.mean_loss(), val.accuracy.overall(), seconds_since(t0),
+            static_cast<double>(train.problems) / std::max(train_seconds, 1e-9),
+            val.accuracy.overall() > info_.best_val_accuracy};
   }
 
-  // best.pt when validation improved, last.pt (with Adam) and metrics.jsonl always.
+  // best.pt when validation improved, last.pt (with Adam) and metrics.jsonl always; rank 0 only.
   void save(const EpochMetrics& m) {
-    record_.info.epoch = m.epoch;
-    record_.info.history.push_back(m);
+    info_.epoch = m.epoch;
+    info_.history.push_back(m);
     if (m.best) {
-      record_.info.best_epoch = m.epoch;
-      record_.info.best_val_accuracy = m.val_accuracy;
-      internal::save_checkpoint(best_, record_, *model_, nullptr);
+      info_.best_epoch = m.epoch;
+      info_.best_val_accuracy = m.val_accuracy;
     }
-    internal::save_checkpoint(last_, record_, *model_, &adam_);
-    write_metrics(o_.out / "metrics.jsonl", record_.info.history);
+    if (rank_ != 0) return;
+    if (m.best) internal::save_checkpoint(best_, info_, *model_, nullptr);
+    internal::save_checkpoint(last_, info_, *model_, &adam_);
+    write_metrics(o_.out / "metrics.jsonl", info_.history);
   }
 
-  // best.pt on the test split.
+  // best.pt on the test split (rank 0 reads it and sends its weights to the other ranks).
   TrainResult finish(const ProgressFn& progress) {
-    auto chosen = internal::open_checkpoint(best_, device_);
-    internal::load_weights(chosen, best_, *model_);
-    const EvalTotals test = evaluate_files(*model_, files_.test, eval_pipe_, device_, "test", 0, o_.epochs, progress);
-    return {record_.info.history, record_.info.best_epoch, record_.info.best_val_accuracy, test.accuracy, test.loss,
-            best_, device_.is_cuda() ? "cuda" : "cpu", parameter_count(*model_), files_.train.size(),
-            files_.val.size(), files_.test.size()};
+    if (rank_ == 0) {
+      auto chosen = internal::open_checkpoint(best_, device_);
+      internal::load_weights(chosen, best_, *model_);
+    }
+    if (group_) group_->broadcast(replicated_state(*model_));
+    const EvalTotals test = evaluate_files(*model_, files_.test, eval_pipe_, {device_, o_.precision, group_.get()},
+                                           {.phase = "test", .epochs = o_.epochs}, progress);
+    return {info_.history, info_.best_epoch, info_.best_val_accuracy, test.accuracy, test.mean_loss(), best_,
+            device_.str(), parameter_count(*model_), files_.train.size(), files_.val.size(), files_.test.size(),
+            rank_, o_.distributed.world_size};
   }
 
  private:
-  static PipelineOptions without_shuffling(PipelineOptions p) {
+  static PipelineOptions for_evaluation(PipelineOptions p) {
     p.shuffle = false;
     p.shuffle_candidates = false;
+    p.split_global_batches = false;
     return p;
   }
-  std::size_t cached_train_bytes() const {
-    const auto side = static_cast<std::size_t>(train_pipe_.image_size);
-    return train_cache_.enabled() ? files_.train.size() * 16 * side * side : 0;
+  std::size_t cached_train_bytes() const { return train_cache_.capacity() * ProblemCache::problem_bytes(train_pipe_); }
+
+  // Continues from last.pt: weights, Adam state and the record; the settings must match.
+  void resume() {
+    auto c = internal::open_checkpoint(last_, device_);
+    internal::load_weights(c, last_, *model_);
+    internal::check_resume(c.info, o_, last_.string());
+    internal::load_optimizer(c, last_, adam_);
+    const ModelOptions model_options = info_.model;
+    info_ = c.info;
+    info_.model = model_options;
   }
 
   const TrainOptions& o_;
   torch::Device device_;
   Splits files_;
+  std::unique_ptr<internal::Collective> group_;
   LossWeights weights_;
+  int rank_;
   fs::path last_, best_;
   std::shared_ptr<RavenModelImpl> model_;
   torch::optim::Adam adam_;
-  internal::CheckpointRecord record_;
+  CheckpointInfo info_;
   PipelineOptions train_pipe_, eval_pipe_;
   ProblemCache train_cache_, val_cache_;
 };
@@ -274,12 +314,13 @@ class Run {
 
 TrainResult train(const TrainOptions& o, const ProgressFn& progress, const EpochFn& on_epoch) {
   check_options(o);
-  loss_weights(o);  // option errors before any file is touched
   set_compute_threads(o.threads);
-  const torch::Device device = resolve_device(o.device);
+  const torch::Device device = resolve_device(o.device, o.distributed.local_rank);
   Splits files = list_splits(o);
   prepare_out(o);
-  Run run(o, device, std::move(files));
+  std::unique_ptr<internal::Collective> group;
+  if (o.distributed.world_size > 1) group = std::make_unique<internal::Collective>(o.distributed, device, kRendezvousTimeout);
+  Run run(o, device, std::move(files), std::move(group));
   for (int epoch = run.epochs_done() + 1; epoch <= o.epochs; ++epoch) {
     const EpochMetrics m = run.run_epoch(epoch, progress);
     run.save(m);
@@ -288,16 +329,14 @@ TrainResult train(const TrainOptions& o, const ProgressFn& progress, const Epoch
   return run.finish(progress);
 }
 
-CheckpointInfo read_checkpoint_info(const fs::path& checkpoint) {
-  return internal::open_checkpoint(checkpoint).record.info;
-}
+CheckpointInfo read_checkpoint_info(const fs::path& checkpoint) { return internal::open_checkpoint(checkpoint).info; }
 
 EvalResult evaluate(const EvalOptions& o, const ProgressFn& progress) {
   if (o.batch_size < 1) throw UsageError("--batch-size must be at least 1");
   set_compute_threads(o.threads);
   const torch::Device device = resolve_device(o.device);
   auto c = internal::open_checkpoint(o.checkpoint, device);
-  const auto& info = c.record.info;
+  const auto& info = c.info;
   if (o.expect_model && *o.expect_model != info.model.kind)
     throw InputError(o.checkpoint.string(), "model_kind",
                      "checkpoint holds a " + display_name(info.model) + " model, not " +
@@ -307,9 +346,10 @@ EvalResult evaluate(const EvalOptions& o, const ProgressFn& progress) {
   const PipelineOptions pipe{.image_size = resolved_image_size(info.model), .batch_size = o.batch_size,
                              .threads = threads_or_hardware(o.threads), .seed = 0, .shuffle = false,
                              .candidates_only = o.candidates_only.value_or(info.candidates_only)};
-  EvalTotals t = evaluate_files(*model, files, pipe, device, engine::split_name(o.split), 0, 0, progress, nullptr,
-                                /*keep_scores=*/true);
-  return {info, t.accuracy, t.loss, files.size(), std::move(t.predictions)};
+  EvalTotals t = evaluate_files(*model, files, pipe, {.device = device, .precision = o.precision, .group = nullptr,
+                                                     .keep_scores = true},
+                                {.phase = engine::split_name(o.split)}, progress);
+  return {info, t.accuracy, t.mean_loss(), files.size(), std::move(t.predictions)};
 }
 
 }  // namespace rave::neural

@@ -19,9 +19,10 @@
 #include <string_view>
 #include <vector>
 
-#include "engine/model/configuration.hpp"
 #include "engine/formats/layout.hpp"
+#include "engine/model/configuration.hpp"
 #include "engine/model/problem.hpp"
+#include "neural/distributed.hpp"
 #include "neural/options.hpp"
 
 namespace rave::neural {
@@ -83,11 +84,32 @@ struct TrainOptions {
   std::uint64_t seed = 12345;                   ///< init, dropout and shuffling
   int threads = 0;                              ///< torch / BLAS threads; 0 = all hardware threads
   int loader_threads = 0;                       ///< pipeline workers; 0 = threads
-  std::size_t cache_mb = 2048;                  ///< keep decoded train/val problems in memory when they fit
-  Device device = Device::kAuto;
+  std::size_t cache_mb = 2048;                  ///< decoded train/val problems kept in memory (what fits)
+  DeviceSpec device = {};
+  Precision precision = Precision::kFp32;       ///< bf16: autocast of the forward pass
   bool candidates_only = false;                 ///< zero the context panels (shortcut ablation)
   bool shuffle_candidates = false;              ///< augmentation: permute candidates per epoch
   bool resume = false;                          ///< continue from <out>/last.pt
+  /// This process's place in a data-parallel run (world_size 1: alone). batch_size is per rank;
+  /// the global batch is batch_size x world_size.
+  DistributedEnv distributed = {};
+  /// With several ranks, batch-norm statistics over the global batch (results as one process
+  /// with the global batch); false: per rank, as PyTorch's DistributedDataParallel by default.
+  bool sync_batch_norm = true;
+};
+
+/// The settings a resumed run must repeat (recorded in checkpoints; resume names any difference).
+struct RunSettings {
+  double learning_rate = 0;
+  std::uint64_t seed = 0;
+  std::string data;              ///< the dataset folder, absolute
+  int batch_size = 0;            ///< per rank
+  int world_size = 1;
+  bool shuffle_candidates = false;
+  double meta_alpha = 0, meta_beta = 0;
+  bool sync_batch_norm = true;
+  std::string precision = "fp32";
+  friend bool operator==(const RunSettings&, const RunSettings&) = default;
 };
 
 /// What a run produced.
@@ -98,22 +120,26 @@ struct TrainResult {
   AccuracyByConfig test;                ///< best.pt on the test split
   double test_loss = 0;                 ///< mean cross-entropy
   std::filesystem::path best_checkpoint;
-  std::string device;                   ///< "cpu" or "cuda"
+  std::string device;                   ///< "cpu" or "cuda:K"
   std::int64_t parameters = 0;
   std::size_t train_problems = 0, val_problems = 0, test_problems = 0;
+  int rank = 0;                         ///< this process's rank (only rank 0 writes files)
+  int world_size = 1;
 };
 
-/// Trains, validating each epoch; UsageError on bad options, InputError on bad data or files.
+/// Trains, validating each epoch; UsageError on bad options, InputError on bad data or files,
+/// DistributedError when another rank of a multi-process run is lost.
 TrainResult train(const TrainOptions& options, const ProgressFn& progress = {}, const EpochFn& on_epoch = {});
 
 /// What a checkpoint says about itself.
 struct CheckpointInfo {
-  ModelOptions model;                          ///< architecture (label table not included)
+  ModelOptions model;                          ///< architecture and label table name (not its values)
   int epoch = 0;                               ///< epochs trained
   int best_epoch = 0;
   double best_val_accuracy = 0;
   bool candidates_only = false;                ///< trained on candidates-only input
   std::vector<engine::ConfigId> train_configs; ///< empty = all
+  RunSettings settings;
   std::vector<EpochMetrics> history;
 };
 /// Reads a checkpoint's record; InputError when the file is missing or not a rave checkpoint.
@@ -127,7 +153,8 @@ struct EvalOptions {
   std::vector<engine::ConfigId> configs = {};   ///< empty = all seven
   int batch_size = 32;
   int threads = 0;
-  Device device = Device::kAuto;
+  DeviceSpec device = {};
+  Precision precision = Precision::kFp32;
   std::optional<bool> candidates_only = {};     ///< default: as the checkpoint was trained
   std::optional<ModelKind> expect_model = {};   ///< InputError if the checkpoint holds another model
 };
@@ -156,7 +183,7 @@ EvalResult evaluate(const EvalOptions& options, const ProgressFn& progress = {})
 /// Sets torch's intra-op threads and, when the BLAS is OpenBLAS, its threads, to `threads`
 /// (0 = hardware threads), so the two never oversubscribe the cores.
 void set_compute_threads(int threads);
-/// "cpu" or "cuda" for a device request; UsageError for cuda without a usable GPU.
-std::string resolve_device_name(Device device);
+/// "cpu" or "cuda:K" for a device request; UsageError for cuda without a usable GPU.
+std::string resolve_device_name(const DeviceSpec& device);
 
 }  // namespace rave::neural

@@ -1,13 +1,16 @@
 #include "neural/training.hpp"
 
+#include <ATen/autocast_mode.h>
 #include <dlfcn.h>
 #include <torch/cuda.h>
 #include <torch/nn/functional/loss.h>
 #include <torch/utils.h>
+#include <torch/version.h>
 
 #include <thread>
 
 #include "common/error.hpp"
+#include "neural/internal/collective.hpp"
 #include "neural/trainer.hpp"
 
 namespace rave::neural {
@@ -23,25 +26,73 @@ torch::Tensor mean_bce(const torch::Tensor& logits, const torch::Tensor& bits) {
   return F::binary_cross_entropy_with_logits(logits, bits);  // mean over batch and bits (spec 4)
 }
 
+// A host buffer on `device`, owning its memory: a copy on the CPU; on CUDA a copy into pinned
+// (page-locked) memory, then an asynchronous transfer (the caching host allocator keeps the pinned
+// block until the copy is done).
+torch::Tensor on_device(const void* data, std::vector<std::int64_t> shape, torch::Dtype dtype,
+                        const torch::Device& device) {
+  const auto host = wrap(data, shape, dtype);
+  if (!device.is_cuda()) return host.clone();
+  auto pinned = torch::empty(shape, torch::TensorOptions().dtype(dtype).pinned_memory(true));
+  pinned.copy_(host);
+  return pinned.to(device, /*non_blocking=*/true);
+}
+
+// bf16 autocast for the forward pass and the loss, as torch.autocast(device, torch.bfloat16):
+// previous state restored and the cast cache cleared when the outermost scope ends.
+class AutocastScope {
+ public:
+  AutocastScope(Precision precision, const torch::Device& device)
+      : on_(precision == Precision::kBf16), type_(device.type()) {
+    if (!on_) return;
+    previous_ = enabled();
+    set(true);
+    at::autocast::increment_nesting();
+  }
+  ~AutocastScope() {
+    if (!on_) return;
+    if (at::autocast::decrement_nesting() == 0) at::autocast::clear_cache();
+    set(previous_);
+  }
+  AutocastScope(const AutocastScope&) = delete;
+  AutocastScope& operator=(const AutocastScope&) = delete;
+
+ private:
+#if TORCH_VERSION_MAJOR > 2 || (TORCH_VERSION_MAJOR == 2 && TORCH_VERSION_MINOR >= 4)
+  bool enabled() const { return at::autocast::is_autocast_enabled(type_); }
+  void set(bool on) const {
+    at::autocast::set_autocast_dtype(type_, at::kBFloat16);
+    at::autocast::set_autocast_enabled(type_, on);
+  }
+#else  // LibTorch 1.13 .. 2.3: one switch per device type
+  bool enabled() const { return type_ == torch::kCUDA ? at::autocast::is_enabled() : at::autocast::is_cpu_enabled(); }
+  void set(bool on) const {
+    if (type_ == torch::kCUDA) {
+      at::autocast::set_autocast_gpu_dtype(at::kBFloat16);
+      at::autocast::set_enabled(on);
+    } else {
+      at::autocast::set_autocast_cpu_dtype(at::kBFloat16);
+      at::autocast::set_cpu_enabled(on);
+    }
+  }
+#endif
+  bool on_;
+  c10::DeviceType type_;
+  bool previous_ = false;
+};
+
 }  // namespace
 
 BatchTensors to_tensors(const HostBatch& b, const torch::Device& device) {
   const std::int64_t n = b.size, s = b.image_size;
   BatchTensors t;
-  t.input.images = wrap(b.images.data(), {n, kPanels, s, s}, torch::kUInt8).to(device).to(torch::kFloat);
-  t.input.labels = wrap(b.labels.data(), {n, 6}, torch::kLong).to(device);
-  t.input.indicator = wrap(b.indicator.data(), {n}, torch::kFloat).to(device);
-  t.targets = wrap(b.targets.data(), {n}, torch::kLong).to(device);
-  t.meta_target = wrap(b.meta_target.data(), {n, kMetaTargetBits}, torch::kFloat).to(device);
-  t.meta_structure = wrap(b.meta_structure.data(), {n, kMetaStructureBits}, torch::kFloat).to(device);
+  t.input.images = on_device(b.images.data(), {n, kPanels, s, s}, torch::kUInt8, device).to(torch::kFloat);
+  t.input.labels = on_device(b.labels.data(), {n, 6}, torch::kLong, device);
+  t.input.indicator = on_device(b.indicator.data(), {n}, torch::kFloat, device);
+  t.targets = on_device(b.targets.data(), {n}, torch::kLong, device);
+  t.meta_target = on_device(b.meta_target.data(), {n, kMetaTargetBits}, torch::kFloat, device);
+  t.meta_structure = on_device(b.meta_structure.data(), {n, kMetaStructureBits}, torch::kFloat, device);
   t.configs = wrap(b.configs.data(), {n}, torch::kLong).clone();
-  if (device.is_cpu()) {  // from_blob does not own the host buffers: detach from them
-    t.input.labels = t.input.labels.clone();
-    t.input.indicator = t.input.indicator.clone();
-    t.targets = t.targets.clone();
-    t.meta_target = t.meta_target.clone();
-    t.meta_structure = t.meta_structure.clone();
-  }
   return t;
 }
 
@@ -66,23 +117,33 @@ torch::optim::Adam make_adam(RavenModelImpl& model, const AdamSettings& s) {
 }
 
 StepStats train_step(RavenModelImpl& model, torch::optim::Optimizer& optimizer, const BatchTensors& batch,
-                     const LossWeights& weights) {
+                     const LossWeights& weights, const StepOptions& step) {
   model.train();
   for (auto& p : model.parameters()) p.mutable_grad() = torch::Tensor();  // set_to_none: backward writes, not adds
-  const ModelOutput out = model.forward(batch.input);
-  const auto loss = raven_loss(out, batch, weights);
+  ModelOutput out;
+  torch::Tensor loss;
+  {
+    AutocastScope autocast(step.precision, batch.targets.device());
+    out = model.forward(batch.input);
+    loss = raven_loss(out, batch, weights);
+  }
   loss.backward();
-  optimizer.step();
   const auto n = batch.targets.size(0);
+  if (step.group) internal::average_gradients(*step.group, model.parameters(), n, step.global_batch ? step.global_batch : n);
+  optimizer.step();
   return {loss.item<double>() * static_cast<double>(n),
           out.answer.argmax(1).eq(batch.targets).sum().item<std::int64_t>(), n};
 }
 
 StepStats eval_step(RavenModelImpl& model, const BatchTensors& batch, std::vector<std::uint8_t>* correct_per_problem,
-                    std::vector<float>* answer_logits) {
+                    Precision precision, std::vector<float>* answer_logits) {
   model.eval();
   torch::NoGradGuard no_grad;
-  const ModelOutput out = model.forward(batch.input);
+  ModelOutput out;
+  {
+    AutocastScope autocast(precision, batch.targets.device());
+    out = model.forward(batch.input);
+  }
   const auto right = out.answer.argmax(1).eq(batch.targets).to(torch::kCPU).to(torch::kUInt8).contiguous();
   const auto n = batch.targets.size(0);
   if (correct_per_problem) correct_per_problem->assign(right.data_ptr<std::uint8_t>(), right.data_ptr<std::uint8_t>() + n);
@@ -90,18 +151,25 @@ StepStats eval_step(RavenModelImpl& model, const BatchTensors& batch, std::vecto
     const auto logits = out.answer.detach().to(torch::kCPU).to(torch::kFloat).contiguous();
     answer_logits->assign(logits.data_ptr<float>(), logits.data_ptr<float>() + logits.numel());
   }
-  return {F::cross_entropy(out.answer, batch.targets).item<double>() * static_cast<double>(n),
+  return {F::cross_entropy(out.answer.to(torch::kFloat), batch.targets).item<double>() * static_cast<double>(n),
           right.sum().item<std::int64_t>(), n};
 }
 
-torch::Device resolve_device(Device device) {
+torch::Device resolve_device(const DeviceSpec& device, int local_rank) {
   const bool cuda = torch::cuda::is_available();
-  if (device == Device::kCuda && !cuda)
+  if (device.kind == Device::kCuda && !cuda)
     throw UsageError("--device cuda: no usable CUDA device (this LibTorch build or machine has none); use --device cpu");
-  return (device == Device::kCpu || !cuda) ? torch::Device(torch::kCPU) : torch::Device(torch::kCUDA);
+  if (device.kind == Device::kCpu || !cuda) return torch::Device(torch::kCPU);
+  const auto count = static_cast<int>(torch::cuda::device_count());
+  const int index = device.index >= 0 ? device.index : device.kind == Device::kAuto ? local_rank % count : local_rank;
+  if (index >= count)
+    throw UsageError("--device cuda:" + std::to_string(index) + ": this machine has " + std::to_string(count) +
+                     " CUDA device" + (count == 1 ? "" : "s") + " (cuda:0 .. cuda:" + std::to_string(count - 1) + ")");
+  at::globalContext().setBenchmarkCuDNN(true);  // fixed input shapes: let cudnn pick the fastest kernels once
+  return torch::Device(torch::kCUDA, static_cast<c10::DeviceIndex>(index));
 }
 
-std::string resolve_device_name(Device device) { return resolve_device(device).is_cuda() ? "cuda" : "cpu"; }
+std::string resolve_device_name(const DeviceSpec& device) { return resolve_device(device).str(); }
 
 // Debian's LibTorch calls the system BLAS; when that is OpenBLAS (libopenblas0-pthread), its own
 // thread pool would run beside torch's OpenMP threads, so both get the same count. The symbol is

@@ -7,6 +7,7 @@
 //   auto adam = make_adam(*model, {});
 //   BatchTensors t = to_tensors(host_batch, torch::kCPU);
 //   StepStats s = train_step(*model, adam, t, {});    // s.loss, s.correct
+//   train_step(*model, adam, t, {}, {.precision = Precision::kBf16, .group = &collective, .global_batch = 64});
 #include <torch/optim/adam.h>
 
 #include <cstdint>
@@ -15,6 +16,10 @@
 #include "neural/pipeline.hpp"
 
 namespace rave::neural {
+
+namespace internal {
+class Collective;
+}
 
 /// A batch on a device.
 struct BatchTensors {
@@ -25,7 +30,8 @@ struct BatchTensors {
   torch::Tensor configs;         ///< (B) int64 configuration index (host)
 };
 
-/// Wraps a host batch (no copy on CPU) and moves it to `device`; images become float 0..255.
+/// Wraps a host batch (no copy on CPU) and moves it to `device`; images become float 0..255 there.
+/// On CUDA the bytes go through pinned host memory with non-blocking copies.
 BatchTensors to_tensors(const HostBatch& batch, const torch::Device& device);
 
 /// Weights of the auxiliary terms (spec 4).
@@ -51,16 +57,25 @@ struct StepStats {
   std::int64_t correct = 0;  ///< argmax == target
   std::int64_t problems = 0;
 };
-/// zero_grad, forward (train mode), loss, backward, Adam step.
+/// How a step runs beyond its batch.
+struct StepOptions {
+  Precision precision = Precision::kFp32;   ///< bf16: the forward pass and loss under autocast
+  internal::Collective* group = nullptr;     ///< data parallel: gradients averaged over its ranks
+  std::int64_t global_batch = 0;             ///< problems in the global batch (0: this batch alone)
+};
+
+/// zero_grad, forward (train mode), loss, backward, gradient all-reduce (with a group), step.
 StepStats train_step(RavenModelImpl& model, torch::optim::Optimizer& optimizer, const BatchTensors& batch,
-                     const LossWeights& weights);
+                     const LossWeights& weights, const StepOptions& step = {});
 /// Forward in eval mode without gradients; the loss is the cross-entropy; `correct_per_problem`
 /// (optional) receives one 0/1 per problem, `answer_logits` (optional) the 8 answer logits per
 /// problem, row-major.
 StepStats eval_step(RavenModelImpl& model, const BatchTensors& batch, std::vector<std::uint8_t>* correct_per_problem,
-                    std::vector<float>* answer_logits = nullptr);
+                    Precision precision = Precision::kFp32, std::vector<float>* answer_logits = nullptr);
 
-/// The torch device for a request (UsageError for cuda without a usable GPU).
-torch::Device resolve_device(Device device);
+/// The torch device for a request: cuda without an index is cuda:local_rank. UsageError for cuda
+/// without a usable GPU or with an index past the last one. Turns cudnn's benchmark mode on (the
+/// models' input shapes are fixed).
+torch::Device resolve_device(const DeviceSpec& device, int local_rank = 0);
 
 }  // namespace rave::neural

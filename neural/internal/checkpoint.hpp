@@ -1,7 +1,8 @@
 #pragma once
-// Checkpoint files of rave::neural: a LibTorch archive holding a record of the run (architecture,
-// epochs, history, ...) beside the model weights and, in last.pt, Adam's state. Written to memory
-// and renamed into place (common/atomic_file.hpp). Loading checks the record before touching the
+// Checkpoint files of rave::neural: a LibTorch archive holding the run's record (architecture and
+// label table, epochs, settings, history) as one JSON object written by field name with
+// nlohmann-json, beside the model weights and, in last.pt, Adam's state. Written to memory and
+// renamed into place (common/atomic_file.hpp). Loading checks the record before touching the
 // weights, so a checkpoint of another model or a foreign file is a one-line InputError.
 #include <torch/optim/optimizer.h>
 #include <torch/serialize/input-archive.h>
@@ -14,19 +15,16 @@
 
 namespace rave::neural::internal {
 
-/// The record plus the knobs needed to resume.
-struct CheckpointRecord {
-  CheckpointInfo info;
-  std::uint64_t seed = 0;
-};
-
 /// Writes model weights (+ optimizer state when given) and the record to `path` atomically.
-void save_checkpoint(const std::filesystem::path& path, const CheckpointRecord& record, RavenModelImpl& model,
+void save_checkpoint(const std::filesystem::path& path, const CheckpointInfo& info, RavenModelImpl& model,
                      const torch::optim::Optimizer* optimizer);
+
+/// One line of metrics.jsonl: the epoch's record as a JSON object, by field name.
+std::string metrics_json_line(const EpochMetrics& metrics);
 
 /// An opened checkpoint: its record and the archive the weights are read from.
 struct OpenCheckpoint {
-  CheckpointRecord record;
+  CheckpointInfo info;
   torch::serialize::InputArchive archive;
 };
 /// Opens and checks the record, tensors mapped to `device`; InputError if missing or not a rave

@@ -1,7 +1,7 @@
-// Training and evaluation: the loss of spec/neural.md 4, overfitting 64 problems, the trainer end
-// to end on synthetic npz files (checkpoints, metrics, resume = uninterrupted run), evaluation per
-// configuration, bad checkpoints and options as one-line errors, and the resize against LibTorch's
-// antialiased bilinear interpolation.
+// Training and evaluation: the loss of spec/neural.md 4, the trainer end to end on synthetic npz
+// files (checkpoints, metrics, resume = uninterrupted run, resume with other settings refused),
+// evaluation per configuration, bad checkpoints and options as one-line errors, bf16 autocast, and
+// the resize against LibTorch's antialiased bilinear interpolation. Learning: learning_test.cpp.
 #include <gtest/gtest.h>
 #include <torch/cuda.h>
 #include <torch/nn/functional/loss.h>
@@ -9,6 +9,7 @@
 #include <torch/utils.h>
 
 #include <fstream>
+#include <nlohmann/json.hpp>
 
 #include "common/atomic_file.hpp"
 #include "common/error.hpp"
@@ -48,12 +49,6 @@ BatchTensors random_batch(std::int64_t n, ConfigId config = ConfigId::kOutInCent
   return b;
 }
 
-BatchTensors slice(const BatchTensors& b, std::int64_t from, std::int64_t n) {
-  return {{b.input.images.narrow(0, from, n), b.input.labels.narrow(0, from, n), b.input.indicator.narrow(0, from, n)},
-          b.targets.narrow(0, from, n), b.meta_target.narrow(0, from, n), b.meta_structure.narrow(0, from, n),
-          b.configs.narrow(0, from, n)};
-}
-
 TEST_F(TrainingTest, LossIsCrossEntropyPlusWeightedMeanBce) {
   auto model = make_model({.kind = ModelKind::kResNet, .image_size = 80});
   const auto batch = random_batch(4);
@@ -70,25 +65,6 @@ TEST_F(TrainingTest, LossIsCrossEntropyPlusWeightedMeanBce) {
   const double nodes = bce(out.meta_structure, batch.meta_structure);
   EXPECT_NEAR(raven_loss(out, batch, {}).item<double>(), ce, 1e-6);
   EXPECT_NEAR(raven_loss(out, batch, {.meta_alpha = 2.0, .meta_beta = 10.0}).item<double>(), ce + 2 * nodes + 10 * rules, 1e-3);
-}
-
-// 64 random problems with random answers: CNN+DRT must memorise them (training loss -> ~0).
-TEST_F(TrainingTest, OverfitsSixtyFourProblems) {
-  auto model = make_model({.kind = ModelKind::kCnn, .drt = true});
-  auto adam = make_adam(*model, {.learning_rate = 1e-3});
-  const auto data = random_batch(64);
-  double first = 0, last = 0;
-  for (int epoch = 0; epoch < 60; ++epoch) {
-    double loss = 0;
-    for (std::int64_t from = 0; from < 64; from += 32) loss += train_step(*model, adam, slice(data, from, 32), {}).loss;
-    if (epoch == 0) first = loss / 64;
-    last = loss / 64;
-    if (last < 0.01) break;
-  }
-  const StepStats eval = eval_step(*model, data, nullptr);
-  EXPECT_GT(first, 1.5);  // ~ln 8 at the start
-  EXPECT_LT(last, 0.05);
-  EXPECT_EQ(eval.correct, 64);
 }
 
 TrainOptions small_run(const std::filesystem::path& data, const std::filesystem::path& out, int epochs) {
@@ -116,8 +92,9 @@ TEST_F(TrainingTest, TrainsChecksPointsAndResumesExactly) {
   std::string line;
   int lines = 0;
   while (std::getline(metrics, line)) {
-    ++lines;
-    EXPECT_NE(line.find("\"val_accuracy\""), std::string::npos);
+    const auto j = nlohmann::json::parse(line);
+    EXPECT_EQ(j.at("epoch").get<int>(), ++lines);
+    EXPECT_DOUBLE_EQ(j.at("val_accuracy").get<double>(), whole.history[static_cast<std::size_t>(lines - 1)].val_accuracy);
   }
   EXPECT_EQ(lines, 2);
 
@@ -132,6 +109,10 @@ TEST_F(TrainingTest, TrainsChecksPointsAndResumesExactly) {
   const CheckpointInfo info = read_checkpoint_info(whole.best_checkpoint);
   EXPECT_EQ(info.model.kind, ModelKind::kCnn);
   EXPECT_TRUE(info.model.drt);
+  EXPECT_EQ(info.model.label_table, "glove");
+  EXPECT_EQ(info.settings.learning_rate, 1e-3);
+  EXPECT_EQ(info.settings.batch_size, 4);
+  EXPECT_EQ(info.history.size(), 2u);
   EXPECT_EQ(info.best_epoch, whole.best_epoch);
   const EvalResult eval = evaluate({.checkpoint = whole.best_checkpoint, .data = data, .threads = 1});
   EXPECT_EQ(eval.accuracy.correct, whole.test.correct);
@@ -148,6 +129,49 @@ TEST_F(TrainingTest, TrainsChecksPointsAndResumesExactly) {
   write_file_atomic(runs / "junk.pt", std::string_view("definitely not a checkpoint"));
   EXPECT_THROW(evaluate({.checkpoint = runs / "junk.pt", .data = data}), InputError);
   EXPECT_THROW(read_checkpoint_info(runs / "missing.pt"), InputError);
+}
+
+// A resumed run must repeat its checkpoint's settings; the error names every difference.
+TEST_F(TrainingTest, ResumeRefusesOtherSettingsNamingThem) {
+  const auto data = testing::write_synthetic_dataset("resume-settings", {ConfigId::kCenterSingle}, 10);
+  const auto runs = rave::testing::scratch_dir("resume-settings-runs");
+  train(small_run(data, runs / "a", 1));
+  auto o = small_run(data, runs / "a", 2);
+  o.resume = true;
+  o.learning_rate = 3e-4;
+  o.seed = 7;
+  o.model.label_table = "random";
+  try {
+    train(o);
+    FAIL() << "resumed with other settings";
+  } catch (const UsageError& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("--lr 0.001 (checkpoint) vs 0.0003 (now)"), std::string::npos) << what;
+    EXPECT_NE(what.find("--seed 12345 (checkpoint) vs 7 (now)"), std::string::npos) << what;
+    EXPECT_NE(what.find("--label-embeddings glove (checkpoint) vs random (now)"), std::string::npos) << what;
+    EXPECT_EQ(what.find("--batch-size"), std::string::npos) << what;
+  }
+  o = small_run(testing::write_synthetic_dataset("resume-settings-2", {ConfigId::kCenterSingle}, 10), runs / "a", 2);
+  o.resume = true;
+  EXPECT_THROW(train(o), UsageError);  // another data folder
+  o = small_run(data, runs / "a", 2);
+  o.resume = true;
+  EXPECT_EQ(train(o).history.size(), 2u);  // the same settings continue
+}
+
+// bf16 autocast on the CPU: the step runs, the loss is the fp32 loss to bf16's precision, and
+// the weights stay fp32.
+TEST_F(TrainingTest, Bf16AutocastStepMatchesFp32) {
+  auto model = make_model({.kind = ModelKind::kCnn, .drt = true});
+  auto adam = make_adam(*model, {});
+  const auto batch = random_batch(4);
+  torch::manual_seed(1);
+  const double fp32 = eval_step(*model, batch, nullptr).loss;
+  const double bf16 = eval_step(*model, batch, nullptr, Precision::kBf16).loss;
+  EXPECT_NEAR(bf16, fp32, 0.05 * std::abs(fp32) + 0.05);
+  const StepStats s = train_step(*model, adam, batch, {}, {.precision = Precision::kBf16});
+  EXPECT_TRUE(std::isfinite(s.loss));
+  for (const auto& p : model->parameters()) EXPECT_EQ(p.scalar_type(), torch::kFloat);
 }
 
 TEST_F(TrainingTest, BadOptionsAreUsageErrors) {
@@ -197,13 +221,38 @@ TEST_F(TrainingTest, TrainStepOnCuda_CUDA) {
   BatchTensors cuda{{b.input.images.cuda(), b.input.labels.cuda(), b.input.indicator.cuda()}, b.targets.cuda(),
                     b.meta_target.cuda(), b.meta_structure.cuda(), b.configs};
   EXPECT_GT(train_step(*model, adam, cuda, {}).loss, 0.0);
-  EXPECT_EQ(resolve_device_name(Device::kAuto), "cuda");
+  EXPECT_EQ(resolve_device_name({Device::kAuto}), "cuda:0");
+}
+
+// The GPU path: a host batch through pinned memory to cuda:0, a bf16 step, and a short run of the
+// trainer on cuda:0 (which must give what the CPU run's record says: the same files and epochs).
+TEST_F(TrainingTest, PinnedBatchesBf16AndTrainerOnCuda_CUDA) {
+  if (!torch::cuda::is_available()) GTEST_SKIP() << "no CUDA device (or LibTorch built without CUDA)";
+  const auto data = testing::write_synthetic_dataset("cuda", {ConfigId::kCenterSingle}, 10);
+  BatchStream stream(list_split(data, engine::Split::kTrain, {}), {.batch_size = 6}, 1);
+  const HostBatch host = *stream.next();
+  const BatchTensors t = to_tensors(host, torch::Device(torch::kCUDA, 0));
+  EXPECT_TRUE(t.input.images.is_cuda());
+  EXPECT_TRUE(torch::equal(t.input.images.cpu(), to_tensors(host, torch::kCPU).input.images));
+  auto model = make_model({.kind = ModelKind::kResNet, .drt = true, .image_size = 80});
+  model->to(torch::kCUDA);
+  auto adam = make_adam(*model, {});
+  EXPECT_TRUE(std::isfinite(train_step(*model, adam, t, {}, {.precision = Precision::kBf16}).loss));
+  auto o = small_run(data, rave::testing::scratch_dir("cuda-run") / "r", 2);
+  o.device = {Device::kCuda, 0};
+  o.precision = Precision::kBf16;
+  const TrainResult r = train(o);
+  EXPECT_EQ(r.device, "cuda:0");
+  EXPECT_EQ(r.history.size(), 2u);
+  EXPECT_EQ(r.test.problems(), 2);
+  EXPECT_THROW(resolve_device({Device::kCuda, 64}), UsageError);  // no cuda:64
 }
 
 TEST_F(TrainingTest, CudaRequestWithoutAGpuIsAUsageError) {
   if (torch::cuda::is_available()) GTEST_SKIP() << "a GPU is present";
-  EXPECT_THROW(resolve_device(Device::kCuda), UsageError);
-  EXPECT_EQ(resolve_device_name(Device::kAuto), "cpu");
+  EXPECT_THROW(resolve_device({Device::kCuda}), UsageError);
+  EXPECT_EQ(resolve_device_name({Device::kAuto}), "cpu");
+  EXPECT_THROW(resolve_device({Device::kCuda, 1}), UsageError);
 }
 
 }  // namespace

@@ -1,0 +1,200 @@
+#include "neural/internal/collective.hpp"
+
+#include <torch/version.h>
+
+#include <cstdlib>
+#include <string>
+
+#include "common/error.hpp"
+
+#if defined(RAVE_HAVE_GLOO) || defined(RAVE_HAVE_NCCL)
+#include <torch/csrc/distributed/c10d/TCPStore.hpp>
+#endif
+#ifdef RAVE_HAVE_GLOO
+#include <torch/csrc/distributed/c10d/ProcessGroupGloo.hpp>
+#endif
+#ifdef RAVE_HAVE_NCCL
+#include <torch/csrc/distributed/c10d/ProcessGroupNCCL.hpp>
+#endif
+
+namespace rave::neural::internal {
+namespace {
+
+// The first line of an exception's message (c10 errors carry a backtrace below it).
+std::string first_line(const std::exception& e) {
+  std::string s = e.what();
+  return s.substr(0, s.find('\n'));
+}
+
+[[noreturn]] void lost(const DistributedEnv& env, const std::exception& e) {
+  throw DistributedError("rank " + std::to_string(env.rank) + " of " + std::to_string(env.world_size) +
+                         ": lost contact with another rank (" + first_line(e) +
+                         "); the run stopped; continue it from the last checkpoint with --resume");
+}
+
+// Concatenates tensors (same dtype and device) into flat buckets of at most kBucketBytes.
+std::vector<std::vector<torch::Tensor>> buckets(const std::vector<torch::Tensor>& tensors) {
+  std::vector<std::vector<torch::Tensor>> out;
+  std::size_t bytes = 0;
+  for (const auto& t : tensors) {
+    const auto size = static_cast<std::size_t>(t.numel()) * t.element_size();
+    const bool fits = !out.empty() && bytes + size <= kBucketBytes && out.back().front().dtype() == t.dtype();
+    if (!fits) out.emplace_back(), bytes = 0;
+    out.back().push_back(t);
+    bytes += size;
+  }
+  return out;
+}
+
+}  // namespace
+
+#if TORCH_VERSION_MAJOR >= 2
+using Group = c10d::Backend;  // LibTorch 2.x: process groups dispatch to backends
+#else
+using Group = c10d::ProcessGroup;
+#endif
+
+struct Collective::Impl {
+  c10::intrusive_ptr<Group> group;
+};
+
+#if defined(RAVE_HAVE_GLOO) || defined(RAVE_HAVE_NCCL)
+namespace {
+
+c10::intrusive_ptr<c10d::Store> connect_store(const DistributedEnv& env, std::chrono::milliseconds timeout) {
+  c10d::TCPStoreOptions options;
+  options.port = static_cast<std::uint16_t>(env.master_port);
+  options.isServer = env.rank == 0;
+  options.numWorkers = static_cast<std::size_t>(env.world_size);
+  options.waitWorkers = true;
+  options.timeout = timeout;
+  try {
+    return c10::make_intrusive<c10d::TCPStore>(env.master_addr, options);
+  } catch (const std::exception& e) {
+    throw DistributedError("rank " + std::to_string(env.rank) + " of " + std::to_string(env.world_size) +
+                           ": no rendezvous at " + env.master_addr + ":" + std::to_string(env.master_port) + " (" +
+                           first_line(e) + ")");
+  }
+}
+
+#ifdef RAVE_HAVE_GLOO
+// The network device: GLOO_SOCKET_IFNAME as torch reads it, loopback for a local run, else the
+// interface the host name resolves to.
+std::shared_ptr<::gloo::transport::Device> gloo_device(const DistributedEnv& env) {
+  if (const char* ifname = std::getenv("GLOO_SOCKET_IFNAME"); ifname && *ifname)
+    return c10d::ProcessGroupGloo::createDeviceForInterface(ifname);
+  if (env.master_addr == "127.0.0.1" || env.master_addr == "localhost")
+    return c10d::ProcessGroupGloo::createDeviceForHostname("127.0.0.1");
+  return c10d::ProcessGroupGloo::createDefaultDevice();
+}
+#endif
+
+c10::intrusive_ptr<Group> make_group(const DistributedEnv& env, const torch::Device& device,
+                                     std::chrono::milliseconds timeout) {
+  auto store = connect_store(env, timeout);
+#ifdef RAVE_HAVE_NCCL
+  if (device.is_cuda()) {
+    auto options = c10d::ProcessGroupNCCL::Options::create();
+    options->timeout = timeout;
+    return c10::make_intrusive<c10d::ProcessGroupNCCL>(store, env.rank, env.world_size, options);
+  }
+#endif
+#ifdef RAVE_HAVE_GLOO
+  (void)device;
+  auto options = c10d::ProcessGroupGloo::Options::create(timeout);
+  options->devices.push_back(gloo_device(env));
+  return c10::make_intrusive<c10d::ProcessGroupGloo>(store, env.rank, env.world_size, options);
+#else
+  throw UsageError("this rave was built without Gloo, and NCCL serves CUDA devices only: train on one process");
+#endif
+}
+
+}  // namespace
+#endif
+
+Collective::Collective(const DistributedEnv& env, const torch::Device& device, std::chrono::milliseconds timeout)
+    : env_(env), impl_(std::make_unique<Impl>()) {
+#if defined(RAVE_HAVE_GLOO) || defined(RAVE_HAVE_NCCL)
+  try {
+    impl_->group = make_group(env, device, timeout);
+  } catch (const Error&) {
+    throw;
+  } catch (const std::exception& e) {
+    lost(env_, e);
+  }
+#else
+  (void)device;
+  (void)timeout;
+  throw UsageError("this rave was built without c10d process groups (install libgloo-dev and rebuild): "
+                   "WORLD_SIZE must be 1");
+#endif
+}
+
+Collective::~Collective() = default;
+
+namespace {
+
+// Runs `op` on each bucket of `tensors` flattened into one buffer, then copies the results back.
+template <typename Op>
+void bucketed(const DistributedEnv& env, const std::vector<torch::Tensor>& tensors, Op op) {
+  torch::NoGradGuard no_grad;
+  for (const auto& bucket : buckets(tensors)) {
+    std::vector<torch::Tensor> views;
+    for (const auto& t : bucket) views.push_back(t.detach().reshape({-1}));
+    std::vector<torch::Tensor> flat{torch::cat(views)};
+    try {
+      op(flat)->wait();
+    } catch (const std::exception& e) {
+      lost(env, e);
+    }
+    std::int64_t at = 0;
+    for (const auto& t : bucket) {
+      t.detach().copy_(flat[0].narrow(0, at, t.numel()).view_as(t));
+      at += t.numel();
+    }
+  }
+}
+
+}  // namespace
+
+void Collective::broadcast(const std::vector<torch::Tensor>& tensors) {
+  bucketed(env_, tensors, [&](std::vector<torch::Tensor>& flat) { return impl_->group->broadcast(flat); });
+}
+
+void Collective::all_reduce_sum(const std::vector<torch::Tensor>& tensors) {
+  bucketed(env_, tensors, [&](std::vector<torch::Tensor>& flat) { return impl_->group->allreduce(flat); });
+}
+
+torch::Tensor Collective::all_reduce_sum(const torch::Tensor& tensor) {
+  std::vector<torch::Tensor> one{tensor.detach().clone()};
+  try {
+    impl_->group->allreduce(one)->wait();
+  } catch (const std::exception& e) {
+    lost(env_, e);
+  }
+  return one[0];
+}
+
+void Collective::barrier() {
+  try {
+    impl_->group->barrier()->wait();
+  } catch (const std::exception& e) {
+    lost(env_, e);
+  }
+}
+
+void average_gradients(Collective& group, const std::vector<torch::Tensor>& parameters, std::int64_t local,
+                       std::int64_t global) {
+  std::vector<torch::Tensor> grads;
+  const double weight = static_cast<double>(local) / static_cast<double>(global);
+  torch::NoGradGuard no_grad;
+  for (const auto& p : parameters) {
+    auto& g = const_cast<torch::Tensor&>(p).mutable_grad();
+    if (!g.defined()) g = torch::zeros_like(p);
+    g.mul_(weight);
+    grads.push_back(g);
+  }
+  group.all_reduce_sum(grads);
+}
+
+}  // namespace rave::neural::internal

@@ -1,0 +1,59 @@
+#pragma once
+// A c10d process group for data-parallel training (trainer.cpp, sync batch norm, tests): the ranks
+// meet through a TCPStore served by rank 0 at MASTER_ADDR:MASTER_PORT, then exchange tensors over
+// Gloo (CPU tensors; CUDA tensors go through the host) or NCCL (CUDA, where the linked LibTorch and
+// the build have it). Tensors travel in flat buckets of at most kBucketBytes, as
+// DistributedDataParallel does. Any failure of a peer becomes one DistributedError line.
+//
+//   Collective group(env, torch::kCPU);
+//   group.broadcast(tensors);            // rank 0's values everywhere, in place
+//   group.all_reduce_sum(tensors);       // element-wise sums over the ranks, in place
+#include <torch/types.h>
+
+#include <chrono>
+#include <memory>
+#include <vector>
+
+#include "neural/distributed.hpp"
+
+namespace rave::neural::internal {
+
+/// Bytes per all-reduce bucket (DistributedDataParallel's default bucket_cap_mb is 25).
+inline constexpr std::size_t kBucketBytes = std::size_t{25} << 20;
+
+class Collective {
+ public:
+  /// Joins the run of env.world_size ranks (rank 0 serves the store); waits at most `timeout`
+  /// for the others at the rendezvous and for any collective later. UsageError when this build
+  /// has no process group for `device`; DistributedError when the peers do not arrive.
+  Collective(const DistributedEnv& env, const torch::Device& device,
+             std::chrono::milliseconds timeout = std::chrono::minutes(30));
+  ~Collective();
+  Collective(const Collective&) = delete;
+  Collective& operator=(const Collective&) = delete;
+
+  int rank() const { return env_.rank; }
+  int size() const { return env_.world_size; }
+
+  /// Overwrites every tensor with rank 0's (same shapes and dtypes on all ranks).
+  void broadcast(const std::vector<torch::Tensor>& tensors);
+  /// Replaces every tensor with its sum over the ranks.
+  void all_reduce_sum(const std::vector<torch::Tensor>& tensors);
+  /// One all-reduce of a single tensor, as the autograd function of sync batch norm needs it.
+  torch::Tensor all_reduce_sum(const torch::Tensor& tensor);
+  /// Waits until every rank is here.
+  void barrier();
+
+ private:
+  struct Impl;
+  DistributedEnv env_;
+  std::unique_ptr<Impl> impl_;
+};
+
+/// Sets every parameter's gradient to the gradient of the global batch's mean loss: this rank's
+/// gradients (of its own mean loss over `local` problems) are weighted by local / global and
+/// summed over the ranks. Missing gradients count as zeros.
+void average_gradients(Collective& group, const std::vector<torch::Tensor>& parameters, std::int64_t local,
+                       std::int64_t global);
+
+}  // namespace rave::neural::internal
