@@ -21,10 +21,10 @@ namespace {
 
 struct EvalArgs {
   std::vector<std::string> checkpoints;
-  std::string data, split = "test", model, device = "auto", chart, csv, title, predictions;
+  std::string data, split = "test", model, device = "auto", precision = "fp32", chart, csv, title, predictions;
   std::vector<std::string> configs;
   int batch_size = 32, threads = default_threads();
-  bool candidates_only = false, no_solver = false, seeds = false;
+  bool candidates_only = false, with_context = false, no_solver = false, seeds = false;
 };
 
 engine::Split parse_split(const std::string& word) {
@@ -42,7 +42,11 @@ neural::EvalOptions to_options(const EvalArgs& a, const std::string& checkpoint)
   o.batch_size = a.batch_size;
   o.threads = a.threads;
   o.device = device_from_word(a.device);
+  o.precision = precision_from_word(a.precision);
+  if (a.candidates_only && a.with_context)
+    throw UsageError("--candidates-only and --no-candidates-only contradict each other");
   if (a.candidates_only) o.candidates_only = true;
+  if (a.with_context) o.candidates_only = false;
   if (!a.model.empty()) o.expect_model = model_from_word(a.model);
   return o;
 }
@@ -113,9 +117,12 @@ Runner add_eval(CLI::App& app) {
   cmd->add_option("--configs,--test-configs", a->configs, "Configurations to evaluate (default all)")->delimiter(',');
   cmd->add_option("--model,-m", a->model, "Fail unless every checkpoint holds this model (cnn, resnet, lstm, wren)");
   cmd->add_flag("--candidates-only", a->candidates_only, "Zero the context panels (default: as the checkpoint was trained)");
+  cmd->add_flag("--no-candidates-only", a->with_context,
+                "Show the context panels even to a checkpoint trained with --candidates-only");
   cmd->add_option("--batch-size,-b", a->batch_size, "Problems per batch")->capture_default_str();
   cmd->add_option("-j,--threads", a->threads, "Torch and BLAS threads")->capture_default_str()->check(CLI::PositiveNumber);
-  cmd->add_option("--device", a->device, "auto | cpu | cuda")->capture_default_str();
+  cmd->add_option("--device", a->device, "auto | cpu | cuda | cuda:K")->capture_default_str();
+  cmd->add_option("--precision", a->precision, "fp32 | bf16 (autocast)")->capture_default_str();
   cmd->add_option("--chart", a->chart, "Write a PNG bar chart of accuracy per configuration");
   cmd->add_option("--title", a->title, "Title of the chart");
   cmd->add_option("--csv", a->csv, "Write the table as CSV");

@@ -11,10 +11,16 @@ neural::ModelKind model_from_word(const std::string& word) {
   return *kind;
 }
 
-neural::Device device_from_word(const std::string& word) {
+neural::DeviceSpec device_from_word(const std::string& word) {
   const auto device = neural::parse_device(word);
-  if (!device) throw UsageError("unknown device '" + word + "'; known: auto, cpu, cuda");
+  if (!device) throw UsageError("unknown device '" + word + "'; known: auto, cpu, cuda, cuda:K");
   return *device;
+}
+
+neural::Precision precision_from_word(const std::string& word) {
+  const auto precision = neural::parse_precision(word);
+  if (!precision) throw UsageError("unknown precision '" + word + "'; known: fp32, bf16");
+  return *precision;
 }
 
 }  // namespace rave::apps

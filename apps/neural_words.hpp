@@ -9,7 +9,9 @@ namespace rave::apps {
 
 /// "cnn" | "resnet" | "lstm" | "wren"; UsageError otherwise.
 neural::ModelKind model_from_word(const std::string& word);
-/// "auto" | "cpu" | "cuda"; UsageError otherwise.
-neural::Device device_from_word(const std::string& word);
+/// "auto" | "cpu" | "cuda" | "cuda:K"; UsageError otherwise.
+neural::DeviceSpec device_from_word(const std::string& word);
+/// "fp32" | "bf16"; UsageError otherwise.
+neural::Precision precision_from_word(const std::string& word);
 
 }  // namespace rave::apps

@@ -4,10 +4,12 @@
 
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <memory>
 
 #include "apps/cli_util.hpp"
 #include "apps/commands.hpp"
+#include "apps/neural_launch.hpp"
 #include "apps/neural_report.hpp"
 #include "apps/neural_words.hpp"
 #include "apps/progress.hpp"
@@ -23,20 +25,31 @@ struct TrainArgs {
   std::string model;
   bool drt = false;
   bool no_tag = false;
-  std::string data, out, label_embeddings, device = "auto";
+  std::string data, out, label_embeddings = "glove", device = "auto", precision = "fp32";
   std::vector<std::string> train_configs, test_configs;
-  int epochs = 200, batch_size = 32, image_size = 0, threads = default_threads(), loader_threads = 0;
+  int epochs = 200, batch_size = 32, image_size = 0, threads = 0, loader_threads = 0, nproc = 1;
   std::size_t cache_mb = 2048;
   double lr = 1e-4;
   std::optional<double> meta_alpha, meta_beta;
   std::uint64_t seed = 12345;
-  bool candidates_only = false, shuffle_candidates = false, resume = false;
+  bool candidates_only = false, shuffle_candidates = false, resume = false, no_sync_batch_norm = false;
 };
+
+// -j's default: the machine's threads, shared among the ranks started on it.
+int threads_per_rank() {
+  const char* local = std::getenv("LOCAL_WORLD_SIZE");
+  const int ranks = local ? std::max(1, std::atoi(local)) : 1;
+  return std::max(1, default_threads() / ranks);
+}
 
 neural::TrainOptions to_options(const TrainArgs& a) {
   neural::TrainOptions o;
   o.model = {.kind = model_from_word(a.model), .drt = a.drt, .image_size = a.image_size, .wren_tag = !a.no_tag};
-  if (!a.label_embeddings.empty()) o.model.label_embeddings = neural::load_label_embeddings(a.label_embeddings);
+  if (a.drt) {
+    neural::LabelTable table = neural::label_table(a.label_embeddings);
+    o.model.label_embeddings = std::move(table.values);
+    o.model.label_table = table.name;
+  }
   o.data = a.data;
   o.out = a.out;
   o.train_configs = parse_config_list(a.train_configs);
@@ -47,10 +60,13 @@ neural::TrainOptions to_options(const TrainArgs& a) {
   o.meta_alpha = a.meta_alpha;
   o.meta_beta = a.meta_beta;
   o.seed = a.seed;
-  o.threads = a.threads;
+  o.threads = a.threads > 0 ? a.threads : threads_per_rank();
   o.loader_threads = a.loader_threads;
   o.cache_mb = a.cache_mb;
   o.device = device_from_word(a.device);
+  o.precision = precision_from_word(a.precision);
+  o.distributed = neural::distributed_env_from_environment();
+  o.sync_batch_norm = !a.no_sync_batch_norm;
   o.candidates_only = a.candidates_only;
   o.shuffle_candidates = a.shuffle_candidates;
   o.resume = a.resume;
@@ -83,12 +99,21 @@ void print_epoch(const neural::EpochMetrics& m, int epochs) {
   std::fflush(stdout);
 }
 
+// Rank 0 of a data-parallel run reports; the other ranks train silently.
 int run_train(const TrainArgs& args) {
   const neural::TrainOptions o = to_options(args);
   const std::string name = neural::display_name(o.model) + (o.candidates_only ? " (candidates only)" : "");
-  std::printf("training %s on %s -> %s (%d epochs, batch %d, lr %g, device %s, %d threads)\n", name.c_str(),
-              o.data.c_str(), o.out.c_str(), o.epochs, o.batch_size, o.learning_rate,
-              neural::resolve_device_name(o.device).c_str(), o.threads);
+  const int world = o.distributed.world_size;
+  if (o.distributed.rank != 0) {
+    neural::train(o);
+    return 0;
+  }
+  std::printf("training %s on %s -> %s (%d epochs, batch %d%s, lr %g, device %s, %s, %d threads%s)\n", name.c_str(),
+              o.data.c_str(), o.out.c_str(), o.epochs, o.batch_size * world,
+              world > 1 ? (" = " + std::to_string(world) + " ranks x " + std::to_string(o.batch_size)).c_str() : "",
+              o.learning_rate, neural::resolve_device_name(o.device).c_str(),
+              std::string(neural::precision_name(o.precision)).c_str(), o.threads, world > 1 ? " per rank" : "");
+  std::fflush(stdout);
   StatusLine status;
   const neural::TrainResult r = neural::train(o, std::ref(status), [&](const auto& m) { print_epoch(m, o.epochs); });
   std::printf("%s: %lld parameters, %zu/%zu/%zu train/val/test problems, best epoch %d (val %.2f%%)\n", name.c_str(),
@@ -125,20 +150,35 @@ Runner add_train(CLI::App& app) {
   cmd->add_option("--meta-alpha", a->meta_alpha, "Weight of the structure-bit BCE (resnet; default 0)");
   cmd->add_option("--meta-beta", a->meta_beta, "Weight of the rule-bit BCE (resnet, wren; default 0, wren 10)");
   cmd->add_option("--seed,-s", a->seed, "Seed of initialisation, dropout and shuffling")->capture_default_str();
-  cmd->add_option("-j,--threads", a->threads, "Torch and BLAS threads")->capture_default_str()->check(CLI::PositiveNumber);
+  cmd->add_option("-j,--threads", a->threads, "Torch and BLAS threads (default: the machine's, shared among its ranks)")
+      ->check(CLI::PositiveNumber);
   cmd->add_option("--loader-threads", a->loader_threads, "Data pipeline workers (default: --threads)");
-  cmd->add_option("--device", a->device, "auto | cpu | cuda")->capture_default_str();
-  cmd->add_option("--cache-mb", a->cache_mb, "Keep decoded train/val problems in memory when they fit (0: never)")
+  cmd->add_option("--device", a->device, "auto | cpu | cuda | cuda:K (cuda: the GPU of LOCAL_RANK)")->capture_default_str();
+  cmd->add_option("--precision", a->precision, "fp32 | bf16 (autocast of the forward pass)")->capture_default_str();
+  cmd->add_option("--cache-mb", a->cache_mb, "Keep this much of the decoded train/val problems in memory; the rest streams from disk")
       ->capture_default_str();
+  cmd->add_option("--nproc", a->nproc, "Data-parallel ranks to start on this machine (batch is per rank; "
+                                       "several machines: RANK, WORLD_SIZE, MASTER_ADDR, MASTER_PORT as torchrun)")
+      ->capture_default_str()->check(CLI::PositiveNumber);
+  cmd->add_flag("--no-sync-batch-norm", a->no_sync_batch_norm,
+                "With several ranks, batch-norm statistics per rank (PyTorch DDP's default) instead of the global batch");
   cmd->add_option("--train-configs", a->train_configs, "Configurations to train and validate on (default all)")->delimiter(',');
   cmd->add_option("--test-configs", a->test_configs, "Configurations to test on (default: the training ones)")->delimiter(',');
   cmd->add_flag("--candidates-only", a->candidates_only, "Zero the 8 context panels (answer-set shortcut ablation)");
   cmd->add_flag("--shuffle-candidates", a->shuffle_candidates,
                 "Augment: permute each training problem's 8 candidates anew every epoch (off in the reference)");
-  cmd->add_option("--label-embeddings", a->label_embeddings, "float32 22x300 .npy label table for the DRT (default: built-in)");
+  cmd->add_option("--label-embeddings", a->label_embeddings,
+                  "DRT label vectors: glove (the original's), random (seeded), or a float32 22x300 .npy")->capture_default_str();
   cmd->add_flag("--no-tag", a->no_tag, "WReN without the panel tags");
   cmd->add_flag("--resume", a->resume, "Continue the run in --out from last.pt");
-  return [a] { return run_train(*a); };
+  return [a] {
+    if (a->nproc > 1 && !launched_rank()) {
+      if (std::getenv("WORLD_SIZE"))
+        throw UsageError("--nproc with WORLD_SIZE set: the ranks are started already (torchrun, Slurm); drop --nproc");
+      return launch_ranks(a->nproc);
+    }
+    return run_as_rank([&] { return run_train(*a); });
+  };
 }
 
 }  // namespace rave::apps
