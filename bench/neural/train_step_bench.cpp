@@ -11,8 +11,7 @@
 #include <memory>
 #include <string>
 
-#include "engine/model/structure.hpp"
-#include "neural/structure_input.hpp"
+#include "bench/neural/step_inputs.hpp"
 #include "neural/trainer.hpp"
 #include "neural/training.hpp"
 
@@ -30,19 +29,6 @@ struct StepCase {
   LossWeights weights;
 };
 
-BatchTensors random_batch(std::int64_t side) {
-  const DrtInput drt = drt_input(rave::engine::structure_tree(rave::engine::ConfigId::kOutInGrid));
-  BatchTensors b;
-  b.input.images = torch::randint(0, 256, {kBatch, kPanels, side, side}).to(torch::kFloat);
-  b.input.labels = torch::tensor(std::vector<std::int64_t>(drt.labels.begin(), drt.labels.end())).repeat({kBatch, 1});
-  b.input.indicator = torch::full({kBatch}, drt.indicator);
-  b.targets = torch::randint(0, 8, {kBatch}, torch::kLong);
-  b.meta_target = torch::randint(0, 2, {kBatch, kMetaTargetBits}).to(torch::kFloat);
-  b.meta_structure = torch::randint(0, 2, {kBatch, kMetaStructureBits}).to(torch::kFloat);
-  b.configs = torch::zeros({kBatch}, torch::kLong);
-  return b;
-}
-
 StepCase& step_case(const ModelOptions& options, int threads) {
   static std::map<std::string, StepCase> cases;
   const std::string key = display_name(options) + "/" + std::to_string(threads);
@@ -52,9 +38,8 @@ StepCase& step_case(const ModelOptions& options, int threads) {
   StepCase c;
   c.model = make_model(options);
   c.adam = std::make_unique<torch::optim::Adam>(make_adam(*c.model, {}));
-  c.batch = random_batch(resolved_image_size(options));
-  if (options.kind == ModelKind::kResNet) c.weights = {.meta_alpha = 1.0, .meta_beta = 1.0};
-  if (options.kind == ModelKind::kWReN) c.weights = {.meta_alpha = 0.0, .meta_beta = 10.0};
+  c.batch = random_step_batch(kBatch, resolved_image_size(options), torch::kCPU);
+  c.weights = step_loss_weights(options.kind);
   for (int i = 0; i < 2; ++i) train_step(*c.model, *c.adam, c.batch, c.weights);
   return cases.emplace(key, std::move(c)).first->second;
 }

@@ -1,0 +1,99 @@
+#!/usr/bin/env python3
+"""rave's training step against the same model in PyTorch, alternating in one run.
+
+For each case, rave-step (bench/neural/step_server.cpp) and the PyTorch module of
+pytorch_reference.py are built side by side with the same threads, batch, input size and BLAS
+(Debian's python3-torch and libtorch are the same build; OPENBLAS_NUM_THREADS is set for both), both
+make 2 warm-up steps, and then the steps alternate: one rave step, one PyTorch step, ROUNDS times,
+so a change of machine load hits both. Prints a Markdown table of min and median per side.
+
+  /usr/bin/python3 bench/neural/compare_pytorch.py --rave-step build/bench/rave-step \
+      --threads 1 2 --rounds 10 --cases cnn cnn+drt resnet+drt lstm+drt wren
+"""
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import time
+
+CASES = {  # name: (model, drt, image size)
+    "cnn": ("cnn", 0, 80), "cnn+drt": ("cnn", 1, 80), "resnet+drt": ("resnet", 1, 224),
+    "resnet+drt@80": ("resnet", 1, 80), "lstm+drt": ("lstm", 1, 80), "wren": ("wren", 0, 80),
+}
+
+
+def set_threads(threads):
+    """torch's and OpenBLAS's threads, as rave's set_compute_threads does."""
+    import ctypes
+    import torch
+    torch.set_num_threads(threads)
+    try:
+        ctypes.CDLL("libblas.so.3").openblas_set_num_threads(threads)
+    except (OSError, AttributeError):
+        pass  # the reference BLAS: single-threaded anyway
+
+
+def measure(rave_step, case, threads, batch, rounds, device, precision):
+    from pytorch_reference import make_step
+    model, drt, size = CASES[case]
+    set_threads(threads)
+    server = subprocess.Popen([rave_step, model, str(drt), str(size), str(batch), str(threads), device, precision],
+                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    torch_step = make_step(model, bool(drt), size, batch, device, precision)
+    for _ in range(2):
+        torch_step()
+    if server.stdout.readline().strip() != "ready":
+        sys.exit("rave-step did not start")
+    ours, theirs = [], []
+    for _ in range(rounds):
+        server.stdin.write("step\n")
+        server.stdin.flush()
+        ours.append(float(server.stdout.readline()) / 1000)
+        t0 = time.perf_counter()
+        torch_step()
+        theirs.append(time.perf_counter() - t0)
+    server.stdin.close()
+    server.wait()
+    return ours, theirs
+
+
+def fmt(seconds):
+    return f"{seconds * 1000:.1f} ms" if seconds < 1 else f"{seconds:.2f} s"
+
+
+def row(args, case, threads, precision):
+    os.environ["OPENBLAS_NUM_THREADS"] = str(threads)
+    ours, theirs = measure(args.rave_step, case, threads, args.batch, args.rounds, args.device, precision)
+    size = CASES[case][2]
+    print(f"| {case} (16x{size}x{size}) | {args.device}, {precision} | {threads} | {fmt(min(ours))} | "
+          f"{fmt(statistics.median(ours))} | {fmt(min(theirs))} | {fmt(statistics.median(theirs))} | "
+          f"{statistics.median(ours) / statistics.median(theirs):.2f} |", flush=True)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rave-step", default="build/bench/rave-step")
+    parser.add_argument("--threads", type=int, nargs="+", default=[1, 2])
+    parser.add_argument("--batch", type=int, default=32)
+    parser.add_argument("--rounds", type=int, default=10)
+    parser.add_argument("--device", default="cpu", help="cpu or cuda:K")
+    parser.add_argument("--precision", nargs="+", default=["fp32"], choices=["fp32", "bf16"])
+    parser.add_argument("--cases", nargs="+", default=["cnn", "cnn+drt", "resnet+drt", "lstm+drt", "wren"],
+                        choices=sorted(CASES))
+    args = parser.parse_args()
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    print(f"batch {args.batch}, {args.rounds} alternating rounds after 2 warm-up steps each; load average "
+          f"{os.getloadavg()[0]:.1f} at the start", flush=True)
+    print("| model (input) | device, precision | threads | rave min | rave median | PyTorch min | PyTorch median "
+          "| median ratio |")
+    print("|---|---|---:|---:|---:|---:|---:|---:|")
+    for case in args.cases:
+        for threads in args.threads:
+            for precision in args.precision:
+                row(args, case, threads, precision)
+    print(f"load average {os.getloadavg()[0]:.1f} at the end")
+
+
+if __name__ == "__main__":
+    main()
