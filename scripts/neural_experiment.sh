@@ -32,6 +32,7 @@ threads="${THREADS:-2}"      # threads for data generation and evaluation
 seed="${SEED:-1234}"         # generator seed; the training seeds are SEEDS
 lr="${LR:-3e-4}"             # Adam; the reference's 1e-4 learns too slowly on 1/10 of the data
 augment="${AUGMENT---shuffle-candidates}"    # AUGMENT= (empty) trains exactly as the reference
+labels="${LABELS:-glove}"                   # the DRT's label table
 export OPENBLAS_NUM_THREADS=1  # every training run uses one thread (rave sets torch and OpenBLAS alike)
 
 mkdir -p "$out"
@@ -40,7 +41,7 @@ say() { echo "[$(date '+%F %T')] $*" | tee -a "$log"; }
 [[ -x "$rave" ]] || { echo "no rave binary at $rave (build it, or set RAVE=)" >&2; exit 1; }
 
 say "rave neural experiment: N=$n per configuration, CNN $epochs_cnn epochs, ResNet $epochs_resnet epochs," \
-    "training seeds $seeds, two runs at a time on one thread each, lr $lr, ${augment:-no augmentation}, $(nproc) cores, out=$out"
+    "training seeds $seeds, DRT labels $labels, two runs at a time on one thread each, lr $lr, ${augment:-no augmentation}, $(nproc) cores, out=$out"
 
 # 1. Data: the same seed for both answer-set modes, so the matrices are the same problems.
 for answers in raven iraven; do
@@ -57,7 +58,8 @@ train() {
   [[ -f "$dir/last.pt" ]] && resume=(--resume)
   say "train $answers/$name: $*"
   local start=$SECONDS
-  "$rave" train --data "$out/data/$answers" --out "$dir" -j 1 --loader-threads 1 --lr "$lr" $augment "${resume[@]}" "$@" \
+  "$rave" train --data "$out/data/$answers" --out "$dir" -j 1 --loader-threads 1 --lr "$lr" $augment \
+    --label-embeddings "$labels" "${resume[@]}" "$@" \
     >"$out/runs/$answers-$name.log" 2>&1 || true
   [[ -f "$dir/test.md" ]] || { say "run $answers/$name failed (see $out/runs/$answers-$name.log)"; exit 1; }
   say "done $answers/$name in $((SECONDS - start)) s"

@@ -17,6 +17,7 @@ packages=(
   libcli11-dev nlohmann-json3-dev          # the CLI and JSON Lines output
   libz3-dev                                # the Z3 solver backend
   libtorch-dev libopenblas0-pthread        # neural baselines (OpenBLAS, not the reference BLAS)
+  libgloo-dev                              # c10d Gloo headers: multi-process training
   libgtest-dev libgmock-dev libbenchmark-dev   # tests and rave-bench
   python3-numpy                            # the test that numpy reads rave's npz files
   clang libclang-rt-14-dev                 # the grammar fuzzer (libFuzzer)

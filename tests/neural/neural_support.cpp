@@ -1,7 +1,7 @@
 #include "tests/neural/neural_support.hpp"
 
 #include "common/atomic_file.hpp"
-#include "engine/dataset.hpp"
+#include "engine/formats/layout.hpp"
 #include "common/random.hpp"
 #include "engine/model/structure.hpp"
 #include "tests/support/test_support.hpp"
