@@ -1,5 +1,4 @@
-// neural_launch.hpp. Built only with the neural library (apps/CMakeLists.txt defines the macro).
-#ifdef RAVE_HAVE_NEURAL
+// neural_launch.hpp (part of rave-train).
 #include "apps/neural_launch.hpp"
 
 #include <signal.h>
@@ -169,4 +168,3 @@ int run_as_rank(const std::function<int()>& work) {
 }
 
 }  // namespace rave::apps
-#endif  // RAVE_HAVE_NEURAL
