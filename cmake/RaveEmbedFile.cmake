@@ -4,11 +4,9 @@ file(READ "${INPUT}" hex HEX)
 string(REGEX REPLACE "([0-9a-f][0-9a-f])" "0x\\1," bytes "${hex}")
 string(REGEX REPLACE "(0x..,0x..,0x..,0x..,0x..,0x..,0x..,0x..,0x..,0x..,0x..,0x..,0x..,0x..,0x..,0x..,)" "\\1\n" bytes "${bytes}")
 get_filename_component(name "${INPUT}" NAME)
-file(WRITE "${OUTPUT}.tmp"
+file(WRITE "${OUTPUT}"
   "// Generated from ${name} by cmake/RaveEmbedFile.cmake; do not edit.\n"
   "#include <cstdint>\n#include <span>\n\nnamespace ${NAMESPACE} {\nnamespace {\n"
   "const std::uint8_t kBytes[] = {\n${bytes}};\n}  // namespace\n"
   "extern const std::span<const std::uint8_t> ${SYMBOL};\n"
   "const std::span<const std::uint8_t> ${SYMBOL}(kBytes, sizeof kBytes);\n}  // namespace ${NAMESPACE}\n")
-file(COPY_FILE "${OUTPUT}.tmp" "${OUTPUT}" ONLY_IF_DIFFERENT)
-file(REMOVE "${OUTPUT}.tmp")
