@@ -24,11 +24,12 @@ find_package(pugixml REQUIRED CONFIG)
 if(BUILD_TESTING)
   find_package(GTest REQUIRED)
   include(GoogleTest)
+  find_package(OpenSSL REQUIRED COMPONENTS Crypto)  # SHA-256 of the reference fixtures, tests only
 endif()
 if(RAVE_BUILD_BENCH)
   find_package(benchmark REQUIRED)
 endif()
 
-# The original generator's reference problems (../shared/data) for conformance tests; tests skip
-# cleanly when the folder is absent.
-set(RAVE_SHARED_DIR "${PROJECT_SOURCE_DIR}/../shared" CACHE PATH "Folder holding data/raven-reference")
+# The original generators' output with its npz files (../shared/data), for the optional check that
+# the fixtures in tests/fixtures match it; every conformance test runs from the fixtures alone.
+set(RAVE_SHARED_DIR "${PROJECT_SOURCE_DIR}/../shared" CACHE PATH "Folder holding data/raven-reference (optional)")

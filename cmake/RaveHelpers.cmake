@@ -48,6 +48,5 @@ function(rave_add_test)
   add_executable(rave_${ARG_NAME}_tests ${sources})
   target_link_libraries(rave_${ARG_NAME}_tests PRIVATE ${ARG_LIBS} rave_test_support GTest::gtest_main
                         rave::options rave::warnings)
-  gtest_discover_tests(rave_${ARG_NAME}_tests DISCOVERY_TIMEOUT 120
-                       PROPERTIES ENVIRONMENT "RAVE_SHARED_DIR=${RAVE_SHARED_DIR}")
+  gtest_discover_tests(rave_${ARG_NAME}_tests DISCOVERY_TIMEOUT 120)
 endfunction()

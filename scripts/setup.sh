@@ -19,6 +19,7 @@ packages=(
   libtorch-dev libopenblas0-pthread        # neural baselines (OpenBLAS, not the reference BLAS)
   libgloo-dev                              # c10d Gloo headers: multi-process training
   libgtest-dev libgmock-dev libbenchmark-dev   # tests and rave-bench
+  libssl-dev                               # SHA-256 of the test fixtures (tests only)
   python3-numpy                            # the test that numpy reads rave's npz files
   clang libclang-rt-14-dev                 # the grammar fuzzer (libFuzzer)
 )

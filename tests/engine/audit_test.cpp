@@ -1,5 +1,6 @@
-// The context-blind audit (spec/answer-sets.md 4): the rule on hand-made candidate sets, then its
-// accuracy on generated answer sets of each strategy (RAVEN ~98%, I-RAVEN ~1/8, RAVEN-FAIR low).
+// The context-blind audit (docs/answer-sets.md#the-context-blind-shortcut): the rule on hand-made
+// candidate sets, then its accuracy on generated answer sets of each strategy (RAVEN ~98%, I-RAVEN
+// ~1/8, RAVEN-FAIR low).
 #include "engine/audit.hpp"
 
 #include <gtest/gtest.h>
@@ -13,7 +14,7 @@
 #include "engine/render/render.hpp"
 #include "engine/model/configuration.hpp"
 #include "tests/engine/support/answer_support.hpp"
-#include "tests/support/test_support.hpp"
+#include "tests/engine/support/reference_support.hpp"
 
 namespace rave::engine {
 namespace {
@@ -141,21 +142,18 @@ TEST(ContextBlindAudit, FairAnswerSetsAreFarBelowRaven) {
   EXPECT_LT(audit_and_report(AnswerStrategy::kFair, problems), 0.40);  // spec: 23.9%
 }
 
-// The original generators' own files (70 RAVEN, 35 I-RAVEN, 35 RAVEN-FAIR problems).
+// The original generators' own files (70 RAVEN, 35 I-RAVEN, 35 RAVEN-FAIR problems, tests/fixtures).
 TEST(ContextBlindAudit, ReferenceCorporaShowTheSameBias) {
-  RAVE_REQUIRE_REFERENCE(raven, "raven-reference");
-  RAVE_REQUIRE_REFERENCE(iraven, "iraven-reference");
-  RAVE_REQUIRE_REFERENCE(fair, "fair-reference");
-  const auto report = [](const char* name, const std::filesystem::path& dir) {
-    const BlindAudit a = context_blind_audit(testing::read_reference_problems(dir));
-    std::cout << "context-blind audit, " << name << ": " << std::fixed << std::setprecision(1)
+  const auto report = [](const char* set) {
+    const BlindAudit a = context_blind_audit(testing::read_reference_problems(set));
+    std::cout << "context-blind audit, " << set << " reference: " << std::fixed << std::setprecision(1)
               << 100 * a.accuracy() << "% of " << a.problems << "\n";
-    ::testing::Test::RecordProperty(std::string("blind_accuracy_") + name, std::to_string(a.accuracy()));
+    ::testing::Test::RecordProperty(std::string("blind_accuracy_reference_") + set, std::to_string(a.accuracy()));
     return a.accuracy();
   };
-  EXPECT_GE(report("raven-reference", raven), 0.85);   // expected ~98%: P(< 85% of 70) is tiny
-  EXPECT_LE(report("iraven-reference", iraven), 0.35);  // expected 1/8 of 35: 4.4 +- 2 hits
-  EXPECT_LE(report("fair-reference", fair), 0.50);      // expected ~24% of 35
+  EXPECT_GE(report("raven"), 0.85);   // expected ~98%: P(< 85% of 70) is tiny
+  EXPECT_LE(report("iraven"), 0.35);  // expected 1/8 of 35: 4.4 +- 2 hits
+  EXPECT_LE(report("fair"), 0.50);    // expected ~24% of 35
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
-// Conformance on the problems made by the original generators (../shared/data/*-reference): the
-// posterior answers every problem, the true answer is always consistent, told the rule names every
-// problem is unique, and the heuristic and Z3 backends agree on the consistent set and the verdict.
+// Conformance on the problems made by the original generators (tests/fixtures/reference, targets
+// from its manifest): the posterior answers every problem, the true answer is always consistent,
+// told the rule names every problem is unique, and the heuristic and Z3 backends agree on the
+// consistent set and the verdict.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -32,26 +33,28 @@ Tally solve_all(const std::vector<engine::Problem>& problems, SolveOptions optio
   return t;
 }
 
-std::vector<engine::Problem> load_all(const std::filesystem::path& dir) {
+// The set's fixture XMLs as the CLI finds and reads them (no npz lies beside them), with the
+// targets from the manifest.
+std::vector<engine::Problem> load_all(const std::string& set) {
   std::vector<engine::Problem> out;
-  for (const auto& f : engine::collect_problem_files({dir})) {
-    out.push_back(engine::read_problem(f));
-    EXPECT_TRUE(out.back().target.has_value()) << f;
+  for (const auto& ref : testing::reference_problems(set)) {
+    out.push_back(engine::read_problem(ref.xml, engine::TargetSource::kNone));
+    out.back().target = ref.target;
   }
+  EXPECT_EQ(engine::collect_problem_files({testing::reference_fixtures_dir() / set}).size(), out.size());
   return out;
 }
 
 // Provably ambiguous problems without the rules, per set. Each is a Size Progression +-2 row pair
-// that Arithmetic also explains (abduction.md 5: "135 135 -> 02? 4 vs 3"), with a distractor that
-// carries exactly the alternative level: raven center_single/RAVEN_0, O-IC/RAVEN_0 (In),
+// that Arithmetic also explains (docs/solver.md#confusable-rules: "135 135 -> 02? 4 vs 3"), with a
+// distractor that carries exactly the alternative level: raven center_single/RAVEN_0, O-IC/RAVEN_0 (In),
 // U-D/RAVEN_0 (Down); iraven U-D/RAVEN_2 (Up).
-int expected_ambiguous(const std::string& set) { return set == "raven-reference" ? 3 : set == "iraven-reference" ? 1 : 0; }
+int expected_ambiguous(const std::string& set) { return set == "raven" ? 3 : set == "iraven" ? 1 : 0; }
 
 class ReferenceSet : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(ReferenceSet, PosteriorAnswersEveryProblem) {
-  RAVE_REQUIRE_REFERENCE(dir, GetParam());
-  const auto problems = load_all(dir);
+  const auto problems = load_all(GetParam());
   ASSERT_GE(problems.size(), 35u);
   const Tally t = solve_all(problems, {});
   EXPECT_EQ(t.correct, t.problems);
@@ -62,15 +65,13 @@ TEST_P(ReferenceSet, PosteriorAnswersEveryProblem) {
 }
 
 TEST_P(ReferenceSet, ToldTheRuleNamesEveryProblemIsUnique) {
-  RAVE_REQUIRE_REFERENCE(dir, GetParam());
-  const Tally t = solve_all(load_all(dir), {.use_rules = true});
+  const Tally t = solve_all(load_all(GetParam()), {.use_rules = true});
   EXPECT_EQ(t.unique, t.problems);
   EXPECT_EQ(t.correct, t.problems);
 }
 
 TEST_P(ReferenceSet, HeuristicAndZ3Agree) {
-  RAVE_REQUIRE_REFERENCE(dir, GetParam());
-  const auto problems = load_all(dir);
+  const auto problems = load_all(GetParam());
   for (bool use_rules : {false, true}) {
     HeuristicSolver heuristic({.use_rules = use_rules});
     Z3Solver z3({.use_rules = use_rules});
@@ -85,11 +86,8 @@ TEST_P(ReferenceSet, HeuristicAndZ3Agree) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Reference, ReferenceSet,
-                         ::testing::Values("raven-reference", "iraven-reference", "fair-reference"),
-                         [](const auto& info) {
-                           std::string name = info.param;
-                           return name.substr(0, name.find('-'));
-                         });
+                         ::testing::Values("raven", "iraven", "fair"),
+                         [](const auto& info) { return info.param; });
 
 }  // namespace
 }  // namespace rave::solver

@@ -1,35 +1,74 @@
 #include "tests/support/test_support.hpp"
 
+#include <openssl/evp.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <atomic>
 #include <cstdlib>
-#include <unistd.h>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <stdexcept>
 
 namespace rave::testing {
+namespace {
 
-std::optional<std::filesystem::path> shared_dir() {
-  std::filesystem::path dir = RAVE_DEFAULT_SHARED_DIR;
-  if (const char* env = std::getenv("RAVE_SHARED_DIR"); env != nullptr && *env != '\0') dir = env;
-  std::error_code ec;
-  if (std::filesystem::is_directory(dir, ec)) return std::filesystem::weakly_canonical(dir, ec);
-  return std::nullopt;
+nlohmann::json read_manifest() {
+  const auto path = reference_fixtures_dir() / "manifest.json";
+  std::ifstream in(path);
+  if (!in) throw std::runtime_error(path.string() + ": cannot open the reference manifest");
+  try {
+    return nlohmann::json::parse(in).at("problems");
+  } catch (const nlohmann::json::exception& e) {
+    throw std::runtime_error(path.string() + ": " + e.what());
+  }
 }
 
-std::optional<std::filesystem::path> reference_dir(const std::string& name) {
-  auto shared = shared_dir();
-  if (!shared) return std::nullopt;
-  auto dir = *shared / "data" / name;
-  std::error_code ec;
-  if (!std::filesystem::is_directory(dir, ec)) return std::nullopt;
-  return dir;
+// One manifest line; `file` is "<set>/<configuration>/RAVEN_<k>_<split>".
+ReferenceProblem from_json(const nlohmann::json& j) {
+  const auto file = j.at("file").get<std::string>();
+  return ReferenceProblem{
+      .set = file.substr(0, file.find('/')),
+      .xml = reference_fixtures_dir() / (file + ".xml"),
+      .xml_sha256 = j.at("xml_sha256").get<std::string>(),
+      .npz_sha256 = j.at("npz_sha256").get<std::string>(),
+      .npz_bytes = j.at("npz_bytes").get<std::size_t>(),
+      .image_sha256 = j.at("image_sha256").get<std::string>(),
+      .target = j.at("target").get<int>(),
+      .predict = j.at("predict").get<int>(),
+      .predict_as_vector = !j.at("predict_shape").empty(),
+      .compressed = j.at("compressed").get<bool>(),
+  };
 }
 
-std::vector<std::filesystem::path> reference_xmls(const std::filesystem::path& dir) {
-  std::vector<std::filesystem::path> out;
-  for (const auto& entry : std::filesystem::recursive_directory_iterator(dir))
-    if (entry.is_regular_file() && entry.path().extension() == ".xml") out.push_back(entry.path());
-  std::sort(out.begin(), out.end());
+}  // namespace
+
+std::filesystem::path reference_fixtures_dir() { return source_dir() / "tests" / "fixtures" / "reference"; }
+
+std::vector<ReferenceProblem> reference_problems(std::string_view set) {
+  std::vector<ReferenceProblem> out;
+  try {
+    for (const auto& line : read_manifest())
+      if (ReferenceProblem ref = from_json(line); ref.set == set) out.push_back(std::move(ref));
+  } catch (const nlohmann::json::exception& e) {
+    throw std::runtime_error("tests/fixtures/reference/manifest.json: " + std::string(e.what()));
+  }
+  for (const auto& ref : out)
+    if (!std::filesystem::is_regular_file(ref.xml)) throw std::runtime_error(ref.xml.string() + ": fixture missing");
+  if (out.empty()) throw std::runtime_error("no reference problems of set '" + std::string(set) + "' in the manifest");
+  std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.xml < b.xml; });
   return out;
+}
+
+std::string sha256_hex(std::string_view bytes) {
+  unsigned char digest[EVP_MAX_MD_SIZE];
+  unsigned int size = 0;
+  if (EVP_Digest(bytes.data(), bytes.size(), digest, &size, EVP_sha256(), nullptr) != 1)
+    throw std::runtime_error("EVP_Digest(sha256) failed");
+  static constexpr char kDigits[] = "0123456789abcdef";
+  std::string hex;
+  for (unsigned int i = 0; i < size; ++i) hex += {kDigits[digest[i] >> 4], kDigits[digest[i] & 15]};
+  return hex;
 }
 
 std::filesystem::path source_dir() { return RAVE_SOURCE_DIR; }

@@ -1,6 +1,6 @@
-// RAVEN-FAIR's random tree (spec/answer-sets.md 5): every distractor scores below the answer under
-// the original solver and renders differently from every other candidate; the tree grows by one
-// RAVEN modification per edge.
+// RAVEN-FAIR's random tree (docs/answer-sets.md#raven-fair-a-random-tree): every distractor scores
+// below the answer under the original solver and renders differently from every other candidate;
+// the tree grows by one RAVEN modification per edge.
 #include <gtest/gtest.h>
 
 #include "engine/answers/answer_set.hpp"
@@ -8,7 +8,7 @@
 #include "engine/rules/oracle.hpp"
 #include "engine/render/render.hpp"
 #include "tests/engine/support/answer_support.hpp"
-#include "tests/support/test_support.hpp"
+#include "tests/engine/support/reference_support.hpp"
 
 namespace rave::engine {
 namespace {
@@ -76,8 +76,7 @@ TEST(FairAnswers, EndsInALogicErrorWhenEveryChildIsRejected) {
 
 // The original's RAVEN-FAIR files have the same tree property and pairwise distinct images.
 TEST(FairAnswers, ReferenceAnswerSetsAreTreesOfSingleChanges) {
-  RAVE_REQUIRE_REFERENCE(dir, "fair-reference");
-  const auto problems = testing::read_reference_problems(dir);
+  const auto problems = testing::read_reference_problems("fair");
   ASSERT_GE(problems.size(), 35u);
   int deep = 0;
   for (const Problem& p : problems) {

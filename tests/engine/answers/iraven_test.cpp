@@ -1,6 +1,7 @@
-// I-RAVEN's attribute bisection tree (spec/answer-sets.md 3): tree shapes for 3, 2 and 1 levels, the
-// per-candidate modification lists against the actual differences, Number's round rule and `select`,
-// Position-Number mode, and the shape of the original's Modified_attributes in the reference files.
+// I-RAVEN's attribute bisection tree (docs/answer-sets.md#i-raven-attribute-bisection-tree): tree
+// shapes for 3, 2 and 1 levels, the per-candidate modification lists against the actual
+// differences, Number's round rule and `select`, Position-Number mode, and the shape of the
+// original's Modified_attributes in the reference files.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -12,7 +13,7 @@
 #include "engine/model/configuration.hpp"
 #include "engine/answers/internal/common.hpp"
 #include "tests/engine/support/answer_support.hpp"
-#include "tests/support/test_support.hpp"
+#include "tests/engine/support/reference_support.hpp"
 
 namespace rave::engine {
 namespace {
@@ -253,7 +254,8 @@ TEST(IRavenAnswers, GeneratedProblemsKeepTheTreeInEveryConfiguration) {
   }
 }
 
-// answer-sets.md 3.2 measured on the original: 3 levels in 98.0% of problems, 2 in 1.7%, 1 in 0.3%.
+// docs/answer-sets.md#i-raven-attribute-bisection-tree measured on the original: 3 levels in 98.0%
+// of problems, 2 in 1.7%, 1 in 0.3%.
 TEST(IRavenAnswers, LevelCountsMatchTheOriginalsMeasurement) {
   std::array<int, 4> levels{};
   for (const Configuration& config : all_configurations())
@@ -276,8 +278,7 @@ TEST(IRavenAnswers, LevelCountsMatchTheOriginalsMeasurement) {
 // The reference files carry the original's Modified_attributes: the lists have our tree's shape and
 // name exactly the attributes in which each candidate differs from the answer.
 TEST(IRavenAnswers, ReferenceModificationListsMatchTheirPanels) {
-  RAVE_REQUIRE_REFERENCE(dir, "iraven-reference");
-  const auto problems = testing::read_reference_problems(dir);
+  const auto problems = testing::read_reference_problems("iraven");
   ASSERT_GE(problems.size(), 35u);
   for (const Problem& p : problems) {
     ASSERT_TRUE(p.modified.has_value());

@@ -1,6 +1,6 @@
-// The RAVEN star (spec/raven.md 7): the modifiable list of 7.1, the entry draw, the Number draw law
-// against a brute-force run of the original's redraw loop, and the star property on hand-built and
-// generated matrices.
+// The RAVEN star (docs/answer-sets.md): the modifiable list (#modifiable-attributes), the entry
+// draw, the Number draw law against a brute-force run of the original's redraw loop, and the star
+// property on hand-built and generated matrices.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -12,7 +12,7 @@
 #include "engine/model/configuration.hpp"
 #include "engine/answers/internal/common.hpp"
 #include "tests/engine/support/answer_support.hpp"
-#include "tests/support/test_support.hpp"
+#include "tests/engine/support/reference_support.hpp"
 
 namespace rave::engine {
 namespace {
@@ -181,7 +181,8 @@ TEST(RavenNumber, NeverReusesALevelSetPairAndRecordsIt) {
 }
 
 // Star property: every distractor differs from the answer in exactly one entry of the modifiable
-// list of one component (spec 7.1); Number distractors may change everything inside.
+// list of one component (docs/answer-sets.md#modifiable-attributes); Number distractors may change
+// everything inside.
 void expect_star(ConfigId config, const std::vector<RuleGroup>& rules, const Panel& answer,
                  const std::array<Panel, 8>& candidates, int target) {
   const auto list = modifiable_entries(configuration(config), rules, answer);
@@ -274,8 +275,7 @@ TEST(RavenAnswers, GeneratedProblemsAreStarsInEveryConfiguration) {
 // The original's RAVEN files are stars too, and every changed attribute is on our 7.1 list for
 // their answer (this checks the list's inclusion rules against the original's output).
 TEST(RavenAnswers, ReferenceAnswerSetsAreStarsOverOurModifiableList) {
-  RAVE_REQUIRE_REFERENCE(dir, "raven-reference");
-  const auto problems = testing::read_reference_problems(dir);
+  const auto problems = testing::read_reference_problems("raven");
   ASSERT_GE(problems.size(), 70u);
   for (const Problem& p : problems) {
     const Panel& answer = p.candidates[static_cast<std::size_t>(*p.target)];

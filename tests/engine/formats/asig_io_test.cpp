@@ -15,50 +15,44 @@
 #include "engine/formats/xml_io.hpp"
 #include "grammar/parse.hpp"
 #include "grammar/writer.hpp"
-#include "tests/support/test_support.hpp"
+#include "tests/engine/support/reference_support.hpp"
 
 namespace rave::engine {
 namespace {
 
-// XML -> Problem -> .asig -> Problem -> XML for every file of one reference corpus.
-void expect_reference_round_trip(const std::filesystem::path& dir) {
-  const auto files = rave::testing::reference_xmls(dir);
-  ASSERT_FALSE(files.empty());
-  for (const auto& xml : files) {
-    SCOPED_TRACE(xml.string());
-    const Problem problem = read_problem(xml);
+// XML -> Problem -> .asig -> Problem -> XML for every problem of one reference set (target and
+// predict from the manifest, as the npz beside the original XML holds them).
+void expect_reference_round_trip(std::string_view set) {
+  for (const auto& ref : rave::testing::reference_problems(set)) {
+    SCOPED_TRACE(ref.xml.string());
+    const Problem problem = testing::read_reference_problem(ref);
     const std::string text = write_asig(problem);
     const Problem back = parse_asig(text, "<asig>");
     ASSERT_EQ(back, problem);
     EXPECT_EQ(write_asig(back), text);
-    EXPECT_EQ(write_problem_xml(back), read_file(xml));
+    EXPECT_EQ(write_problem_xml(back), read_file(ref.xml));
   }
 }
 
-TEST(AsigReference, RavenRoundTripIsByteIdentical) {
-  RAVE_REQUIRE_REFERENCE(dir, "raven-reference");
-  expect_reference_round_trip(dir);
-}
+TEST(AsigReference, RavenRoundTripIsByteIdentical) { expect_reference_round_trip("raven"); }
 
 TEST(AsigReference, IRavenRoundTripKeepsModifiedAttributes) {
-  RAVE_REQUIRE_REFERENCE(dir, "iraven-reference");
-  expect_reference_round_trip(dir);
-  const Problem p = read_problem_xml(rave::testing::reference_xmls(dir).front());
+  expect_reference_round_trip("iraven");
+  const Problem p = read_problem_xml(rave::testing::reference_problems("iraven").front().xml);
   ASSERT_TRUE(p.modified.has_value());
   EXPECT_NE(write_asig(p).find("\nmodified 7"), std::string::npos);
 }
 
-TEST(AsigReference, FairRoundTripIsByteIdentical) {
-  RAVE_REQUIRE_REFERENCE(dir, "fair-reference");
-  expect_reference_round_trip(dir);
-}
+TEST(AsigReference, FairRoundTripIsByteIdentical) { expect_reference_round_trip("fair"); }
 
+// The `structure` of the original npz (re-created and checked against its sha256) parses to the tree.
 TEST(AsigReference, NpzStructureSentencesParseToTheConfigurationTrees) {
-  RAVE_REQUIRE_REFERENCE(dir, "raven-reference");
-  for (const auto& xml : rave::testing::reference_xmls(dir)) {
-    SCOPED_TRACE(xml.string());
-    const Problem problem = read_problem_xml(xml);
-    const auto tokens = read_npz(sibling_npz(xml)).structure();
+  for (const auto& ref : rave::testing::reference_problems("raven")) {
+    SCOPED_TRACE(ref.xml.string());
+    const Problem problem = testing::read_reference_problem(ref);
+    const std::string npz = testing::rebuild_npz(ref, problem);
+    ASSERT_EQ(rave::testing::sha256_hex(npz), ref.npz_sha256);
+    const auto tokens = parse_npz(npz, "original.npz").structure();
     EXPECT_TRUE(grammar::same_tree(grammar::parse_tokens(tokens), structure_tree(problem.config)));
   }
 }

@@ -1,5 +1,5 @@
-// npz files: every reference problem re-encoded (XML -> render -> npz) byte for byte, reading every
-// reference npz, round trips, truncated and corrupt input, and numpy itself loading what we write.
+// npz files: every reference problem re-encoded (XML -> render -> npz) byte for byte and read back,
+// round trips, truncated and corrupt input, and numpy itself loading what we write.
 #include "engine/render/render.hpp"
 #include "engine/formats/npz.hpp"
 
@@ -15,41 +15,38 @@
 #include "engine/model/structure.hpp"
 #include "engine/formats/xml_io.hpp"
 #include "engine/formats/zip.hpp"
-#include "tests/support/test_support.hpp"
+#include "tests/engine/support/reference_support.hpp"
 
 namespace rave::engine {
 namespace {
 
-std::filesystem::path npz_of(std::filesystem::path xml) { return xml.replace_extension(".npz"); }
-
-void expect_reencoded(const std::string& corpus, bool compressed) {
-  RAVE_REQUIRE_REFERENCE(dir, corpus);
+// Every reference problem re-encoded from its XML and the manifest's fields (XML -> render -> npz)
+// has the original npz's sha256; the bytes then are the original file, which is decoded back.
+void expect_reencoded(std::string_view set) {
   int files = 0, identical = 0;
-  for (const auto& xml : testing::reference_xmls(dir)) {
-    const std::string want = read_file(npz_of(xml));
-    const NpzFile reference = parse_npz(want, npz_of(xml).string());
-    Problem problem = read_problem_xml(xml);
-    problem.target = static_cast<int>(reference.target());
-    problem.predict = static_cast<int>(reference.predict());
+  for (const auto& ref : ::rave::testing::reference_problems(set)) {
+    const Problem problem = testing::read_reference_problem(ref);
     const auto images = render_problem(problem);
     NpzContents contents = npz_contents(problem, images);
-    contents.predict_as_vector = !reference.array("predict").shape.empty();
-    EXPECT_EQ(contents, reference.contents()) << xml;
-    const std::string got = encode_npz(contents, compressed);
-    EXPECT_EQ(got.size(), want.size()) << xml;
-    EXPECT_TRUE(got == want) << xml;
+    contents.predict_as_vector = ref.predict_as_vector;
+    const std::string got = encode_npz(contents, ref.compressed);
+    EXPECT_EQ(got.size(), ref.npz_bytes) << ref.xml;
+    const bool same = ::rave::testing::sha256_hex(got) == ref.npz_sha256;
+    EXPECT_TRUE(same) << ref.xml << ": the re-encoded npz differs from the original";
     std::string direct = "stale bytes";  // the panel-by-panel path into a reused buffer
-    encode_problem_npz(direct, problem, images, compressed, contents.predict_as_vector);
-    EXPECT_TRUE(direct == want) << xml;
-    files += 1, identical += got == want && direct == want;
+    encode_problem_npz(direct, problem, images, ref.compressed, ref.predict_as_vector);
+    EXPECT_TRUE(direct == got) << ref.xml;
+    const NpzFile original = parse_npz(got, ref.xml.filename().replace_extension(".npz").string());
+    EXPECT_EQ(original.contents(), contents) << ref.xml;
+    EXPECT_EQ(original.array("predict").shape.size(), ref.predict_as_vector ? 1u : 0u) << ref.xml;
+    files += 1, identical += same && direct == got;
   }
-  EXPECT_GT(files, 0);
-  std::cout << corpus << ": " << identical << " of " << files << " npz files byte-identical\n";
+  std::cout << set << " reference: " << identical << " of " << files << " npz files byte-identical\n";
 }
 
-TEST(NpzConformance, RavenReferenceReencodesByteForByte) { expect_reencoded("raven-reference", false); }
-TEST(NpzConformance, IRavenReferenceReencodesByteForByte) { expect_reencoded("iraven-reference", false); }
-TEST(NpzConformance, FairReferenceReencodesCompressedByteForByte) { expect_reencoded("fair-reference", true); }
+TEST(NpzConformance, RavenReferenceReencodesByteForByte) { expect_reencoded("raven"); }
+TEST(NpzConformance, IRavenReferenceReencodesByteForByte) { expect_reencoded("iraven"); }
+TEST(NpzConformance, FairReferenceReencodesCompressedByteForByte) { expect_reencoded("fair"); }
 
 NpzContents sample_contents() {
   NpzContents c;
@@ -206,9 +203,9 @@ TEST(Npy, ParsesVersion2And3HeadersAndRejectsFortranOrder) {
 }
 
 TEST(Npz, NumpyLoadsWhatWeWrite) {
-  const auto python = testing::python_with_numpy();
+  const auto python = ::rave::testing::python_with_numpy();
   if (!python) GTEST_SKIP() << "python3 with numpy not found";
-  const auto dir = testing::scratch_dir("npz");
+  const auto dir = ::rave::testing::scratch_dir("npz");
   for (bool compress : {false, true}) {
     const auto path = dir / (compress ? "c.npz" : "s.npz");
     write_file_atomic(path, encode_npz(sample_contents(), compress));

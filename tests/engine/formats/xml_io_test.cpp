@@ -25,24 +25,26 @@ std::string first_difference(const std::string& got, const std::string& want) {
          ")\n got: ..." + got.substr(from, 120) + "\nwant: ..." + want.substr(from, 120);
 }
 
-void expect_round_trip(const std::string& corpus) {
-  RAVE_REQUIRE_REFERENCE(dir, corpus);
+// Every reference XML (a byte copy of the original, per the manifest's sha256) read and written
+// back byte for byte.
+void expect_round_trip(std::string_view set) {
   int files = 0, identical = 0;
   std::size_t bytes = 0;
-  for (const auto& path : testing::reference_xmls(dir)) {
-    const std::string want = read_file(path);
-    const std::string got = write_problem_xml(read_problem_xml(path));
+  for (const auto& ref : testing::reference_problems(set)) {
+    const std::string want = read_file(ref.xml);
+    ASSERT_EQ(testing::sha256_hex(want), ref.xml_sha256) << ref.xml << ": the fixture is not the original XML";
+    const std::string got = write_problem_xml(read_problem_xml(ref.xml));
     const std::string diff = first_difference(got, want);
-    EXPECT_EQ(diff, "") << path;
+    EXPECT_EQ(diff, "") << ref.xml;
     files += 1, identical += diff.empty(), bytes += want.size();
   }
-  EXPECT_GT(files, 0);
-  std::cout << corpus << ": " << identical << " of " << files << " XML files byte-identical (" << bytes << " bytes)\n";
+  std::cout << set << " reference: " << identical << " of " << files << " XML files byte-identical (" << bytes
+            << " bytes)\n";
 }
 
-TEST(XmlConformance, RavenReferenceRoundTripsByteForByte) { expect_round_trip("raven-reference"); }
-TEST(XmlConformance, IRavenReferenceRoundTripsByteForByte) { expect_round_trip("iraven-reference"); }
-TEST(XmlConformance, FairReferenceRoundTripsByteForByte) { expect_round_trip("fair-reference"); }
+TEST(XmlConformance, RavenReferenceRoundTripsByteForByte) { expect_round_trip("raven"); }
+TEST(XmlConformance, IRavenReferenceRoundTripsByteForByte) { expect_round_trip("iraven"); }
+TEST(XmlConformance, FairReferenceRoundTripsByteForByte) { expect_round_trip("fair"); }
 
 // Rewrites every start tag with its attributes sorted as Python 2's ElementTree wrote them.
 std::string sort_attributes(const std::string& xml) {
@@ -66,8 +68,8 @@ std::string sort_attributes(const std::string& xml) {
 }
 
 TEST(XmlRead, AcceptsPython2SortedAttributeOrder) {
-  RAVE_REQUIRE_REFERENCE(dir, "iraven-reference");
-  for (const auto& path : testing::reference_xmls(dir)) {
+  for (const auto& ref : testing::reference_problems("iraven")) {
+    const std::filesystem::path& path = ref.xml;
     const std::string text = read_file(path);
     const std::string sorted = sort_attributes(text);
     ASSERT_NE(sorted, text);
@@ -77,8 +79,8 @@ TEST(XmlRead, AcceptsPython2SortedAttributeOrder) {
 }
 
 TEST(XmlRead, ReadsLevelsRulesAndModifications) {
-  RAVE_REQUIRE_REFERENCE(dir, "iraven-reference");
-  const Problem p = read_problem_xml(dir / "distribute_four" / "RAVEN_0_train.xml");
+  const Problem p =
+      read_problem_xml(testing::reference_fixtures_dir() / "iraven/distribute_four/RAVEN_0_train.xml");
   EXPECT_EQ(p.config, ConfigId::kDistributeFour);
   const Entity first{.slot = 0, .type = 5, .size = 3, .color = 9, .angle = 2};  // bbox [0.25, 0.25, 0.5, 0.5], Type 5 Size 3 Color 9 Angle 2
   ASSERT_EQ(p.context[0].components.size(), 1u);
@@ -106,9 +108,8 @@ InputError error_of(const std::string& text) {
 class XmlErrors : public ::testing::Test {
  protected:
   void SetUp() override {
-    auto dir = testing::reference_dir("raven-reference");
-    if (!dir) GTEST_SKIP() << "reference data absent";
-    text_ = read_file(*dir / "in_distribute_four_out_center_single" / "RAVEN_0_train.xml");
+    text_ = read_file(testing::reference_fixtures_dir() / "raven/in_distribute_four_out_center_single" /
+                      "RAVEN_0_train.xml");
   }
   // Replaces the n-th (0-based) occurrence of `from`.
   std::string replace_nth(const std::string& from, const std::string& to, int n) const {

@@ -3,9 +3,6 @@
 #include <algorithm>
 
 #include "engine/model/configuration.hpp"
-#include "engine/formats/npz.hpp"
-#include "engine/formats/xml_io.hpp"
-#include "tests/support/test_support.hpp"
 
 namespace rave::engine::testing {
 
@@ -75,17 +72,6 @@ std::vector<Matrix> sample_matrices(ConfigId id, int count, std::uint64_t seed) 
   for (int k = 0; k < count; ++k) {
     Rng rng = Rng::for_problem(seed, config_index(id), static_cast<std::uint64_t>(k));
     out.push_back(sample_matrix(id, rng));
-  }
-  return out;
-}
-
-std::vector<Problem> read_reference_problems(const std::filesystem::path& dir) {
-  std::vector<Problem> out;
-  for (const auto& xml : ::rave::testing::reference_xmls(dir)) {
-    Problem p = read_problem_xml(xml);
-    auto npz = xml;
-    p.target = static_cast<int>(read_npz(npz.replace_extension(".npz")).target());
-    out.push_back(std::move(p));
   }
   return out;
 }

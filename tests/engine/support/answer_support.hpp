@@ -4,7 +4,6 @@
 //
 //   Matrix m = hand_matrix(ConfigId::kCenterSingle, {all_constant()}, {component(3, {{0, 2, 3, 4, 3}})});
 //   auto diff = component_diff(a.components[0], b.components[0]);  // e.g. {Attr::kType}
-#include <filesystem>
 #include <set>
 #include <utility>
 #include <vector>
@@ -35,8 +34,5 @@ std::set<std::pair<int, Attr>> panel_diff(const Panel& a, const Panel& b);
 
 /// `count` matrices of one configuration from seed `seed` (problem streams k = 0..count-1).
 std::vector<Matrix> sample_matrices(ConfigId id, int count, std::uint64_t seed);
-
-/// Every problem of a reference corpus folder (XML, with the target from the npz beside it).
-std::vector<Problem> read_reference_problems(const std::filesystem::path& dir);
 
 }  // namespace rave::engine::testing
