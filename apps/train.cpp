@@ -1,5 +1,6 @@
-// `rave train`: train one of the paper's baselines (spec/neural.md) on a RAVEN dataset and report
-// test accuracy per configuration; checkpoints, metrics.jsonl, curves.png and test.md/.csv go to --out.
+// `rave train`: train one of the paper's baselines (docs/neural-reference.md) on a RAVEN dataset
+// and report test accuracy per configuration; checkpoints, metrics.jsonl, curves.png and
+// test.md/.csv go to --out.
 #include <unistd.h>
 
 #include <chrono>

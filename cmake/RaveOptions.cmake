@@ -31,7 +31,7 @@ include(CTest)
 add_library(rave_options INTERFACE)
 add_library(rave::options ALIAS rave_options)
 # Exact pixel parity with the reference needs IEEE double arithmetic without FMA contraction
-# (spec/raven.md 10, 12.16); it is set project-wide so no geometry can drift.
+# (docs/rendering.md, docs/rendering.md#exactness); it is set project-wide so no geometry can drift.
 target_compile_options(rave_options INTERFACE -ffp-contract=off)
 if(RAVE_ENABLE_SANITIZERS)
   target_compile_options(rave_options INTERFACE -fsanitize=address,undefined -fno-omit-frame-pointer)

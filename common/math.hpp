@@ -1,7 +1,7 @@
 #pragma once
 // Small integer arithmetic shared by the engine and the solver: Python 2 integer division as the
-// original generator uses it (spec/raven.md 4.3, 6.2, 14), and binomial coefficients (slot-set
-// counts of a layout).
+// original generator uses it (docs/rules.md#narrowing, docs/rules.md#number-and-position-rules),
+// and binomial coefficients (slot-set counts of a layout).
 //
 //   floor_div(5, 2) == 2;  floor_div(-1, 2) == -1;
 //   binomial(9, 4) == 126;

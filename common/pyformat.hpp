@@ -1,7 +1,8 @@
 #pragma once
 // Number formatting that matches what the original Python tools wrote into RAVEN files
-// (spec/raven.md 11.4): Python's float repr (shortest round-trip digits, fixed notation for
-// decimal exponents in [-4, 16), "1.0" not "1"), and numpy's round-half-to-even to N decimals.
+// (docs/format.md#json-lists, #real_bbox): Python's float repr (shortest round-trip digits, fixed
+// notation for decimal exponents in [-4, 16), "1.0" not "1"), and numpy's round-half-to-even to N
+// decimals.
 //
 //   format_py_float(0.5) == "0.5";  format_py_float(1.0) == "1.0";  format_py_float(1e-5) == "1e-05"
 //   numpy_round(0.71875, 4) == 0.7188

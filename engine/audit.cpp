@@ -1,4 +1,4 @@
-// The context-blind "most shared values" rule of spec/answer-sets.md 4.
+// The context-blind "most shared values" rule of docs/answer-sets.md#the-context-blind-shortcut.
 #include "engine/audit.hpp"
 
 #include <algorithm>

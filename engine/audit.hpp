@@ -1,9 +1,9 @@
 #pragma once
-// The context-blind audit of spec/answer-sets.md 4: pick the candidate that shares the most
-// attribute values (per component: Number, slot set, and the Type/Size/Color tuples over entities)
-// with the other seven, without looking at the matrix. On RAVEN answer sets it finds the answer
-// about 98% of the time, on I-RAVEN about 12.5% (chance), on RAVEN-FAIR low (~24%). A dataset
-// whose answers this finds far above chance can be solved without reasoning.
+// The context-blind audit of docs/answer-sets.md#the-context-blind-shortcut: pick the candidate
+// that shares the most attribute values (per component: Number, slot set, and the Type/Size/Color
+// tuples over entities) with the other seven, without looking at the matrix. On RAVEN answer sets
+// it finds the answer about 98% of the time, on I-RAVEN about 12.5% (chance), on RAVEN-FAIR low
+// (~24%). A dataset whose answers this finds far above chance can be solved without reasoning.
 //
 //   int guess = context_blind_choice(problem.candidates);
 //   bool hit = guess == *problem.target;

@@ -1,8 +1,9 @@
 #pragma once
 // Writing RAVEN datasets: folders and file names as the original (`<config>/RAVEN_<k>_<split>.npz`
-// and `.xml`, split by k mod 10, spec/raven.md 9), every problem from its own random stream, both
-// files of a problem written atomically, in parallel on a TBB arena of `threads` workers. Output is
-// byte-identical for any thread count; `resume` skips problems whose two files already exist.
+// and `.xml`, split by k mod 10, docs/format.md#split-and-file-names), every problem from its own
+// random stream, both files of a problem written atomically, in parallel on a TBB arena of
+// `threads` workers. Output is byte-identical for any thread count; `resume` skips problems whose
+// two files already exist.
 //
 //   DatasetSpec spec{.dir = "out", .configs = {ConfigId::kCenterSingle}, .num_samples = 10};
 //   DatasetReport r = write_dataset(spec, [](const DatasetProgress& p) { ... });

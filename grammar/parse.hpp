@@ -1,11 +1,12 @@
 #pragma once
-// Sentence -> tree. Parses the two text forms of the A-SIG (spec/raven.md 11.2, DESIGN.md
-// "Formats"): structure sentences as the npz `structure` field stores them (tokens separated by
-// whitespace or '.', `/` closing each node) and attributed sentences, where a Layout may carry
-// `[Number=.. Position=.. Uniformity=..]` and Entity nodes `[slot=.. Type=.. Size=.. Color=.. Angle=..]`.
-// The grammar checks levels (Scene > Structure > Component > Layout > Entity, names from
-// vocabulary.hpp), attribute names (each at most once) and `/` balance; attribute values are kept
-// as written (levels are digits, Position is slot indices like `0,3`). Errors throw SyntaxError.
+// Sentence -> tree. Parses the two text forms of the A-SIG (docs/format.md#structure-sentence,
+// DESIGN.md "Formats"): structure sentences as the npz `structure` field stores them (tokens
+// separated by whitespace or '.', `/` closing each node) and attributed sentences, where a Layout
+// may carry `[Number=.. Position=.. Uniformity=..]` and Entity nodes `[slot=.. Type=.. Size=..
+// Color=.. Angle=..]`. The grammar checks levels (Scene > Structure > Component > Layout > Entity,
+// names from vocabulary.hpp), attribute names (each at most once) and `/` balance; attribute values
+// are kept as written (levels are digits, Position is slot indices like `0,3`). Errors throw
+// SyntaxError.
 //
 //   Tree t = parse_sentence("Scene Singleton Grid Center_Single / / / /");
 //   Tree s = parse_sentence("Scene.Out_In.Out.Out_Center_Single./././.", "RAVEN_0_train.npz");

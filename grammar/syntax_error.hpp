@@ -41,7 +41,8 @@ SyntaxError syntax_error_at(std::string_view text, std::size_t offset, std::stri
 /// As above, with "got" given (for errors found after a token was read).
 SyntaxError syntax_error_at(std::string_view text, std::size_t offset, std::string_view file,
                             std::string expected, std::string got);
-/// True for the token separators of sentences: ASCII whitespace and '.' (spec 11.2).
+/// True for the token separators of sentences: ASCII whitespace and '.'
+/// (docs/format.md#structure-sentence).
 bool is_separator(char c);
 
 }  // namespace rave::grammar

@@ -1,7 +1,8 @@
 #pragma once
-// The A-SIG node vocabulary (spec/raven.md 1 and 11.2): the five grammar levels, the node names of
-// the seven configurations, the attributes an attributed sentence may put on a node, and the
-// 21-slot META_STRUCTURE_FORMAT order of the npz `meta_structure` field.
+// The A-SIG node vocabulary (docs/format.md#grammar-levels, docs/format.md#structure-sentence): the
+// five grammar levels, the node names of the seven configurations, the attributes an attributed
+// sentence may put on a node, and the 21-slot META_STRUCTURE_FORMAT order of the npz
+// `meta_structure` field.
 //
 //   auto level = level_of("Distribute_Four");        // Level::kLayout
 //   int bit = *meta_structure_index("Out_In");       // 3
@@ -61,7 +62,8 @@ std::span<const std::string_view> names_at(Level level);
 /// Layout attributes of attributed sentences: levels, except Position (slot indices, `0,3`).
 inline constexpr std::array<std::string_view, 3> kLayoutAttributeNames{"Number", "Position",
                                                                         "Uniformity"};
-/// Entity attributes of attributed sentences: the slot index and four levels (spec 3).
+/// Entity attributes of attributed sentences: the slot index and four levels
+/// (docs/format.md#value-tables).
 inline constexpr std::array<std::string_view, 5> kEntityAttributeNames{"slot", "Type", "Size",
                                                                         "Color", "Angle"};
 /// The attribute names a node of `level` may carry (empty above Layout).

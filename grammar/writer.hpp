@@ -1,8 +1,8 @@
 #pragma once
 // Tree -> sentence. A sentence is the pre-order serialization with `/` closing each node
-// (spec/raven.md 11.2): `Scene Singleton Grid Center_Single / / / /`. Attributed nodes are written
-// `Label[name=value ...]`. Also the derived forms the npz stores: the token array of `structure`
-// and the 21-slot `meta_structure` multi-hot vector.
+// (docs/format.md#structure-sentence): `Scene Singleton Grid Center_Single / / / /`. Attributed
+// nodes are written `Label[name=value ...]`. Also the derived forms the npz stores: the token array
+// of `structure` and the 21-slot `meta_structure` multi-hot vector.
 //
 //   std::vector<std::string> tokens = structure_tokens(tree);   // npz `structure`
 //   std::string text = write_sentence(tree);                    // joined with single spaces

@@ -1,9 +1,9 @@
 #pragma once
 // The files of a RAVEN dataset split and the decoding of one problem for the models
-// (spec/neural.md 1): `<root>/<configuration folder>/RAVEN_<k>_<split>.npz`, the split taken from the
-// file-name suffix (the original matched "train" anywhere in the path, so a root named
-// /data/test_runs/ broke it); panels resized with Pillow's bilinear filter; the structure sentence
-// parsed into the tree's rows. Torch-free.
+// (docs/neural-reference.md#data-and-preprocessing): `<root>/<configuration
+// folder>/RAVEN_<k>_<split>.npz`, the split taken from the file-name suffix (the original matched
+// "train" anywhere in the path, so a root named /data/test_runs/ broke it); panels resized with
+// Pillow's bilinear filter; the structure sentence parsed into the tree's rows. Torch-free.
 //
 //   auto files = list_split("data/raven", engine::Split::kTrain, {});   // all 7 configurations
 //   LoadedProblem p = load_problem(files[0], PanelResizer(160, 80));

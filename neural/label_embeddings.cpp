@@ -16,7 +16,7 @@ namespace {
 
 // The base words; every label is the sum of the words its name joins with '_' (Left_Right = Left +
 // Right, In_Distribute_Four = In + Distribute + Four), the algebra of the original table
-// (spec/neural.md 3.3).
+// (docs/neural-reference.md#dynamic-residual-tree).
 constexpr std::array<std::string_view, 14> kBaseWords{"Scene", "Singleton", "Grid", "Left",   "Right",
                                                      "Up",    "Down",      "Out",  "In",     "Center",
                                                      "Single", "Distribute", "Four", "Nine"};

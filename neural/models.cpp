@@ -18,8 +18,9 @@ std::int64_t conv_stack_side(std::int64_t side) {
   return side;
 }
 
-// WReN's panel tags (spec 2.4): slot i for context panel i, slot 8 for every candidate; built per
-// batch, so a short last batch works (the reference's fixed-size tag tensor crashed there).
+// WReN's panel tags (docs/neural-reference.md#wren): slot i for context panel i, slot 8 for every
+// candidate; built per batch, so a short last batch works (the reference's fixed-size tag tensor
+// crashed there).
 torch::Tensor panel_tags(std::int64_t batch, const torch::TensorOptions& options) {
   auto tags = torch::zeros({kPanels, 9}, options);
   for (int i = 0; i < kPanels; ++i) tags[i][std::min(i, 8)] = 1.0;
@@ -46,7 +47,8 @@ TreeNet RavenModelImpl::make_tree(std::int64_t feature_dim) {
 torch::Tensor RavenModelImpl::with_tree(TreeNet& tree, const torch::Tensor& features,
                                         const ModelInput& input) const {
   if (!tree) return features;
-  return features + tree->forward(features, input.labels, input.indicator);  // alpha = 1 (spec 3.2)
+  // alpha = 1 (docs/neural-reference.md#dynamic-residual-tree)
+  return features + tree->forward(features, input.labels, input.indicator);
 }
 
 std::int64_t parameter_count(const torch::nn::Module& module) {
@@ -55,7 +57,7 @@ std::int64_t parameter_count(const torch::nn::Module& module) {
   return n;
 }
 
-// ---- CNN_MLP (spec 2.1) -------------------------------------------------------------------------
+// ---- CNN_MLP (docs/neural-reference.md#cnn_mlp) -------------------------------------------------
 
 CnnMlpImpl::CnnMlpImpl(ModelOptions options) : RavenModelImpl(std::move(options)) {
   validate(model_options());
@@ -74,7 +76,7 @@ ModelOutput CnnMlpImpl::forward(const ModelInput& input) {
   return {fc2_(dropout_(torch::relu(fc1_(x)))), {}, {}};
 }
 
-// ---- ResNet18_MLP (spec 2.2) --------------------------------------------------------------------
+// ---- ResNet18_MLP (docs/neural-reference.md#resnet18_mlp) ---------------------------------------
 
 ResNet18MlpImpl::ResNet18MlpImpl(ModelOptions options) : RavenModelImpl(std::move(options)) {
   validate(model_options());
@@ -93,7 +95,7 @@ ModelOutput ResNet18MlpImpl::forward(const ModelInput& input) {
           out.narrow(1, kAnswers + kMetaTargetBits, kMetaStructureBits)};
 }
 
-// ---- CNN_LSTM (spec 2.3) ------------------------------------------------------------------------
+// ---- CNN_LSTM (docs/neural-reference.md#cnn_lstm) -----------------------------------------------
 
 CnnLstmImpl::CnnLstmImpl(ModelOptions options) : RavenModelImpl(std::move(options)) {
   validate(model_options());
@@ -112,7 +114,7 @@ ModelOutput CnnLstmImpl::forward(const ModelInput& input) {
   return {fc_(sequence.select(1, kPanels - 1)), {}, {}};
 }
 
-// ---- WReN (spec 2.4) ----------------------------------------------------------------------------
+// ---- WReN (docs/neural-reference.md#wren) -------------------------------------------------------
 
 WReNImpl::WReNImpl(ModelOptions options) : RavenModelImpl(std::move(options)) {
   validate(model_options());
@@ -150,7 +152,7 @@ ModelOutput WReNImpl::forward(const ModelInput& input) {
   const auto side = input.images.size(2);
   auto x = conv_->forward(input.images.reshape({b * kPanels, 1, side, side})).view({b, kPanels, -1});
   if (model_options().wren_tag) x = torch::cat({x, panel_tags(b, x.options())}, 2);
-  x = with_tree(tree_, proj_(x), input);  // projection without activation (spec 2.4)
+  x = with_tree(tree_, proj_(x), input);  // projection without activation (docs/neural-reference.md#wren)
   const auto out = f_->forward(relation_sums(x));  // (B, 8, 10)
   return {out.select(2, kMetaTargetBits), out.narrow(2, 0, kMetaTargetBits).sum(1), {}};
 }

@@ -1,9 +1,10 @@
 #pragma once
-// The four baselines of the RAVEN paper as LibTorch modules (spec/neural.md 2), each optionally
-// with the Dynamic Residual Tree (spec 3.2): CnnMlp ("CNN"), ResNet18Mlp ("ResNet"), CnnLstm
-// ("LSTM") and WReN. Every model maps the same ModelInput (16 panels as raw 0..255 floats, the
-// tree's label rows and indicator) to a ModelOutput (8 answer logits, plus meta logits where the
-// architecture has them). Torch-facing: included by neural/*.cpp, tests and rave-bench only.
+// The four baselines of the RAVEN paper as LibTorch modules (docs/neural-reference.md#models), each
+// optionally with the Dynamic Residual Tree (docs/neural-reference.md#dynamic-residual-tree):
+// CnnMlp ("CNN"), ResNet18Mlp ("ResNet"), CnnLstm ("LSTM") and WReN. Every model maps the same
+// ModelInput (16 panels as raw 0..255 floats, the tree's label rows and indicator) to a ModelOutput
+// (8 answer logits, plus meta logits where the architecture has them). Torch-facing: included by
+// neural/*.cpp, tests and rave-bench only.
 //
 //   auto model = make_model(ModelOptions{.kind = ModelKind::kCnn, .drt = true});
 //   ModelOutput out = model->forward({images, labels, indicator});   // out.answer: (B, 8)
@@ -34,7 +35,8 @@ inline constexpr int kMetaStructureBits = 21;
 
 /// One batch as the models see it.
 struct ModelInput {
-  torch::Tensor images;     ///< (B, 16, S, S) float, raw 0..255 (no normalisation, spec 1)
+  /// (B, 16, S, S) float, raw 0..255 (no normalisation, docs/neural-reference.md#data-and-preprocessing)
+  torch::Tensor images;
   torch::Tensor labels;     ///< (B, 6) int64 rows into kLabelNames, -1 = empty
   torch::Tensor indicator;  ///< (B) float, 1 = two-component structure
 };
@@ -65,7 +67,8 @@ class RavenModelImpl : public torch::nn::Module {
   ModelOptions options_;
 };
 
-/// CNN_MLP (spec 2.1): the 16 panels are the channels of one image; 4 conv blocks, MLP head.
+/// CNN_MLP (docs/neural-reference.md#cnn_mlp): the 16 panels are the channels of one image; 4 conv
+/// blocks, MLP head.
 class CnnMlpImpl : public RavenModelImpl {
  public:
   explicit CnnMlpImpl(ModelOptions options);
@@ -92,7 +95,8 @@ class ResNet18TrunkImpl : public torch::nn::Module {
 };
 TORCH_MODULE(ResNet18Trunk);
 
-/// ResNet18_MLP (spec 2.2): torchvision ResNet-18 with a 16-channel conv1; head 512 -> 512 -> 38.
+/// ResNet18_MLP (docs/neural-reference.md#resnet18_mlp): torchvision ResNet-18 with a 16-channel
+/// conv1; head 512 -> 512 -> 38.
 class ResNet18MlpImpl : public RavenModelImpl {
  public:
   explicit ResNet18MlpImpl(ModelOptions options);
@@ -106,7 +110,8 @@ class ResNet18MlpImpl : public RavenModelImpl {
 };
 TORCH_MODULE(ResNet18Mlp);
 
-/// CNN_LSTM (spec 2.3): per-panel conv features, tree per panel, LSTM(256 -> 96) over 16 panels.
+/// CNN_LSTM (docs/neural-reference.md#cnn_lstm): per-panel conv features, tree per panel, LSTM(256
+/// -> 96) over 16 panels.
 class CnnLstmImpl : public RavenModelImpl {
  public:
   explicit CnnLstmImpl(ModelOptions options);
@@ -120,8 +125,9 @@ class CnnLstmImpl : public RavenModelImpl {
 };
 TORCH_MODULE(CnnLstm);
 
-/// WReN (spec 2.4, Fen9/WReN adapted to RAVEN's 9 meta bits): panel embeddings, 80 relation
-/// pairs per candidate through g, summed, then f -> 9 meta logits + 1 score per candidate.
+/// WReN (docs/neural-reference.md#wren, Fen9/WReN adapted to RAVEN's 9 meta bits): panel
+/// embeddings, 80 relation pairs per candidate through g, summed, then f -> 9 meta logits + 1 score
+/// per candidate.
 class WReNImpl : public RavenModelImpl {
  public:
   explicit WReNImpl(ModelOptions options);
@@ -141,7 +147,8 @@ TORCH_MODULE(WReN);
 std::shared_ptr<RavenModelImpl> make_model(const ModelOptions& options);
 /// Number of trainable parameters (buffers such as BN statistics and the label table excluded).
 std::int64_t parameter_count(const torch::nn::Module& module);
-/// Four 3x3 / stride-2 / unpadded conv + BN + ReLU blocks, in -> width -> ... (spec 2).
+/// Four 3x3 / stride-2 / unpadded conv + BN + ReLU blocks, in -> width -> ...
+/// (docs/neural-reference.md#models).
 torch::nn::Sequential conv_stack(std::int64_t in_channels, std::int64_t width);
 
 }  // namespace rave::neural

@@ -78,7 +78,8 @@ void validate(const ModelOptions& options) {
       throw UsageError("--image-size " + std::to_string(size) + ": ResNet18_MLP needs 32..1024 pixels");
   } else if (size != 80) {
     throw UsageError("--image-size " + std::to_string(size) + ": " + std::string(model_paper_name(options.kind)) +
-                     " is defined for 80x80 panels only (its conv stack flattens 4x4 maps, spec/neural.md 2)");
+                     " is defined for 80x80 panels only (its conv stack flattens 4x4 maps, "
+                     "docs/neural-reference.md#models)");
   }
   if (!options.label_embeddings.empty() &&
       options.label_embeddings.size() != static_cast<std::size_t>(kNumLabels) * kEmbeddingDim)

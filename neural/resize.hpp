@@ -1,11 +1,13 @@
 #pragma once
 // Panel resizing exactly as the original loader did it: scipy.misc.imresize on uint8, i.e. Pillow's
-// bilinear resampling (Resample.c), which is scale-aware (spec/neural.md 1 and 6.1). Downscaling
-// 160 -> 80 widens the triangle filter to 4 taps ([1,3,3,1]/8); upscaling 160 -> 224 is half-pixel
-// bilinear with edge clamp. Pillow's fixed-point arithmetic (22 fractional bits, a horizontal pass
-// rounded to uint8, then a vertical pass) is reproduced, so results are Pillow's bytes.
-// LibTorch's interpolate(bilinear, antialias=true) computes the same filter in floating point
-// (checked in tests to +-1 grey level).
+// bilinear resampling (Resample.c), which is scale-aware
+// (docs/neural-reference.md#data-and-preprocessing,
+// docs/neural-reference.md#pitfalls-for-a-reimplementation). Downscaling 160 -> 80 widens the
+// triangle filter to 4 taps ([1,3,3,1]/8); upscaling 160 -> 224 is half-pixel bilinear with edge
+// clamp. Pillow's fixed-point arithmetic (22 fractional bits, a horizontal pass rounded to uint8,
+// then a vertical pass) is reproduced, so results are Pillow's bytes. LibTorch's
+// interpolate(bilinear, antialias=true) computes the same filter in floating point (checked in
+// tests to +-1 grey level).
 //
 //   PanelResizer resize(160, 80);
 //   resize(src160x160, dst80x80);      // row-major uint8, square panels

@@ -1,9 +1,10 @@
 // torchvision's ResNet-18 trunk, built by hand (LibTorch has no torchvision in core): conv1 7x7/2,
 // BN, ReLU, max-pool 3x3/2, four stages of two BasicBlocks (64, 128, 256, 512; a 1x1/2 conv + BN
-// shortcut where the shape changes), global average pooling (spec/neural.md 2.2, 6.5).
-// Initialisation as the reference: torchvision's kaiming-normal (fan_out, ReLU) on every conv
-// except conv1, which was swapped in after torchvision's init loop and so keeps LibTorch's default
-// Conv2d init (kaiming-uniform, a = sqrt(5)), the same as PyTorch's; BN gamma 1, beta 0.
+// shortcut where the shape changes), global average pooling (docs/neural-reference.md#resnet18_mlp,
+// docs/neural-reference.md#pitfalls-for-a-reimplementation). Initialisation as the reference:
+// torchvision's kaiming-normal (fan_out, ReLU) on every conv except conv1, which was swapped in
+// after torchvision's init loop and so keeps LibTorch's default Conv2d init (kaiming-uniform, a =
+// sqrt(5)), the same as PyTorch's; BN gamma 1, beta 0.
 #include <torch/nn/init.h>
 #include <torch/nn/modules/activation.h>
 #include <torch/nn/modules/linear.h>

@@ -1,9 +1,9 @@
 #pragma once
-// The Dynamic Residual Tree's per-problem input (spec/neural.md 3.1): the A-SIG structure of the
-// problem as at most 6 label rows in pre-order (scene, structure, first component, first layout,
-// second component, second layout) and the indicator that the second branch exists.
-// The npz `structure` sentence is parsed into a grammar::Tree first, so a malformed sentence is an
-// input error with a position, not a silently shifted row.
+// The Dynamic Residual Tree's per-problem input (docs/neural-reference.md#dynamic-residual-tree):
+// the A-SIG structure of the problem as at most 6 label rows in pre-order (scene, structure, first
+// component, first layout, second component, second layout) and the indicator that the second
+// branch exists. The npz `structure` sentence is parsed into a grammar::Tree first, so a malformed
+// sentence is an input error with a position, not a silently shifted row.
 //
 //   DrtInput in = drt_input(engine::structure_tree(ConfigId::kOutInGrid));
 //   in.labels == {Scene, Out_In, Out, Out_Center_Single, In, In_Distribute_Four};  in.indicator == 1

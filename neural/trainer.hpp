@@ -1,8 +1,9 @@
 #pragma once
-// Training and evaluation of the paper's baselines (spec/neural.md 4, 5), torch-free for apps/:
-// Adam with the reference hyper-parameters, cross-entropy plus the optional auxiliary losses,
-// validation each epoch, the best-validation checkpoint, resume, a metrics file per epoch, and
-// test accuracy per configuration. Files written into the run folder (atomically):
+// Training and evaluation of the paper's baselines (docs/neural-reference.md#losses,
+// docs/neural-reference.md#training-and-evaluation), torch-free for apps/: Adam with the reference
+// hyper-parameters, cross-entropy plus the optional auxiliary losses, validation each epoch, the
+// best-validation checkpoint, resume, a metrics file per epoch, and test accuracy per
+// configuration. Files written into the run folder (atomically):
 //   best.pt        the weights with the best validation accuracy (what `rave eval` reads)
 //   last.pt        weights + Adam state + history after the last finished epoch (for --resume)
 //   metrics.jsonl  one JSON object per epoch
@@ -27,7 +28,8 @@
 
 namespace rave::neural {
 
-/// Correct answers and problems per configuration (spec/neural.md 5: the per-config columns).
+/// Correct answers and problems per configuration
+/// (docs/neural-reference.md#training-and-evaluation: the per-config columns).
 struct AccuracyByConfig {
   std::array<std::int64_t, engine::kNumConfigs> correct{};
   std::array<std::int64_t, engine::kNumConfigs> total{};
@@ -73,9 +75,9 @@ struct TrainOptions {
   std::filesystem::path out = {};               ///< run folder (created)
   std::vector<engine::ConfigId> train_configs = {};  ///< train and val configurations; empty = all seven
   std::vector<engine::ConfigId> test_configs = {};   ///< test configurations; empty = train_configs
-  int epochs = 200;                             ///< spec 5
+  int epochs = 200;                             ///< docs/neural-reference.md#training-and-evaluation
   int batch_size = 32;
-  double learning_rate = 1e-4;                  ///< Adam (spec 5)
+  double learning_rate = 1e-4;                  ///< Adam (docs/neural-reference.md#training-and-evaluation)
   double beta1 = 0.9;
   double beta2 = 0.999;
   double epsilon = 1e-8;

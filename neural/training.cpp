@@ -23,7 +23,8 @@ torch::Tensor wrap(const void* data, std::vector<std::int64_t> shape, torch::Dty
 }
 
 torch::Tensor mean_bce(const torch::Tensor& logits, const torch::Tensor& bits) {
-  return F::binary_cross_entropy_with_logits(logits, bits);  // mean over batch and bits (spec 4)
+  // Mean over batch and bits (docs/neural-reference.md#losses).
+  return F::binary_cross_entropy_with_logits(logits, bits);
 }
 
 // A host buffer on `device`, owning its memory: a copy on the CPU; on CUDA a copy into pinned

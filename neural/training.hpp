@@ -1,7 +1,8 @@
 #pragma once
 // The pieces of a training step, torch-facing (trainer.cpp, tests, rave-bench): a host batch as
-// device tensors, the loss of spec/neural.md 4, Adam with the reference settings (spec 5), one
-// optimisation step and one evaluation pass. trainer.hpp builds the epoch loop on these.
+// device tensors, the loss of docs/neural-reference.md#losses, Adam with the reference settings
+// (docs/neural-reference.md#training-and-evaluation), one optimisation step and one evaluation
+// pass. trainer.hpp builds the epoch loop on these.
 //
 //   auto model = make_model({.kind = ModelKind::kCnn, .drt = true});
 //   auto adam = make_adam(*model, {});
@@ -34,7 +35,7 @@ struct BatchTensors {
 /// On CUDA the bytes go through pinned host memory with non-blocking copies.
 BatchTensors to_tensors(const HostBatch& batch, const torch::Device& device);
 
-/// Weights of the auxiliary terms (spec 4).
+/// Weights of the auxiliary terms (docs/neural-reference.md#losses).
 struct LossWeights {
   double meta_alpha = 0.0;  ///< mean BCE over the 21 structure bits (ResNet head)
   double meta_beta = 0.0;   ///< mean BCE over the 9 rule bits (ResNet, WReN heads)

@@ -39,8 +39,9 @@ TreeNetImpl::TreeNetImpl(TreeNetOptions opts) : options(std::move(opts)) {
   root_ = register_module("root", torch::nn::Linear(kEmbeddingDim + d, d));
 }
 
-// spec/neural.md 3.2: rows 0..5 = scene, structure, component 1, layout 1, component 2, layout 2.
-// Zero rows become proj's bias (as in the reference); the indicator masks the right branch.
+// docs/neural-reference.md#dynamic-residual-tree: rows 0..5 = scene, structure, component 1, layout
+// 1, component 2, layout 2. Zero rows become proj's bias (as in the reference); the indicator masks
+// the right branch.
 torch::Tensor TreeNetImpl::forward(const torch::Tensor& features, const torch::Tensor& labels,
                                    const torch::Tensor& indicator) {
   RAVE_CHECK(features.dim() == 3 && features.size(2) == options.feature_dim(), "TreeNet features must be (B,P,D)");

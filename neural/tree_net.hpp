@@ -1,10 +1,11 @@
 #pragma once
-// The Dynamic Residual Tree (DRT) of the RAVEN paper (spec/neural.md 3.2), LibTorch module: the
-// maximal A-SIG tree Scene > Structure > 2 x (Component > Layout) evaluated bottom-up over an image
-// feature, each node a Linear over [label embedding ; child feature] with ReLU, the right branch
-// multiplied by the per-problem indicator (pruned for one-component configurations). Left and right
-// branches share the leaf and middle weights. The label table is a fixed buffer (not trained).
-// Torch-facing: included by neural/*.cpp, tests and rave-bench only.
+// The Dynamic Residual Tree (DRT) of the RAVEN paper
+// (docs/neural-reference.md#dynamic-residual-tree), LibTorch module: the maximal A-SIG tree Scene >
+// Structure > 2 x (Component > Layout) evaluated bottom-up over an image feature, each node a
+// Linear over [label embedding ; child feature] with ReLU, the right branch multiplied by the
+// per-problem indicator (pruned for one-component configurations). Left and right branches share
+// the leaf and middle weights. The label table is a fixed buffer (not trained). Torch-facing:
+// included by neural/*.cpp, tests and rave-bench only.
 //
 //   TreeNet tree(TreeNetOptions(/*feature_dim=*/512));
 //   auto out = tree(features, labels, indicator);   // (B,P,512), (B,6) int64, (B) float

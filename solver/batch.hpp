@@ -44,7 +44,7 @@ struct FileResult {
 void solve_files(const std::vector<std::filesystem::path>& files, const BatchOptions& options,
                  const std::function<void(const FileResult&)>& on_result);
 
-/// Counts per configuration (paper column order, spec/raven.md 2) and in total.
+/// Counts per configuration (paper column order, docs/format.md#configurations) and in total.
 struct AccuracyTable {
   struct Cell {
     int problems = 0;     ///< solved problems

@@ -1,4 +1,4 @@
-// What a Constant attribute and Angle mean (spec/raven.md 6.2-6.4, spec/abduction.md 6.3):
+// What a Constant attribute and Angle mean (docs/rules.md, docs/solver.md#details-that-decide):
 //  - uniform layout: all entities of a row's three panels carry one level (regenerated entities
 //    are exact copies of the reference's first entity);
 //  - non-uniform, group 0 copies entities (Constant, Progression Position, Distribute_Three

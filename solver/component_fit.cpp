@@ -164,11 +164,11 @@ std::array<ComponentFit::AttrTerms, kRuleAttrs> ComponentFit::value_terms(const 
   return values;
 }
 
-// Core of the posterior (abduction.md 2). Assumes fit() ran on the current view. For each group-0
-// fit that accepts the candidate, adds Angle's reading under its carry and, per attribute, the sum
-// over that attribute's rules; the candidate's score is the log-sum over g. Guarantees: kNoScore
-// exactly when no allowed rule assignment explains the candidate; the reading written to `best`
-// maximises the joint term (max over g and over each attribute's rules).
+// Core of the posterior (docs/solver.md#posterior). Assumes fit() ran on the current view. For each
+// group-0 fit that accepts the candidate, adds Angle's reading under its carry and, per attribute,
+// the sum over that attribute's rules; the candidate's score is the log-sum over g. Guarantees:
+// kNoScore exactly when no allowed rule assignment explains the candidate; the reading written to
+// `best` maximises the joint term (max over g and over each attribute's rules).
 double ComponentFit::score(int i, ComponentReading* best) const {
   const PanelView& cand = view_->panels[8 + i];
   if (cand.count == 0) return kNoScore;

@@ -1,6 +1,6 @@
 #pragma once
-// The joint abduction for one component (spec/abduction.md 2): all hypotheses fitted once on the 8
-// context panels, then each candidate scored as the 9th panel by
+// The joint abduction for one component (docs/solver.md#posterior): all hypotheses fitted once on
+// the 8 context panels, then each candidate scored as the 9th panel by
 //   log sum over (group-0 rule g) x (Type, Size, Color rules) of prior x likelihood,
 // where the meaning of a Constant attribute (and of Angle) depends on g and on Uniformity. The sum
 // factorises: per g, a product over attributes of (sum over that attribute's rules).
@@ -32,7 +32,8 @@ struct ComponentReading {
 class ComponentFit {
  public:
   /// Fits every allowed hypothesis on the context of `view`. With `occam`, an attribute's noise
-  /// reading is dropped when a non-Constant rule explains it on the context (abduction.md 2).
+  /// reading is dropped when a non-Constant rule explains it on the context
+  /// (docs/solver.md#posterior).
   void fit(const LayoutModel& model, const ComponentView& view, const AllowedHypotheses& allowed,
            bool occam);
 

@@ -2,8 +2,9 @@
 // Auditing a dataset problem by problem (`rave check`): is the answer explained and unique under
 // abduction, does some distractor satisfy the problem's own rules (names from the file, parameters
 // abduced), are two candidates identical, and what does the context-blind shortcut of
-// spec/answer-sets.md 4 pick. Failures are the dataset's defects; rule-free ambiguity is a property
-// of the generator (about 0.5%, spec/abduction.md 1) and fails only in strict mode.
+// docs/answer-sets.md#the-context-blind-shortcut pick. Failures are the dataset's defects;
+// rule-free ambiguity is a property of the generator (about 0.5%,
+// docs/solver.md#without-the-rules-what-is-possible) and fails only in strict mode.
 //
 //   ProblemChecker checker(Backend::kHeuristic);
 //   ProblemCheck c = checker.check(problem);
@@ -28,7 +29,7 @@ struct ProblemCheck {
   bool answered = false;                 ///< the posterior's answer is the target
   std::vector<int> valid_distractors;    ///< distractors that satisfy the file's rule names
   std::vector<std::pair<int, int>> duplicates;  ///< pairs of candidates that draw the same panel
-  int blind_choice = 0;                  ///< the context-blind pick (answer-sets.md 4)
+  int blind_choice = 0;                  ///< the context-blind pick (docs/answer-sets.md#the-context-blind-shortcut)
   bool blind_hit = false;                ///< ... and it is the answer
 
   /// A defect: answer unexplained or not the posterior's, a distractor satisfying the rules, or a

@@ -1,6 +1,6 @@
 #pragma once
-// Hypothesis checks on the 8 context panels of one component (spec/abduction.md 2). Each fit says
-// that a hypothesis holds on rows 1 and 2 and on row 3's first two panels, with the context's
+// Hypothesis checks on the 8 context panels of one component (docs/solver.md#posterior). Each fit
+// says that a hypothesis holds on rows 1 and 2 and on row 3's first two panels, with the context's
 // log-likelihood under the generator's sampling (prior not included), and what it predicts for the
 // 9th panel, so that scoring a candidate is a comparison plus a constant.
 //
@@ -35,7 +35,8 @@ inline bool group0_accepts(const Group0Fit& fit, const LayoutModel& model, const
                            double& log_lik);
 
 /// A Type/Size/Color hypothesis other than Constant that fits the context: it makes the attribute
-/// one level per panel (spec 6.3) and predicts the 9th panel's level.
+/// one level per panel (docs/rules.md#type-size-and-color-rules) and predicts the 9th panel's
+/// level.
 struct ValueFit {
   int hypothesis = 0;  ///< index into LayoutModel::entity[attr]
   double log_lik = 0;  ///< levels of the 8 context panels
@@ -46,9 +47,9 @@ struct ValueFit {
 int fit_values(const LayoutModel& model, int attr, const ComponentView& view, HypothesisMask allowed,
                ValueFit* out);
 
-/// What an attribute left to Constant (or Angle, never ruled) means under one carry (spec 6.4):
-/// one level per row in a uniform layout, per-entity copies under kSlot/kShift/kOrder, noise under
-/// kRegenerate.
+/// What an attribute left to Constant (or Angle, never ruled) means under one carry
+/// (docs/rules.md#noise): one level per row in a uniform layout, per-entity copies under
+/// kSlot/kShift/kOrder, noise under kRegenerate.
 struct CarryFit {
   bool fits = false;            ///< the context is consistent with this reading
   bool noise = false;           ///< free per entity (kRegenerate, non-uniform)
@@ -67,9 +68,9 @@ struct CarryKey {
 /// levels a fresh value is drawn from.
 CarryFit fit_carry(const CarryKey& key, int attr, engine::Range range, int slots,
                    const ComponentView& view);
-/// Whether `to` copies `from`'s entities on `attr` under a non-uniform carry (spec 6.2): same
-/// slots (kSlot), slots moved by v (kShift), same entity order (kOrder); kRegenerate copies nothing
-/// and constrains nothing.
+/// Whether `to` copies `from`'s entities on `attr` under a non-uniform carry
+/// (docs/rules.md#number-and-position-rules): same slots (kSlot), slots moved by v (kShift), same
+/// entity order (kOrder); kRegenerate copies nothing and constrains nothing.
 inline bool carry_copies(const CarryKey& key, int attr, int slots, const PanelView& from, const PanelView& to);
 /// Whether the 9th panel `panel` continues the reading (its entities copy row 3's, per `key`).
 inline bool carry_accepts(const CarryKey& key, int attr, int slots, const ComponentView& view,

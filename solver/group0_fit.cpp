@@ -1,6 +1,7 @@
-// Number/Position hypotheses on the context (spec/raven.md 6.2, spec/abduction.md 2, group 0).
-// Panels are indexed row-major: row r holds panels 3r, 3r+1, 3r+2; panel 8 (row 3 col 3) is the
-// candidate, so row 3 is checked on its first two panels and its third is predicted.
+// Number/Position hypotheses on the context (docs/rules.md#number-and-position-rules,
+// docs/solver.md#posterior, group 0). Panels are indexed row-major: row r holds panels 3r, 3r+1,
+// 3r+2; panel 8 (row 3 col 3) is the candidate, so row 3 is checked on its first two panels and its
+// third is predicted.
 #include <array>
 #include <cmath>
 
@@ -84,7 +85,8 @@ bool fit_arithmetic_position(const Context& c, int sign, Group0Fit& f) {
     const int a = 3 * r;
     const std::uint16_t m1 = c.mask(a), m2 = c.mask(a + 1);
     if (!c.h.range.contains(c.level(a)) || !c.h.range.contains(c.level(a + 1))) return false;
-    // col2 is redrawn until union adds a slot / difference removes one (spec 6.2).
+    // col2 is redrawn until union adds a slot / difference removes one
+    // (docs/rules.md#number-and-position-rules).
     if (sign > 0 ? (m2 & ~m1) == 0 : (m1 & ~m2) == 0) return false;
     const auto col3 = static_cast<std::uint16_t>(sign > 0 ? (m1 | m2) : (m1 & ~m2));
     if (r < 2 && c.mask(a + 2) != col3) return false;

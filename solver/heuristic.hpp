@@ -1,9 +1,10 @@
 #pragma once
-// The heuristic backend: rule abduction with posterior ranking (spec/abduction.md 2). Per component
-// every valid hypothesis is checked once on the 8 context panels; each candidate is then scored as
-// the 9th panel. A candidate is consistent when some valid rule assignment explains it; the answer
-// is the consistent candidate with the highest posterior under the generator's own prior and
-// sampling distributions (lowest index on exact ties: deterministic). No allocation per problem.
+// The heuristic backend: rule abduction with posterior ranking (docs/solver.md#posterior). Per
+// component every valid hypothesis is checked once on the 8 context panels; each candidate is then
+// scored as the 9th panel. A candidate is consistent when some valid rule assignment explains it;
+// the answer is the consistent candidate with the highest posterior under the generator's own prior
+// and sampling distributions (lowest index on exact ties: deterministic). No allocation per
+// problem.
 //
 //   HeuristicSolver solver({.use_rules = false});
 //   Solution s = solver.solve(problem);          // s.answer, s.verdict, s.consistent

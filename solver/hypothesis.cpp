@@ -32,9 +32,9 @@ engine::Range narrowed_range(const engine::LayoutConstraints& c, int group) {
   }
 }
 
-// The accepted prior of spec 4.2: within a group each row is equally likely, each parameter of a
-// row equally likely; rejection sampling keeps only valid pairs, so the prior is renormalised over
-// them (the check factorises per attribute).
+// The accepted prior of docs/rules.md#sampling-and-pruning: within a group each row is equally
+// likely, each parameter of a row equally likely; rejection sampling keeps only valid pairs, so the
+// prior is renormalised over them (the check factorises per attribute).
 std::vector<Hypothesis> valid_hypotheses(const engine::LayoutSpec& layout, int group) {
   static constexpr int kNoParameter[1] = {0};
   const auto original = engine::original_constraints(layout);

@@ -1,7 +1,8 @@
 #pragma once
-// The rule hypotheses the abductive solver considers for one component (spec/abduction.md 2): every
-// (rule, parameter) pair of spec/raven.md 4.1 that is valid for the layout (4.3), with its accepted
-// prior (4.2) and the narrowed range the generator samples from. Built once per configuration.
+// The rule hypotheses the abductive solver considers for one component (docs/solver.md#posterior):
+// every (rule, parameter) pair of docs/rules.md#rule-table that is valid for the layout
+// (#narrowing), with its accepted prior (#sampling-and-pruning) and the narrowed range the
+// generator samples from. Built once per configuration.
 //
 //   const LayoutModel& m = layout_model(ConfigId::kDistributeFour, 0);
 //   for (const Hypothesis& h : m.group0) ...    // 13 valid Number/Position hypotheses
@@ -16,13 +17,15 @@
 
 namespace rave::solver {
 
-/// Entity attributes in the solver's order: the three rule-governed ones, then Angle (spec 6.4).
+/// Entity attributes in the solver's order: the three rule-governed ones, then Angle
+/// (docs/rules.md#noise).
 enum EntityAttr : int { kType = 0, kSize = 1, kColor = 2, kAngle = 3 };
 inline constexpr int kRuleAttrs = 3;   ///< Type, Size, Color
 inline constexpr int kMaxSlots = 9;
 
-/// How a group-0 rule carries entities from col1 to col2 and col3 (spec/raven.md 6.2), which decides
-/// what a Constant attribute and Angle mean in a non-uniform layout (spec 6.4, abduction.md 6.3).
+/// How a group-0 rule carries entities from col1 to col2 and col3
+/// (docs/rules.md#number-and-position-rules), which decides what a Constant attribute and Angle
+/// mean in a non-uniform layout (docs/rules.md#noise, docs/solver.md#details-that-decide).
 enum class Carry {
   kSlot,        ///< Constant: the same entities on the same slots
   kShift,       ///< Progression Position: the entity on slot s moves to (s + v) mod n
@@ -33,7 +36,7 @@ enum class Carry {
 /// One rule with its parameter, prior and narrowed sampling range.
 struct Hypothesis {
   engine::Rule rule;      ///< name, attr, parameter (value_known)
-  double log_prior = 0;   ///< log P(rule) under the accepted distribution of spec 4.2
+  double log_prior = 0;   ///< log P(rule) under the accepted distribution of docs/rules.md#sampling-and-pruning
   engine::Range range;    ///< narrowed range: Number levels for group 0, the attribute's levels else
 };
 

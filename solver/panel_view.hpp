@@ -3,7 +3,8 @@
 // fixed-size values (entity count, slot bit set, the level all entities share, and per attribute
 // the levels by slot and in entity order, packed in 64 bits). Built once per problem, so every
 // hypothesis check is a few integer comparisons, and comparing two panels' levels of one attribute
-// (the carries of spec 6.2) is one compare, without loops or data-dependent branches.
+// (the carries of docs/rules.md#number-and-position-rules) is one compare, without loops or
+// data-dependent branches.
 //
 //   const LayoutModel* models[1] = {&layout_model(problem.config, 0)};
 //   ComponentView view;
@@ -38,7 +39,7 @@ struct PanelView {
 /// The 16 panels of one component: [0..7] context row-major, [8..15] candidates.
 struct ComponentView {
   std::array<PanelView, 16> panels;
-  bool uniform = false;  ///< Uniformity level 3 (spec 3), read from the first context panel
+  bool uniform = false;  ///< Uniformity level 3 (docs/format.md#value-tables), read from the first context panel
 };
 
 /// Fills views[c] from component c (c < components, at most 2) of every panel of `problem`, with
@@ -46,7 +47,7 @@ struct ComponentView {
 void build_views(const engine::Problem& problem, int components, const LayoutModel* const* models,
                  ComponentView* views);
 
-/// The slot set shifted by v (mod n), spec 6.2 Progression Position.
+/// The slot set shifted by v (mod n), docs/rules.md#number-and-position-rules Progression Position.
 inline std::uint16_t shift_mask(std::uint16_t mask, int v, int n) {
   const int k = ((v % n) + n) % n;
   const std::uint32_t full = (1u << n) - 1u;

@@ -1,8 +1,10 @@
 #pragma once
-// Value semantics of the rules (spec/raven.md 6.2-6.3) and the sampling likelihoods of the
-// generator (spec/abduction.md 2), as small pure functions on levels, counts and slot sets.
-// Decisive details (abduction.md 6): Size Arithmetic is on 1-based levels, Color Arithmetic on raw
-// levels, Number Arithmetic on counts; the col2 range of an Arithmetic rule depends on col1.
+// Value semantics of the rules (docs/rules.md#number-and-position-rules,
+// docs/rules.md#type-size-and-color-rules) and the sampling likelihoods of the generator
+// (docs/solver.md#posterior), as small pure functions on levels, counts and slot sets. Decisive
+// details (docs/solver.md#details-that-decide): Size Arithmetic is on 1-based levels, Color
+// Arithmetic on raw levels, Number Arithmetic on counts; the col2 range of an Arithmetic rule
+// depends on col1.
 //
 //   Range r = arithmetic_col2_range(ArithKind::kSize, +1, narrowed, /*col1=*/2);
 //   int col3 = arithmetic_apply(ArithKind::kSize, +1, 2, 1);   // (2+1) + (1+1) - 1 = 4
@@ -21,9 +23,11 @@ enum class ArithKind { kNumber, kSize, kColor };
 /// x / 2 rounded down (Python's x // 2).
 inline int floor_div2(int x) { return x >= 0 ? x / 2 : -((-x + 1) / 2); }
 
-/// The range col2 is drawn from given col1's level `col1` and the rule's narrowed range (spec 6.2
-/// Arithmetic Number, 6.3 Arithmetic Size / Color); the original range is recovered from the
-/// narrowed one exactly as the generator does (floor division).
+/// The range col2 is drawn from given col1's level `col1` and the rule's narrowed range
+/// (Arithmetic Number: docs/rules.md#number-and-position-rules; Size and Color:
+/// #type-size-and-color-rules); the
+/// original range is recovered from the narrowed one exactly as the generator does (floor
+/// division).
 inline engine::Range arithmetic_col2_range(ArithKind kind, int sign, engine::Range narrowed, int col1) {
   if (kind == ArithKind::kColor) {
     if (sign > 0) return {narrowed.min, narrowed.min + narrowed.max - col1};  // orig max = min + max
@@ -59,17 +63,19 @@ inline double log_int(int n) { return static_cast<unsigned>(n) < 64 ? kLogTables
 
 /// Probability that a col2 slot set drawn as Arithmetic Position draws it (count uniform in
 /// `narrowed`, then a uniform set of that size) is accepted given col1's set: for union (+) col2
-/// must not be a subset of col1, for difference (-) col1 must not be a subset of col2 (spec 6.2).
+/// must not be a subset of col1, for difference (-) col1 must not be a subset of col2
+/// (docs/rules.md#number-and-position-rules).
 double arithmetic_position_accept(int sign, engine::Range narrowed, int slots, int col1_count);
 
-/// Color Arithmetic guard (spec 6.3): after row 1 drew col2 = 0, row 2's col1 level may not be the
-/// one whose col2 range is {0}, and row 2's col2 is redrawn if 0. Log-likelihood of row 2's
-/// (col1, col2) under that guard; -inf when the guard forbids them.
+/// Color Arithmetic guard (docs/rules.md#type-size-and-color-rules): after row 1 drew col2 = 0, row
+/// 2's col1 level may not be the one whose col2 range is {0}, and row 2's col2 is redrawn if 0.
+/// Log-likelihood of row 2's (col1, col2) under that guard; -inf when the guard forbids them.
 double guarded_color_row2_log_lik(int sign, engine::Range narrowed, int col1, int col2);
 
 /// Distribute_Three on any per-panel value (a level, a count or a slot set) over the 8 context
 /// panels: row 1 holds three distinct values, row 2 one rotation of them and row 3 the other (a
-/// Latin square, spec 6.2-6.3). On success writes row 3's third value, the prediction.
+/// Latin square, docs/rules.md#number-and-position-rules, docs/rules.md#type-size-and-color-rules).
+/// On success writes row 3's third value, the prediction.
 template <class Value>
 bool latin_rows(const std::array<Value, 8>& x, Value& third) {
   if (x[0] == x[1] || x[0] == x[2] || x[1] == x[2]) return false;

@@ -26,7 +26,7 @@ std::string_view verdict_name(Verdict verdict);
 /// Options shared by both backends.
 struct SolveOptions {
   bool use_rules = false;  ///< restrict hypotheses to the rule names stored in the problem (--use-rules)
-  bool occam = true;       ///< drop noise readings a structured rule explains (abduction.md 2)
+  bool occam = true;       ///< drop noise readings a structured rule explains (docs/solver.md#posterior)
 };
 
 /// A rule assignment for every component of a problem.

@@ -1,6 +1,7 @@
-// Type/Size/Color hypotheses other than Constant on the context (spec/raven.md 6.3). Every such rule
-// writes one level to all entities of every panel, col1 included, so each panel must show a single
-// level (value consistency, abduction.md 6.7); the rules then relate the three levels of a row.
+// Type/Size/Color hypotheses other than Constant on the context
+// (docs/rules.md#type-size-and-color-rules). Every such rule writes one level to all entities of
+// every panel, col1 included, so each panel must show a single level (value consistency,
+// docs/solver.md#details-that-decide); the rules then relate the three levels of a row.
 #include <cmath>
 
 #include "solver/fits.hpp"
@@ -23,8 +24,9 @@ bool fit_progression(const std::array<int, 8>& x, const Hypothesis& h, ValueFit&
   return true;
 }
 
-// Arithmetic Size works on 1-based levels, Color on raw levels (spec 6.3); Color also keeps rows 1
-// and 2 from both adding 0 (the guard), which changes row 2's likelihood after a row-1 zero.
+// Arithmetic Size works on 1-based levels, Color on raw levels
+// (docs/rules.md#type-size-and-color-rules); Color also keeps rows 1 and 2 from both adding 0 (the
+// guard), which changes row 2's likelihood after a row-1 zero.
 bool fit_arithmetic(const std::array<int, 8>& x, const Hypothesis& h, int attr, ValueFit& f) {
   const ArithKind kind = attr == kSize ? ArithKind::kSize : ArithKind::kColor;
   const int sign = h.rule.value;

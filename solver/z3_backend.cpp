@@ -90,9 +90,9 @@ struct Z3Solver::Impl {
   Reading reading_from(const z3::model& m, const engine::Problem& problem) const;
 };
 
-// Occam (abduction.md 2): does some allowed non-Constant rule explain `attr` on the 8 context
-// panels for some level of the 9th? The context is all numerals, so each instance folds to true or
-// false while it is built (no Z3 check is needed for this ground question).
+// Occam (docs/solver.md#posterior): does some allowed non-Constant rule explain `attr` on the 8
+// context panels for some level of the 9th? The context is all numerals, so each instance folds to
+// true or false while it is built (no Z3 check is needed for this ground question).
 bool Z3Solver::Impl::structured_fits(const Encoder& enc, const ComponentPlan& plan, int attr) {
   std::vector<PanelTerms> panels = plan.panels;
   panels.push_back(plan.panels.back());
@@ -129,7 +129,8 @@ void Z3Solver::Impl::prepare(const engine::Problem& problem, int c, ComponentPla
 }
 
 // Asserts component c: one selector per rule group over its allowed hypotheses, each implying its
-// rule on the nine panels; Constant and Angle read per the group-0 rule's carry (spec 6.4).
+// rule on the nine panels; Constant and Angle read per the group-0 rule's carry
+// (docs/rules.md#noise).
 void Z3Solver::Impl::assert_component(int c, ComponentPlan& plan, const z3::expr& answer) {
   if (!plan.context_usable) {  // an unusable context panel: no rule explains anything
     add(Term::boolean(false));

@@ -1,11 +1,11 @@
 #pragma once
-// The Z3 backend: the abduction question of spec/abduction.md 2 stated as constraints and decided
-// by Z3. Panel attributes are terms (the 9th panel's are if-then-else terms over an integer answer
-// variable 0..7), each rule group is an integer selector over its valid hypotheses, and each
+// The Z3 backend: the abduction question of docs/solver.md#posterior stated as constraints and
+// decided by Z3. Panel attributes are terms (the 9th panel's are if-then-else terms over an integer
+// answer variable 0..7), each rule group is an integer selector over its valid hypotheses, and each
 // hypothesis is an implication "selector = h -> the rule holds on the three rows". After each model
-// the answer found is blocked and Z3 is asked again, so the consistent candidates are enumerated and
-// the verdict is proved: unique, ambiguous (these candidates), none, or unknown when a budget ran
-// out. The consistent candidates are ranked by the same posterior as the heuristic backend.
+// the answer found is blocked and Z3 is asked again, so the consistent candidates are enumerated
+// and the verdict is proved: unique, ambiguous (these candidates), none, or unknown when a budget
+// ran out. The consistent candidates are ranked by the same posterior as the heuristic backend.
 // This header does not include z3++.h; only solver/z3_backend.cpp and solver/z3/ do.
 //
 //   Z3Solver solver({.use_rules = true}, Z3Budget{.rlimit = 2'000'000});

@@ -1,6 +1,7 @@
 // End-to-end generation throughput per configuration: sample the matrix, build the answer set,
 // render 16 panels, encode the npz and the XML (with masks), and (WriteFiles) write both files.
-// Compare with the original's 10-50 problems/s per core (spec/raven.md 13) in bench/README.md.
+// Compare with the original's 10-50 problems/s per core (bench/README.md#the-originals-figures) in
+// bench/README.md.
 #include <benchmark/benchmark.h>
 
 #include <filesystem>

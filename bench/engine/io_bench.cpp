@@ -1,7 +1,8 @@
-// Dataset I/O throughput (spec/raven.md 11): the problem XML both ways (masks and real_bbox come
-// from warm entity templates), the npz stored (numpy.savez) and deflated (savez_compressed) both
-// ways, and BM_Problem_Save = render 16 panels + XML + stored npz, everything but sampling that the
-// original's "saving" run does per problem (spec 13: 0.97-3.3 CPU ms for render + XML + npz).
+// Dataset I/O throughput (docs/format.md): the problem XML both ways (masks and real_bbox come from
+// warm entity templates), the npz stored (numpy.savez) and deflated (savez_compressed) both ways,
+// and BM_Problem_Save = render 16 panels + XML + stored npz, everything but sampling that the
+// original's "saving" run does per problem (bench/README.md#the-originals-figures: 0.97-3.3 CPU ms
+// for render + XML + npz).
 #include <benchmark/benchmark.h>
 
 #include <string>

@@ -1,7 +1,8 @@
-// Throughput of the matrix sampler per configuration (spec/raven.md 4-6): rules with pruning alone
-// (BM_Rules_Sample) and the whole matrix, rules + first panel + three rows (BM_Matrix_Sample).
-// The original spends, per 100 problems, 0.13-5.33 CPU s on rules+prune and 0.42-2.61 s on rows
-// (spec 13); items/s here are matrices (or accepted rule draws) per second on one thread.
+// Throughput of the matrix sampler per configuration (docs/rules.md): rules with pruning alone
+// (BM_Rules_Sample) and the whole matrix, rules + first panel + three rows (BM_Matrix_Sample). The
+// original spends, per 100 problems, 0.13-5.33 CPU s on rules+prune and 0.42-2.61 s on rows
+// (bench/README.md#the-originals-figures); items/s here are matrices (or accepted rule draws) per
+// second on one thread.
 #include <benchmark/benchmark.h>
 
 #include <string>

@@ -1,8 +1,8 @@
-// Renderer throughput (spec/raven.md 10). BM_Render_Panel: panels per second per configuration
+// Renderer throughput (docs/rendering.md). BM_Render_Panel: panels per second per configuration
 // with warm entity templates (the steady state of a generator run); BM_Render_Problem: the 16
 // panels of a problem; BM_Render_TemplateBuild: the one-off cost of an entity's first use (OpenCV
 // drawing + fixed-point warp weights + mask). The original renders 16 panels in 2.5-11 ms per
-// problem (spec 13: 0.25-1.10 CPU s per 100 problems).
+// problem (bench/README.md#the-originals-figures: 0.25-1.10 CPU s per 100 problems).
 #include <benchmark/benchmark.h>
 
 #include <string>

@@ -27,8 +27,9 @@ std::vector<std::string> structure_corpus() {
   return out;
 }
 
-// One random panel of a configuration as an attributed tree: levels drawn uniformly from the
-// value tables of spec 3, entity count from the layout's Number range, distinct slots.
+// One random panel of a configuration as an attributed tree: levels drawn uniformly from the value
+// tables of docs/format.md#value-tables, entity count from the layout's Number range, distinct
+// slots.
 grammar::Tree random_panel(const engine::Configuration& config, Rng& rng) {
   grammar::Tree tree = engine::structure_tree(config.id);
   std::size_t component = 0;

@@ -1,8 +1,9 @@
 // Training-step time at batch 32 (zero_grad, forward, loss, backward, Adam step) on random tensors,
-// the method of the PyTorch reference figures in spec/neural-anchors.md 4 (same models, same batch,
-// same losses: CE, ResNet with both BCE meta terms, WReN with beta 10). The argument is the thread
-// count given to torch and OpenBLAS. Medians of 10 single-step repetitions after 2 warm-up steps.
-// Built only with the neural library (bench/CMakeLists.txt defines RAVE_HAVE_NEURAL).
+// the method of the PyTorch reference figures in
+// bench/README.md#neural-training-steps-and-the-data-pipeline (same models, same batch, same
+// losses: CE, ResNet with both BCE meta terms, WReN with beta 10). The argument is the thread count
+// given to torch and OpenBLAS. Medians of 10 single-step repetitions after 2 warm-up steps. Built
+// only with the neural library (bench/CMakeLists.txt defines RAVE_HAVE_NEURAL).
 #ifdef RAVE_HAVE_NEURAL
 #include <benchmark/benchmark.h>
 #include <torch/utils.h>

@@ -1,8 +1,8 @@
 // Solving throughput: problems already in memory per backend (with and without the rule names), and
 // end to end from problem XML files (read + parse + solve; optionally the npz beside it for the
 // target). Problems are made by rave's generator with a fixed seed, 100 per configuration, RAVEN
-// answer sets. Compare with the original's ~5,000 problems/s with the rules given (spec/raven.md 13)
-// in bench/README.md.
+// answer sets. Compare with the original's ~5,000 problems/s with the rules given
+// (bench/README.md#the-originals-figures) in bench/README.md.
 #include <benchmark/benchmark.h>
 
 #include <filesystem>

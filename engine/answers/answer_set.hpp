@@ -1,6 +1,7 @@
 #pragma once
-// Answer-set builders (spec/raven.md 7, spec/answer-sets.md 3 and 5), pluggable over the same
-// sampled matrix: they differ only after row 3 col 3 is fixed.
+// Answer-set builders (docs/answer-sets.md, docs/answer-sets.md#i-raven-attribute-bisection-tree,
+// docs/answer-sets.md#raven-fair-a-random-tree), pluggable over the same sampled matrix: they
+// differ only after row 3 col 3 is fixed.
 //  - kRaven: the original star around the answer (each distractor changes one attribute entry),
 //    including its known bias (the answer is the candidates' mode).
 //  - kIRaven: I-RAVEN's attribute bisection tree (3 levels -> 8 candidates at cube vertices).

@@ -1,5 +1,6 @@
 // Shared pieces of the answer-set builders: slot masks, the modifiable-attribute list
-// (spec/raven.md 7.1), RAVEN's entry draw, fresh answer memory, level and slot-set draws, shuffle.
+// (docs/answer-sets.md#modifiable-attributes), RAVEN's entry draw, fresh answer memory, level and
+// slot-set draws, shuffle.
 #include <algorithm>
 #include <bit>
 #include <numeric>
@@ -22,8 +23,9 @@ Range original_range(const LayoutSpec& layout, Attr attr) {
   return {};
 }
 
-// Spec 7.1: a Constant entity rule is "noise" (excluded) unless the layout is uniform, or group 0
-// is Constant, or group 0 is Progression/Distribute_Three on Position.
+// docs/answer-sets.md#modifiable-attributes: a Constant entity rule is "noise" (excluded) unless
+// the layout is uniform, or group 0 is Constant, or group 0 is Progression/Distribute_Three on
+// Position.
 bool constant_is_governed(const RuleGroup& group, bool uniform) {
   const Rule& g0 = group.rules[0];
   const bool keeps_entities = g0.attr == RuleAttr::kPosition &&

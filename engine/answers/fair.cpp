@@ -1,8 +1,8 @@
-// RAVEN-FAIR's random tree (spec/answer-sets.md 5): grow from the answer by picking a uniformly
-// random candidate that still has modifiable attributes, changing one attribute drawn from its list
-// with RAVEN's modifier, and keeping the child only if the original solver scores it below the
-// answer and its image differs from every candidate's image. A child may not change an attribute
-// name already changed on its path (the blacklist).
+// RAVEN-FAIR's random tree (docs/answer-sets.md#raven-fair-a-random-tree): grow from the answer by
+// picking a uniformly random candidate that still has modifiable attributes, changing one attribute
+// drawn from its list with RAVEN's modifier, and keeping the child only if the original solver
+// scores it below the answer and its image differs from every candidate's image. A child may not
+// change an attribute name already changed on its path (the blacklist).
 #include <algorithm>
 
 #include "common/error.hpp"

@@ -1,7 +1,8 @@
-// I-RAVEN's attribute bisection tree (spec/answer-sets.md 3): up to three modifiable entries become
-// the levels of a tree; each level draws one new value relative to the answer and applies it to a
-// copy of every candidate so far (1 -> 2 -> 4 -> 8), so the answer sits at a cube vertex like every
-// distractor. Each candidate records the (component, attribute) changes on its path.
+// I-RAVEN's attribute bisection tree (docs/answer-sets.md#i-raven-attribute-bisection-tree): up to
+// three modifiable entries become the levels of a tree; each level draws one new value relative to
+// the answer and applies it to a copy of every candidate so far (1 -> 2 -> 4 -> 8), so the answer
+// sits at a cube vertex like every distractor. Each candidate records the (component, attribute)
+// changes on its path.
 #include <algorithm>
 
 #include "common/error.hpp"
@@ -12,7 +13,7 @@ namespace {
 
 std::size_t at(int index) { return static_cast<std::size_t>(index); }
 
-// A value drawn for one level (answer-sets.md 3.3).
+// A value drawn for one level (docs/answer-sets.md#i-raven-attribute-bisection-tree).
 struct LevelValue {
   std::vector<int> levels;                     // Type/Size/Color: one shared or one per entity
   std::vector<int> slots;                      // Position: the new slot list

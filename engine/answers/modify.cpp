@@ -1,6 +1,7 @@
-// RAVEN's copy-and-modify step (spec/raven.md 7.2), shared by the RAVEN star and the RAVEN-FAIR
-// tree: Number (combination bookkeeping, random entity rebuild), Position (a new slot set), and
-// Type/Size/Color (a new level per entity, avoiding the levels earlier changes gave that entity).
+// RAVEN's copy-and-modify step (docs/answer-sets.md#raven-a-star), shared by the RAVEN star and the
+// RAVEN-FAIR tree: Number (combination bookkeeping, random entity rebuild), Position (a new slot
+// set), and Type/Size/Color (a new level per entity, avoiding the levels earlier changes gave that
+// entity).
 #include <numeric>
 
 #include "common/error.hpp"
@@ -22,8 +23,9 @@ int weighted_index(std::span<const int> weights, Rng& rng) {
   return 0;
 }
 
-// Spec 7.2: a Number distractor's entities are built from scratch, each drawing Type, Size, Color
-// and Angle uniformly in the layout's narrowed entity ranges, ignoring Uniformity and the rules.
+// docs/answer-sets.md#raven-a-star: a Number distractor's entities are built from scratch, each
+// drawing Type, Size, Color and Angle uniformly in the layout's narrowed entity ranges, ignoring
+// Uniformity and the rules.
 Entity random_entity(int slot, const LayoutConstraints& narrowed, Rng& rng) {
   Entity e;
   e.slot = slot;

@@ -1,6 +1,7 @@
-// The original RAVEN answer set (spec/raven.md 7.2): a star around the answer. Seven times, draw an
-// entry of the modifiable list uniformly, copy the answer and change that one attribute; then
-// shuffle. Faithful including the known bias (the answer is the candidates' mode, quirks 12.1-3).
+// The original RAVEN answer set (docs/answer-sets.md#raven-a-star): a star around the answer. Seven
+// times, draw an entry of the modifiable list uniformly, copy the answer and change that one
+// attribute; then shuffle. Faithful including the known bias (the answer is the candidates' mode;
+// Number distractors rebuild entities at random; entries drawn per entry, not per use).
 #include "common/error.hpp"
 #include "engine/answers/internal/common.hpp"
 

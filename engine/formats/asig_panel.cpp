@@ -1,7 +1,8 @@
-// A panel as an attributed A-SIG tree and back (engine/formats/asig_io.hpp): the configuration's structure
-// tree (engine/model/structure.hpp) with Number/Uniformity on each Layout and one Entity per shape
-// carrying slot/Type/Size/Color/Angle. Reading checks the tree against the configuration and the
-// levels against the value tables (spec/raven.md 2, 3) with the ranges the XML reader accepts.
+// A panel as an attributed A-SIG tree and back (engine/formats/asig_io.hpp): the configuration's
+// structure tree (engine/model/structure.hpp) with Number/Uniformity on each Layout and one Entity
+// per shape carrying slot/Type/Size/Color/Angle. Reading checks the tree against the configuration
+// and the levels against the value tables (docs/format.md#configurations,
+// docs/format.md#value-tables) with the ranges the XML reader accepts.
 #include <charconv>
 #include <optional>
 

@@ -1,5 +1,5 @@
 #pragma once
-// RAVEN problem .npz files (spec/raven.md 11.1), both ways. The encoder writes the bytes
+// RAVEN problem .npz files (docs/format.md#npz), both ways. The encoder writes the bytes
 // numpy.savez (or, with `compress`, numpy.savez_compressed) wrote under Python 3.11 and numpy
 // 1.24: a ZIP with zip64 local extras, members `<key>.npy` in the order image, target, predict,
 // meta_matrix, meta_target, structure, meta_structure. The reader accepts what numpy and the

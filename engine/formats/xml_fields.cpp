@@ -73,7 +73,7 @@ std::optional<std::vector<Slot>> parse_slots(std::string_view text) {
   return slots;
 }
 
-// Rule attrs allowed at each position of a rule group (spec 4.1).
+// Rule attrs allowed at each position of a rule group (docs/rules.md#rule-table).
 bool attr_fits(std::size_t position, RuleAttr attr) {
   switch (position) {
     case 0: return attr == RuleAttr::kNumberPosition || attr == RuleAttr::kNumber || attr == RuleAttr::kPosition;

@@ -1,5 +1,5 @@
 #pragma once
-// RAVEN problem XML (spec/raven.md 11.3-11.5, spec/answer-sets.md 3.6), both ways.
+// RAVEN problem XML (docs/format.md#xml, #modified_attributes), both ways.
 // The writer produces exactly the bytes Python 3's ElementTree wrote for the original generator:
 // one line, no declaration, attributes in insertion order, `<X ... />` for empty elements, JSON
 // lists as json.dumps formats them, `real_bbox` and `mask` recomputed from the levels. The reader

@@ -1,5 +1,5 @@
 // write_problem_xml (engine/formats/xml_io.hpp): the bytes of serialize.py's dom_problem as Python 3's
-// ElementTree.tostring writes them (spec/raven.md 11.3-11.5, spec/answer-sets.md 3.6): attributes
+// ElementTree.tostring writes them (docs/format.md#xml, #modified_attributes): attributes
 // in insertion order, `<X a="1" />` for an element without children, _escape_attrib escaping.
 // Everything that depends only on the configuration (tags, names, slot JSON) is formatted once
 // per configuration; an entity then costs a handful of appends of cached text (its real_bbox and

@@ -1,6 +1,7 @@
 #pragma once
-// Attribute value tables of the A-SIG (spec/raven.md 3) and the level ranges that constrain them.
-// Every attribute is stored as a 0-based *level*; these tables turn levels into drawing values.
+// Attribute value tables of the A-SIG (docs/format.md#value-tables) and the level ranges that
+// constrain them. Every attribute is stored as a 0-based *level*; these tables turn levels into
+// drawing values.
 //
 //   double scale = kSizeValues[size_level];            // 0.4 .. 0.9
 //   int gray = kColorValues[color_level];              // 255 (white) .. 0 (black)
@@ -14,7 +15,7 @@ namespace rave::engine {
 /// Angle). Order is the order rule groups use (Number/Position first).
 enum class Attr { kNumber, kPosition, kType, kSize, kColor, kAngle, kUniformity };
 
-/// Spelling as in the spec and the XML ("Number", "Position", "Type", ...).
+/// Spelling as in docs/format.md and the XML ("Number", "Position", "Type", ...).
 std::string_view attr_name(Attr attr);
 std::optional<Attr> parse_attr(std::string_view name);
 
@@ -42,7 +43,7 @@ struct Range {
   friend bool operator==(const Range&, const Range&) = default;
 };
 
-/// Default entity ranges before any layout override (spec 2).
+/// Default entity ranges before any layout override (docs/format.md#configurations).
 inline constexpr Range kDefaultTypeRange{0, 5};
 inline constexpr Range kDefaultSizeRange{0, 5};
 inline constexpr Range kDefaultColorRange{0, 9};

@@ -1,6 +1,6 @@
 #pragma once
 // The seven RAVEN figure configurations exactly as the original build_tree makes them
-// (spec/raven.md 2): structure, components, layouts, slot tables and level ranges.
+// (docs/format.md#configurations): structure, components, layouts, slot tables and level ranges.
 //
 //   const Configuration& c = configuration(ConfigId::kDistributeNine);
 //   c.components[0].layout.slots.size() == 9;  c.folder == "distribute_nine";

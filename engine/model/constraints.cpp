@@ -28,7 +28,8 @@ void narrow_progression(Range& range, int v) {
 // Distribute_Three needs three distinct levels; false marks the rule invalid.
 bool has_three_levels(const Range& range) { return range.max - range.min + 1 >= 3; }
 
-// Group 0 (spec 4.3, Number column). Returns false when the rule is invalid for the layout.
+// Group 0 (docs/rules.md#narrowing, Number column). Returns false when the rule is invalid for the
+// layout.
 bool narrow_number_position(const Rule& rule, Range& number) {
   const bool on_number = rule.attr == RuleAttr::kNumber;
   const bool on_position = rule.attr == RuleAttr::kPosition;
@@ -63,7 +64,7 @@ bool narrow_number_position(const Rule& rule, Range& number) {
   return false;
 }
 
-// Groups 1-3 (spec 4.3, Type/Size/Color column).
+// Groups 1-3 (docs/rules.md#narrowing, Type/Size/Color column).
 bool narrow_entity_attr(const Rule& rule, Range& range) {
   switch (rule.name) {
     case RuleName::kConstant: return true;

@@ -17,7 +17,8 @@ std::optional<Enum> find_text(const std::array<std::string_view, N>& table, std:
   return std::nullopt;
 }
 
-// meta_matrix columns (spec 11.1): 0..3 rule name, 4 Number, 5 Position, 6 Type, 7 Size, 8 Color.
+// meta_matrix columns (docs/format.md#npz): 0..3 rule name, 4 Number, 5 Position, 6 Type, 7 Size, 8
+// Color.
 void set_attr_columns(std::array<std::uint8_t, 9>& row, RuleAttr attr) {
   switch (attr) {
     case RuleAttr::kNumberPosition: row[4] = row[5] = 1; break;

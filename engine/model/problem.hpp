@@ -2,7 +2,7 @@
 // The symbolic RPM problem: 8 context panels, 8 candidates, the rule groups and the answer.
 // This is the value type every part of rave exchanges (sampler, answer sets, renderer, dataset
 // I/O, solver); it holds levels, never pixels. A panel holds one ComponentPanel per component of
-// its configuration; each lists its entities in the Layout's Position order (spec/raven.md 11.3).
+// its configuration; each lists its entities in the Layout's Position order (docs/format.md#xml).
 //
 //   Problem p = read_problem_xml("RAVEN_0_train.xml");   // dataset I/O
 //   const Entity& e = p.context[0].components[0].entities[0];
@@ -48,7 +48,7 @@ struct Panel {
   friend bool operator==(const Panel&, const Panel&) = default;
 };
 
-/// Rule names (spec/raven.md 4.1), spelled as in the XML.
+/// Rule names (docs/rules.md#rule-table), spelled as in the XML.
 enum class RuleName { kConstant, kProgression, kArithmetic, kDistributeThree };
 /// What a rule governs; kNumberPosition only for group-0 Constant.
 enum class RuleAttr { kNumberPosition, kNumber, kPosition, kType, kSize, kColor };
@@ -60,7 +60,7 @@ std::optional<RuleAttr> parse_rule_attr(std::string_view text);
 
 /// One rule with its parameter. `value` is the progression step (+-1, +-2) or the arithmetic sign
 /// (+1 add / union, -1 subtract / difference), 0 for parameterless rules. Files do not store it
-/// (spec 12.5): `value_known` is false for rules read from XML.
+/// (docs/format.md#rules-in-the-files): `value_known` is false for rules read from XML.
 struct Rule {
   RuleName name = RuleName::kConstant;
   RuleAttr attr = RuleAttr::kNumberPosition;
@@ -99,7 +99,7 @@ struct Problem {
   Panel& panel(int i) { return i < kContextPanels ? context[i] : candidates[i - kContextPanels]; }
 };
 
-/// The npz `meta_matrix` (8x9) and `meta_target` (9) of spec 11.1 for these rule groups.
+/// The npz `meta_matrix` (8x9) and `meta_target` (9) of docs/format.md#npz for these rule groups.
 std::array<std::array<std::uint8_t, 9>, 8> meta_matrix(const std::vector<RuleGroup>& rules);
 std::array<std::uint8_t, 9> meta_target(const std::vector<RuleGroup>& rules);
 

@@ -1,6 +1,7 @@
 #pragma once
-// A configuration as an A-SIG tree (grammar/), and the two npz fields derived from it:
-// `structure` (the serialized sentence down to Layout level) and `meta_structure` (spec 11.2).
+// A configuration as an A-SIG tree (grammar/), and the two npz fields derived from it: `structure`
+// (the serialized sentence down to Layout level) and `meta_structure`
+// (docs/format.md#structure-sentence).
 //
 //   auto tokens = structure_tokens(ConfigId::kUpDown);
 //   // Scene Up_Down Up Up_Center_Single / / Down Down_Center_Single / / / /

@@ -1,9 +1,9 @@
 #pragma once
-// Pixel geometry of one entity exactly as the original computes it (spec/raven.md 10, 11.4): the
-// truncated centre, the circumradius, the integer polygon vertices (same double expression order
-// and truncations as rendering.py / api.py), the rotation matrix of OpenCV's getRotationMatrix2D
-// and the XML `real_bbox`. Everything here is plain double arithmetic, built with
-// -ffp-contract=off so no FMA can change a truncation.
+// Pixel geometry of one entity exactly as the original computes it (docs/rendering.md,
+// docs/format.md#real_bbox): the truncated centre, the circumradius, the integer polygon vertices
+// (same double expression order and truncations as rendering.py / api.py), the rotation matrix of
+// OpenCV's getRotationMatrix2D and the XML `real_bbox`. Everything here is plain double arithmetic,
+// built with -ffp-contract=off so no FMA can change a truncation.
 //
 //   ShapeGeometry g = shape_geometry(slot, entity.type, entity.size);
 //   Affine m = rotation_matrix(g.center, kAngleValues[entity.angle]);
@@ -22,7 +22,7 @@ struct PixelPoint {
   friend bool operator==(const PixelPoint&, const PixelPoint&) = default;
 };
 
-/// Type levels (spec 3) as the geometry code names them.
+/// Type levels (docs/format.md#value-tables) as the geometry code names them.
 enum ShapeType : int { kShapeNone = 0, kTriangle = 1, kSquare = 2, kPentagon = 3, kHexagon = 4, kCircle = 5 };
 
 /// The unrotated shape of an entity in panel pixels.
@@ -49,8 +49,8 @@ ShapeGeometry shape_geometry(const Slot& slot, int type, int size);
 Affine rotation_matrix(PixelPoint center, double degrees);
 /// The inverse OpenCV's warpAffine computes (its own expression order, not a general inverse).
 Affine warp_inverse(const Affine& forward);
-/// XML `real_bbox` = [y_c, x_c, h, w] rounded to 4 decimals like numpy.round (spec 11.4, api.py).
-/// Precondition: entity.type is not 0 (none).
+/// XML `real_bbox` = [y_c, x_c, h, w] rounded to 4 decimals like numpy.round
+/// (docs/format.md#real_bbox, api.py). Precondition: entity.type is not 0 (none).
 std::array<double, 4> real_bbox(const Slot& slot, const Entity& entity);
 
 }  // namespace rave::engine

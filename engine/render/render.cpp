@@ -71,7 +71,7 @@ void composite(std::uint8_t* panel, const EntityTemplate& t, int fill) {
   }
 }
 
-// The structure layer goes on top: 1-pixel black separators (spec 10).
+// The structure layer goes on top: 1-pixel black separators (docs/rendering.md).
 void draw_structure(std::uint8_t* panel, std::string_view structure) {
   if (structure == "Left_Right")
     for (int y = 0; y < kPanelSize; ++y) panel[y * kPanelSize + kPanelSize / 2] = 0;

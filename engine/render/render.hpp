@@ -1,10 +1,10 @@
 #pragma once
-// Panel renderer (spec/raven.md 10): 160x160 uint8 gray panels, byte-identical to the original's
+// Panel renderer (docs/rendering.md): 160x160 uint8 gray panels, byte-identical to the original's
 // OpenCV drawing (8-connected thick lines, filled convex polygons and circles, bilinear rotation,
 // replace-not-blend compositing, structure separators), and the XML `mask` of one entity
-// (spec 11.4). Thread-safe. The only state is a process-wide cache of per-entity templates
-// (engine/render/internal/entity_template.hpp), filled on first use: at most 6000 of them, 29 MB and
-// 0.5 s of CPU if every slot, Type, Size and Angle of every configuration occurs.
+// (docs/format.md#mask). Thread-safe. The only state is a process-wide cache of per-entity
+// templates (engine/render/internal/entity_template.hpp), filled on first use: at most 6000 of
+// them, 29 MB and 0.5 s of CPU if every slot, Type, Size and Angle of every configuration occurs.
 //
 //   Image img = render_panel(ConfigId::kDistributeFour, problem.context[0]);
 //   std::uint8_t pixel = img[y * kPanelSize + x];   // 255 white background, 0 black ink
@@ -22,8 +22,8 @@ namespace rave::engine {
 Image render_panel(ConfigId config, const Panel& panel);
 /// Renders the 16 panels of a problem in file order (8 context panels, then the candidates).
 std::array<Image, kPanels> render_problem(const Problem& problem);
-/// The XML `real_bbox` and `mask` of an entity of component `component` (spec 11.4), from its
-/// rendering template; what engine/formats' XML writer takes as its EntityMarksFn.
+/// The XML `real_bbox` and `mask` of an entity of component `component` (docs/format.md#real_bbox,
+/// #mask), from its rendering template; what engine/formats' XML writer takes as its EntityMarksFn.
 EntityMarks entity_marks(ConfigId config, int component, const Entity& entity);
 
 }  // namespace rave::engine

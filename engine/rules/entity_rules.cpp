@@ -62,7 +62,8 @@ void EntityRule::set_all(ComponentPanel& panel, int value) const {
   for (Entity& e : panel.entities) e.*member_ = value;
 }
 
-// L, L+v, L+2v per row; at col1 -> col2 a non-uniform col1 is first made consistent (spec 6.3).
+// L, L+v, L+2v per row; at col1 -> col2 a non-uniform col1 is first made consistent
+// (docs/rules.md#type-size-and-color-rules).
 void EntityRule::progression(ComponentPanel& reference, ComponentPanel& target) {
   const int l = level(reference);
   if (first_col_ && !is_uniform(reference)) set_all(reference, l);
@@ -71,7 +72,7 @@ void EntityRule::progression(ComponentPanel& reference, ComponentPanel& target) 
 }
 
 // 1-based levels: (L3 + 1) = (L1 + 1) +- (L2 + 1); col2 drawn from the range recovered from the
-// narrowed one (spec 6.3).
+// narrowed one (docs/rules.md#type-size-and-color-rules).
 void EntityRule::arithmetic_size(ComponentPanel& reference, ComponentPanel& target, Rng& rng) {
   if (memory_) {
     const int l1 = *memory_;
@@ -93,9 +94,10 @@ void EntityRule::arithmetic_size(ComponentPanel& reference, ComponentPanel& targ
   set_all(target, draw(col2, rng));
 }
 
-// Raw levels: L3 = L1 +- L2, white (0) the identity. Guard: if row 1's col2 was 0, row 2's col1
-// is redrawn when it leaves no non-zero col2 (+ at 9, - at 0) and row 2's col2 is redrawn when 0
-// (spec 6.3). `color_calls_` counts the applications: 1 = row 1 col2, 3 = row 2 col2.
+// Raw levels: L3 = L1 +- L2, white (0) the identity. Guard: if row 1's col2 was 0, row 2's col1 is
+// redrawn when it leaves no non-zero col2 (+ at 9, - at 0) and row 2's col2 is redrawn when 0
+// (docs/rules.md#type-size-and-color-rules). `color_calls_` counts the applications: 1 = row 1
+// col2, 3 = row 2 col2.
 void EntityRule::arithmetic_color(ComponentPanel& reference, ComponentPanel& target, Rng& rng) {
   ++color_calls_;
   if (memory_) {
@@ -124,7 +126,8 @@ void EntityRule::arithmetic_color(ComponentPanel& reference, ComponentPanel& tar
 }
 
 // Three distinct levels drawn from the narrowed range (not anchored on col1), rows are the
-// Latin-square rotations; col1 and col2 written at col1 -> col2, col3 at col2 -> col3 (spec 6.3).
+// Latin-square rotations; col1 and col2 written at col1 -> col2, col3 at col2 -> col3
+// (docs/rules.md#type-size-and-color-rules).
 void EntityRule::distribute_three(ComponentPanel& reference, ComponentPanel& target, Rng& rng) {
   if (count_ == 0) {
     RAVE_CHECK(range_.size() >= 3, "D3: fewer than three levels");

@@ -12,7 +12,8 @@ namespace {
 
 using internal::ComponentFrame;
 
-// The four stateful rule objects of one component; they live for the whole problem (spec 6.1).
+// The four stateful rule objects of one component; they live for the whole problem
+// (docs/rules.md#rows).
 struct ComponentRules {
   internal::NumberPositionRule number_position;
   std::array<internal::EntityRule, 3> entity;
@@ -33,16 +34,17 @@ std::vector<ComponentFrame> frames_of(const Configuration& config,
   return frames;
 }
 
-// Spec 5: every component samples Number, Position, Uniformity, then its entities.
+// docs/rules.md#the-first-panel: every component samples Number, Position, Uniformity, then its
+// entities.
 Panel first_panel(std::span<const ComponentFrame> frames, Rng& rng) {
   Panel panel;
   for (const ComponentFrame& frame : frames) panel.components.push_back(internal::sample_layout(frame, rng));
   return panel;
 }
 
-// Spec 6.1 steps 1-4 for one row whose col1 is `row[0]`: group 0 builds col2 from col1 and col3
-// from col2, then the entity rules run col1 -> col2 (R1, R2, R3), then col2 -> col3. Components are
-// independent, so each writes only its own ComponentPanel of the three panels.
+// docs/rules.md#rows steps 1-4 for one row whose col1 is `row[0]`: group 0 builds col2 from col1
+// and col3 from col2, then the entity rules run col1 -> col2 (R1, R2, R3), then col2 -> col3.
+// Components are independent, so each writes only its own ComponentPanel of the three panels.
 void apply_row(std::span<Panel, 3> row, std::vector<ComponentRules>& rules, Rng& rng) {
   row[1].components.assign(rules.size(), ComponentPanel{});
   row[2].components.assign(rules.size(), ComponentPanel{});
@@ -57,8 +59,8 @@ void apply_row(std::span<Panel, 3> row, std::vector<ComponentRules>& rules, Rng&
   }
 }
 
-// Rows 1-3 (spec 6.1): row 1 col1 is the first panel; rows 2 and 3 start from it resampled
-// (Number, Position, entities redrawn; Uniformity kept).
+// Rows 1-3 (docs/rules.md#rows): row 1 col1 is the first panel; rows 2 and 3 start from it
+// resampled (Number, Position, entities redrawn; Uniformity kept).
 void sample_rows(const Configuration& config, Matrix& matrix, Rng& rng) {
   const std::vector<ComponentFrame> frames = frames_of(config, matrix.narrowed);
   std::vector<ComponentRules> rules;

@@ -1,8 +1,9 @@
 #pragma once
-// Sampling one RPM matrix (spec/raven.md 4-6): rules by rejection sampling with pruning, the first
-// panel, then rows 1-3 under every rule, with every stateful quirk of the original (spec 6, 12).
-// The result holds the 9 panels (the 9th is the answer), the rules with their parameters and the
-// narrowed constraints, which is all the answer-set builders and the oracle checker need.
+// Sampling one RPM matrix (docs/rules.md): rules by rejection sampling with pruning, the first
+// panel, then rows 1-3 under every rule, with every stateful quirk of the original
+// (docs/rules.md#rows, docs/rules.md#quirks-kept). The result holds the 9 panels (the 9th is the
+// answer), the rules with their parameters and the narrowed constraints, which is all the
+// answer-set builders and the oracle checker need.
 //
 //   Rng rng = Rng::for_problem(seed, config_index(id), k);
 //   Matrix m = sample_matrix(id, rng);
@@ -20,9 +21,9 @@ namespace rave::engine {
 struct Matrix {
   ConfigId config = ConfigId::kCenterSingle;
   std::vector<RuleGroup> rules;                ///< one per component, parameters known
-  std::vector<LayoutConstraints> narrowed;     ///< one per component, after pruning (spec 4.3)
+  std::vector<LayoutConstraints> narrowed;     ///< one per component, after pruning (docs/rules.md#narrowing)
   std::array<Panel, 9> panels;                 ///< row-major r1c1 .. r3c3; [8] is the answer
-  int rule_tries = 0;                          ///< rejection-sampling attempts (spec 4.2)
+  int rule_tries = 0;                          ///< rejection-sampling attempts (docs/rules.md#sampling-and-pruning)
 
   const Panel& answer() const { return panels[8]; }
 };
@@ -31,8 +32,8 @@ struct Matrix {
 /// (the worst configuration, O-IC, needs 627 on average).
 inline constexpr int kMaxRuleTries = 100000;
 
-/// Draws rule groups until the pruned grammar is non-empty (spec 4.2); returns the accepted groups
-/// and their narrowed constraints, and counts the attempts in `tries`.
+/// Draws rule groups until the pruned grammar is non-empty (docs/rules.md#sampling-and-pruning);
+/// returns the accepted groups and their narrowed constraints, and counts the attempts in `tries`.
 std::vector<RuleGroup> sample_rules(const Configuration& config, Rng& rng,
                                     std::vector<LayoutConstraints>& narrowed, int& tries);
 /// The whole matrix: rules, first panel, three rows.

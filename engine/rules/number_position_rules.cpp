@@ -40,7 +40,8 @@ ComponentPanel NumberPositionRule::apply(ComponentPanel& reference, Rng& rng) {
 }
 
 // Number: level + v, entities regenerated. Position: every slot i -> (i + v) mod slot count, same
-// order, entities keep their values (spec 6.2, abduction.md 6.2).
+// order, entities keep their values (docs/rules.md#number-and-position-rules,
+// docs/solver.md#details-that-decide).
 ComponentPanel NumberPositionRule::progression(const ComponentPanel& reference, Rng& rng) const {
   ComponentPanel target = reference;
   if (rule_.attr == RuleAttr::kNumber) {
@@ -52,8 +53,8 @@ ComponentPanel NumberPositionRule::progression(const ComponentPanel& reference, 
   return target;
 }
 
-// col2: Number drawn in [orig min, ...] ranges recovered from the narrowed range (spec 6.2);
-// col3: counts (not levels) added or subtracted.
+// col2: Number drawn in [orig min, ...] ranges recovered from the narrowed range
+// (docs/rules.md#number-and-position-rules); col3: counts (not levels) added or subtracted.
 ComponentPanel NumberPositionRule::arithmetic_number(const ComponentPanel& reference, Rng& rng) {
   ComponentPanel target = reference;
   int count = 0;
@@ -81,7 +82,7 @@ ComponentPanel NumberPositionRule::arithmetic_number(const ComponentPanel& refer
 }
 
 // col2: redraw Number and slots until union (+) adds a slot / difference (-) removes one;
-// col3: the set operation, slots in ascending order (spec 6.2).
+// col3: the set operation, slots in ascending order (docs/rules.md#number-and-position-rules).
 ComponentPanel NumberPositionRule::arithmetic_position(const ComponentPanel& reference, Rng& rng) {
   ComponentPanel target = reference;
   const std::vector<int> current = slots_of(reference);
@@ -111,7 +112,8 @@ ComponentPanel NumberPositionRule::arithmetic_position(const ComponentPanel& ref
   return target;
 }
 
-// Three Number levels anchored on row-1 col1; rows 2-3 rewrite and resample col1 (spec 6.2).
+// Three Number levels anchored on row-1 col1; rows 2-3 rewrite and resample col1
+// (docs/rules.md#number-and-position-rules).
 ComponentPanel NumberPositionRule::distribute_number(ComponentPanel& reference, Rng& rng) {
   const int row = count_ / 2;
   const int col = count_ % 2;
@@ -141,7 +143,8 @@ ComponentPanel NumberPositionRule::distribute_number(ComponentPanel& reference, 
 }
 
 // Three slot sets of the row-1 count anchored on row-1 col1; entities keep their values and only
-// move; rows 2-3 resample col1 at that count, then place it on the row's first set (spec 6.2).
+// move; rows 2-3 resample col1 at that count, then place it on the row's first set
+// (docs/rules.md#number-and-position-rules).
 ComponentPanel NumberPositionRule::distribute_position(ComponentPanel& reference, Rng& rng) {
   const int row = count_ / 2;
   const int col = count_ % 2;

@@ -45,7 +45,7 @@ bool set_arithmetic(const RowThree& row, int sign) {
   return slot_set(row.c) == out;
 }
 
-// Spec 8, group 0.
+// docs/rules.md#the-original-solver, group 0.
 bool check_number_position(const Rule& rule, const RowThree& row, int slot_count) {
   const bool on_number = rule.attr == RuleAttr::kNumber;
   switch (rule.name) {
@@ -71,8 +71,9 @@ bool all_equal(const ComponentPanel& panel, int Entity::*x) {
                      [&](const Entity& e) { return e.*x == panel.entities.front().*x; });
 }
 
-// Spec 8, entity Constant: uniform -> one value equal to r2's; non-uniform with equal counts ->
-// noise under a regenerating group 0, else entity-by-entity copies of r2; unequal counts -> pass.
+// docs/rules.md#the-original-solver, entity Constant: uniform -> one value equal to r2's;
+// non-uniform with equal counts -> noise under a regenerating group 0, else entity-by-entity copies
+// of r2; unequal counts -> pass.
 bool check_constant(const RowThree& row, int Entity::*x, bool regenerate) {
   if (row.c.uniformity == kUniformLevel)
     return all_equal(row.c, x) && row.c.entities.front().*x == row.r2.entities.front().*x;
@@ -83,7 +84,8 @@ bool check_constant(const RowThree& row, int Entity::*x, bool regenerate) {
   return true;
 }
 
-// Spec 8, entity rules. Arithmetic is on raw levels for Color, 1-based (+-1) otherwise.
+// docs/rules.md#the-original-solver, entity rules. Arithmetic is on raw levels for Color, 1-based
+// (+-1) otherwise.
 bool check_entity(const Rule& rule, int Entity::*x, const RowThree& row, bool regenerate) {
   if (rule.name == RuleName::kConstant) return check_constant(row, x, regenerate);
   if (!all_equal(row.c, x)) return false;

@@ -1,9 +1,9 @@
 #pragma once
-// The original RAVEN solver (spec/raven.md 8): an oracle checker handed the true rules with their
-// parameters. It scores a candidate panel by the number of rule checks it passes on row 3 (4 per
-// component). Used for the npz `predict` field and by the RAVEN-FAIR answer-set builder, which
-// rejects a distractor that scores as high as the answer. The hidden rule state the original hands
-// its solver is read from the matrix itself: parameters from Matrix::rules, and the
+// The original RAVEN solver (docs/rules.md#the-original-solver): an oracle checker handed the true
+// rules with their parameters. It scores a candidate panel by the number of rule checks it passes
+// on row 3 (4 per component). Used for the npz `predict` field and by the RAVEN-FAIR answer-set
+// builder, which rejects a distractor that scores as high as the answer. The hidden rule state the
+// original hands its solver is read from the matrix itself: parameters from Matrix::rules, and the
 // Distribute_Three third-row triple from row 3 (panels 6, 7, 8) of the true matrix.
 //
 //   int s = oracle_score(matrix, candidate);     // 0 .. 4 * components

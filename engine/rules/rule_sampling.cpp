@@ -1,4 +1,5 @@
-// Rule sampling with grammar pruning (spec/raven.md 4.2): rejection sampling over the whole draw.
+// Rule sampling with grammar pruning (docs/rules.md#sampling-and-pruning): rejection sampling over
+// the whole draw.
 #include <array>
 #include <string>
 
@@ -18,8 +19,9 @@ Rule draw_rule(int group, Rng& rng) {
   return Rule{.name = row.name, .attr = row.attr, .value = value, .value_known = true};
 }
 
-// Draws the component's four rules (spec 4.1) and narrows `ranges` as it goes; false at the first
-// rule that does not fit the layout (the remaining draws of a rejected try would be discarded).
+// Draws the component's four rules (docs/rules.md#rule-table) and narrows `ranges` as it goes;
+// false at the first rule that does not fit the layout (the remaining draws of a rejected try would
+// be discarded).
 bool draw_fitting_group(Rng& rng, RuleGroup& group, LayoutConstraints& ranges) {
   for (int g = 0; g < kNumRuleGroups; ++g) {
     Rule& rule = group.rules[static_cast<std::size_t>(g)];
@@ -36,10 +38,11 @@ constexpr int kMaxComponents = 2;
 // Assumes: the configuration has 1 or 2 components (any other count exhausts the budget).
 // Guarantees: the returned groups are distributed exactly as the original's accepted draws: each
 // try draws the component count uniformly from {1, 2} and, for every component, one rule per group
-// (spec 4.1); a try is accepted iff the count matches and narrow() succeeds for every component.
-// A try whose count does not match is rejected before its rules are drawn, and a try stops drawing
-// at its first rule that does not fit: the acceptance test factorizes per attribute (spec 4.2), so
-// the discarded draws would not change the accepted distribution nor the number of tries.
+// (docs/rules.md#rule-table); a try is accepted iff the count matches and narrow() succeeds for
+// every component. A try whose count does not match is rejected before its rules are drawn, and a
+// try stops drawing at its first rule that does not fit: the acceptance test factorizes per
+// attribute (docs/rules.md#sampling-and-pruning), so the discarded draws would not change the
+// accepted distribution nor the number of tries.
 std::vector<RuleGroup> sample_rules(const Configuration& config, Rng& rng,
                                     std::vector<LayoutConstraints>& narrowed, int& tries) {
   const std::size_t components = config.components.size();

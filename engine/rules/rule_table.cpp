@@ -14,7 +14,7 @@ constexpr std::span<const int> kNone{};
 using N = RuleName;
 using A = RuleAttr;
 
-// spec/raven.md 4.1, rows in the order of the original's RULE_ATTR table.
+// docs/rules.md#rule-table, rows in the order of the original's RULE_ATTR table.
 const std::array<RuleRow, 7> kGroup0{{
     {N::kProgression, A::kNumber, kSteps},
     {N::kProgression, A::kPosition, kSteps},

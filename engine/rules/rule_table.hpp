@@ -1,5 +1,5 @@
 #pragma once
-// The rule table of spec/raven.md 4.1: for each of the four rule groups of a component
+// The rule table of docs/rules.md#rule-table: for each of the four rule groups of a component
 // (0 Number/Position, 1 Type, 2 Size, 3 Color) the rows a rule is drawn from, each row equally
 // likely, then one parameter uniformly. Sampling, pruning and rule abduction all start here.
 //
@@ -21,7 +21,7 @@ struct RuleRow {
   std::span<const int> params;  ///< Progression steps {-2,-1,+1,+2} or Arithmetic signs {+1,-1}
 };
 
-/// The rows of group `group` (0..3) in the original's order (spec 4.1).
+/// The rows of group `group` (0..3) in the original's order (docs/rules.md#rule-table).
 std::span<const RuleRow> rule_rows(int group);
 /// Probability of drawing `rule` (name, attr, value) in `group` before pruning: 1/rows * 1/params;
 /// 0 when the rule is not in the group's table.

@@ -11,7 +11,8 @@ namespace x3 = boost::spirit::x3;
 using iterator_type = const char*;
 
 /// Tokens are separated by ASCII whitespace or '.' (the npz `structure` joins tokens with '.',
-/// spec 11.2). Explicit characters, not a character class, so any byte value is safe.
+/// docs/format.md#structure-sentence). Explicit characters, not a character class, so any byte
+/// value is safe.
 inline const auto separator = x3::lit(' ') | x3::lit('\t') | x3::lit('\n') | x3::lit('\r') |
                               x3::lit('\v') | x3::lit('\f') | x3::lit('.');
 

@@ -1,12 +1,12 @@
 #pragma once
 // The A-SIG sentence grammar in Spirit X3 (internal; only grammar/parse.cpp includes it).
 //
-// One rule per grammar level (spec/raven.md 1), so the levels are checked by the grammar itself:
-// a node's children can only be names of the next level, and every node ends with '/'. Rule names
-// are the human words of error messages ("expected a Component or '/'"), because an expectation
-// failure reports the name of the rule that failed. Every node name is followed by an expectation
-// point, so actions never run on input that is backtracked over (see tree_builder.hpp). There is
-// no recursion: the five levels bound the nesting, so no input can exhaust the stack.
+// One rule per grammar level (docs/format.md#grammar-levels), so the levels are checked by the
+// grammar itself: a node's children can only be names of the next level, and every node ends with
+// '/'. Rule names are the human words of error messages ("expected a Component or '/'"), because an
+// expectation failure reports the name of the rule that failed. Every node name is followed by an
+// expectation point, so actions never run on input that is backtracked over (see tree_builder.hpp).
+// There is no recursion: the five levels bound the nesting, so no input can exhaust the stack.
 #include <boost/spirit/home/x3.hpp>
 #include <string>
 #include <string_view>

@@ -1,4 +1,4 @@
-// Rule semantics as Z3 constraints (spec/raven.md 6.2-6.4), written from the spec independently of
+// Rule semantics as Z3 constraints (docs/rules.md), written from docs/rules.md independently of
 // the heuristic's checks so that the two backends can be compared. Panels p[0..8] are row-major;
 // p[8] is the 9th panel (the answer's terms).
 #include "solver/z3/encoder.hpp"
@@ -58,8 +58,8 @@ Term Encoder::latin(const std::array<Term, 9>& x) {
   return distinct && (forward || backward);
 }
 
-// Group 0 (spec 6.2): Number rules relate entity counts, Position rules relate slot sets; col1's
-// count lies in the rule's narrowed range (4.3).
+// Group 0 (docs/rules.md#number-and-position-rules): Number rules relate entity counts, Position
+// rules relate slot sets; col1's count lies in the rule's narrowed range (docs/rules.md#narrowing).
 Term Encoder::group0(const Hypothesis& h, const std::vector<PanelTerms>& p) const {
   const int v = h.rule.value;
   const bool number = h.rule.attr == RuleAttr::kNumber;
@@ -109,7 +109,8 @@ Term Encoder::distribute_three_group0(const Hypothesis& h, const std::vector<Pan
   return same_count && in(level(p[0]), h.range) && latin(m);
 }
 
-// Arithmetic Size on 1-based levels, Color on raw levels with the row-2 guard (spec 6.3).
+// Arithmetic Size on 1-based levels, Color on raw levels with the row-2 guard
+// (docs/rules.md#type-size-and-color-rules).
 Term Encoder::arithmetic_values(const Hypothesis& h, int attr, const std::vector<PanelTerms>& p) const {
   const int sign = h.rule.value;
   const engine::Range r = h.range;

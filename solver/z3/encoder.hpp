@@ -1,7 +1,7 @@
 #pragma once
-// Z3 terms for one component's nine panels and the rule semantics of spec/raven.md 6.2-6.4 as
-// constraints over them (spec/abduction.md 2). Internal to the Z3 backend: the only headers that
-// include z3++.h are here and in solver/z3_backend.cpp.
+// Z3 terms for one component's nine panels and the rule semantics of docs/rules.md as constraints
+// over them (docs/solver.md#posterior). Internal to the Z3 backend: the only headers that include
+// z3++.h are here and in solver/z3_backend.cpp.
 //
 // Each panel is a handful of terms: the entity count (Int), the slot set (bit-vector of n bits,
 // bit s = slot s), per attribute the level all entities share (Int, -1 when they differ), the

@@ -7,7 +7,8 @@
 namespace rave::grammar {
 namespace {
 
-// The 7 configurations' sentences of spec/raven.md 11.2, with the trees they must give.
+// The 7 configurations' sentences of docs/format.md#structure-sentence, with the trees they must
+// give.
 struct ConfigSentence {
   const char* sentence;
   std::vector<std::pair<const char*, std::vector<const char*>>> components;  // name, layouts
@@ -55,7 +56,7 @@ TEST(ParseSentence, TheSevenConfigurationsGiveTheirTrees) {
 TEST(ParseSentence, NpzTokenArraysAndDotJoinedTextParseAlike) {
   const std::vector<std::string> tokens{"Scene", "Up_Down", "Up", "Up_Center_Single", "/", "/",
                                         "Down", "Down_Center_Single", "/", "/", "/", "/"};
-  std::string dotted;  // how the original joins the tokens before splitting them (spec 11.2)
+  std::string dotted;  // how the original joins the tokens before splitting them (docs/format.md#structure-sentence)
   for (const auto& token : tokens) dotted += (dotted.empty() ? "" : ".") + token;
   const Tree from_tokens = parse_tokens(tokens);
   EXPECT_TRUE(same_tree(from_tokens, parse_sentence(dotted)));

@@ -1,6 +1,6 @@
 // The four baselines and the Dynamic Residual Tree: output shapes, parameter counts against the
-// reference models (spec/neural.md 2), the tree's pruning indicator, and the CUDA path (skipped
-// without a GPU, LibTorch's `_CUDA` convention).
+// reference models (docs/neural-reference.md#models), the tree's pruning indicator, and the CUDA
+// path (skipped without a GPU, LibTorch's `_CUDA` convention).
 #include <gtest/gtest.h>
 #include <torch/cuda.h>
 #include <torch/nn/functional/activation.h>
@@ -35,9 +35,9 @@ struct CountCase {
   std::int64_t params;
 };
 
-// The four DRT counts and WReN's are the reference's (spec/neural.md 2.1-2.4); the plain CNN, ResNet
-// and LSTM counts are the same models minus their tree (1,755,324 at width 512, 660,668 at 256),
-// and WReN+DRT adds a width-256 tree.
+// The four DRT counts and WReN's are the reference's (docs/neural-reference.md); the plain CNN,
+// ResNet and LSTM counts are the same models minus their tree (1,755,324 at width 512, 660,668 at
+// 256), and WReN+DRT adds a width-256 tree.
 TEST_F(ModelTest, ParameterCountsMatchTheReference) {
   const std::vector<CountCase> cases{
       {ModelKind::kCnn, true, 2'054'724},   {ModelKind::kCnn, false, 299'400},

@@ -108,8 +108,9 @@ TEST(DatasetTest, BadFilesAreInputErrors) {
 
 // ---- Pillow's bilinear resize ---------------------------------------------------------------
 
-// Pillow's 160 -> 80 is the separable [1,3,3,1]/8 filter (renormalised at the borders), each
-// pass rounded to uint8 (spec/neural.md 1): a direct double-precision version of that.
+// Pillow's 160 -> 80 is the separable [1,3,3,1]/8 filter (renormalised at the borders), each pass
+// rounded to uint8 (docs/neural-reference.md#data-and-preprocessing): a direct double-precision
+// version of that.
 std::vector<std::uint8_t> triangle_downscale(const std::vector<std::uint8_t>& in) {
   const double w[4] = {1, 3, 3, 1};
   const auto filter = [&](auto&& at, int i) {
@@ -209,7 +210,7 @@ TEST(ResizeTest, ConstantPanelsStayConstant) {
 // ---- structure -> tree rows -----------------------------------------------------------------
 
 TEST(StructureInputTest, RowsOfTheSevenConfigurations) {
-  // spec/neural.md 3.1
+  // docs/neural-reference.md#dynamic-residual-tree
   const auto row = [](std::string_view name) { return static_cast<std::int64_t>(*label_index(name)); };
   const DrtInput center = drt_input(engine::structure_tree(ConfigId::kCenterSingle));
   EXPECT_EQ(center.labels, (std::array<std::int64_t, 6>{row("Scene"), row("Singleton"), row("Grid"), row("Center_Single"), -1, -1}));

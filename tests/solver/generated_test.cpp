@@ -25,8 +25,9 @@ std::vector<engine::Problem> generate(AnswerStrategy strategy, int per_config) {
 
 class Generated : public ::testing::TestWithParam<AnswerStrategy> {};
 
-// A wrong answer can only be the generator's own Bayes error (abduction.md 5: of order 1e-4 per
-// problem), which needs an ambiguous problem; a unique problem answered wrongly would be a bug.
+// A wrong answer can only be the generator's own Bayes error (docs/solver.md#confusable-rules: of
+// order 1e-4 per problem), which needs an ambiguous problem; a unique problem answered wrongly
+// would be a bug.
 TEST_P(Generated, PosteriorAnswersAndRulesMakeEveryProblemUnique) {
   HeuristicSolver free_rules, told_rules({.use_rules = true});
   int ambiguous = 0, wrong = 0;
@@ -41,7 +42,7 @@ TEST_P(Generated, PosteriorAnswersAndRulesMakeEveryProblemUnique) {
     EXPECT_EQ(r.verdict, Verdict::kUnique);
     EXPECT_EQ(r.answer, *p.target);
   }
-  EXPECT_LE(ambiguous, 6);  // about 0.5% of 280 expected (abduction.md 1)
+  EXPECT_LE(ambiguous, 6);  // about 0.5% of 280 expected (docs/solver.md#without-the-rules-what-is-possible)
   EXPECT_LE(wrong, 1);
 }
 
@@ -95,8 +96,9 @@ INSTANTIATE_TEST_SUITE_P(Strategies, Generated,
                          ::testing::Values(AnswerStrategy::kRaven, AnswerStrategy::kIRaven, AnswerStrategy::kFair),
                          [](const auto& info) { return std::string(engine::strategy_name(info.param)); });
 
-// Without the Occam step, noise readings tie many more problems (abduction.md 6: 18% instead of
-// 0.5%), yet the posterior still ranks the answer first.
+// Without the Occam step, noise readings tie many more problems
+// (docs/solver.md#details-that-decide: 18% instead of 0.5%), yet the posterior still ranks the
+// answer first.
 TEST(Options, WithoutOccamMoreProblemsTieButThePosteriorStillAnswers) {
   HeuristicSolver occam, logic_only({.occam = false});
   Z3Solver z3_logic_only({.occam = false});

@@ -1,4 +1,5 @@
-// The valid hypotheses and their accepted priors against the table of spec/raven.md 4.2.
+// The valid hypotheses and their accepted priors against the table of
+// docs/rules.md#sampling-and-pruning.
 #include "solver/hypothesis.hpp"
 
 #include <gtest/gtest.h>

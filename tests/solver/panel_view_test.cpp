@@ -1,6 +1,7 @@
 // The solver's panel views (solver/panel_view.hpp): the packed levels, the shared level, unusable
 // panels read as empty whatever ints they hold, and the carries as one compare agree with their
-// per-entity definitions (spec/raven.md 6.2) on random panels, entities in any order.
+// per-entity definitions (docs/rules.md#number-and-position-rules) on random panels, entities in
+// any order.
 #include "solver/panel_view.hpp"
 
 #include <gtest/gtest.h>
@@ -72,7 +73,7 @@ int level_at(const std::vector<Entity>& entities, int attr, int slot) {
   return -1;
 }
 
-// The carries as spec 6.2 states them, entity by entity.
+// The carries as docs/rules.md#number-and-position-rules states them, entity by entity.
 bool copies(Carry carry, int shift, int attr, const std::vector<Entity>& from, const std::vector<Entity>& to) {
   auto level = [&](const Entity& e) { return std::array<int, 4>{e.type, e.size, e.color, e.angle}[attr]; };
   if (carry == Carry::kOrder) {

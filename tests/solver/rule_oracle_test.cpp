@@ -2,7 +2,7 @@
 // (Gecode's habit: brute-force oracles on small domains). The check under test is "the hypothesis
 // fits the 8 context panels and accepts the 9th"; the oracles state each rule on the final levels
 // with the layout's *original* ranges and the narrowed ranges copied from the table of
-// spec/raven.md 4.2, not through the solver's formulas.
+// docs/rules.md#sampling-and-pruning, not through the solver's formulas.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -210,7 +210,8 @@ TEST(RuleOracle, ColorArithmeticAddsRawLevelsWithTheRowTwoGuard) {
     int accepted = 0;
     for (const Triple& r1 : rows12)
       for (const Triple& r2 : rows12) {
-        // spec 6.3: after a row-1 col2 of 0, row 2 neither adds 0 nor starts at 9 (+) / 0 (-).
+        // docs/rules.md#type-size-and-color-rules: after a row-1 col2 of 0, row 2 neither adds 0
+        // nor starts at 9 (+) / 0 (-).
         const bool guard = r1[1] != 0 || (r2[1] != 0 && r2[0] != (sign > 0 ? 9 : 0));
         const bool expected = row_ok(r1) && row_ok(r2) && guard;
         ASSERT_EQ(c.values_accept(kColor, h, rows(r1, r2, row3)), expected)
@@ -236,7 +237,8 @@ TEST(RuleOracle, EntityDistributeThreeIsALatinSquare) {
   }
 }
 
-// Group 0 on Distribute_Four (slot sets are 4-bit masks; narrowed Number ranges from spec 4.2).
+// Group 0 on Distribute_Four (slot sets are 4-bit masks; narrowed Number ranges from
+// docs/rules.md#sampling-and-pruning).
 TEST(RuleOracle, PositionRulesOnDistributeFour) {
   const LayoutModel& m = layout_model(ConfigId::kDistributeFour, 0);
   Checker c{m, {}};
@@ -273,7 +275,7 @@ TEST(RuleOracle, PositionRulesOnDistributeFour) {
                   },
                   "Arithmetic Position -");
   // Distribute_Three Position: three distinct sets of one count (kept in all nine panels,
-  // spec 6.2), col1's level in [0, 2].
+  // docs/rules.md#number-and-position-rules), col1's level in [0, 2].
   const int latin = hypothesis_index(m.group0, RuleName::kDistributeThree, RuleAttr::kPosition, 0);
   check_latin(masks, [&](const Nine& x) { return c.group0_accepts_masks(latin, x); },
               [&](const Triple& t) { return count(t[0]) <= 3 && count(t[1]) == count(t[0]) && count(t[2]) == count(t[0]); },
@@ -290,7 +292,8 @@ TEST(RuleOracle, NumberRulesOnDistributeNine) {
     return masks;
   };
   const std::vector<int> counts{1, 2, 3, 4, 5, 6, 7, 8, 9};
-  // spec 4.2 table: Progression Number -2 [4,8], -1 [2,8], +1 [0,6], +2 [0,4] (levels of col1).
+  // docs/rules.md#sampling-and-pruning table: Progression Number -2 [4,8], -1 [2,8], +1 [0,6], +2
+  // [0,4] (levels of col1).
   const std::array<std::pair<int, Range>, 4> progression{{{-2, {4, 8}}, {-1, {2, 8}}, {1, {0, 6}}, {2, {0, 4}}}};
   for (const auto& [v, col1] : progression) {
     const int h = hypothesis_index(m.group0, RuleName::kProgression, RuleAttr::kNumber, v);

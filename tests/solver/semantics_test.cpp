@@ -16,8 +16,9 @@ namespace {
 using engine::Range;
 
 // The col2 range of an Arithmetic rule is exactly the set of col2 levels >= the original minimum
-// that keep col3 inside the original range (spec 6.2-6.3): brute force over every narrowed range the
-// generator can produce from an original range.
+// that keep col3 inside the original range (docs/rules.md#number-and-position-rules,
+// docs/rules.md#type-size-and-color-rules): brute force over every narrowed range the generator can
+// produce from an original range.
 TEST(Semantics, ArithmeticCol2RangeIsWhatKeepsCol3InRange) {
   struct Case {
     ArithKind kind;
@@ -27,7 +28,7 @@ TEST(Semantics, ArithmeticCol2RangeIsWhatKeepsCol3InRange) {
                         Case{ArithKind::kColor, {0, 9}}, Case{ArithKind::kNumber, {0, 3}},
                         Case{ArithKind::kNumber, {0, 8}}})
     for (int sign : {1, -1}) {
-      // Narrowing of spec 4.3 (Number and Size: 1-based; Color: raw).
+      // Narrowing of docs/rules.md#narrowing (Number and Size: 1-based; Color: raw).
       Range narrowed = c.original;
       if (c.kind == ArithKind::kColor)
         (sign > 0 ? narrowed.max : narrowed.min) = sign > 0 ? c.original.max - c.original.min : 2 * c.original.min;

@@ -1,9 +1,11 @@
 #pragma once
-// Internals shared by the three answer-set builders (spec/raven.md 7, spec/answer-sets.md 3, 5):
-// the modifiable-attribute list of spec 7.1, slot sets as bit masks, the per-layout memory the
+// Internals shared by the three answer-set builders (docs/answer-sets.md,
+// docs/answer-sets.md#i-raven-attribute-bisection-tree,
+// docs/answer-sets.md#raven-fair-a-random-tree): the modifiable-attribute list of
+// docs/answer-sets.md#modifiable-attributes, slot sets as bit masks, the per-layout memory the
 // originals keep while drawing distractors (the per-Number-level combination table, earlier
-// Position sets, earlier entity levels), RAVEN's copy-and-modify step and the final shuffle.
-// Not part of the public API; tests include it to check the pieces one by one.
+// Position sets, earlier entity levels), RAVEN's copy-and-modify step and the final shuffle. Not
+// part of the public API; tests include it to check the pieces one by one.
 //
 //   auto list = modifiable_entries(configuration(m.config), m.rules, m.answer());
 //   ModifiableEntry e = take_entry(list, rng);           // RAVEN's uniform entry draw
@@ -36,7 +38,8 @@ SlotMask slot_mask(std::span<const int> slots);
 int entity_level(const Entity& entity, Attr attr);
 int& entity_level(Entity& entity, Attr attr);
 
-/// One entry of the modifiable-attribute list (spec/raven.md 7.1; answer-sets.md 3.1).
+/// One entry of the modifiable-attribute list (docs/answer-sets.md#modifiable-attributes;
+/// docs/answer-sets.md#modifiable-attributes).
 struct ModifiableEntry {
   int component = 0;
   Attr attr = Attr::kNumber;   ///< kNumber, kPosition, kType, kSize or kColor
@@ -46,17 +49,19 @@ struct ModifiableEntry {
   friend bool operator==(const ModifiableEntry&, const ModifiableEntry&) = default;
 };
 
-/// The modifiable attributes of `panel` as spec/raven.md 7.1 builds them from row 3 col 3, using the
-/// configuration's original ranges: per component Number, Position, Type, Size, Color, in that order.
+/// The modifiable attributes of `panel` as docs/answer-sets.md#modifiable-attributes builds them
+/// from row 3 col 3, using the configuration's original ranges: per component Number, Position,
+/// Type, Size, Color, in that order.
 std::vector<ModifiableEntry> modifiable_entries(const Configuration& config,
                                                 const std::vector<RuleGroup>& rules,
                                                 const Panel& panel);
 
-/// RAVEN's entry draw (spec 7.2, quirk 12.3): a uniformly random entry (not weighted by uses); its
-/// uses are decremented and it is dropped at 0. The list must not be empty.
+/// RAVEN's entry draw (docs/answer-sets.md#raven-a-star): a uniformly random entry (not
+/// weighted by uses); its uses are decremented and it is dropped at 0. The list must not be empty.
 ModifiableEntry take_entry(std::vector<ModifiableEntry>& list, Rng& rng);
 
-/// What one layout remembers while distractors are drawn from it (spec 7.2, answer-sets.md 3.3).
+/// What one layout remembers while distractors are drawn from it (docs/answer-sets.md#raven-a-star,
+/// docs/answer-sets.md#i-raven-attribute-bisection-tree).
 struct LayoutMemory {
   static constexpr int kLevels = kMaxNumberLevel + 1;
   std::array<int, kLevels> remaining{};                 ///< slot combinations left per Number level
@@ -80,8 +85,9 @@ std::optional<int> draw_level(Range range, std::span<const int> excluded, Rng& r
 std::optional<std::vector<int>> draw_slot_list(int slot_count, int count,
                                                std::span<const SlotMask> excluded, Rng& rng);
 
-/// A Number change drawn by RAVEN's loop (spec 7.2): level != `current` in `range` with combinations
-/// left, then a slot set never used at that level; the pair is recorded in `memory`.
+/// A Number change drawn by RAVEN's loop (docs/answer-sets.md#raven-a-star): level != `current` in
+/// `range` with combinations left, then a slot set never used at that level; the pair is recorded
+/// in `memory`.
 struct NumberDraw {
   int level = 0;
   std::vector<int> slots;  ///< in draw order (the new Position order)
@@ -89,11 +95,11 @@ struct NumberDraw {
 std::optional<NumberDraw> draw_raven_number(int slot_count, Range range, int current,
                                             LayoutMemory& memory, Rng& rng);
 
-/// RAVEN's modifier (spec 7.2): changes `entry.attr` of `panel` (one component of a copy of the
-/// candidate that owns `memory`), drawing against `memory` and recording the new values in it.
-/// Number rebuilds every entity with uniformly random Type/Size/Color/Angle in `narrowed`. Returns
-/// false when no new value is left (the original then raised or looped until its alarm; callers
-/// count it as a failed attempt).
+/// RAVEN's modifier (docs/answer-sets.md#raven-a-star): changes `entry.attr` of `panel` (one
+/// component of a copy of the candidate that owns `memory`), drawing against `memory` and recording
+/// the new values in it. Number rebuilds every entity with uniformly random Type/Size/Color/Angle
+/// in `narrowed`. Returns false when no new value is left (the original then raised or looped until
+/// its alarm; callers count it as a failed attempt).
 bool raven_modify(const LayoutSpec& layout, const LayoutConstraints& narrowed,
                   const ModifiableEntry& entry, LayoutMemory& memory, ComponentPanel& panel,
                   Rng& rng);

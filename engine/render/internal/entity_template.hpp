@@ -5,11 +5,11 @@
 // Why this is exact: an entity layer before rotation holds only three values, 0 outside, the fill
 // value f inside and 255 on the outline; cv::warpAffine's bilinear step is, per destination pixel,
 // (sum of 4 int16 weights x source values + 2^14) >> 15. Grouping the weights by source class gives
-// fill_weight and line_weight, and the warped layer of any colour is
-// (f * fill_weight + 255 * line_weight + 2^14) >> 15, bit for bit. The XML mask is the same
-// formula with f = 255 compared with 255 (spec 11.4). Runs whose value is f (interior) or 255
-// (solid outline) for all ten fills are stored as bare segments (a memset when compositing), the
-// rest as int16 weight pairs biased by -2^14.
+// fill_weight and line_weight, and the warped layer of any colour is (f * fill_weight + 255 *
+// line_weight + 2^14) >> 15, bit for bit. The XML mask is the same formula with f = 255 compared
+// with 255 (docs/format.md#mask). Runs whose value is f (interior) or 255 (solid outline) for
+// all ten fills are stored as bare segments (a memset when compositing), the rest as int16 weight
+// pairs biased by -2^14.
 //
 //   const EntityTemplate& t = entity_template(ConfigId::kDistributeFour, 0, entity);
 //   for (const auto& s : t.segments) ...          // s.y, s.x, s.length, s.kind, s.offset

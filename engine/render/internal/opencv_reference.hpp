@@ -1,5 +1,5 @@
 #pragma once
-// The original's drawing calls, one to one, through OpenCV 4.6 (spec/raven.md 10; rendering.py):
+// The original's drawing calls, one to one, through OpenCV 4.6 (docs/rendering.md; rendering.py):
 // the only place rave::engine touches OpenCV. The fast renderer (engine/render/render.cpp) uses the
 // drawing to build its per-entity templates; the full-frame warp and panel renderer here are the
 // straightforward reference the tests hold the fast path against.

@@ -1,10 +1,10 @@
 #pragma once
 // Internal to the sampler: the rule on one entity attribute (Type, Size or Color) of one component
-// (spec/raven.md 6.3) as the stateful object the original uses. One object serves the 6
-// applications of a problem in order (col1 -> col2, col2 -> col3 of rows 1-3). Every non-Constant
-// rule writes one value to all entities of the target, and several also rewrite the reference
-// (col1) in place: Progression's first-column flag, Arithmetic's memory, its Color-only call count
-// and white alarm, and Distribute_Three's counter and triple are all kept here.
+// (docs/rules.md#type-size-and-color-rules) as the stateful object the original uses. One object
+// serves the 6 applications of a problem in order (col1 -> col2, col2 -> col3 of rows 1-3). Every
+// non-Constant rule writes one value to all entities of the target, and several also rewrite the
+// reference (col1) in place: Progression's first-column flag, Arithmetic's memory, its Color-only
+// call count and white alarm, and Distribute_Three's counter and triple are all kept here.
 //
 //   EntityRule size(group.rules[2], frame);
 //   size.apply(col1, col2, rng);   // may rewrite col1's Size levels

@@ -1,7 +1,8 @@
 #pragma once
-// Internal to the sampler: how a Layout samples and regenerates its entities (spec/raven.md 5,
-// 6.1, 6.2). A ComponentFrame is what stays fixed for one component during a problem: its slot
-// count and its narrowed ranges (the ranges every fresh entity is drawn from).
+// Internal to the sampler: how a Layout samples and regenerates its entities
+// (docs/rules.md#the-first-panel, #rows, #number-and-position-rules). A ComponentFrame is what
+// stays fixed for one component during a problem: its slot count and its narrowed ranges (the
+// ranges every fresh entity is drawn from).
 //
 //   ComponentFrame frame{.slot_count = 4, .ranges = narrowed[0]};
 //   ComponentPanel p = sample_layout(frame, rng);          // Number, Position, Uniformity, entities
@@ -19,7 +20,7 @@ namespace rave::engine::internal {
 /// One component's fixed sampling context.
 struct ComponentFrame {
   int slot_count = 1;         ///< size of the layout's slot table
-  LayoutConstraints ranges;   ///< narrowed constraints (spec 4.3)
+  LayoutConstraints ranges;   ///< narrowed constraints (docs/rules.md#narrowing)
 };
 
 /// Rejection loops inside one problem give up after this many draws with a logic_error.
@@ -32,19 +33,22 @@ inline bool is_uniform(const ComponentPanel& panel) { return panel.uniformity ==
 void resample_entity(Entity& entity, const LayoutConstraints& ranges, Rng& rng);
 /// `count` distinct slot indices of [0, slot_count) in draw order (a uniform random subset).
 std::vector<int> sample_slots(int slot_count, int count, Rng& rng);
-/// Fresh entities on `slots` (spec 5): uniform layout: the first is sampled, the others copy it;
-/// non-uniform: each is sampled independently. Replaces `panel.entities`.
+/// Fresh entities on `slots` (docs/rules.md#the-first-panel): uniform layout: the first is sampled,
+/// the others copy it; non-uniform: each is sampled independently. Replaces `panel.entities`.
 void fill_entities(ComponentPanel& panel, std::span<const int> slots, const LayoutConstraints& ranges,
                    Rng& rng);
-/// A whole fresh layout (spec 5): Number uniform in the range, positions, Uniformity, entities.
+/// A whole fresh layout (docs/rules.md#the-first-panel): Number uniform in the range, positions,
+/// Uniformity, entities.
 ComponentPanel sample_layout(const ComponentFrame& frame, Rng& rng);
-/// Row 2/3 col1 (spec 6.1): new Number, positions and entities; Uniformity kept.
+/// Row 2/3 col1 (docs/rules.md#rows): new Number, positions and entities; Uniformity kept.
 void resample_layout(ComponentPanel& panel, const ComponentFrame& frame, Rng& rng);
-/// D3 rows 2/3 (spec 6.2): positions and entities resampled for the given Number level.
+/// D3 rows 2/3 (docs/rules.md#number-and-position-rules): positions and entities resampled for the
+/// given Number level.
 void resample_layout_with_number(ComponentPanel& panel, int number_level, const ComponentFrame& frame,
                                  Rng& rng);
-/// "Regenerate entities" of spec 6.2 on given slots: each new entity copies `prototype` (the
-/// reference's first entity) and, in a non-uniform layout, redraws all four attributes.
+/// "Regenerate entities" of docs/rules.md#number-and-position-rules on given slots: each new entity
+/// copies `prototype` (the reference's first entity) and, in a non-uniform layout, redraws all four
+/// attributes.
 void place_regenerated(ComponentPanel& target, const Entity& prototype, std::span<const int> slots,
                        const ComponentFrame& frame, Rng& rng);
 /// The same on `count` freshly sampled slots.
@@ -59,8 +63,8 @@ bool same_set(std::span<const int> a, std::span<const int> b);
 /// True when every slot of `a` is in `b`.
 bool is_subset(std::span<const int> a, std::span<const int> b);
 
-/// Distribute_Three row orders (spec 6.2): row 1 uses the triple as drawn (0,1,2); with
-/// probability 1/2 rows 2, 3 use (1,2,0), (2,0,1), otherwise (2,0,1), (1,2,0).
+/// Distribute_Three row orders (docs/rules.md#number-and-position-rules): row 1 uses the triple as
+/// drawn (0,1,2); with probability 1/2 rows 2, 3 use (1,2,0), (2,0,1), otherwise (2,0,1), (1,2,0).
 using LatinRows = std::array<std::array<int, 3>, 3>;
 LatinRows sample_latin_rows(Rng& rng);
 

@@ -1,8 +1,9 @@
 #pragma once
-// Internal to the sampler: the group-0 rule of one component (Number/Position, spec/raven.md 6.2)
-// as the stateful object the original uses. One object serves the 6 applications of a problem
-// (col1 -> col2 and col2 -> col3 of rows 1-3, in that order): Arithmetic keeps a one-slot memory
-// pushed at col2 and popped at col3, Distribute_Three a call counter 0..5 and its value triples.
+// Internal to the sampler: the group-0 rule of one component (Number/Position,
+// docs/rules.md#number-and-position-rules) as the stateful object the original uses. One object
+// serves the 6 applications of a problem (col1 -> col2 and col2 -> col3 of rows 1-3, in that
+// order): Arithmetic keeps a one-slot memory pushed at col2 and popped at col3, Distribute_Three a
+// call counter 0..5 and its value triples.
 //
 //   NumberPositionRule rule(group.rules[0], frame);
 //   ComponentPanel col2 = rule.apply(col1, rng);   // may rewrite col1 (D3, rows 2-3)
@@ -20,8 +21,9 @@ class NumberPositionRule {
   /// `rule` must be a group-0 rule with a known parameter; `frame` is its component's.
   NumberPositionRule(const Rule& rule, const ComponentFrame& frame);
 
-  /// The next panel of the row built from `reference` (spec 6.2). Distribute_Three rewrites the
-  /// reference in place at the start of rows 2 and 3 (col1 resampled, spec 12.8).
+  /// The next panel of the row built from `reference` (docs/rules.md#number-and-position-rules).
+  /// Distribute_Three rewrites the reference in place at the start of rows 2 and 3 (col1 resampled,
+  /// docs/rules.md#number-and-position-rules).
   ComponentPanel apply(ComponentPanel& reference, Rng& rng);
 
  private:

@@ -1,5 +1,6 @@
-// narrow() and prune() against the tables of spec/raven.md 4.2 and 4.3, and the exact acceptance
-// rate per try obtained by enumerating the rule table (spec 4.1) through narrow().
+// narrow() and prune() against the tables of docs/rules.md#sampling-and-pruning,
+// docs/rules.md#narrowing, and the exact acceptance rate per try obtained by enumerating the rule
+// table (docs/rules.md#rule-table) through narrow().
 #include "engine/model/constraints.hpp"
 
 #include <gtest/gtest.h>

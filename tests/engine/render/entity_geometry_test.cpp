@@ -1,6 +1,7 @@
-// Entity geometry against the numbers spec/raven.md gives (sections 10 and 11.5): circumradii and
-// square half sides per Size level (the truncations depend on the double expression order, e.g.
-// 0.33 * 160 / 2 = 26.400000000000002), the rotation matrix, and real_bbox values of the example.
+// Entity geometry against the numbers of docs/rendering.md#geometry and docs/format.md#example:
+// circumradii and square half sides per Size level (the truncations depend on the double expression
+// order, e.g. 0.33 * 160 / 2 = 26.400000000000002), the rotation matrix, and real_bbox values of
+// the example.
 #include "engine/render/entity_geometry.hpp"
 
 #include <gtest/gtest.h>
@@ -44,8 +45,9 @@ TEST(EntityGeometry, RotationMatrixIsOpenCVsAndWarpInverseUndoesIt) {
   const Affine m = rotation_matrix({80, 80}, 90);
   EXPECT_NEAR(m.m[0], 0, 1e-15);
   EXPECT_DOUBLE_EQ(m.m[1], 1);
-  // cos 90 degrees is 6.1e-17, not 0, so (1 - cos) * 80 - sin * 80 is -1.4e-14, not 0: the fixed-point
-  // warp sees such residues, which is why the matrix is built in OpenCV's own expression order.
+  // cos 90 degrees is 6.1e-17, not 0, so (1 - cos) * 80 - sin * 80 is -1.4e-14, not 0: the
+  // fixed-point warp sees such residues, which is why the matrix is built in OpenCV's own
+  // expression order.
   EXPECT_NE(m.m[2], 0);
   EXPECT_NEAR(m.m[2], 0, 1e-13);
   EXPECT_DOUBLE_EQ(m.m[5], 160);  // sin * 80 + (1 - cos) * 80
@@ -57,7 +59,8 @@ TEST(EntityGeometry, RotationMatrixIsOpenCVsAndWarpInverseUndoesIt) {
 
 TEST(EntityGeometry, RealBboxOfTheSpecExample) {
   const Slot full{.y = 0.5, .x = 0.5, .h = 1, .w = 1};
-  // spec 11.5, RAVEN_1_train.xml of center_single: Type 2 (square) Size 2/3/5 at Angle 1 (-90 degrees).
+  // docs/format.md#example, RAVEN_1_train.xml of center_single: Type 2 (square) Size 2/3/5 at Angle
+  // 1 (-90 degrees).
   EXPECT_EQ(real_bbox(full, {0, kSquare, 2, 6, 1}), (std::array<double, 4>{0.5, 0.5, 0.4312, 0.4312}));
   EXPECT_EQ(real_bbox(full, {0, kSquare, 3, 4, 1}), (std::array<double, 4>{0.5, 0.5, 0.5063, 0.5063}));
   EXPECT_EQ(real_bbox(full, {0, kSquare, 5, 2, 1}), (std::array<double, 4>{0.5, 0.5, 0.6438, 0.6438}));

@@ -1,5 +1,6 @@
 // sample_matrix against the independent rule checker (rule_checker_support.cpp), plus determinism
-// and the distributions of spec/raven.md 5-6 that the checker cannot see (uniform draws).
+// and the distributions of docs/rules.md#the-first-panel, docs/rules.md#rows that the checker
+// cannot see (uniform draws).
 #include "engine/rules/matrix.hpp"
 
 #include <gtest/gtest.h>
@@ -66,7 +67,7 @@ TEST(Matrix, EveryValidRuleHoldsWhenForced) {
               int tries = 0;
               auto rules = sample_rules(config, rng, narrowed, tries);
               rules[c].rules[static_cast<std::size_t>(g)] = forced;
-              if (!prune(config, rules)) break;  // the rule is invalid on this layout (spec 4.2)
+              if (!prune(config, rules)) break;  // invalid on this layout (docs/rules.md#narrowing)
               const Matrix m = sample_matrix(config.id, rules, rng);
               expect_obeys_rules(m, std::string(config.folder) + " forced " + describe(forced));
               if (forced.name == N::kProgression && forced.attr == A::kPosition)
@@ -113,9 +114,9 @@ TEST(Matrix, RulesThatDoNotFitAreACallerBug) {
   EXPECT_THROW(sample_matrix(ConfigId::kCenterSingle, {group}, rng), std::logic_error);
 }
 
-// Spec 5: Number uniform over the narrowed range, Uniformity uniform over 0..3, a single slot
-// uniform over the slots. Row 1 col 1 keeps the first panel's Number and slots (only D3 and the
-// resampling of rows 2-3 redraw them, spec 6).
+// docs/rules.md#the-first-panel: Number uniform over the narrowed range, Uniformity uniform over
+// 0..3, a single slot uniform over the slots. Row 1 col 1 keeps the first panel's Number and slots
+// (only D3 and the resampling of rows 2-3 redraw them, docs/rules.md#rows).
 TEST(Matrix, FirstPanelDrawsAreUniform) {
   for (ConfigId id : {ConfigId::kDistributeFour, ConfigId::kDistributeNine, ConfigId::kOutInGrid}) {
     const std::size_t c = id == ConfigId::kOutInGrid ? 1 : 0;
@@ -157,8 +158,9 @@ RuleGroup constant_group() {
                     Rule{.name = N::kConstant, .attr = A::kSize, .value = 0, .value_known = true}, Rule{.name = N::kConstant, .attr = A::kColor, .value = 0, .value_known = true}}};
 }
 
-// Spec 6.2: Arithmetic Number + draws col2's level uniformly in [orig min, orig max - L1 - 1]
-// with orig max recovered as narrowed min + narrowed max + 1 (3x3: [0, 7 - L1]).
+// docs/rules.md#number-and-position-rules: Arithmetic Number + draws col2's level uniformly in
+// [orig min, orig max - L1 - 1] with orig max recovered as narrowed min + narrowed max + 1 (3x3:
+// [0, 7 - L1]).
 TEST(Matrix, ArithmeticNumberCol2IsUniformInItsRecoveredRange) {
   RuleGroup group = constant_group();
   group.rules[0] = Rule{.name = N::kArithmetic, .attr = A::kNumber, .value = 1, .value_known = true};
@@ -180,8 +182,8 @@ TEST(Matrix, ArithmeticNumberCol2IsUniformInItsRecoveredRange) {
   for (const auto& [key, k] : hits) EXPECT_LE(key.first + key.second, 7) << "count beyond 9 slots";
 }
 
-// Spec 6.3: Arithmetic Size - draws col2 in [orig min, L1 - orig min - 1], orig min recovered as
-// (narrowed min - 1) div 2 (default Size: [0, L1 - 1]).
+// docs/rules.md#type-size-and-color-rules: Arithmetic Size - draws col2 in [orig min, L1 - orig min
+// - 1], orig min recovered as (narrowed min - 1) div 2 (default Size: [0, L1 - 1]).
 TEST(Matrix, ArithmeticSizeCol2IsUniformInItsRecoveredRange) {
   RuleGroup group = constant_group();
   group.rules[2] = Rule{.name = N::kArithmetic, .attr = A::kSize, .value = -1, .value_known = true};
@@ -202,7 +204,8 @@ TEST(Matrix, ArithmeticSizeCol2IsUniformInItsRecoveredRange) {
       expect_binomial(hits[{l1, l2}], total, 1.0 / l1, "L1=" + std::to_string(l1) + " L2=" + std::to_string(l2));
 }
 
-// Spec 6.2/6.3: Distribute_Three picks one of the two row orders with probability 1/2.
+// docs/rules.md#number-and-position-rules/6.3: Distribute_Three picks one of the two row orders
+// with probability 1/2.
 TEST(Matrix, DistributeThreeRowOrderIsAFairCoin) {
   RuleGroup group = constant_group();
   group.rules[1] = Rule{.name = N::kDistributeThree, .attr = A::kType, .value = 0, .value_known = true};
@@ -217,8 +220,8 @@ TEST(Matrix, DistributeThreeRowOrderIsAFairCoin) {
   expect_binomial(first_order, n, 0.5, "D3 row order");
 }
 
-// Spec 6.3: the Color guard covers rows 1-2 only. Row 1 col2 = 0 happens, then row 2 col2 is never
-// 0, but row 3 col2 may be 0 again.
+// docs/rules.md#type-size-and-color-rules: the Color guard covers rows 1-2 only. Row 1 col2 = 0
+// happens, then row 2 col2 is never 0, but row 3 col2 may be 0 again.
 TEST(Matrix, ArithmeticColorGuardCoversRowsOneAndTwoOnly) {
   for (int sign : {1, -1}) {
     RuleGroup group = constant_group();

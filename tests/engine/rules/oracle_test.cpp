@@ -1,6 +1,7 @@
-// The original's oracle solver (spec/raven.md 8): the answer always scores the maximum on
-// generated matrices, and each check behaves as the spec states on hand-built rows, with every
-// candidate of a small domain enumerated (brute force) and compared with the spec's condition.
+// The original's oracle solver (docs/rules.md#the-original-solver): the answer always scores the
+// maximum on generated matrices, and each check behaves as docs/rules.md#the-original-solver states
+// on hand-built rows, with every candidate of a small domain enumerated (brute force) and compared
+// with the stated condition.
 #include "engine/rules/oracle.hpp"
 
 #include <gtest/gtest.h>
@@ -137,9 +138,9 @@ TEST(Oracle, NonConstantEntityRulesNeedOneValuePerPanel) {
   EXPECT_EQ(oracle_score(m, panel(mixed)), 3);
 }
 
-// Spec 8, entity Constant in a non-uniform layout: equal counts and a copying group 0 -> entity i of
-// c equals entity i of r2; a regenerating group 0 (Number rules, Arithmetic) -> pass; counts
-// differ -> pass. Uniform -> all equal and equal to r2's first entity.
+// docs/rules.md#the-original-solver, entity Constant in a non-uniform layout: equal counts and a
+// copying group 0 -> entity i of c equals entity i of r2; a regenerating group 0 (Number rules,
+// Arithmetic) -> pass; counts differ -> pass. Uniform -> all equal and equal to r2's first entity.
 TEST(Oracle, EntityConstantDependsOnUniformityAndGroupZero) {
   const int kNonUniform = 1;
   ComponentPanel r = layout({0, 1}, 3, 2, 4, kNonUniform);

@@ -1,9 +1,9 @@
-// The accepted rule distribution of spec/raven.md 4.2, reproduced statistically: thousands of
-// accepted draws per configuration; each (rule, parameter) frequency per group and component is
-// compared with the spec table's exact probability within 5 binomial standard deviations, and the
-// mean number of tries with 1 / P(accept) within 5 standard errors (geometric distribution).
-// Seeds are fixed, so the test is deterministic; a false alarm at 5 sigma over all cells has
-// probability below 1e-3.
+// The accepted rule distribution of docs/rules.md#sampling-and-pruning, reproduced statistically:
+// thousands of accepted draws per configuration; each (rule, parameter) frequency per group and
+// component is compared with docs/rules.md's table's exact probability within 5 binomial standard
+// deviations, and the mean number of tries with 1 / P(accept) within 5 standard errors (geometric
+// distribution). Seeds are fixed, so the test is deterministic; a false alarm at 5 sigma over all
+// cells has probability below 1e-3.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -21,7 +21,8 @@ using A = RuleAttr;
 using Key = std::tuple<RuleName, RuleAttr, int>;
 using Table = std::map<Key, double>;
 
-// Spec 4.2, transcribed: accepted probability of each (rule, attr, value) per group and layout.
+// docs/rules.md#sampling-and-pruning, transcribed: accepted probability of each (rule, attr, value)
+// per group and layout.
 Table default_type() {
   return {{{N::kProgression, A::kType, -2}, 1.0 / 12}, {{N::kProgression, A::kType, -1}, 1.0 / 12},
           {{N::kProgression, A::kType, 1}, 1.0 / 12},  {{N::kProgression, A::kType, 2}, 1.0 / 12},
@@ -96,7 +97,7 @@ std::array<Table, 4> expected_for(std::string_view layout) {
 
 struct Expectation {
   ConfigId id;
-  double accept;  // P(accept) per try, spec 4.2
+  double accept;  // P(accept) per try, docs/rules.md#sampling-and-pruning
   int draws;
   const char* name;
 };
@@ -139,7 +140,7 @@ TEST_P(RuleDistribution, FrequenciesAndTriesMatchSpecTable) {
       }
       EXPECT_NEAR(total_p, 1.0, 1e-12);
       for (const auto& [key, k] : counts[c][g])
-        EXPECT_TRUE(expected[g].count(key)) << config.folder << " drew a rule the spec rules out, group " << g
+        EXPECT_TRUE(expected[g].count(key)) << config.folder << " drew a rule the narrowing rules out, group " << g
                                             << ": " << rule_name_text(std::get<0>(key)) << " "
                                             << rule_attr_text(std::get<1>(key)) << " " << std::get<2>(key) << " x" << k;
     }

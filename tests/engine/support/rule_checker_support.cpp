@@ -1,5 +1,7 @@
-// Independent rule checker: every statement below is transcribed from spec/raven.md 2-6 and
-// abduction.md 6 (the list of decisive details); none of it calls the generator.
+// Independent rule checker: every statement below is transcribed from
+// docs/format.md#configurations, docs/format.md#value-tables, docs/rules.md and
+// docs/solver.md#details-that-decide (the list of decisive details); none of it calls the
+// generator.
 #include "tests/engine/support/rule_checker_support.hpp"
 
 #include <algorithm>
@@ -48,7 +50,8 @@ bool identical_values(const Entity& a, const Entity& b) {
   return a.type == b.type && a.size == b.size && a.color == b.color && a.angle == b.angle;
 }
 
-// Spec 2-3: counts, slots and levels within the configuration's original ranges.
+// docs/format.md#configurations, docs/format.md#value-tables: counts, slots and levels within the
+// configuration's original ranges.
 void check_ranges(Checker& c, const engine::LayoutSpec& layout, const ComponentPanel& p, int index) {
   const std::string at = "panel " + std::to_string(index);
   const int slots = static_cast<int>(layout.slots.size());
@@ -67,8 +70,9 @@ void check_ranges(Checker& c, const engine::LayoutSpec& layout, const ComponentP
       c.expect(identical_values(e, p.entities.front()), at + ": uniform layout with differing entities");
 }
 
-// Distribute_Three (spec 6.2, 6.3; abduction.md 6.4): row 1 holds three distinct values, row 2 is
-// one rotation of row 1 and row 3 the other one (a Latin square).
+// Distribute_Three (docs/rules.md#number-and-position-rules,
+// docs/rules.md#type-size-and-color-rules; docs/solver.md#details-that-decide): row 1 holds three
+// distinct values, row 2 is one rotation of row 1 and row 3 the other one (a Latin square).
 template <class T>
 void check_latin(Checker& c, const std::array<std::array<T, 3>, 3>& rows, const std::string& what) {
   const auto& a = rows[0];
@@ -79,7 +83,7 @@ void check_latin(Checker& c, const std::array<std::array<T, 3>, 3>& rows, const 
   c.expect(ok, what + ": rows 2 and 3 are not the two rotations of row 1");
 }
 
-// Group 0 on one row (spec 6.2).
+// Group 0 on one row (docs/rules.md#number-and-position-rules).
 void check_group0_row(Checker& c, const Rule& rule, int slots, const ComponentPanel& a,
                       const ComponentPanel& b, const ComponentPanel& d, int r) {
   const std::string at = row_name(r) + " " + std::string(engine::rule_name_text(rule.name)) + " " +
@@ -129,7 +133,8 @@ bool one_value(const ComponentPanel& p, int group) {
                      [&](const Entity& e) { return level_of(e, group) == level_of(p.entities.front(), group); });
 }
 
-// Entity rule of group 1-3 on one row (spec 6.3). x = the row's three values (first entities).
+// Entity rule of group 1-3 on one row (docs/rules.md#type-size-and-color-rules). x = the row's
+// three values (first entities).
 void check_entity_row(Checker& c, const Rule& rule, int group, const std::array<const ComponentPanel*, 3>& p,
                       const Rule& r0, int r) {
   const std::string at = row_name(r) + " " + std::string(engine::rule_name_text(rule.name)) + " " +
@@ -160,7 +165,7 @@ void check_entity_row(Checker& c, const Rule& rule, int group, const std::array<
   }
 }
 
-// Angle is noise but is copied with the entities (spec 6.4).
+// Angle is noise but is copied with the entities (docs/rules.md#noise).
 void check_angle_row(Checker& c, const Rule& r0, const std::array<const ComponentPanel*, 3>& p, int r) {
   const std::string at = row_name(r) + " Angle";
   if (p[0]->uniformity == 3) {

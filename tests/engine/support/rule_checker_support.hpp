@@ -1,7 +1,8 @@
 #pragma once
-// An independent checker of generated matrices, written from the text of spec/raven.md 2-6 (not
-// from the generator's code): it verifies that every rule with its parameter holds on rows 1-3,
-// that Uniformity is constant within a problem, that uniform layouts hold identical entities, that
+// An independent checker of generated matrices, written from the text of
+// docs/format.md#configurations, docs/format.md#value-tables, docs/rules.md (not from the
+// generator's code): it verifies that every rule with its parameter holds on rows 1-3, that
+// Uniformity is constant within a problem, that uniform layouts hold identical entities, that
 // copied entities keep their values, and that every level stays within the original ranges.
 //
 //   auto problems = check_matrix_rules(ConfigId::kDistributeFour, m.rules, m.panels);
@@ -16,7 +17,7 @@
 namespace rave::testing {
 
 /// All violations found in the 9 panels (row-major, [8] = answer) under `rules`; empty when the
-/// matrix obeys the spec.
+/// matrix obeys docs/rules.md.
 std::vector<std::string> check_matrix_rules(engine::ConfigId config,
                                             const std::vector<engine::RuleGroup>& rules,
                                             const std::array<engine::Panel, 9>& panels);
