@@ -43,7 +43,9 @@ ReferenceProblem from_json(const nlohmann::json& j) {
 
 }  // namespace
 
-std::filesystem::path reference_fixtures_dir() { return source_dir() / "tests" / "fixtures" / "reference"; }
+std::filesystem::path reference_fixtures_dir() {
+  return source_dir() / "tests" / "fixtures" / "reference";
+}
 
 std::vector<ReferenceProblem> reference_problems(std::string_view set) {
   std::vector<ReferenceProblem> out;
@@ -54,8 +56,11 @@ std::vector<ReferenceProblem> reference_problems(std::string_view set) {
     throw std::runtime_error("tests/fixtures/reference/manifest.json: " + std::string(e.what()));
   }
   for (const auto& ref : out)
-    if (!std::filesystem::is_regular_file(ref.xml)) throw std::runtime_error(ref.xml.string() + ": fixture missing");
-  if (out.empty()) throw std::runtime_error("no reference problems of set '" + std::string(set) + "' in the manifest");
+    if (!std::filesystem::is_regular_file(ref.xml))
+      throw std::runtime_error(ref.xml.string() + ": fixture missing");
+  if (out.empty())
+    throw std::runtime_error("no reference problems of set '" + std::string(set) +
+                             "' in the manifest");
   std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.xml < b.xml; });
   return out;
 }
@@ -75,8 +80,9 @@ std::filesystem::path source_dir() { return RAVE_SOURCE_DIR; }
 
 std::filesystem::path scratch_dir(const std::string& tag) {
   static std::atomic<int> counter{0};
-  auto dir = std::filesystem::temp_directory_path() /
-             ("rave-test-" + tag + "-" + std::to_string(::getpid()) + "-" + std::to_string(counter++));
+  auto dir =
+      std::filesystem::temp_directory_path() /
+      ("rave-test-" + tag + "-" + std::to_string(::getpid()) + "-" + std::to_string(counter++));
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
   return dir;

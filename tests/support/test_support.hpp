@@ -2,7 +2,8 @@
 // Helpers shared by the test executables: the reference problems kept as fixtures in the
 // repository (tests/fixtures/README.md), the source tree, and a scratch folder per test.
 //
-//   for (const auto& ref : reference_problems("raven")) {   // the XML fixture plus its manifest line
+//   for (const auto& ref : reference_problems("raven")) {   // the XML fixture plus its manifest
+//   line
 //     Problem p = read_problem_xml(ref.xml);
 //     EXPECT_EQ(sha256_hex(render_all(p)), ref.image_sha256);
 //   }
@@ -14,13 +15,15 @@
 
 namespace rave::testing {
 
-/// One original problem: its XML kept in the repository and what tests/fixtures/reference/manifest.json
-/// records of the npz beside it in the original output (the npz itself is not kept).
+/// One original problem: its XML kept in the repository and what
+/// tests/fixtures/reference/manifest.json records of the npz beside it in the original output (the
+/// npz itself is not kept).
 struct ReferenceProblem {
-  std::string set;                 ///< "raven", "iraven" or "fair"
-  std::filesystem::path xml;       ///< tests/fixtures/reference/<set>/<configuration>/RAVEN_<k>_<split>.xml
-  std::string xml_sha256;          ///< of the original XML (the fixture is a byte copy)
-  std::string npz_sha256;          ///< of the whole original npz file
+  std::string set;  ///< "raven", "iraven" or "fair"
+  std::filesystem::path
+      xml;                 ///< tests/fixtures/reference/<set>/<configuration>/RAVEN_<k>_<split>.xml
+  std::string xml_sha256;  ///< of the original XML (the fixture is a byte copy)
+  std::string npz_sha256;  ///< of the whole original npz file
   std::size_t npz_bytes = 0;       ///< its size
   std::string image_sha256;        ///< of the raw bytes of its `image` array (16 x 160 x 160 uint8)
   int target = 0;                  ///< npz `target`: the answer's index among the candidates
@@ -29,7 +32,8 @@ struct ReferenceProblem {
   bool compressed = false;         ///< the members are deflated (numpy.savez_compressed)
 };
 
-/// tests/fixtures/reference: the XML fixtures (<set>/<configuration>/RAVEN_<k>_<split>.xml) and manifest.json.
+/// tests/fixtures/reference: the XML fixtures (<set>/<configuration>/RAVEN_<k>_<split>.xml) and
+/// manifest.json.
 std::filesystem::path reference_fixtures_dir();
 /// The manifest's problems of one set ("raven", "iraven" or "fair": the original RAVEN, I-RAVEN and
 /// RAVEN-FAIR generators' problems), in path order. Throws std::runtime_error when the manifest or

@@ -17,14 +17,16 @@ namespace fs = std::filesystem;
 
 // <shared>/data/<set>-reference/<configuration>/RAVEN_<k>_<split>.<extension> of a fixture.
 fs::path original(const ::rave::testing::ReferenceProblem& ref, const char* extension) {
-  const fs::path relative = fs::relative(ref.xml, ::rave::testing::reference_fixtures_dir() / ref.set);
+  const fs::path relative =
+      fs::relative(ref.xml, ::rave::testing::reference_fixtures_dir() / ref.set);
   return fs::path(RAVE_SHARED_DATA_DIR) / (ref.set + "-reference") / relative.parent_path() /
          relative.filename().replace_extension(extension);
 }
 
 int count_npz(const fs::path& dir) {
   int n = 0;
-  for (const auto& entry : fs::recursive_directory_iterator(dir)) n += entry.path().extension() == ".npz";
+  for (const auto& entry : fs::recursive_directory_iterator(dir))
+    n += entry.path().extension() == ".npz";
   return n;
 }
 
@@ -32,7 +34,8 @@ class SharedReference : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(SharedReference, FixturesAndManifestMatchTheOriginalFiles) {
   const auto refs = ::rave::testing::reference_problems(GetParam());
-  EXPECT_EQ(static_cast<int>(refs.size()), count_npz(fs::path(RAVE_SHARED_DATA_DIR) / (GetParam() + "-reference")));
+  EXPECT_EQ(static_cast<int>(refs.size()),
+            count_npz(fs::path(RAVE_SHARED_DATA_DIR) / (GetParam() + "-reference")));
   for (const auto& ref : refs) {
     SCOPED_TRACE(ref.xml.string());
     EXPECT_EQ(read_file(original(ref, ".xml")), read_file(ref.xml));

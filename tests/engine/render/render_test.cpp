@@ -133,7 +133,7 @@ void expect_reference_panels(std::string_view set) {
   int problems = 0, identical = 0;
   for (const auto& ref : ::rave::testing::reference_problems(set)) {
     const std::string image = testing::render_image(read_problem_xml(ref.xml));
-    ASSERT_EQ(image.size(), std::size_t{16} * kPanelSize * kPanelSize);
+    ASSERT_EQ(image.size(), std::size_t{kPanels} * kPanelSize * kPanelSize);
     const bool same = ::rave::testing::sha256_hex(image) == ref.image_sha256;
     EXPECT_TRUE(same) << ref.xml << ": the 16 rendered panels differ from the original image";
     problems += 1, identical += same;

@@ -15,7 +15,8 @@ Problem read_reference_problem(const ::rave::testing::ReferenceProblem& ref) {
 
 std::vector<Problem> read_reference_problems(std::string_view set) {
   std::vector<Problem> out;
-  for (const auto& ref : ::rave::testing::reference_problems(set)) out.push_back(read_reference_problem(ref));
+  for (const auto& ref : ::rave::testing::reference_problems(set))
+    out.push_back(read_reference_problem(ref));
   return out;
 }
 

@@ -22,8 +22,8 @@ Problem read_reference_problem(const ::rave::testing::ReferenceProblem& ref);
 std::vector<Problem> read_reference_problems(std::string_view set);
 /// The 16 panels of `problem` rendered, in npz `image` order (context, then candidates).
 std::string render_image(const Problem& problem);
-/// The npz the original generator wrote for `ref`, re-created from `problem` (read from the fixture):
-/// panels rendered, predict shaped and members stored or deflated as the manifest says.
+/// The npz the original generator wrote for `ref`, re-created from `problem` (read from the
+/// fixture): panels rendered, predict shaped and members stored or deflated as the manifest says.
 std::string rebuild_npz(const ::rave::testing::ReferenceProblem& ref, const Problem& problem);
 
 }  // namespace rave::engine::testing
