@@ -3,7 +3,8 @@
 // under a folder (.xml with the target from the npz beside it, or .asig), each with its id, its
 // configuration and split, its answer when known, and what the two reference players make of it:
 // the rule-abducing solver (answer and verdict: is the answer provably unique?) and the
-// context-blind shortcut of spec/answer-sets.md 4 (which candidate it picks without the matrix).
+// context-blind shortcut of docs/answer-sets.md#the-context-blind-shortcut (which candidate it
+// picks without the matrix).
 //
 //   for_each_item("data/raven", 1, [](const Item& item, const engine::Problem& p) { ... });
 //   std::vector<Item> key = load_items("data/raven", 2);     // the answer key of rave score

@@ -144,7 +144,7 @@ Report build_report(const AnswerKey& key, const std::vector<LabeledFile>& files,
     report.rows.push_back(g.scores.size() == 1 ? file_row(g.scores[0], g.first_file) : seeds_row(g.label, g.scores));
   if (references) {
     report.rows.push_back(file_row(player_score(key, evaluated, Player::kSolver), "rave solve (heuristic), rules inferred"));
-    report.rows.push_back(file_row(player_score(key, evaluated, Player::kContextBlind), "spec/answer-sets.md 4, no matrix"));
+    report.rows.push_back(file_row(player_score(key, evaluated, Player::kContextBlind), "docs/answer-sets.md, no matrix"));
   }
   report.outside = static_cast<int>(std::count(evaluated.begin(), evaluated.end(), std::uint8_t{0}));
   return report;

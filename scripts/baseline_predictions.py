@@ -4,7 +4,7 @@ per problem as `rave score` reads them (docs/evaluation.md):
 
   random         a uniformly random candidate (seeded)
   context-blind  the candidate sharing the most attribute values with the other candidates, without
-                 looking at the matrix (spec/answer-sets.md 4; the rule `rave check` audits with)
+                 looking at the matrix (docs/answer-sets.md#the-context-blind-shortcut; the rule `rave check` audits with)
 
 It reads only the exported plain data, as any pipeline consuming the json export would.
 
