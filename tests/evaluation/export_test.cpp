@@ -8,7 +8,7 @@
 
 #include "common/error.hpp"
 #include "evaluation/shuffle.hpp"
-#include "tests/support/test_support.hpp"
+#include "tests/engine/support/reference_support.hpp"
 
 namespace rave::evaluation {
 namespace {
@@ -28,7 +28,7 @@ std::vector<std::string> lines_of(const std::string& text) {
 class ExportSet : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(ExportSet, JsonRoundTripGivesTheSameProblems) {
-  RAVE_REQUIRE_REFERENCE(dir, GetParam());
+  const std::filesystem::path dir = engine::testing::reference_set_dir(GetParam());
   std::vector<engine::Problem> problems;
   std::vector<std::string> ids;
   for_each_item(dir, 1, [&](const Item& item, const engine::Problem& p) {
@@ -50,7 +50,7 @@ TEST_P(ExportSet, JsonRoundTripGivesTheSameProblems) {
 }
 
 TEST_P(ExportSet, ShuffledCandidatesKeepTheAnswer) {
-  RAVE_REQUIRE_REFERENCE(dir, GetParam());
+  const std::filesystem::path dir = engine::testing::reference_set_dir(GetParam());
   std::string plain, shuffled_text;
   export_set(dir, {.format = ExportFormat::kText}, 1, plain);
   export_set(dir, {.format = ExportFormat::kText, .shuffle_seed = 9}, 1, shuffled_text);
@@ -69,10 +69,10 @@ TEST_P(ExportSet, ShuffledCandidatesKeepTheAnswer) {
   EXPECT_GT(moved, static_cast<int>(a.size()) / 2);
 }
 
-INSTANTIATE_TEST_SUITE_P(Sets, ExportSet, ::testing::Values("raven-reference", "iraven-reference", "fair-reference"));
+INSTANTIATE_TEST_SUITE_P(Sets, ExportSet, ::testing::Values("raven", "iraven", "fair"));
 
 TEST(Export, NoAnswerAndDropAmbiguous) {
-  RAVE_REQUIRE_REFERENCE(dir, "iraven-reference");
+  const std::filesystem::path dir = engine::testing::reference_set_dir("iraven");
   std::string text;
   const ExportCounts n =
       export_set(dir, {.format = ExportFormat::kJson, .no_answer = true, .drop_ambiguous = true}, 1, text);
@@ -86,7 +86,7 @@ TEST(Export, NoAnswerAndDropAmbiguous) {
 }
 
 TEST(Export, LineFieldsInOrder) {
-  RAVE_REQUIRE_REFERENCE(dir, "raven-reference");
+  const std::filesystem::path dir = engine::testing::reference_set_dir("raven");
   std::string text;
   export_set(dir / "center_single", {.format = ExportFormat::kTextDisentangled}, 1, text);
   // Ids are relative to the exported folder; the fields come in the documented order.

@@ -12,7 +12,7 @@
 #include "evaluation/shuffle.hpp"
 #include "solver/heuristic.hpp"
 #include "engine/formats/problem_files.hpp"
-#include "tests/support/test_support.hpp"
+#include "tests/engine/support/reference_support.hpp"
 
 namespace rave::evaluation {
 namespace {
@@ -127,7 +127,7 @@ TEST(Score, ReferencePlayersOnTheSmallKey) {
 class ReferenceScore : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(ReferenceScore, SolverAndContextBlindRates) {
-  RAVE_REQUIRE_REFERENCE(dir, GetParam());
+  const std::filesystem::path dir = engine::testing::reference_set_dir(GetParam());
   const AnswerKey key = AnswerKey::load(dir, 1);
   std::vector<Prediction> solver_lines, blind_lines;
   std::vector<engine::Problem> problems;
@@ -146,7 +146,7 @@ TEST_P(ReferenceScore, SolverAndContextBlindRates) {
   EXPECT_DOUBLE_EQ(player_score(key, blind.evaluated, Player::kContextBlind).total.accuracy(), 100.0 * audit.accuracy());
 }
 
-INSTANTIATE_TEST_SUITE_P(Sets, ReferenceScore, ::testing::Values("raven-reference", "iraven-reference", "fair-reference"));
+INSTANTIATE_TEST_SUITE_P(Sets, ReferenceScore, ::testing::Values("raven", "iraven", "fair"));
 
 }  // namespace
 }  // namespace rave::evaluation

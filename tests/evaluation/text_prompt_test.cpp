@@ -1,6 +1,6 @@
 // The text prompts against golden files written by hand from the reference XML (one problem per
-// configuration: raven-reference/<configuration>/RAVEN_0_train.xml), and the disentangled form and
-// larger panel counts on small hand-made problems.
+// configuration: tests/fixtures/reference/raven/<configuration>/RAVEN_0_train.xml), and the
+// disentangled form and larger panel counts on small hand-made problems.
 #include "evaluation/text_prompt.hpp"
 
 #include <gtest/gtest.h>
@@ -16,7 +16,7 @@ namespace {
 class TextGolden : public ::testing::TestWithParam<engine::ConfigId> {};
 
 TEST_P(TextGolden, EntangledPromptEqualsTheHandWrittenFile) {
-  RAVE_REQUIRE_REFERENCE(dir, "raven-reference");
+  const std::filesystem::path dir = testing::reference_fixtures_dir() / "raven";
   const std::string folder(engine::configuration(GetParam()).folder);
   const engine::Problem p = engine::read_problem_xml(dir / folder / "RAVEN_0_train.xml");
   const TextPrompt t = entangled_prompt(p, {});
@@ -41,7 +41,7 @@ const AttributePrompt& find(const std::vector<AttributePrompt>& prompts, const s
 }
 
 TEST(TextPrompt, DisentangledCenterSingleByHand) {
-  RAVE_REQUIRE_REFERENCE(dir, "raven-reference");
+  const std::filesystem::path dir = testing::reference_fixtures_dir() / "raven";
   const auto p = engine::read_problem_xml(dir / "center_single/RAVEN_0_train.xml");
   const auto prompts = disentangled_prompts(p, {});
   ASSERT_EQ(prompts.size(), 3u);  // type, size, color of the one entity
@@ -53,7 +53,7 @@ TEST(TextPrompt, DisentangledCenterSingleByHand) {
 }
 
 TEST(TextPrompt, DisentangledGridAddsLayoutAndNumber) {
-  RAVE_REQUIRE_REFERENCE(dir, "raven-reference");
+  const std::filesystem::path dir = testing::reference_fixtures_dir() / "raven";
   const auto p = engine::read_problem_xml(dir / "distribute_four/RAVEN_0_train.xml");
   const auto prompts = disentangled_prompts(p, {});
   ASSERT_EQ(prompts.size(), 5u);
@@ -67,7 +67,7 @@ TEST(TextPrompt, DisentangledGridAddsLayoutAndNumber) {
 }
 
 TEST(TextPrompt, TwoComponentsGiveOnePromptSetEach) {
-  RAVE_REQUIRE_REFERENCE(dir, "raven-reference");
+  const std::filesystem::path dir = testing::reference_fixtures_dir() / "raven";
   const auto p = engine::read_problem_xml(dir / "in_distribute_four_out_center_single/RAVEN_0_train.xml");
   const auto prompts = disentangled_prompts(p, {});
   ASSERT_EQ(prompts.size(), 8u);  // Out: type size color; In: the same plus layout, number
@@ -76,7 +76,7 @@ TEST(TextPrompt, TwoComponentsGiveOnePromptSetEach) {
 }
 
 TEST(TextPrompt, AngleIsAppendedTimesOneHundred) {
-  RAVE_REQUIRE_REFERENCE(dir, "raven-reference");
+  const std::filesystem::path dir = testing::reference_fixtures_dir() / "raven";
   const auto p = engine::read_problem_xml(dir / "center_single/RAVEN_0_train.xml");
   const TextPrompt t = entangled_prompt(p, {.angle = true});
   EXPECT_EQ(t.context.substr(0, 26), "row 1: (5,0.2,90,300), (5,");

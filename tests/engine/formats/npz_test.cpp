@@ -151,7 +151,7 @@ TEST(Npz, SelectiveReadSkipsOtherMembers) {
 // From a file: the last bytes are read when they hold the wanted members, the whole file otherwise
 // (a writer that put the image last); both give the same values.
 TEST(Npz, SelectiveFileReadEitherMemberOrder) {
-  const auto dir = testing::scratch_dir("npz-tail");
+  const auto dir = ::rave::testing::scratch_dir("npz-tail");
   const NpzContents c = sample_contents();
   const std::vector<std::size_t> scalar;
   const std::string header = npy_header("<i8", scalar);

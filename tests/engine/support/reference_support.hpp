@@ -1,12 +1,15 @@
 #pragma once
 // The original generators' problems kept in tests/fixtures (tests/fixtures/README.md) as engine
 // Problems, and their original npz files re-created from the XML and the manifest, so the byte-
-// identity checks need nothing outside the repository.
+// identity checks, and the tests that read a dataset folder, need nothing outside the repository.
 //
 //   for (const auto& ref : rave::testing::reference_problems("fair")) {
 //     const Problem p = read_reference_problem(ref);      // target and predict from the manifest
 //     EXPECT_EQ(rave::testing::sha256_hex(rebuild_npz(ref, p)), ref.npz_sha256);
 //   }
+//   const std::filesystem::path dir = reference_set_dir("raven");  // XML + npz, as the original
+//   wrote
+#include <filesystem>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -25,5 +28,9 @@ std::string render_image(const Problem& problem);
 /// The npz the original generator wrote for `ref`, re-created from `problem` (read from the
 /// fixture): panels rendered, predict shaped and members stored or deflated as the manifest says.
 std::string rebuild_npz(const ::rave::testing::ReferenceProblem& ref, const Problem& problem);
+/// The original output of one reference set, re-created once per process in a scratch folder:
+/// `<configuration>/RAVEN_<k>_<split>.xml` with the npz beside it, byte for byte the original files
+/// (each npz is checked against the manifest's sha256; std::runtime_error when one differs).
+std::filesystem::path reference_set_dir(std::string_view set);
 
 }  // namespace rave::engine::testing
