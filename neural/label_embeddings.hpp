@@ -1,5 +1,5 @@
 #pragma once
-// The fixed word vectors the Dynamic Residual Tree reads for its node labels (spec/neural.md 3.3).
+// The fixed word vectors the Dynamic Residual Tree reads for its node labels (docs/neural-reference.md).
 // The default is the original's 22 GloVe vectors (assets/embedding.npy, converted once to
 // neural/data/glove-22x300.npy and compiled into the library); "random" is a seeded 22x300 table
 // with the same algebra (a compound label is the sum of its parts: Left_Center_Single = Left +
@@ -19,8 +19,8 @@
 
 namespace rave::neural {
 
-/// Row order of the table: Scene, then META_STRUCTURE_FORMAT (spec/raven.md 11.2), i.e. the key
-/// order of the original embedding.npy as listed in spec/neural.md 3.3.
+/// Row order of the table: Scene, then META_STRUCTURE_FORMAT (docs/format.md), i.e. the key
+/// order of the original embedding.npy as listed in docs/neural-reference.md
 inline constexpr std::array<std::string_view, kNumLabels> kLabelNames{
     "Scene",           "Singleton",          "Left_Right",          "Up_Down",
     "Out_In",          "Left",               "Right",               "Up",

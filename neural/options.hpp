@@ -1,6 +1,6 @@
 #pragma once
 // What a neural run is made of: one of the RAVEN paper's four baselines, with or without the Dynamic
-// Residual Tree, at its input size, on a device (spec/neural.md 2, 3, 5). Torch-free, so apps/ can
+// Residual Tree, at its input size, on a device (docs/neural-reference.md). Torch-free, so apps/ can
 // include it without compiling LibTorch headers.
 //
 //   ModelOptions m{.kind = ModelKind::kResNet, .drt = true};
@@ -14,7 +14,7 @@
 
 namespace rave::neural {
 
-/// The four baselines of the paper (spec/neural.md 2.1-2.4), in the paper's row order.
+/// The four baselines of the paper (docs/neural-reference.md), in the paper's row order.
 enum class ModelKind { kLstm, kWReN, kCnn, kResNet };
 
 /// "cnn", "resnet", "lstm", "wren" (the CLI's words); nullopt for anything else.
@@ -47,15 +47,15 @@ std::string_view precision_name(Precision precision);
 
 /// Width of the label-embedding rows (GloVe dimension of the original).
 inline constexpr int kEmbeddingDim = 300;
-/// Number of rows of the label-embedding table (spec/neural.md 3.3).
+/// Number of rows of the label-embedding table (docs/neural-reference.md).
 inline constexpr int kNumLabels = 22;
 
 /// Everything that fixes a model's architecture (and so its checkpoint layout).
 struct ModelOptions {
   ModelKind kind = ModelKind::kCnn;
-  bool drt = false;                     ///< add the Dynamic Residual Tree (spec 3.2)
+  bool drt = false;                     ///< add the Dynamic Residual Tree (docs/neural-reference.md)
   int image_size = 0;                   ///< panel side fed to the model; 0 = default_image_size
-  bool wren_tag = true;                 ///< WReN: append the 9-d panel tag (spec 2.4)
+  bool wren_tag = true;                 ///< WReN: append the 9-d panel tag (docs/neural-reference.md)
   /// kNumLabels x kEmbeddingDim row-major; empty = the original's GloVe table (label_embeddings.hpp).
   std::vector<float> label_embeddings = {};
   /// Which table label_embeddings holds: "glove", "random" or the .npy path (the checkpoint records it).

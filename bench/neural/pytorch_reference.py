@@ -1,4 +1,4 @@
-"""The RAVEN paper's four baselines and the DRT in plain PyTorch, written from ../shared/spec/neural.md
+"""The RAVEN paper's four baselines and the DRT in plain PyTorch, written from docs/neural-reference.md
 (not copied from the reference): the comparison side of bench/neural/compare_pytorch.py. The code
 follows the reference's formulation where rave computes differently: WReN builds the 80 pairs per
 candidate explicitly, the DRT runs per panel. Runs on Debian's python3-torch 1.13."""
@@ -17,7 +17,7 @@ def conv_stack(cin, width):
 
 
 class TreeNet(nn.Module):
-    """spec 3.2: the maximal tree over 6 label rows, right branch times the indicator."""
+    """docs/neural-reference.md, the DRT: the maximal tree over 6 label rows, right branch times the indicator."""
 
     def __init__(self, dim):
         super().__init__()
@@ -64,7 +64,7 @@ class BasicBlock(nn.Module):
 
 
 class ResNet18Mlp(nn.Module):
-    """torchvision's ResNet-18 with a 16-channel conv1 (spec 2.2), head 512 -> 512 -> 38."""
+    """torchvision's ResNet-18 with a 16-channel conv1 (docs/neural-reference.md), head 512 -> 512 -> 38."""
 
     def __init__(self, drt):
         super().__init__()
@@ -102,7 +102,7 @@ class CnnLstm(nn.Module):
 
 
 class WReN(nn.Module):
-    """Fen9/WReN adapted to RAVEN (spec 2.4): tags, 80 explicit pairs per candidate, 9 meta bits."""
+    """Fen9/WReN adapted to RAVEN (docs/neural-reference.md): tags, 80 explicit pairs per candidate, 9 meta bits."""
 
     def __init__(self, drt):
         super().__init__()

@@ -1,4 +1,4 @@
-// Training and evaluation: the loss of spec/neural.md 4, the trainer end to end on synthetic npz
+// Training and evaluation: the loss of docs/neural-reference.md the trainer end to end on synthetic npz
 // files (checkpoints, metrics, resume = uninterrupted run, resume with other settings refused),
 // evaluation per configuration, bad checkpoints and options as one-line errors, bf16 autocast, and
 // the resize against LibTorch's antialiased bilinear interpolation. Learning: learning_test.cpp.
