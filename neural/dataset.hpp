@@ -16,10 +16,13 @@
 
 #include "engine/model/configuration.hpp"
 #include "engine/formats/layout.hpp"
-#include "neural/resize.hpp"
+#include "engine/model/resize.hpp"
 #include "neural/structure_input.hpp"
 
 namespace rave::neural {
+
+/// Pillow's bilinear resize, shared with python/ (engine/model/resize.hpp).
+using engine::PanelResizer;
 
 /// One problem file and the configuration folder it sits in.
 struct DataFile {

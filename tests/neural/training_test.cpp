@@ -16,7 +16,7 @@
 #include "common/atomic_file.hpp"
 #include "common/error.hpp"
 #include "engine/model/structure.hpp"
-#include "neural/resize.hpp"
+#include "engine/model/resize.hpp"
 #include "neural/structure_input.hpp"
 #include "neural/trainer.hpp"
 #include "neural/training.hpp"

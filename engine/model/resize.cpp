@@ -1,4 +1,4 @@
-#include "neural/resize.hpp"
+#include "engine/model/resize.hpp"
 
 #include <algorithm>
 #include <bit>
@@ -7,7 +7,7 @@
 
 #include "common/error.hpp"
 
-namespace rave::neural {
+namespace rave::engine {
 namespace {
 
 constexpr int kPrecisionBits = 32 - 8 - 2;  // Pillow's PRECISION_BITS for 8-bit images
@@ -152,4 +152,4 @@ void PanelResizer::operator()(const std::uint8_t* src, std::uint8_t* dst) const 
   vertical_row(mid.data(), dst, out_ - 1);
 }
 
-}  // namespace rave::neural
+}  // namespace rave::engine

@@ -1,20 +1,20 @@
 #pragma once
 // Panel resizing exactly as the original loader did it: scipy.misc.imresize on uint8, i.e. Pillow's
-// bilinear resampling (Resample.c), which is scale-aware
-// (docs/neural-reference.md#data-and-preprocessing,
-// docs/neural-reference.md#pitfalls-for-a-reimplementation). Downscaling 160 -> 80 widens the
-// triangle filter to 4 taps ([1,3,3,1]/8); upscaling 160 -> 224 is half-pixel bilinear with edge
-// clamp. Pillow's fixed-point arithmetic (22 fractional bits, a horizontal pass rounded to uint8,
-// then a vertical pass) is reproduced, so results are Pillow's bytes. LibTorch's
-// interpolate(bilinear, antialias=true) computes the same filter in floating point (checked in
-// tests to +-1 grey level).
+// bilinear resampling (Resample.c), which is scale-aware (docs/neural-reference.md). A pure function
+// on the model's pixels (no OpenCV, no torch): `rave train` (neural/) and the Python package's
+// in-memory batches (python/) feed their models through this one resizer. Downscaling
+// 160 -> 80 widens the triangle filter to 4 taps ([1,3,3,1]/8); upscaling 160 -> 224 is half-pixel
+// bilinear with edge clamp. Pillow's fixed-point arithmetic (22 fractional bits, a horizontal pass
+// rounded to uint8, then a vertical pass) is reproduced, so results are Pillow's bytes.
+// LibTorch's interpolate(bilinear, antialias=true) computes the same filter in floating point
+// (checked in tests/neural to +-1 grey level).
 //
 //   PanelResizer resize(160, 80);
 //   resize(src160x160, dst80x80);      // row-major uint8, square panels
 #include <cstdint>
 #include <vector>
 
-namespace rave::neural {
+namespace rave::engine {
 
 class PanelResizer {
  public:
@@ -43,4 +43,4 @@ class PanelResizer {
   std::vector<std::int32_t> half_;    ///< 4 x out_ taps when in = 2 x out (else empty)
 };
 
-}  // namespace rave::neural
+}  // namespace rave::engine
