@@ -25,18 +25,13 @@ std::vector<engine::ConfigId> parse_config_list(const std::vector<std::string>& 
   std::vector<engine::ConfigId> ids;
   for (const auto& word : split_words(words)) {
     if (word == "all") return {};
-    const auto id = engine::find_configuration(word);
-    if (!id)
-      throw UsageError("unknown configuration '" + word + "'; known: " + engine::configuration_names());
-    ids.push_back(*id);
+    ids.push_back(engine::configuration_named(word));
   }
   return ids;
 }
 
 engine::AnswerStrategy parse_answer_strategy(const std::string& word) {
-  const auto strategy = engine::parse_strategy(word);
-  if (!strategy) throw UsageError("unknown answer-set strategy '" + word + "'; known: raven, iraven, fair");
-  return *strategy;
+  return engine::strategy_named(word);
 }
 
 int default_threads() {

@@ -35,6 +35,13 @@ std::optional<AnswerStrategy> parse_strategy(std::string_view name) {
   return std::nullopt;
 }
 
+AnswerStrategy strategy_named(std::string_view name) {
+  if (const auto strategy = parse_strategy(name)) return *strategy;
+  std::string known;
+  for (auto n : kStrategyNames) known += (known.empty() ? "" : ", ") + std::string(n);
+  throw UsageError("unknown answer-set strategy '" + std::string(name) + "'; known: " + known);
+}
+
 AnswerSet build_answer_set(const Matrix& matrix, AnswerStrategy strategy, Rng& rng, PanelImageFn draw) {
   RAVE_CHECK(matrix.rules.size() == configuration(matrix.config).components.size() &&
                  matrix.narrowed.size() == matrix.rules.size(),

@@ -29,6 +29,8 @@ enum class AnswerStrategy { kRaven, kIRaven, kFair };
 std::string_view strategy_name(AnswerStrategy strategy);
 /// The strategy with that name (exact spelling as strategy_name), nullopt otherwise.
 std::optional<AnswerStrategy> parse_strategy(std::string_view name);
+/// parse_strategy, or UsageError "unknown answer-set strategy '<name>'; known: raven, iraven, fair".
+AnswerStrategy strategy_named(std::string_view name);
 
 /// Eight shuffled candidates, the answer's index, and (I-RAVEN) each candidate's modifications.
 struct AnswerSet {

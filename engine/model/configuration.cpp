@@ -96,6 +96,16 @@ std::optional<ConfigId> find_configuration(std::string_view name) {
   return std::nullopt;
 }
 
+ConfigId configuration_named(std::string_view name) {
+  const auto id = find_configuration(name);
+  if (!id) throw UsageError("unknown configuration '" + std::string(name) + "'; known: " + configuration_names());
+  return *id;
+}
+
+std::span<const std::string_view> configuration_aliases(ConfigId id) {
+  return kAliases[static_cast<std::size_t>(config_index(id))];
+}
+
 std::string configuration_names() {
   std::string out;
   for (const auto& c : table()) {

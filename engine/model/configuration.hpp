@@ -66,6 +66,12 @@ std::span<const Configuration> all_configurations();
 /// Looks up by folder name, paper name (Center, 2x2Grid, 3x3Grid, L-R, U-D, O-IC, O-IG) or a
 /// short alias (center, 2x2, 3x3, lr, ud, oic, oig); case-sensitive on folder names.
 std::optional<ConfigId> find_configuration(std::string_view name);
+/// find_configuration, or UsageError "unknown configuration '<name>'; known: ..." (the message the CLI
+/// and the Python package print).
+ConfigId configuration_named(std::string_view name);
+/// The short aliases find_configuration accepts for a configuration besides its folder and paper
+/// names (e.g. "center", "cs").
+std::span<const std::string_view> configuration_aliases(ConfigId id);
 /// Comma-separated list of accepted names, for error messages.
 std::string configuration_names();
 /// Index 0..6 of a configuration (its position in ConfigId order).

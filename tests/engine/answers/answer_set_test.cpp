@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include "common/error.hpp"
 #include "engine/model/configuration.hpp"
 #include "tests/engine/support/answer_support.hpp"
 
@@ -19,6 +20,16 @@ TEST(AnswerStrategyNames, RoundTrip) {
   EXPECT_EQ(strategy_name(AnswerStrategy::kIRaven), "iraven");
   EXPECT_FALSE(parse_strategy("I-RAVEN").has_value());
   EXPECT_FALSE(parse_strategy("").has_value());
+}
+
+TEST(AnswerStrategyNames, StrategyNamedThrowsTheCliMessage) {
+  EXPECT_EQ(strategy_named("fair"), AnswerStrategy::kFair);
+  try {
+    strategy_named("I-RAVEN");
+    FAIL() << "no UsageError";
+  } catch (const UsageError& e) {
+    EXPECT_STREQ(e.what(), "unknown answer-set strategy 'I-RAVEN'; known: raven, iraven, fair");
+  }
 }
 
 // Exactly one candidate equals the answer and it is at `target`; no two candidates are equal;

@@ -2,6 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <string>
+
+#include "common/error.hpp"
 #include "engine/model/structure.hpp"
 
 namespace rave::engine {
@@ -25,6 +28,24 @@ TEST(Configuration, LookupByFolderPaperNameAndAlias) {
   EXPECT_EQ(find_configuration("L-R"), ConfigId::kLeftRight);
   EXPECT_EQ(find_configuration("3x3"), ConfigId::kDistributeNine);
   EXPECT_FALSE(find_configuration("hexagonal"));
+}
+
+TEST(Configuration, ConfigurationNamedThrowsTheCliMessage) {
+  EXPECT_EQ(configuration_named("oig"), ConfigId::kOutInGrid);
+  try {
+    configuration_named("hexagonal");
+    FAIL() << "no UsageError";
+  } catch (const UsageError& e) {
+    EXPECT_EQ(std::string(e.what()), "unknown configuration 'hexagonal'; known: " + configuration_names());
+  }
+}
+
+TEST(Configuration, EveryAliasFindsItsOwnConfiguration) {
+  for (const auto& c : all_configurations()) {
+    ASSERT_FALSE(configuration_aliases(c.id).empty()) << c.folder;
+    for (auto alias : configuration_aliases(c.id)) EXPECT_EQ(find_configuration(alias), c.id) << alias;
+  }
+  EXPECT_EQ(configuration_aliases(ConfigId::kOutInGrid)[0], "oig");
 }
 
 TEST(Structure, SentencesOfAllSevenConfigurations) {
