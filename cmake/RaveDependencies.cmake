@@ -30,6 +30,23 @@ if(RAVE_BUILD_BENCH)
   find_package(benchmark REQUIRED)
 endif()
 
+# The Python package: Debian's /usr/bin/python3 (where python3-numpy and python3-torch live) unless
+# Python_EXECUTABLE says otherwise, and pybind11 from python3-pybind11 / pybind11-dev. Without them
+# the package is not built (RAVE_BUILD_PYTHON turns itself off).
+if(RAVE_BUILD_PYTHON)
+  if(NOT DEFINED Python_EXECUTABLE AND EXISTS /usr/bin/python3)
+    set(Python_EXECUTABLE /usr/bin/python3)
+  endif()
+  find_package(Python 3.9 COMPONENTS Interpreter Development.Module)
+  if(Python_FOUND)
+    find_package(pybind11 2.6 CONFIG QUIET)
+  endif()
+  if(NOT Python_FOUND OR NOT pybind11_FOUND)
+    message(STATUS "pybind11 or the Python headers not found: the Python package is not built")
+    set(RAVE_BUILD_PYTHON OFF)
+  endif()
+endif()
+
 # The original generators' output with its npz files (../shared/data), for the optional check that
 # the fixtures in tests/fixtures match it; every conformance test runs from the fixtures alone.
 set(RAVE_SHARED_DIR "${PROJECT_SOURCE_DIR}/../shared" CACHE PATH "Folder holding data/raven-reference (optional)")

@@ -44,10 +44,13 @@ MAY_REACH = {
     "rave_solver": BASE | ENGINE_PARTS | {"rave_engine", "rave_perception"},
     "rave_evaluation": BASE | ENGINE_PARTS | {"rave_engine", "rave_perception", "rave_solver"},
     "rave_neural": BASE | {"rave_engine_model", "rave_engine_formats"},
+    # the Python module: everything symbolic, never neural (import rave must not load LibTorch)
+    "rave_python": BASE | ENGINE_PARTS | {"rave_engine", "rave_perception", "rave_solver", "rave_evaluation"},
 }
 # Executables that must not reach some libraries.
 MUST_NOT_REACH = {
     "rave": {"rave_neural", "torch", "torch_library"},  # the symbolic CLI starts without LibTorch
+    "rave_python": {"rave_neural", "torch", "torch_library"},  # import rave works without torch
 }
 
 # Source folders and the target they are compiled into (longest prefix wins).
@@ -64,6 +67,7 @@ FOLDERS = {
     "solver/": "rave_solver",
     "evaluation/": "rave_evaluation",
     "neural/": "rave_neural",
+    "python/": "rave_python",
 }
 
 
@@ -146,7 +150,7 @@ def main():
     if errors:
         return 1
     print(f"layering holds: {len(graph)} targets, OpenCV only in engine/render, pugixml/zlib/libdeflate only "
-          "in engine/formats, Z3 only in solver, torch only in neural")
+          "in engine/formats, Z3 only in solver, torch only in neural, pybind11 only in python")
     return 0
 
 

@@ -1,0 +1,193 @@
+// rave.Problem, rave.generate and rave.load: one problem with its symbols as plain Python data, its
+// panels rendered on first use, and its files (npz, XML, .asig) byte for byte as `rave` writes them.
+#include <pybind11/stl.h>
+
+#include <filesystem>
+#include <new>
+#include <string>
+#include <system_error>
+
+#include "common/error.hpp"
+#include "engine/encode.hpp"
+#include "engine/formats/asig_io.hpp"
+#include "engine/formats/npz.hpp"
+#include "engine/formats/problem_files.hpp"
+#include "engine/generate.hpp"
+#include "engine/model/configuration.hpp"
+#include "engine/model/structure.hpp"
+#include "engine/render/render.hpp"
+#include "python/binding.hpp"
+#include "solver/explain.hpp"
+
+namespace rave::python {
+namespace {
+
+using namespace pybind11::literals;
+
+py::list panel_data(const engine::Configuration& config, const engine::Panel& panel) {
+  py::list components;
+  for (std::size_t c = 0; c < panel.components.size(); ++c) {
+    py::list entities;
+    for (const engine::Entity& e : panel.components[c].entities)
+      entities.append(py::dict("slot"_a = e.slot, "type"_a = e.type, "size"_a = e.size, "color"_a = e.color,
+                               "angle"_a = e.angle));
+    components.append(py::dict("component"_a = std::string(config.components[c].name),
+                               "uniformity"_a = panel.components[c].uniformity, "entities"_a = entities));
+  }
+  return components;
+}
+
+template <class Panels>
+py::list panels_data(const engine::Problem& p, const Panels& panels) {
+  py::list out;
+  for (const engine::Panel& panel : panels) out.append(panel_data(engine::configuration(p.config), panel));
+  return out;
+}
+
+// "<Component>: <Attr> <Rule>[ <parameter>]", one per rule of every component (solver's wording).
+std::vector<std::string> rule_lines(const engine::Problem& p) {
+  solver::Reading reading;
+  RAVE_CHECK(p.rules.size() <= reading.components.size(), "more rule groups than components");
+  for (std::size_t c = 0; c < p.rules.size(); ++c)
+    reading.components[c] = {.component = static_cast<int>(c), .rules = p.rules[c].rules, .noise = {}};
+  reading.count = static_cast<int>(p.rules.size());
+  return solver::explain_lines(p, reading);
+}
+
+template <std::size_t N>
+py::array_t<std::uint8_t> bytes_array(const std::array<std::uint8_t, N>& values) {
+  return py::array_t<std::uint8_t>(static_cast<py::ssize_t>(N), values.data());
+}
+
+py::array_t<std::uint8_t> meta_matrix_array(const engine::Problem& p) {
+  const auto rows = engine::meta_matrix(p.rules);
+  py::array_t<std::uint8_t> out({rows.size(), rows[0].size()});
+  for (std::size_t r = 0; r < rows.size(); ++r)
+    std::copy(rows[r].begin(), rows[r].end(), out.mutable_data(static_cast<py::ssize_t>(r), 0));
+  return out;
+}
+
+py::object optional_int(const std::optional<int>& v) { return v ? py::object(py::int_(*v)) : py::object(py::none()); }
+
+std::string encode_npz(PyProblem& self, bool compress) {
+  const engine::Image* images = self.images();
+  py::gil_scoped_release release;
+  std::string out;
+  engine::encode_problem_npz(out, self.problem, std::span<const engine::Image>(images, self.panel_count()), compress);
+  return out;
+}
+
+py::bytes npz_bytes(PyProblem& self, bool compress) { return py::bytes(encode_npz(self, compress)); }
+
+// Writes <path>.npz and <path>.xml as the CLI does (both or neither): FileNotFoundError when the
+// folder does not exist, OSError when writing fails.
+void save(PyProblem& self, const py::object& path_object, bool compress) {
+  const std::filesystem::path path = path_arg(path_object);
+  engine::ProblemFiles files{.npz = encode_npz(self, compress), .xml = {}};
+  py::gil_scoped_release release;
+  files.xml = engine::write_problem_xml(self.problem);
+  const std::filesystem::path dir = path.has_parent_path() ? path.parent_path() : std::filesystem::path(".");
+  std::error_code ec;
+  if (!std::filesystem::is_directory(dir, ec)) throw InputError(dir.string(), "", "no such folder");
+  try {
+    engine::write_problem_files(dir, path.filename().string(), files);
+  } catch (const InputError& e) {
+    throw WriteError(e.what());
+  }
+}
+
+PyProblem generate(const std::string& config, std::int64_t index, std::uint64_t seed, const std::string& answers) {
+  const engine::ConfigId id = config_arg(config);
+  const engine::AnswerStrategy strategy = strategy_arg(answers);
+  const std::uint64_t k = index_arg(index);
+  py::gil_scoped_release release;
+  return PyProblem{.problem = engine::generate_problem(id, strategy, seed, k), .image = {}};
+}
+
+PyProblem load(const py::object& path_object) {
+  const std::filesystem::path path = path_arg(path_object);
+  py::gil_scoped_release release;
+  engine::collect_problem_files({path});  // a missing path: the CLI's "no such file or folder"
+  return PyProblem{.problem = engine::read_problem(path), .image = {}};
+}
+
+std::string repr(const PyProblem& self) {
+  const auto& p = self.problem;
+  return "<rave.Problem " + std::string(engine::configuration(p.config).folder) +
+         " target=" + (p.target ? std::to_string(*p.target) : "None") + ">";
+}
+
+}  // namespace
+
+py::array panel_array(std::shared_ptr<const void> owner, const engine::Image* panels, std::size_t count) {
+  auto* keep = new std::shared_ptr<const void>(std::move(owner));
+  py::capsule base(keep, [](void* p) { delete static_cast<std::shared_ptr<const void>*>(p); });
+  const auto side = static_cast<py::ssize_t>(engine::kPanelSize);
+  py::array out(py::dtype::of<std::uint8_t>(), {static_cast<py::ssize_t>(count), side, side},
+                {side * side, side, py::ssize_t{1}}, panels->data(), base);
+  py::detail::array_proxy(out.ptr())->flags &= ~py::detail::npy_api::NPY_ARRAY_WRITEABLE_;
+  return out;
+}
+
+const engine::Image* PyProblem::images() {
+  if (image) return reinterpret_cast<const engine::Image*>(py::array(image).data());
+  const std::size_t n = panel_count();
+  std::shared_ptr<engine::Image[]> panels(new engine::Image[n]);
+  {
+    py::gil_scoped_release release;
+    for (std::size_t i = 0; i < n; ++i)
+      new (&panels[i]) engine::Image(engine::render_panel(problem.config, problem.panel(static_cast<int>(i))));
+  }
+  if (!image) image = panel_array(panels, panels.get(), n);
+  return reinterpret_cast<const engine::Image*>(py::array(image).data());
+}
+
+void bind_problem(py::module_& m) {
+  py::class_<PyProblem>(m, "Problem",
+                        "One RPM problem: symbols as plain Python data, panels rendered on first use, and "
+                        "its files exactly as `rave generate` writes them.")
+      .def_property_readonly(
+          "image", [](PyProblem& self) { self.images(); return self.image; },
+          "numpy uint8 (16, 160, 160): the context panels, then the candidates; rendered on first access, "
+          "read-only, the same memory afterwards")
+      .def_property_readonly("target", [](const PyProblem& s) { return optional_int(s.problem.target); },
+                             "index 0..7 of the answer among the candidates (None when unknown)")
+      .def_property_readonly("predict", [](const PyProblem& s) { return optional_int(s.problem.predict); },
+                             "the original solver's choice (npz `predict`; None when unknown)")
+      .def_property_readonly("meta_target", [](const PyProblem& s) { return bytes_array(engine::meta_target(s.problem.rules)); },
+                             "numpy uint8 (9,): the rule bits of spec 11.1")
+      .def_property_readonly("meta_matrix", [](const PyProblem& s) { return meta_matrix_array(s.problem); },
+                             "numpy uint8 (8, 9): one row of rule bits per rule")
+      .def_property_readonly("structure", [](const PyProblem& s) { return engine::structure_tokens(s.problem.config); },
+                             "the structure sentence's tokens, as the npz `structure`")
+      .def_property_readonly("meta_structure", [](const PyProblem& s) { return bytes_array(engine::meta_structure(s.problem.config)); },
+                             "numpy uint8 (21,): the structure bits")
+      .def_property_readonly("config", [](const PyProblem& s) { return std::string(engine::configuration(s.problem.config).folder); },
+                             "the configuration's folder name, e.g. 'center_single'")
+      .def_property_readonly("rules", [](const PyProblem& s) { return rule_lines(s.problem); },
+                             "the rules, one line each: '<Component>: <Attr> <Rule>[ <parameter>]'")
+      .def_property_readonly("context", [](const PyProblem& s) { return panels_data(s.problem, s.problem.context); },
+                             "the context panels: per panel, per component {component, uniformity, entities: "
+                             "[{slot, type, size, color, angle}]} (levels, spec/raven.md 3)")
+      .def_property_readonly("candidates", [](const PyProblem& s) { return panels_data(s.problem, s.problem.candidates); },
+                             "the candidate panels, as context")
+      .def("to_npz_bytes", &npz_bytes, "compress"_a = false,
+           "the npz file's bytes (numpy.savez, or savez_compressed with compress=True)")
+      .def("to_xml", [](const PyProblem& s) { py::gil_scoped_release r; return engine::write_problem_xml(s.problem); },
+           "the XML file's text")
+      .def("to_asig", [](const PyProblem& s) { py::gil_scoped_release r; return engine::write_asig(s.problem); },
+           "the problem as .asig text (docs/asig.md)")
+      .def("save", &save, "path"_a, "compress"_a = false,
+           "writes <path>.npz and <path>.xml as `rave generate` does (both or neither)")
+      .def("__repr__", &repr)
+      .def(py::pickle([](const PyProblem& s) { return py::make_tuple(engine::write_asig(s.problem)); },
+                      [](const py::tuple& state) {  // .asig is lossless (docs/asig.md)
+                        return PyProblem{.problem = engine::parse_asig(state[0].cast<std::string>(), "<pickle>"),
+                                         .image = {}};
+                      }));
+  m.def("generate", &generate, "config"_a, "index"_a, "seed"_a = 1234, "answers"_a = "raven",
+        "problem `index` of `config` as `rave generate --seed seed --answers answers` writes it");
+  m.def("load", &load, "path"_a, "a problem from a .xml (answer from the npz beside it), .npz or .asig file");
+}
+
+}  // namespace rave::python

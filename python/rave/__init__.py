@@ -1,0 +1,57 @@
+"""rave: Raven's Progressive Matrices (RAVEN, I-RAVEN, RAVEN-FAIR) from Python, at the C++ core's speed.
+
+The generator, the solver and the RAVEN files in process, no temporary folders::
+
+    import rave
+    p = rave.generate("center_single", 0, seed=1234, answers="iraven")
+    p.image.shape                      # (16, 160, 160) uint8, rendered on first access
+    p.save("out/RAVEN_0_train")        # the npz + xml pair, byte for byte as `rave generate` writes it
+    s = rave.solve(p)                  # s.answer == p.target, s.verdict == "unique", s.rules
+    b = rave.generate_batch(rave.CONFIGS * 4, range(28), image_size=80, threads=2)
+    b["image"].shape                   # (28, 16, 80, 80), resized exactly as `rave train` feeds its models
+
+PyTorch datasets (imported only when used, so `import rave` never loads torch)::
+
+    from rave.torch import RavenStream, RavenFolder
+
+Problem k of configuration c depends only on (seed, c, k, answers): the same seed gives the same
+problems in any process, thread or DataLoader worker. Bad input raises ValueError (unknown
+configuration, negative index), FileNotFoundError (a path that does not exist) or rave.FormatError
+(a ValueError: a file rave cannot read), with the one-line message the `rave` CLI prints.
+"""
+import importlib
+
+from rave._rave import (
+    ALIASES,
+    CONFIGS,
+    PANEL_SIZE,
+    PAPER_NAMES,
+    STRATEGIES,
+    FormatError,
+    Problem,
+    Solution,
+    check,
+    config_name,
+    generate,
+    generate_batch,
+    load,
+    load_arrays,
+    resize,
+    solve,
+)
+
+FormatError.__module__ = "rave"
+Problem.__module__ = "rave"
+Solution.__module__ = "rave"
+
+__all__ = [
+    "ALIASES", "CONFIGS", "PANEL_SIZE", "PAPER_NAMES", "STRATEGIES", "FormatError", "Problem", "Solution",
+    "check", "config_name", "generate", "generate_batch", "load", "load_arrays", "resize", "solve",
+]
+
+
+def __getattr__(name):
+    # `rave.torch` is imported on first use only: `import rave` must not pay for (or need) torch.
+    if name == "torch":
+        return importlib.import_module("rave.torch")
+    raise AttributeError(f"module 'rave' has no attribute {name!r}")
