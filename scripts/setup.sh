@@ -4,6 +4,7 @@
 #   scripts/setup.sh                 # install + build (Release)
 #   RAVE_SKIP_APT=1 scripts/setup.sh # build only
 #   RAVE_CMAKE_ARGS="-DRAVE_BUILD_NEURAL=OFF" scripts/setup.sh
+# It also makes the Python package (build/python/rave) importable by /usr/bin/python3.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
@@ -20,7 +21,9 @@ packages=(
   libgloo-dev                              # c10d Gloo headers: multi-process training
   libgtest-dev libgmock-dev libbenchmark-dev   # tests and rave-bench
   libssl-dev                               # SHA-256 of the test fixtures (tests only)
-  python3-numpy                            # the test that numpy reads rave's npz files
+  python3-numpy                            # the test that numpy reads rave's npz files; the Python package
+  python3-dev pybind11-dev python3-pybind11    # the Python package (python/)
+  python3-pytest python3-torch python3-pil     # its tests: pytest, rave.torch, Pillow's resize as the reference
   clang libclang-rt-14-dev                 # the grammar fuzzer (libFuzzer)
 )
 
@@ -37,3 +40,12 @@ jobs="${RAVE_JOBS:-$(nproc)}"
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release ${RAVE_CMAKE_ARGS:-}
 cmake --build build -j "$jobs"
 echo "rave built: $root/build/apps/rave (run 'build/apps/rave --help')"
+
+# The Python package, built in build/python: put it on /usr/bin/python3's path with a .pth file in
+# the user's site-packages (an editable install: it follows every rebuild; no root, no pip).
+if [[ -f build/python/rave/__init__.py ]]; then
+  site="$(/usr/bin/python3 -c 'import site; print(site.getusersitepackages())')"
+  mkdir -p "$site"
+  printf '%s\n' "$root/build/python" > "$site/rave.pth"
+  echo "rave Python package: /usr/bin/python3 -c 'import rave' (via $site/rave.pth)"
+fi
