@@ -1,13 +1,14 @@
 // End-to-end generation throughput per configuration: sample the matrix, build the answer set,
-// render 16 panels, encode the npz and the XML (with masks), and (WriteFiles) write both files.
-// Compare with the original's 10-50 problems/s per core (bench/README.md#the-originals-figures) in
-// bench/README.md.
+// render 16 panels (Render stops there), encode the npz and the XML (with masks), and (WriteFiles)
+// write both files. Compare with the original's 10-50 problems/s per core
+// (bench/README.md#the-originals-figures) in bench/README.md.
 #include <benchmark/benchmark.h>
 
 #include <filesystem>
 
 #include "engine/dataset.hpp"
 #include "engine/generate.hpp"
+#include "engine/render/render.hpp"
 
 namespace {
 
@@ -25,6 +26,21 @@ void BM_Generate_Problem(benchmark::State& state) {
   state.SetLabel(std::string(rave::engine::configuration(config).paper_name));
 }
 BENCHMARK(BM_Generate_Problem)->DenseRange(0, 6);
+
+// What rave.generate_batch computes per problem at 160x160 (bench/python/bench_python.py compares
+// the two): the problem and its 16 panels in memory, no file encodings.
+void BM_Generate_Render(benchmark::State& state) {
+  const auto config = static_cast<ConfigId>(state.range(0));
+  std::uint64_t k = 0;
+  for (auto _ : state) {
+    const auto problem = rave::engine::generate_problem(config, AnswerStrategy::kRaven, 1234, k++);
+    auto images = rave::engine::render_problem(problem);
+    benchmark::DoNotOptimize(images);
+  }
+  state.SetItemsProcessed(state.iterations());
+  state.SetLabel(std::string(rave::engine::configuration(config).paper_name));
+}
+BENCHMARK(BM_Generate_Render)->DenseRange(0, 6);
 
 void BM_Generate_Files(benchmark::State& state) {
   const auto config = static_cast<ConfigId>(state.range(0));
