@@ -4,7 +4,7 @@
     PYTHONPATH=build/python /usr/bin/python3 bench/python/bench_python.py            # ~3 minutes on 2 cores
     PYTHONPATH=build/python /usr/bin/python3 bench/python/bench_python.py --quick    # a smoke run
 
-1. rave.generate_batch at 160x160, one thread, CPU time per problem, against rave-bench's
+1. rave.generate_batch at 160x160 (batches of 32), one thread, CPU time per problem, against rave-bench's
    BM_Generate_Render (the same work in C++: sample, answer set, 16 panels; no file encodings) run
    by this script in the same session; the ratio per configuration.
 2. The same at 80x80, resize included: problems/s per core.
@@ -35,8 +35,9 @@ def cpp_medians(bench, pattern, reps, field="cpu_time"):
                           "--benchmark_report_aggregates_only=true", "--benchmark_format=json"],
                          capture_output=True, text=True, check=True).stdout
     scale = {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0}
-    return {b["run_name"]: b[field] * scale[b["time_unit"]]
-            for b in json.loads(out)["benchmarks"] if b.get("aggregate_name") == "median"}
+    runs = json.loads(out)["benchmarks"]
+    wanted = "median" if reps > 1 else None  # one repetition: no aggregates, the run itself
+    return {b["run_name"]: b[field] * scale[b["time_unit"]] for b in runs if b.get("aggregate_name") == wanted}
 
 
 def cpu_per_item(fn, items, reps):
@@ -55,8 +56,9 @@ def per_config(bench, args):
     rows = []
     n = args.problems
     for c, config in enumerate(rave.CONFIGS):
-        def batch(size):
-            return lambda: rave.generate_batch(config, range(n), seed=1234, image_size=size, threads=1)
+        def batch(size):  # batches of 32, as a training loop asks for them
+            return lambda: [rave.generate_batch(config, range(k, min(n, k + 32)), seed=1234, image_size=size)
+                            for k in range(0, n, 32)]
         row = {
             "config": rave.PAPER_NAMES[c],
             "cpp_problem": cpp[f"BM_Generate_Problem/{c}"],
@@ -153,7 +155,7 @@ def main():
     rows = per_config(args.rave_bench, args)
     print_generation(rows)
     print_overhead(rows)
-    step = cpp_medians(args.rave_bench, "BM_TrainStep_CnnMlpDrt/1$", 1 if args.quick else 3, "real_time")
+    step = cpp_medians(args.rave_bench, "BM_TrainStep_CnnMlpDrt/1/", 10, "real_time")  # the case runs 10 repeats
     step_s = next(iter(step.values()))
     consumes = 32 / step_s
     print(f"\nCNN+DRT training step (BM_TrainStep_CnnMlpDrt/1, batch 32, one thread): {step_s * 1e3:.1f} ms "

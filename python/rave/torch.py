@@ -48,9 +48,10 @@ def _problem_number(name):
     return (int(m.group(1)) if m else float("inf"), name)
 
 
-def _tensors(arrays, dtype):
-    """The tuple of a batch (or one problem) of rave arrays."""
-    return (torch.from_numpy(arrays["image"]).to(dtype), torch.as_tensor(arrays["target"], dtype=torch.int64),
+def _tensors(arrays, dtype=None):
+    """The tuple of a batch (or one problem) of rave arrays; the image converted to `dtype` unless None."""
+    image = torch.from_numpy(arrays["image"])
+    return (image if dtype is None else image.to(dtype), torch.as_tensor(arrays["target"], dtype=torch.int64),
             torch.from_numpy(arrays["meta_target"]).float(), torch.from_numpy(arrays["meta_structure"]).float())
 
 
@@ -166,13 +167,13 @@ class RavenStream(IterableDataset):
             block = list(itertools.islice(it, self.batch_size or self.chunk))
             if not block:
                 return
-            image, target, meta_target, meta_structure = _tensors(self.generate(block), self.dtype)
+            image, target, meta_target, meta_structure = _tensors(self.generate(block))
             index = torch.tensor(block, dtype=torch.int64)
             if self.batch_size is not None:
-                yield self._sample(image, target, meta_target, meta_structure, index)
+                yield self._sample(image.to(self.dtype), target, meta_target, meta_structure, index)
                 continue
-            for i in range(len(block)):
-                yield self._sample(image[i], target[i], meta_target[i], meta_structure[i], index[i])
+            for i in range(len(block)):  # converted one by one: no chunk-sized float block to keep around
+                yield self._sample(image[i].to(self.dtype), target[i], meta_target[i], meta_structure[i], index[i])
 
     def _sample(self, image, target, meta_target, meta_structure, index):
         if self.transform is not None:
