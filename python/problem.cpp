@@ -155,7 +155,7 @@ void bind_problem(py::module_& m) {
       .def_property_readonly("predict", [](const PyProblem& s) { return optional_int(s.problem.predict); },
                              "the original solver's choice (npz `predict`; None when unknown)")
       .def_property_readonly("meta_target", [](const PyProblem& s) { return bytes_array(engine::meta_target(s.problem.rules)); },
-                             "numpy uint8 (9,): the rule bits of spec 11.1")
+                             "numpy uint8 (9,): the rule bits of docs/format.md (npz)")
       .def_property_readonly("meta_matrix", [](const PyProblem& s) { return meta_matrix_array(s.problem); },
                              "numpy uint8 (8, 9): one row of rule bits per rule")
       .def_property_readonly("structure", [](const PyProblem& s) { return engine::structure_tokens(s.problem.config); },
@@ -168,7 +168,7 @@ void bind_problem(py::module_& m) {
                              "the rules, one line each: '<Component>: <Attr> <Rule>[ <parameter>]'")
       .def_property_readonly("context", [](const PyProblem& s) { return panels_data(s.problem, s.problem.context); },
                              "the context panels: per panel, per component {component, uniformity, entities: "
-                             "[{slot, type, size, color, angle}]} (levels, spec/raven.md 3)")
+                             "[{slot, type, size, color, angle}]} (levels: docs/format.md, value tables)")
       .def_property_readonly("candidates", [](const PyProblem& s) { return panels_data(s.problem, s.problem.candidates); },
                              "the candidate panels, as context")
       .def("to_npz_bytes", &npz_bytes, "compress"_a = false,

@@ -108,7 +108,7 @@ TEST(DatasetTest, BadFilesAreInputErrors) {
 // ---- structure -> tree rows -----------------------------------------------------------------
 
 TEST(StructureInputTest, RowsOfTheSevenConfigurations) {
-  // spec/neural.md 3.1
+  // docs/neural-reference.md
   const auto row = [](std::string_view name) { return static_cast<std::int64_t>(*label_index(name)); };
   const DrtInput center = drt_input(engine::structure_tree(ConfigId::kCenterSingle));
   EXPECT_EQ(center.labels, (std::array<std::int64_t, 6>{row("Scene"), row("Singleton"), row("Grid"), row("Center_Single"), -1, -1}));

@@ -28,7 +28,7 @@ std::vector<std::vector<std::uint8_t>> test_panels() {
 }
 
 // Pillow's 160 -> 80 is the separable [1,3,3,1]/8 filter (renormalised at the borders), each
-// pass rounded to uint8 (spec/neural.md 1): a direct double-precision version of that.
+// pass rounded to uint8 (docs/neural-reference.md): a direct double-precision version of that.
 std::vector<std::uint8_t> triangle_downscale(const std::vector<std::uint8_t>& in) {
   const double w[4] = {1, 3, 3, 1};
   const auto filter = [&](auto&& at, int i) {
