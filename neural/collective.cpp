@@ -29,7 +29,7 @@ std::string first_line(const std::exception& e) {
 [[noreturn]] void lost(const DistributedEnv& env, const std::exception& e) {
   throw DistributedError("rank " + std::to_string(env.rank) + " of " + std::to_string(env.world_size) +
                          ": lost contact with another rank (" + first_line(e) +
-                         "); the run stopped; continue it from the last checkpoint with --resume");
+                         "); the run stopped; resume it from the last checkpoint");
 }
 
 // Concatenates tensors (same dtype and device) into flat buckets of at most kBucketBytes.

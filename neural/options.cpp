@@ -75,9 +75,9 @@ void validate(const ModelOptions& options) {
   const int size = resolved_image_size(options);
   if (options.kind == ModelKind::kResNet) {
     if (size < 32 || size > 1024)
-      throw UsageError("--image-size " + std::to_string(size) + ": ResNet18_MLP needs 32..1024 pixels");
+      throw UsageError("image size " + std::to_string(size) + ": ResNet18_MLP needs 32..1024 pixels");
   } else if (size != 80) {
-    throw UsageError("--image-size " + std::to_string(size) + ": " + std::string(model_paper_name(options.kind)) +
+    throw UsageError("image size " + std::to_string(size) + ": " + std::string(model_paper_name(options.kind)) +
                      " is defined for 80x80 panels only (its conv stack flattens 4x4 maps, "
                      "docs/neural-reference.md#models)");
   }

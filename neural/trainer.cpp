@@ -128,10 +128,10 @@ EvalTotals evaluate_files(RavenModelImpl& model, const std::vector<DataFile>& fi
 
 void check_options(const TrainOptions& o) {
   validate(o.model);
-  if (o.epochs < 1) throw UsageError("--epochs must be at least 1");
-  if (o.batch_size < 1) throw UsageError("--batch-size must be at least 1");
-  if (!(o.learning_rate > 0)) throw UsageError("--lr must be positive");
-  if (o.out.empty()) throw UsageError("--out: a run folder is needed");
+  if (o.epochs < 1) throw UsageError("epochs must be at least 1");
+  if (o.batch_size < 1) throw UsageError("batch size must be at least 1");
+  if (!(o.learning_rate > 0)) throw UsageError("learning rate must be positive");
+  if (o.out.empty()) throw UsageError("a run folder is needed");
   internal::resolved_weights(o);
 }
 
@@ -161,7 +161,7 @@ void prepare_out(const TrainOptions& o) {
   fs::create_directories(o.out, ec);
   if (ec) throw InputError(o.out.string(), "", "cannot create run folder: " + ec.message());
   if (!o.resume && fs::exists(o.out / "last.pt", ec))
-    throw UsageError(o.out.string() + " already holds a run (last.pt): pass --resume to continue it, or choose another --out");
+    throw UsageError(o.out.string() + " already holds a run (last.pt): resume it, or choose another run folder");
 }
 
 // The state every rank must hold alike: parameters and buffers (batch-norm statistics, label table).
@@ -332,7 +332,7 @@ TrainResult train(const TrainOptions& o, const ProgressFn& progress, const Epoch
 CheckpointInfo read_checkpoint_info(const fs::path& checkpoint) { return internal::open_checkpoint(checkpoint).info; }
 
 EvalResult evaluate(const EvalOptions& o, const ProgressFn& progress) {
-  if (o.batch_size < 1) throw UsageError("--batch-size must be at least 1");
+  if (o.batch_size < 1) throw UsageError("batch size must be at least 1");
   set_compute_threads(o.threads);
   const torch::Device device = resolve_device(o.device);
   auto c = internal::open_checkpoint(o.checkpoint, device);

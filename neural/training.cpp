@@ -159,12 +159,12 @@ StepStats eval_step(RavenModelImpl& model, const BatchTensors& batch, std::vecto
 torch::Device resolve_device(const DeviceSpec& device, int local_rank) {
   const bool cuda = torch::cuda::is_available();
   if (device.kind == Device::kCuda && !cuda)
-    throw UsageError("--device cuda: no usable CUDA device (this LibTorch build or machine has none); use --device cpu");
+    throw UsageError("device cuda: no usable CUDA device (this LibTorch build or machine has none); use the CPU");
   if (device.kind == Device::kCpu || !cuda) return torch::Device(torch::kCPU);
   const auto count = static_cast<int>(torch::cuda::device_count());
   const int index = device.index >= 0 ? device.index : device.kind == Device::kAuto ? local_rank % count : local_rank;
   if (index >= count)
-    throw UsageError("--device cuda:" + std::to_string(index) + ": this machine has " + std::to_string(count) +
+    throw UsageError("device cuda:" + std::to_string(index) + ": this machine has " + std::to_string(count) +
                      " CUDA device" + (count == 1 ? "" : "s") + " (cuda:0 .. cuda:" + std::to_string(count - 1) + ")");
   at::globalContext().setBenchmarkCuDNN(true);  // fixed input shapes: let cudnn pick the fastest kernels once
   return torch::Device(torch::kCUDA, static_cast<c10::DeviceIndex>(index));

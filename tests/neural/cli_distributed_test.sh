@@ -44,7 +44,7 @@ grep -q "^epoch $((done_epochs + 1))/$((done_epochs + 1)) " "$work/out" || fail 
 # The label table is recorded; resuming with another is refused with its name.
 [[ $(run train -o "$work/random" -e 1 --label-embeddings random) == 0 ]] || fail "random labels: $(cat "$work/err")"
 [[ $(run train -o "$work/random" -e 2 --resume) == 2 ]] || fail "resume with other labels: exit code"
-one_line "label-embeddings random (checkpoint) vs glove (now)" "label table difference"
+one_line "label embeddings random (checkpoint) vs glove (now)" "label table difference"
 
 # A corrupt file read by one rank: one line naming it.
 cp -r "$work/data" "$work/bad" && printf 'not a zip' >"$work/bad/center_single/RAVEN_1_train.npz"

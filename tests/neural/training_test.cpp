@@ -148,9 +148,9 @@ TEST_F(TrainingTest, ResumeRefusesOtherSettingsNamingThem) {
     FAIL() << "resumed with other settings";
   } catch (const UsageError& e) {
     const std::string what = e.what();
-    EXPECT_NE(what.find("--lr 0.001 (checkpoint) vs 0.0003 (now)"), std::string::npos) << what;
-    EXPECT_NE(what.find("--seed 12345 (checkpoint) vs 7 (now)"), std::string::npos) << what;
-    EXPECT_NE(what.find("--label-embeddings glove (checkpoint) vs random (now)"), std::string::npos) << what;
+    EXPECT_NE(what.find("learning rate 0.001 (checkpoint) vs 0.0003 (now)"), std::string::npos) << what;
+    EXPECT_NE(what.find("seed 12345 (checkpoint) vs 7 (now)"), std::string::npos) << what;
+    EXPECT_NE(what.find("label embeddings glove (checkpoint) vs random (now)"), std::string::npos) << what;
     EXPECT_EQ(what.find("--batch-size"), std::string::npos) << what;
   }
   o = small_run(testing::write_synthetic_dataset("resume-settings-2", {ConfigId::kCenterSingle}, 10), runs / "a", 2);
