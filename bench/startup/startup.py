@@ -1,0 +1,81 @@
+#!/usr/bin/python3
+"""Start-up cost of rave's commands, measured in one run (figures in bench/README.md, "Command start-up").
+
+    /usr/bin/python3 bench/startup/startup.py [--rave build/apps/rave] [--runs 100]
+
+Each case runs --runs times in turn (cases interleaved, so load changes hit all alike); the CPU time
+of a run (user + system) is the difference of getrusage(RUSAGE_CHILDREN) around it; peak RSS is
+/usr/bin/time's %M of one extra run. /bin/true and an empty C program linked to the libraries that
+`rave` links (OpenCV core/imgproc, Z3, TBB, pugixml, zlib, libdeflate; built here with g++ when
+absent) set the floor.
+"""
+import argparse
+import pathlib
+import resource
+import shutil
+import statistics
+import subprocess
+import tempfile
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+
+
+def child_cpu():
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
+
+
+def cpu_of(cmd):
+    before = child_cpu()
+    subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
+    return child_cpu() - before
+
+
+def peak_rss_mb(cmd):
+    out = subprocess.run(["/usr/bin/time", "-f", "%M"] + cmd, stdout=subprocess.DEVNULL,
+                         stderr=subprocess.PIPE, text=True, check=True).stderr
+    return int(out.strip().splitlines()[-1]) / 1024
+
+
+def empty_linked(tmp):
+    src = tmp / "empty.c"
+    src.write_text("int main(void) { return 0; }\n")
+    exe = tmp / "empty-linked"
+    libs = ["-lopencv_core", "-lopencv_imgproc", "-lz3", "-ltbb", "-lpugixml", "-lz", "-ldeflate"]
+    subprocess.run(["g++", str(src), "-o", str(exe), "-Wl,--no-as-needed"] + libs, check=True)
+    return exe
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--rave", default=str(ROOT / "build/apps/rave"))
+    ap.add_argument("--runs", type=int, default=100)
+    a = ap.parse_args()
+    xml = ROOT / "data/raven/center_single/RAVEN_0_train.xml"
+    with tempfile.TemporaryDirectory() as t:
+        tmp = pathlib.Path(t)
+        cases = {
+            "/bin/true": ["/bin/true"],
+            "empty program linked like rave": [str(empty_linked(tmp))],
+            "rave --version": [a.rave, "--version"],
+            "rave convert (one .xml to .asig)": [a.rave, "convert", str(xml), str(tmp / "p.asig")],
+            "rave solve (one .xml)": [a.rave, "solve", str(xml)],
+        }
+        times = {name: [] for name in cases}
+        for _ in range(a.runs):
+            for name, cmd in cases.items():
+                (tmp / "p.asig").unlink(missing_ok=True)
+                times[name].append(cpu_of(cmd))
+        with open("/proc/loadavg") as f:
+            load = f.read().split()[:3]
+        print(f"{a.runs} runs each, load average {' '.join(load)}")
+        print("| command | CPU median (ms) | CPU mean (ms) | peak RSS (MB) |")
+        print("|---|---:|---:|---:|")
+        for name, cmd in cases.items():
+            (tmp / "p.asig").unlink(missing_ok=True)
+            ms = [1000 * x for x in times[name]]
+            print(f"| {name} | {statistics.median(ms):.1f} | {statistics.fmean(ms):.1f} | {peak_rss_mb(cmd):.1f} |")
+
+
+if __name__ == "__main__":
+    main()
