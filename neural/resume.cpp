@@ -25,7 +25,10 @@ void compare(std::vector<std::string>& out, const std::string& field, const T& h
 std::string configs_text(const std::vector<engine::ConfigId>& configs) {
   if (configs.empty()) return "all";
   std::string s;
-  for (auto c : configs) s += (s.empty() ? "" : ",") + std::string(engine::configuration(c).folder);
+  for (auto c : configs) {
+    if (!s.empty()) s += ',';
+    s += engine::configuration(c).folder;
+  }
   return s;
 }
 

@@ -33,7 +33,9 @@ TEST_P(Generated, PosteriorAnswersAndRulesMakeEveryProblemUnique) {
   int ambiguous = 0, wrong = 0;
   for (const auto& p : generate(GetParam(), 40)) {
     const Solution s = free_rules.solve(p);
-    if (s.verdict == Verdict::kUnique) EXPECT_EQ(s.answer, *p.target);
+    if (s.verdict == Verdict::kUnique) {
+      EXPECT_EQ(s.answer, *p.target);
+    }
     wrong += s.answer != *p.target;
     EXPECT_TRUE((s.consistent >> *p.target) & 1u);
     EXPECT_NE(s.verdict, Verdict::kNone) << s.reason;

@@ -101,7 +101,8 @@ TEST(Render, MaskIsTheBlackFilledLayerAtExactly255) {
       }
       int j = i;
       while (j < kPanelSize * kPanelSize && black[static_cast<std::size_t>(j)] == 255) ++j;
-      want += (want.size() > 1 ? "," : "") + std::to_string(i + 1) + "," + std::to_string(j - i);
+      if (want.size() > 1) want += ',';
+      want += std::to_string(i + 1) + "," + std::to_string(j - i);
       i = j;
     }
     want += "]";
