@@ -24,10 +24,12 @@ namespace rave::engine {
 using EntityMarksFn = EntityMarks (*)(ConfigId config, int component, const Entity& entity);
 
 /// The XML text of a problem (no trailing newline). Precondition: a well-formed problem (16
-/// panels fitting its configuration, one rule group per component, no `none` entities).
+/// panels fitting its configuration, one rule group per component or none, no `none` entities).
+/// Unknown rules (empty `rules`) are written as no Rules element.
 std::string write_problem_xml(const Problem& problem, EntityMarksFn marks);
 /// Reads a problem XML file; throws InputError on unreadable or malformed input. `real_bbox` and
 /// `mask` are derived from the levels and are not read back; target and predict stay nullopt.
+/// Without a Rules element the rules are unknown (`rules` empty).
 Problem read_problem_xml(const std::filesystem::path& path);
 /// Parses problem XML text; `file_name` is only used in error messages.
 Problem parse_problem_xml(std::string_view text, const std::string& file_name);

@@ -178,7 +178,9 @@ Problem read_document(const XmlContext& x, const pugi::xml_document& doc, CutChe
   for (std::size_t i = 0; i < kPanels; ++i)
     problem.panel(static_cast<int>(i)) = read_panel(x, panel_nodes[i], config, Place{&panels_place, "Panel", i + 1}, cuts);
   problem.config = *config;
-  problem.rules = x.rule_groups(x.child(data, "Rules", data_place), configuration(*config), Place{&data_place, "Rules"});
+  // Without a Rules element (symbolic exports by other tools) the rules are unknown: rules stays empty.
+  if (const pugi::xml_node rules = data.child("Rules"))
+    problem.rules = x.rule_groups(rules, configuration(*config), Place{&data_place, "Rules"});
   if (const pugi::xml_node modified = data.child("Modified_attributes"))
     problem.modified = x.modifications(modified, configuration(*config), Place{&data_place, "Modified_attributes"});
   return problem;

@@ -127,11 +127,10 @@ void write_panel(const Writer& w, const Configuration& c, const ConfigText& text
   out += "</Struct></Panel>";
 }
 
+// Unknown rules (an empty list: a perceived problem, a rule-free import) are written as no Rules
+// element at all, which the reader reads back as unknown.
 void write_rules(std::string& out, const std::vector<RuleGroup>& groups) {
-  if (groups.empty()) {
-    out += "<Rules />";
-    return;
-  }
+  if (groups.empty()) return;
   out += "<Rules>";
   for (std::size_t g = 0; g < groups.size(); ++g) {
     out += cat({"<Rule_Group", attribute("id", std::to_string(g)), ">"});
@@ -164,7 +163,8 @@ void write_modified(std::string& out, const std::array<std::vector<Modification>
 std::string write_problem_xml(const Problem& problem, EntityMarksFn marks) {
   RAVE_CHECK(marks != nullptr, "the XML writer needs the entities' marks");
   const Configuration& c = configuration(problem.config);
-  RAVE_CHECK(problem.rules.size() == c.components.size(), "one rule group per component");
+  RAVE_CHECK(problem.rules.empty() || problem.rules.size() == c.components.size(),
+             "one rule group per component, or none (unknown)");
   const ConfigText& text = config_text(problem.config);
   std::string out;
   out.reserve(8192 + 49152 * c.components.size());

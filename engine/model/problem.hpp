@@ -87,7 +87,7 @@ struct Problem {
   ConfigId config = ConfigId::kCenterSingle;
   std::array<Panel, kContextPanels> context;   ///< row-major r1c1 .. r3c2
   std::array<Panel, kCandidates> candidates;   ///< in file order
-  std::vector<RuleGroup> rules;      ///< one per component
+  std::vector<RuleGroup> rules;      ///< one per component; empty when unknown (XML without Rules)
   std::optional<int> target;         ///< index of the answer among candidates, when known
   std::optional<int> predict;        ///< the generator's solver choice (npz `predict`)
   /// I-RAVEN only: per candidate, the modifications on its path (empty for the answer).

@@ -94,6 +94,22 @@ TEST(XmlRead, ReadsLevelsRulesAndModifications) {
   EXPECT_FALSE(p.predict.has_value());
 }
 
+// Symbolic exports by other tools carry no Rules element: the rules are then unknown (empty), the
+// panels read as before, and such a problem is written back without the element.
+TEST(XmlRead, AProblemWithoutRulesHasUnknownRules) {
+  RAVE_REQUIRE_REFERENCE(dir, "iraven-reference");
+  const std::string text = read_file(dir / "distribute_four" / "RAVEN_0_train.xml");
+  const std::size_t from = text.find("<Rules>"), to = text.find("</Rules>");
+  ASSERT_NE(from, std::string::npos);
+  const std::string without = text.substr(0, from) + text.substr(to + std::string("</Rules>").size());
+  const Problem p = parse_problem_xml(without, "no_rules.xml");
+  Problem original = parse_problem_xml(text, "original.xml");
+  EXPECT_TRUE(p.rules.empty());
+  original.rules.clear();
+  EXPECT_EQ(p, original);
+  EXPECT_EQ(write_problem_xml(p), without);
+}
+
 // The error a malformed variant of a reference file raises.
 InputError error_of(const std::string& text) {
   try {
