@@ -57,7 +57,7 @@ void read_item(const IdMaker& id_of, const fs::path& file, solver::HeuristicSolv
                    .answer = p.target,
                    .candidates = static_cast<int>(p.candidates.size()),
                    .verdict = s.verdict,
-                   .solver_answer = s.answer,
+                   .solver_answer = s.answer.value_or(-1),  // a `none` verdict has no answer
                    .blind_answer = engine::context_blind_choice(p.candidates)};
 }
 

@@ -28,7 +28,7 @@ struct Item {
   std::optional<int> answer = {};   ///< index of the answer among the candidates, when known
   int candidates = engine::kCandidates;  ///< number of candidates
   solver::Verdict verdict = solver::Verdict::kNone;  ///< the solver's, rules inferred (heuristic backend)
-  int solver_answer = 0;            ///< the solver's choice
+  int solver_answer = 0;            ///< the solver's choice, -1 when it has none (verdict none)
   int blind_answer = 0;             ///< the context-blind choice
 };
 

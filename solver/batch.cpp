@@ -16,11 +16,11 @@ namespace {
 void solve_one(Solver& solver, FileResult& r) {
   try {
     r.problem = engine::read_problem(r.file);
-  } catch (const InputError& e) {
-    r.error = e.what();
+    r.solution = solver.solve(r.problem);
+  } catch (const InputError& e) {  // the solver's own (rules unknown) do not know the file
+    r.error = e.file().empty() ? InputError(r.file.string(), e.place(), e.message()).what() : e.what();
     return;
   }
-  r.solution = solver.solve(r.problem);
   std::vector<int> order = r.solution.consistent_candidates();
   std::stable_partition(order.begin(), order.end(), [&](int i) { return i == r.solution.answer; });
   for (int i : order) r.readings.emplace_back(i, solver.reading(i));

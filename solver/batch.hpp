@@ -37,7 +37,7 @@ struct FileResult {
   std::vector<std::pair<int, Reading>> readings;
 
   bool ok() const { return error.empty(); }
-  bool correct() const { return ok() && problem.target && solution.answer == *problem.target; }
+  bool correct() const { return ok() && problem.target && solution.answer == problem.target; }
 };
 
 /// Reads and solves `files`, calling `on_result` once per file, in file order, on the calling thread.

@@ -19,9 +19,10 @@ constexpr std::array<const char*, 4> kAttrNames{"Type", "Size", "Color", "Angle"
 }  // namespace
 
 void ComponentFit::fit(const LayoutModel& model, const ComponentView& view,
-                       const AllowedHypotheses& allowed, bool occam) {
+                       const AllowedHypotheses& allowed, bool occam, bool angle) {
   model_ = &model;
   view_ = &view;
+  angle_ = angle;
   carry_count_ = 0;
   group0_count_ = fit_group0(model, view, allowed.group0, group0_.data());
   for (int a = 0; a < kRuleAttrs; ++a) {
@@ -80,15 +81,13 @@ std::uint8_t ComponentFit::accepted(const CarrySlot& slot, int attr) const {
       bits |= static_cast<unsigned>(level >= 0 && view_->panels[8 + i].common[attr] == level) << i;
   } else if (key.carry == Carry::kRegenerate) {
     bits = 0xFFu;
+  } else if (key.carry == Carry::kMove) {
+    const MoveFit& move = carry_fit(slot, attr).move;
+    for (int i = 0; i < 8; ++i) bits |= static_cast<unsigned>(move_accepts(move, attr, view_->panels[8 + i])) << i;
   } else {  // carry_copies from col2, its compare hoisted out of the loop
-    const bool by_order = key.carry == Carry::kOrder;
-    const PackedLevels expected = key.carry == Carry::kShift ? shift_levels(col2.by_slot[attr], key.shift, model_->slots)
-                                  : by_order                ? col2.in_order[attr]
-                                                            : col2.by_slot[attr];
-    for (int i = 0; i < 8; ++i) {
-      const PanelView& cand = view_->panels[8 + i];
-      bits |= static_cast<unsigned>(expected == (by_order ? cand.in_order[attr] : cand.by_slot[attr])) << i;
-    }
+    const PackedLevels expected =
+        key.carry == Carry::kShift ? shift_levels(col2.by_slot[attr], key.shift, model_->slots) : col2.by_slot[attr];
+    for (int i = 0; i < 8; ++i) bits |= static_cast<unsigned>(expected == view_->panels[8 + i].by_slot[attr]) << i;
   }
   slot.accepts[attr] = static_cast<std::uint8_t>(bits);
   slot.accepts_ready |= 1u << attr;
@@ -106,8 +105,10 @@ std::uint8_t ComponentFit::possible_under(int k, const std::array<std::uint8_t, 
     bits |= static_cast<unsigned>(cand.count != 0 && predicted) << i;
   }
   const CarrySlot& carry = carries_[group0_carry_[k]];
-  if (bits == 0 || !carry_fit(carry, kAngle).fits) return 0;
-  bits &= accepted(carry, kAngle);
+  if (angle_) {
+    if (bits == 0 || !carry_fit(carry, kAngle).fits) return 0;
+    bits &= accepted(carry, kAngle);
+  }
   for (int a = 0; a < kRuleAttrs && bits != 0; ++a) {
     unsigned constant = 0;
     if (constant_[a] >= 0) {
@@ -143,7 +144,7 @@ double ComponentFit::attr_term(int attr, const CarrySlot& carry, const PanelView
   if (constant_[attr] >= 0) {
     const CarryFit& cf = carry_fit(carry, attr);
     noise = cf.noise;
-    if (cf.fits && (!cf.noise || noise_allowed_[attr]) && carry_accepts(carry.key, attr, model_->slots, *view_, cand))
+    if (cf.fits && (!cf.noise || noise_allowed_[attr]) && carry_accepts(carry.key, cf, attr, model_->slots, *view_, cand))
       constant = constant_weight_[attr] + cf.log_lik + cand.count * cf.log_per_entity;
   }
   best = {values.best_rule, values.best_log, false};
@@ -180,9 +181,11 @@ double ComponentFit::score(int i, ComponentReading* best) const {
     double log_lik = group0_weight_[k];
     if (!group0_accepts(g, *model_, cand, log_lik)) continue;
     const CarrySlot& carry = carries_[group0_carry_[k]];
-    const CarryFit& angle = carry_fit(carry, kAngle);
-    if (!angle.fits || !carry_accepts(carry.key, kAngle, model_->slots, *view_, cand)) continue;
-    log_lik += angle.log_lik + cand.count * angle.log_per_entity;
+    if (angle_) {
+      const CarryFit& angle = carry_fit(carry, kAngle);
+      if (!angle.fits || !carry_accepts(carry.key, angle, kAngle, model_->slots, *view_, cand)) continue;
+      log_lik += angle.log_lik + cand.count * angle.log_per_entity;
+    }
     if (!values_done) values = value_terms(cand), values_done = true;  // once per candidate
     double joint = log_lik;  // max-product over the attribute rules, for the reading
     std::array<AttrBest, kRuleAttrs> chosen;
@@ -210,7 +213,7 @@ double ComponentFit::score(int i, ComponentReading* best) const {
 
 std::string ComponentFit::context_gap() const {
   if (group0_count_ == 0) return "Number/Position";
-  for (int a = 0; a < 4; ++a) {
+  for (int a = 0; a < (angle_ ? 4 : kRuleAttrs); ++a) {
     bool any = a < kRuleAttrs && value_count_[a] > 0;
     for (int c = 0; c < carry_count_ && !any; ++c) {
       const CarryFit& cf = carry_fit(carries_[c], a);

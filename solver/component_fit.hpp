@@ -6,7 +6,7 @@
 // factorises: per g, a product over attributes of (sum over that attribute's rules).
 //
 //   ComponentFit fit;
-//   fit.fit(model, view, allowed, /*occam=*/true);
+//   fit.fit(model, view, allowed, /*occam=*/true, /*angle=*/true);
 //   std::uint8_t maybe = fit.possible();     // bit i clear: candidate i scores -inf
 //   double s = fit.score(3);                 // -inf: no rule assignment explains candidate 3
 //   ComponentReading why = fit.reading(3);   // the most probable assignment
@@ -32,10 +32,10 @@ struct ComponentReading {
 class ComponentFit {
  public:
   /// Fits every allowed hypothesis on the context of `view`. With `occam`, an attribute's noise
-  /// reading is dropped when a non-Constant rule explains it on the context
-  /// (docs/solver.md#posterior).
+  /// reading is dropped when a non-Constant rule explains it on the context (abduction.md 2);
+  /// without `angle`, Angle plays no part (SolveOptions::angle).
   void fit(const LayoutModel& model, const ComponentView& view, const AllowedHypotheses& allowed,
-           bool occam);
+           bool occam, bool angle = true);
 
   /// Log posterior (unnormalised) of candidate `i` (0..7) as the 9th panel; kNoScore if no rule
   /// assignment explains it. With `best`, also writes the most probable assignment.
@@ -78,6 +78,7 @@ class ComponentFit {
 
   const LayoutModel* model_ = nullptr;
   const ComponentView* view_ = nullptr;
+  bool angle_ = true;
   std::array<Group0Fit, 32> group0_{};
   int group0_count_ = 0;
   std::array<int, 32> group0_carry_{};               // index into carries_

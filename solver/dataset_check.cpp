@@ -73,7 +73,8 @@ ProblemCheck ProblemChecker::check(const engine::Problem& problem) {
   const int target = *problem.target;
   c.blind_hit = c.blind_choice == target;
   c.target_explained = (free.consistent >> target) & 1u;
-  c.answered = free.answer == target;
+  c.answered = free.answer == target;  // no answer (verdict none) is not the target
+  if (problem.rules.empty()) return c;   // unknown rules: no distractor can be held against them
   const Solution told = told_rules_.solve(problem);
   for (int i = 0; i < 8; ++i)
     if (i != target && ((told.consistent >> i) & 1u)) c.valid_distractors.push_back(i);

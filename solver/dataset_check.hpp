@@ -27,7 +27,7 @@ struct ProblemCheck {
   bool target_known = false;
   bool target_explained = false;         ///< the answer has a valid rule assignment (rule-free)
   bool answered = false;                 ///< the posterior's answer is the target
-  std::vector<int> valid_distractors;    ///< distractors that satisfy the file's rule names
+  std::vector<int> valid_distractors;    ///< distractors that satisfy the file's rule names (if known)
   std::vector<std::pair<int, int>> duplicates;  ///< pairs of candidates that draw the same panel
   int blind_choice = 0;                  ///< the context-blind pick (docs/answer-sets.md#the-context-blind-shortcut)
   bool blind_hit = false;                ///< ... and it is the answer

@@ -11,6 +11,7 @@
 #include <cstdint>
 
 #include "solver/hypothesis.hpp"
+#include "solver/likelihood.hpp"
 #include "solver/panel_view.hpp"
 #include "solver/semantics.hpp"
 
@@ -47,14 +48,28 @@ struct ValueFit {
 int fit_values(const LayoutModel& model, int attr, const ComponentView& view, HypothesisMask allowed,
                ValueFit* out);
 
-/// What an attribute left to Constant (or Angle, never ruled) means under one carry
-/// (docs/rules.md#noise): one level per row in a uniform layout, per-entity copies under
-/// kSlot/kShift/kOrder, noise under kRegenerate.
+/// Distribute_Three Position's carry of one attribute (spec 6.2): col2 and col3 are col1 with its
+/// entities moved to the row's next slot sets, entity j of one set's position array to entry j of
+/// the next, and the arrays are the same in every row. Which slot went to which is not in the
+/// picture, only the levels: an entity's *signature* is its levels in the three rows (4 bits per
+/// row, level + 1), and the moves exist exactly when the three slot sets hold equal multisets of
+/// signatures. The 9th panel completes the signatures of its set (rows 1-2 known).
+struct MoveFit {
+  std::uint16_t answer_mask = 0;                   ///< the 9th panel's slot set
+  int count = 0;                                   ///< entities per panel
+  std::array<std::uint16_t, kMaxSlots> expected{};  ///< the full signatures, sorted (first `count`)
+  std::array<std::uint16_t, kMaxSlots> partial{};   ///< by slot of answer_mask: rows 1-2 of its signature
+};
+
+/// What an attribute left to Constant (or Angle, never ruled) means under one carry (spec 6.4):
+/// one level per row in a uniform layout, per-entity copies under kSlot/kShift/kMove, noise under
+/// kRegenerate.
 struct CarryFit {
   bool fits = false;            ///< the context is consistent with this reading
   bool noise = false;           ///< free per entity (kRegenerate, non-uniform)
   double log_lik = 0;           ///< the context's levels
   double log_per_entity = 0;    ///< noise: log-likelihood of one 9th-panel entity
+  MoveFit move;                 ///< kMove (non-uniform): what the 9th panel must complete
 };
 
 /// Which reading applies: kind of carry and step, or uniform (all carries read alike).
@@ -64,16 +79,30 @@ struct CarryKey {
   bool uniform = false;
 };
 
+/// The entity counts of the 8 context panels.
+inline ContextNumbers context_counts(const ComponentView& view) {
+  ContextNumbers counts;
+  for (int i = 0; i < 8; ++i) counts[i] = view.panels[i].count;
+  return counts;
+}
+
+/// How `key` reads a Constant attribute: one level per row, copies, or noise.
+CarryReading carry_reading(const CarryKey& key);
 /// The reading of `attr` (Type, Size, Color or Angle) under `key` on the context, with `range` the
 /// levels a fresh value is drawn from.
 CarryFit fit_carry(const CarryKey& key, int attr, engine::Range range, int slots,
                    const ComponentView& view);
-/// Whether `to` copies `from`'s entities on `attr` under a non-uniform carry
-/// (docs/rules.md#number-and-position-rules): same slots (kSlot), slots moved by v (kShift), same
-/// entity order (kOrder); kRegenerate copies nothing and constrains nothing.
+/// Distribute_Three Position's moves of `attr` on the context (MoveFit); false when no moves fit.
+/// `log_ratio` gets log(#moves fitting the context and a completing 9th panel / #moves fitting
+/// the context): the moves are equally likely, so this is the 9th panel's probability.
+bool fit_move(int attr, const ComponentView& view, MoveFit& out, double& log_ratio);
+/// Whether `panel` completes the signatures of a MoveFit on `attr`.
+bool move_accepts(const MoveFit& fit, int attr, const PanelView& panel);
+/// Whether `to` copies `from`'s entities on `attr` under kSlot (same slots) or kShift (slots moved
+/// by v, spec 6.2); kRegenerate copies nothing and constrains nothing. (kMove: see MoveFit.)
 inline bool carry_copies(const CarryKey& key, int attr, int slots, const PanelView& from, const PanelView& to);
-/// Whether the 9th panel `panel` continues the reading (its entities copy row 3's, per `key`).
-inline bool carry_accepts(const CarryKey& key, int attr, int slots, const ComponentView& view,
+/// Whether the 9th panel `panel` continues the reading `fit` of `attr` under `key`.
+inline bool carry_accepts(const CarryKey& key, const CarryFit& fit, int attr, int slots, const ComponentView& view,
                           const PanelView& panel);
 
 // Inline definitions: these run once per candidate and hypothesis.
@@ -88,23 +117,22 @@ inline bool group0_accepts(const Group0Fit& fit, const LayoutModel& model, const
 }
 
 // The packed levels make each carry one compare (PanelView): the entity on slot s keeps its level
-// on slot s (kSlot) or s + v (kShift) exactly when the by-slot levels agree after the move, and
-// entity j keeps it in the same order (kOrder) exactly when the in-order levels agree (the empty
-// nibbles then also make the counts equal).
+// on slot s (kSlot) or s + v (kShift) exactly when the by-slot levels agree after the move.
 inline bool carry_copies(const CarryKey& key, int attr, int slots, const PanelView& from, const PanelView& to) {
   switch (key.carry) {
     case Carry::kSlot: return from.by_slot[attr] == to.by_slot[attr];
     case Carry::kShift: return shift_levels(from.by_slot[attr], key.shift, slots) == to.by_slot[attr];
-    case Carry::kOrder: return from.in_order[attr] == to.in_order[attr];
+    case Carry::kMove: break;  // not between two panels: MoveFit
     case Carry::kRegenerate: return true;
   }
   return false;
 }
 
-inline bool carry_accepts(const CarryKey& key, int attr, int slots, const ComponentView& view,
+inline bool carry_accepts(const CarryKey& key, const CarryFit& fit, int attr, int slots, const ComponentView& view,
                           const PanelView& panel) {
   const PanelView& col2 = view.panels[7];
   if (key.uniform) return panel.common[attr] >= 0 && panel.common[attr] == col2.common[attr];
+  if (key.carry == Carry::kMove) return move_accepts(fit.move, attr, panel);
   return carry_copies(key, attr, slots, col2, panel);
 }
 

@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "solver/fits.hpp"
+#include "solver/likelihood.hpp"
 #include "solver/semantics.hpp"
 
 namespace rave::solver {
@@ -22,12 +23,6 @@ struct Context {
   int level(int i) const { return view.panels[i].level(); }
   int count(int i) const { return view.panels[i].count; }
   std::uint16_t mask(int i) const { return view.panels[i].mask; }
-  // -log C(n, count) summed over context panels [first, 8): fresh slot sets.
-  double fresh_sets(int first = 0) const {
-    double s = 0;
-    for (int i = first; i < 8; ++i) s -= log_choose(n(), count(i));
-    return s;
-  }
 };
 
 bool fit_constant(const Context& c, Group0Fit& f) {
@@ -35,7 +30,6 @@ bool fit_constant(const Context& c, Group0Fit& f) {
     const int a = 3 * r;
     if (!c.h.range.contains(c.level(a)) || c.mask(a + 1) != c.mask(a)) return false;
     if (r < 2 && c.mask(a + 2) != c.mask(a)) return false;
-    f.log_lik += -log_int(c.h.range.size()) - log_choose(c.n(), c.count(a));
   }
   f.count = c.count(6);
   f.mask = c.mask(6);
@@ -47,9 +41,7 @@ bool fit_progression_number(const Context& c, int v, Group0Fit& f) {
     const int a = 3 * r;
     if (!c.h.range.contains(c.level(a)) || c.level(a + 1) != c.level(a) + v) return false;
     if (r < 2 && c.level(a + 2) != c.level(a) + 2 * v) return false;
-    f.log_lik -= log_int(c.h.range.size());
   }
-  f.log_lik += c.fresh_sets();
   f.count = c.count(6) + 2 * v;
   return true;
 }
@@ -59,7 +51,6 @@ bool fit_progression_position(const Context& c, int v, Group0Fit& f) {
     const int a = 3 * r;
     if (!c.h.range.contains(c.level(a)) || c.mask(a + 1) != shift_mask(c.mask(a), v, c.n())) return false;
     if (r < 2 && c.mask(a + 2) != shift_mask(c.mask(a + 1), v, c.n())) return false;
-    f.log_lik += -log_int(c.h.range.size()) - log_choose(c.n(), c.count(a));
   }
   f.mask = shift_mask(c.mask(7), v, c.n());
   f.count = c.count(7);
@@ -74,9 +65,7 @@ bool fit_arithmetic_number(const Context& c, int sign, Group0Fit& f) {
     const int col3 = arithmetic_apply(ArithKind::kNumber, sign, c.level(a), c.level(a + 1));
     if (r < 2 && c.level(a + 2) != col3) return false;
     if (r == 2) f.count = col3 + 1;
-    f.log_lik += -log_int(c.h.range.size()) - log_int(col2.size());
   }
-  f.log_lik += c.fresh_sets();
   return true;
 }
 
@@ -91,9 +80,6 @@ bool fit_arithmetic_position(const Context& c, int sign, Group0Fit& f) {
     const auto col3 = static_cast<std::uint16_t>(sign > 0 ? (m1 | m2) : (m1 & ~m2));
     if (r < 2 && c.mask(a + 2) != col3) return false;
     if (r == 2) f.mask = col3;
-    const double accept = arithmetic_position_accept(sign, c.h.range, c.n(), c.count(a));
-    f.log_lik += -2 * log_int(c.h.range.size()) - log_choose(c.n(), c.count(a)) -
-                 log_choose(c.n(), c.count(a + 1)) - std::log(accept);
   }
   f.count = popcount(f.mask);
   return true;
@@ -106,8 +92,6 @@ bool fit_distribute_three_number(const Context& c, Group0Fit& f) {
     if (!c.h.range.contains(levels[i])) return false;
   int third = 0;
   if (!latin_rows(levels, third)) return false;
-  const int r = c.h.range.size();
-  f.log_lik = -log_int(r) - log_int(r - 1) - log_int(r - 2) - log_int(2) + c.fresh_sets();
   f.count = third + 1;
   return true;
 }
@@ -119,9 +103,6 @@ bool fit_distribute_three_position(const Context& c, Group0Fit& f) {
     masks[i] = c.mask(i);
   }
   if (!c.h.range.contains(c.level(0)) || !latin_rows(masks, f.mask)) return false;
-  const long sets = binomial(c.n(), c.count(0));
-  f.log_lik = -log_int(c.h.range.size()) - log_choose(c.n(), c.count(0)) -
-              std::log(static_cast<double>(sets - 1)) - std::log(static_cast<double>(sets - 2)) - log_int(2);
   f.count = c.count(0);
   return true;
 }
@@ -199,6 +180,7 @@ int fit_group0(const LayoutModel& model, const ComponentView& view, HypothesisMa
   for (int i = 0; i < 8; ++i)
     if (view.panels[i].count == 0) return 0;
   const Group0Shape shape = shape_of(view);
+  const ContextNumbers counts = context_counts(view);
   int written = 0;
   for (std::size_t i = 0; i < model.group0.size(); ++i) {
     const Hypothesis& h = model.group0[i];
@@ -206,6 +188,7 @@ int fit_group0(const LayoutModel& model, const ComponentView& view, HypothesisMa
     Group0Fit f;
     if (!fit_one(Context{model, view, h}, f)) continue;
     f.hypothesis = static_cast<int>(i);
+    f.log_lik = group0_context_log_lik(h, model.slots, counts);
     f.carry = carry_of(h.rule);
     f.shift = f.carry == Carry::kShift ? h.rule.value : 0;
     f.count_only = predicts_count_only(h.rule);

@@ -12,13 +12,10 @@ Solution HeuristicSolver::solve(const engine::Problem& problem) {
   RAVE_CHECK(components_ >= 1 && components_ <= 2, "configurations have one or two components");
   const LayoutModel* models[2] = {&layout_model(problem.config, 0), nullptr};
   if (components_ == 2) models[1] = &layout_model(problem.config, 1);
-  build_views(problem, components_, models, views_.data());
-  for (int c = 0; c < components_; ++c) {
-    AllowedHypotheses allowed;
-    if (options_.use_rules && c < static_cast<int>(problem.rules.size()))
-      allowed = allowed_by(*models[c], problem.rules[c]);
-    fits_[c].fit(*models[c], views_[c], allowed, options_.occam);
-  }
+  build_views(problem, components_, models, views_.data(), options_.angle);
+  for (int c = 0; c < components_; ++c)
+    fits_[c].fit(*models[c], views_[c], allowed_in(problem, c, *models[c], options_.use_rules), options_.occam,
+                 options_.angle);
   // Only candidates every component may explain are scored (the others score kNoScore).
   unsigned possible = 0xFFu;
   for (int c = 0; c < components_; ++c) possible &= fits_[c].possible();
@@ -31,16 +28,17 @@ Solution HeuristicSolver::solve(const engine::Problem& problem) {
     if (s.log_score[i] > best) best = s.log_score[i], s.answer = i;
   }
   s.verdict = verdict_of(s.consistent);
-  if (s.verdict == Verdict::kNone) {
-    s.answer = fallback_answer();
-    for (int c = 0; c < components_ && s.reason.empty(); ++c) {
-      const std::string gap = fits_[c].context_gap();
-      if (!gap.empty())
-        s.reason = std::string(layout_model(problem.config, c).name) + ": no " + gap + " rule fits the context";
-    }
-    if (s.reason.empty()) s.reason = "no candidate completes the rules the context satisfies";
-  }
+  if (s.verdict == Verdict::kNone) s.reason = none_reason(problem.config);
   return s;
+}
+
+// Why no candidate is explained: the first rule group no hypothesis fits on the context, if any.
+std::string HeuristicSolver::none_reason(engine::ConfigId config) const {
+  for (int c = 0; c < components_; ++c) {
+    const std::string gap = fits_[c].context_gap();
+    if (!gap.empty()) return std::string(layout_model(config, c).name) + ": no " + gap + " rule fits the context";
+  }
+  return "no candidate completes the rules the context satisfies";
 }
 
 double HeuristicSolver::score(int candidate) const {
@@ -55,17 +53,6 @@ Reading HeuristicSolver::reading(int candidate) const {
     if (fits_[c].score(candidate, &r.components[c]) == kNoScore) return Reading{};
   r.count = components_;
   return r;
-}
-
-// No candidate is explained: answer the one explained in the most components (lowest index on ties).
-int HeuristicSolver::fallback_answer() const {
-  int answer = 0, most = -1;
-  for (int i = 0; i < 8; ++i) {
-    int explained = 0;
-    for (int c = 0; c < components_; ++c) explained += fits_[c].consistent(i) ? 1 : 0;
-    if (explained > most) most = explained, answer = i;
-  }
-  return answer;
 }
 
 }  // namespace rave::solver

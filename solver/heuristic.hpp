@@ -10,6 +10,7 @@
 //   Solution s = solver.solve(problem);          // s.answer, s.verdict, s.consistent
 //   Reading why = solver.reading(s.answer);      // rules of the last solved problem
 #include <array>
+#include <string>
 
 #include "engine/model/problem.hpp"
 #include "solver/component_fit.hpp"
@@ -22,7 +23,10 @@ class HeuristicSolver {
  public:
   explicit HeuristicSolver(SolveOptions options = {});
 
-  /// Solves one problem (its candidates are scored; the target, if any, is not looked at).
+  /// Solves one problem. Looks only at what the panels show: not the target, the rules (unless
+  /// use_rules), the Uniformity levels or the order of the entities; the candidates' order decides
+  /// only exact ties (lowest index). Throws InputError when use_rules is set and the problem's
+  /// rules are unknown.
   Solution solve(const engine::Problem& problem);
   /// The most probable rule assignment explaining candidate `i` of the last solved problem
   /// (count 0 when candidate `i` is not consistent).
@@ -33,7 +37,7 @@ class HeuristicSolver {
   const SolveOptions& options() const { return options_; }
 
  private:
-  int fallback_answer() const;
+  std::string none_reason(engine::ConfigId config) const;
 
   SolveOptions options_;
   int components_ = 0;

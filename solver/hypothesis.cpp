@@ -121,10 +121,21 @@ AllowedHypotheses allowed_by(const LayoutModel& model, const engine::RuleGroup& 
   return allowed;
 }
 
+AllowedHypotheses allowed_in(const engine::Problem& problem, int component, const LayoutModel& model,
+                             bool use_rules) {
+  if (!use_rules) return {};
+  const auto components = engine::configuration(problem.config).components.size();
+  if (problem.rules.size() != components)
+    throw InputError("", "Data/Rules",
+                     problem.rules.empty() ? "the rule names are unknown (no Rules element), so they cannot be used"
+                                           : "expected one rule group per component");
+  return allowed_by(model, problem.rules[static_cast<std::size_t>(component)]);
+}
+
 Carry carry_of(const Rule& rule) {
   if (rule.name == RuleName::kConstant) return Carry::kSlot;
   if (rule.attr == RuleAttr::kPosition && rule.name == RuleName::kProgression) return Carry::kShift;
-  if (rule.attr == RuleAttr::kPosition && rule.name == RuleName::kDistributeThree) return Carry::kOrder;
+  if (rule.attr == RuleAttr::kPosition && rule.name == RuleName::kDistributeThree) return Carry::kMove;
   return Carry::kRegenerate;
 }
 

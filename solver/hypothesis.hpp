@@ -29,7 +29,8 @@ inline constexpr int kMaxSlots = 9;
 enum class Carry {
   kSlot,        ///< Constant: the same entities on the same slots
   kShift,       ///< Progression Position: the entity on slot s moves to (s + v) mod n
-  kOrder,       ///< Distribute_Three Position: entity j keeps its values on the row's next slot set
+  kMove,        ///< Distribute_Three Position: the entities keep their values on the row's next slot
+                ///< set (compared as multisets: the picture does not say which entity went where)
   kRegenerate,  ///< Number rules, Arithmetic Position: entities are redrawn (noise when non-uniform)
 };
 
@@ -68,6 +69,11 @@ struct AllowedHypotheses {
 };
 /// The hypotheses of `model` that carry the rule names of `rules`.
 AllowedHypotheses allowed_by(const LayoutModel& model, const engine::RuleGroup& rules);
+/// What component `component` of `problem` may use: everything, or with `use_rules` the names of
+/// its rule group. Throws InputError (place "Data/Rules") when `use_rules` and the problem's rules
+/// are unknown (a file without a Rules element).
+AllowedHypotheses allowed_in(const engine::Problem& problem, int component, const LayoutModel& model,
+                             bool use_rules);
 
 /// The carry of a group-0 rule.
 Carry carry_of(const engine::Rule& group0_rule);

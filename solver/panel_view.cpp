@@ -42,7 +42,8 @@ void clear(PanelView& out) {
 
 // Fills `out` from one component of one panel; false when the panel is unusable (then `out` may
 // hold part of it). Each entity's four levels are range-checked and packed at once (unsigned
-// arithmetic: any int is a possible, invalid, level), without data-dependent branches.
+// arithmetic: any int is a possible, invalid, level), without data-dependent branches. The result
+// does not depend on the order of the entities.
 bool fill_panel(const engine::ComponentPanel& source, const Bounds& b, PanelView& out) {
   const std::size_t count = source.entities.size();
   if (count == 0 || count > b.slots) return false;
@@ -52,7 +53,7 @@ bool fill_panel(const engine::ComponentPanel& source, const Bounds& b, PanelView
   unsigned mask = 0;
   Lanes4 outside{}, differs{};
   const Lanes4 zero{};
-  Lanes2 slot_ts{}, slot_ca{}, order_ts{}, order_ca{};  // by slot / in order; (Type, Size), (Color, Angle)
+  Lanes2 slot_ts{}, slot_ca{};  // by slot: (Type, Size), (Color, Angle)
   for (std::size_t j = 0; j < count; ++j) {
     const auto slot = static_cast<unsigned>(e[j].slot);
     if (slot >= b.slots || ((mask >> slot) & 1u)) return false;  // outside the layout, or used twice
@@ -66,15 +67,12 @@ bool fill_panel(const engine::ComponentPanel& source, const Bounds& b, PanelView
     const auto ca = std::bit_cast<Lanes2>(__builtin_shufflevector(packed, zero, 2, 4, 3, 4));
     slot_ts |= ts << (4 * slot);
     slot_ca |= ca << (4 * slot);
-    order_ts |= ts << (4 * j);
-    order_ca |= ca << (4 * j);
   }
   const auto bad = std::bit_cast<Lanes2>(outside);
   if ((bad[0] | bad[1]) != 0) return false;
   const Lanes4 common = first | std::bit_cast<Lanes4>(differs != zero);  // -1 where entities differ
   for (int a = 0; a < 4; ++a) out.common[a] = static_cast<std::int8_t>(common[a]);
   out.by_slot = {slot_ts[0], slot_ts[1], slot_ca[0], slot_ca[1]};
-  out.in_order = {order_ts[0], order_ts[1], order_ca[0], order_ca[1]};
   out.mask = static_cast<std::uint16_t>(mask);
   out.count = static_cast<int>(count);
   return true;
@@ -82,8 +80,21 @@ bool fill_panel(const engine::ComponentPanel& source, const Bounds& b, PanelView
 
 }  // namespace
 
+bool looks_uniform(const ComponentView& view, bool angle) {
+  const int attrs = angle ? 4 : kRuleAttrs;
+  bool several = false;
+  for (int i = 0; i < 8; ++i) {
+    const PanelView& p = view.panels[i];
+    if (p.count == 0) return false;
+    for (int a = 0; a < attrs; ++a)
+      if (p.common[a] < 0) return false;
+    several = several || p.count >= 2;
+  }
+  return several;
+}
+
 void build_views(const engine::Problem& problem, int components, const LayoutModel* const* models,
-                 ComponentView* views) {
+                 ComponentView* views, bool angle) {
   RAVE_CHECK(components >= 1 && components <= 2, "one or two components");
   // Two passes: first find every panel's entity arrays (independent loads the CPU overlaps, and a
   // prefetch of each array), then fill. Problems just read are hot, but a batch held in memory is
@@ -102,8 +113,7 @@ void build_views(const engine::Problem& problem, int components, const LayoutMod
       PanelView& out = views[c].panels[i];
       if (sources[c][i] == nullptr || !fill_panel(*sources[c][i], bounds, out)) clear(out);
     }
-    const auto& first = problem.context[0].components;
-    views[c].uniform = c < static_cast<int>(first.size()) && first[c].uniformity == engine::kUniformLevel;
+    views[c].uniform = looks_uniform(views[c], angle);
   }
 }
 

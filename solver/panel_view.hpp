@@ -1,10 +1,11 @@
 #pragma once
 // The solver's compact copy of one component of a problem: 16 panels (8 context, 8 candidates) as
 // fixed-size values (entity count, slot bit set, the level all entities share, and per attribute
-// the levels by slot and in entity order, packed in 64 bits). Built once per problem, so every
+// the levels by slot, packed in 64 bits). Built once per problem, so every
 // hypothesis check is a few integer comparisons, and comparing two panels' levels of one attribute
-// (the carries of docs/rules.md#number-and-position-rules) is one compare, without loops or
-// data-dependent branches.
+// (the carries of spec 6.2) is one compare, without loops or data-dependent branches.
+// Nothing here depends on the order in which a file lists the entities (a picture does not show
+// it): entities are known by their slot, and Uniformity is inferred from the panels.
 //
 //   const LayoutModel* models[1] = {&layout_model(problem.config, 0)};
 //   ComponentView view;
@@ -19,9 +20,9 @@
 
 namespace rave::solver {
 
-/// Levels of one attribute over a panel's slots or entities, packed 4 bits each: level + 1 in
-/// bits 4k..4k+3 for slot (or entity) k, 0 where there is none. Levels lie in 0..14 (LayoutModel's
-/// ranges, checked), so comparing two panels' levels is one 64-bit compare.
+/// Levels of one attribute over a panel's slots, packed 4 bits each: level + 1 in bits 4k..4k+3
+/// for slot k, 0 where there is none. Levels lie in 0..14 (LayoutModel's ranges, checked), so
+/// comparing two panels' levels is one 64-bit compare.
 using PackedLevels = std::uint64_t;
 
 /// One component of one panel. An unusable panel (no entities, more entities than slots, a slot
@@ -32,20 +33,25 @@ struct PanelView {
   std::uint16_t mask = 0;                 ///< occupied slots, bit s = slot s
   std::array<std::int8_t, 4> common{};    ///< per EntityAttr: level shared by all, or -1
   std::array<PackedLevels, 4> by_slot{};  ///< [attr] levels by slot
-  std::array<PackedLevels, 4> in_order{}; ///< [attr] levels by entity, in the file's order
   int level() const { return count - 1; }  ///< Number level
 };
 
 /// The 16 panels of one component: [0..7] context row-major, [8..15] candidates.
 struct ComponentView {
   std::array<PanelView, 16> panels;
-  bool uniform = false;  ///< Uniformity level 3 (docs/format.md#value-tables), read from the first context panel
+  bool uniform = false;  ///< Uniformity level 3 (spec 3), inferred (see looks_uniform)
 };
 
 /// Fills views[c] from component c (c < components, at most 2) of every panel of `problem`, with
 /// models[c] its layout. Unusable panels (see PanelView) are left empty: no rule explains them.
+/// Uniformity is inferred from the context panels (looks_uniform), never read from the file;
+/// `angle` says whether Angle takes part in that inference.
 void build_views(const engine::Problem& problem, int components, const LayoutModel* const* models,
-                 ComponentView* views);
+                 ComponentView* views, bool angle = true);
+
+/// Uniformity as a picture shows it (spec/abduction.md 6.5): every context panel's entities are
+/// identical in Type, Size, Color (and Angle, with `angle`), and some context panel has two or more.
+bool looks_uniform(const ComponentView& view, bool angle);
 
 /// The slot set shifted by v (mod n), docs/rules.md#number-and-position-rules Progression Position.
 inline std::uint16_t shift_mask(std::uint16_t mask, int v, int n) {

@@ -4,9 +4,11 @@
 // scores, and the readings (rule assignments) that explain them.
 //
 //   Solution s = solver.solve(problem);
+//   if (s.answer) use(*s.answer);              // no answer when the verdict is kNone
 //   if (s.verdict == Verdict::kAmbiguous) for (int i : s.consistent_candidates()) ...
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -16,8 +18,8 @@
 namespace rave::solver {
 
 /// kUnique: exactly one candidate is explained; kAmbiguous: several are (the answer is the best
-/// ranked); kNone: none is (the answer is a fallback); kUnknown: a budget ran out before the
-/// question was settled (Z3 backend).
+/// ranked); kNone: none is (there is no answer); kUnknown: a budget ran out before the question
+/// was settled (Z3 backend; no answer).
 enum class Verdict { kUnique, kAmbiguous, kUnknown, kNone };
 
 /// "unique", "ambiguous", "unknown", "none".
@@ -26,7 +28,10 @@ std::string_view verdict_name(Verdict verdict);
 /// Options shared by both backends.
 struct SolveOptions {
   bool use_rules = false;  ///< restrict hypotheses to the rule names stored in the problem (--use-rules)
-  bool occam = true;       ///< drop noise readings a structured rule explains (docs/solver.md#posterior)
+  bool occam = true;       ///< drop noise readings a structured rule explains (abduction.md 2)
+  /// Read Angle as spec 6.4 says (per group-0 carry). Off for perceived panels, whose angles are
+  /// known only up to identical renders (spec/perception.md): Angle then plays no part.
+  bool angle = true;
 };
 
 /// A rule assignment for every component of a problem.
@@ -38,10 +43,13 @@ struct Reading {
 
 /// The outcome for one problem.
 struct Solution {
-  int answer = 0;                      ///< best-ranked candidate (0..7)
+  std::optional<int> answer;           ///< best-ranked consistent candidate (0..7); none if none is
   Verdict verdict = Verdict::kNone;
   std::uint8_t consistent = 0;         ///< bit i: candidate i is explained by a valid rule assignment
-  std::array<double, 8> log_score{};   ///< log posterior (unnormalised); kNoScore if not explained
+  /// Log posterior (unnormalised) of each candidate; kNoScore if not explained. Heuristic: summed
+  /// over the rule assignments; Z3: of the most probable assignment, computed when two or more
+  /// candidates are consistent (a unique answer scores 0: there is nothing to rank).
+  std::array<double, 8> log_score{};
   std::string reason;                  ///< kNone / kUnknown: why, in words
 
   int consistent_count() const;

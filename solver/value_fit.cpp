@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "solver/fits.hpp"
+#include "solver/likelihood.hpp"
 #include "solver/semantics.hpp"
 
 namespace rave::solver {
@@ -19,18 +20,15 @@ bool fit_progression(const std::array<int, 8>& x, const Hypothesis& h, ValueFit&
     if (!h.range.contains(x[a]) || x[a + 1] != x[a] + v) return false;
     if (r < 2 && x[a + 2] != x[a] + 2 * v) return false;
   }
-  f.log_lik = -3 * log_int(h.range.size());
   f.predicted = x[6] + 2 * v;
   return true;
 }
 
-// Arithmetic Size works on 1-based levels, Color on raw levels
-// (docs/rules.md#type-size-and-color-rules); Color also keeps rows 1 and 2 from both adding 0 (the
-// guard), which changes row 2's likelihood after a row-1 zero.
+// Arithmetic Size works on 1-based levels, Color on raw levels (spec 6.3); Color also keeps rows 1
+// and 2 from both adding 0 (the guard): after a row-1 zero, row 2 may not draw what it forbids.
 bool fit_arithmetic(const std::array<int, 8>& x, const Hypothesis& h, int attr, ValueFit& f) {
   const ArithKind kind = attr == kSize ? ArithKind::kSize : ArithKind::kColor;
   const int sign = h.rule.value;
-  f.log_lik = 0;
   for (int r = 0; r < 3; ++r) {
     const int a = 3 * r;
     const engine::Range col2 = arithmetic_col2_range(kind, sign, h.range, x[a]);
@@ -38,13 +36,8 @@ bool fit_arithmetic(const std::array<int, 8>& x, const Hypothesis& h, int attr, 
     const int col3 = arithmetic_apply(kind, sign, x[a], x[a + 1]);
     if (r < 2 && x[a + 2] != col3) return false;
     if (r == 2) f.predicted = col3;
-    if (kind == ArithKind::kColor && r == 1 && x[1] == 0) {
-      const double guarded = guarded_color_row2_log_lik(sign, h.range, x[a], x[a + 1]);
-      if (std::isinf(guarded)) return false;
-      f.log_lik += guarded;
-    } else {
-      f.log_lik += -log_int(h.range.size()) - log_int(col2.size());
-    }
+    const bool guarded = kind == ArithKind::kColor && r == 1 && x[1] == 0;
+    if (guarded && std::isinf(guarded_color_row2_log_lik(sign, h.range, x[a], x[a + 1]))) return false;
   }
   return true;
 }
@@ -52,10 +45,7 @@ bool fit_arithmetic(const std::array<int, 8>& x, const Hypothesis& h, int attr, 
 bool fit_distribute_three(const std::array<int, 8>& x, const Hypothesis& h, ValueFit& f) {
   for (int i = 0; i < 3; ++i)
     if (!h.range.contains(x[i])) return false;
-  if (!latin_rows(x, f.predicted)) return false;
-  const int r = h.range.size();
-  f.log_lik = -log_int(r) - log_int(r - 1) - log_int(r - 2) - log_int(2);
-  return true;
+  return latin_rows(x, f.predicted);
 }
 
 // Facts of the 8 context levels shared by the hypotheses of one rule name: a hypothesis is tried
@@ -106,7 +96,9 @@ int fit_values(const LayoutModel& model, int attr, const ComponentView& view, Hy
       case RuleName::kDistributeThree: ok = shape.latin && fit_distribute_three(x, h, f); break;
       case RuleName::kConstant: break;
     }
-    if (ok) out[written++] = f;
+    if (!ok) continue;
+    f.log_lik = values_context_log_lik(h, attr, x);
+    out[written++] = f;
   }
   return written;
 }

@@ -7,14 +7,19 @@
 #include <vector>
 
 #include "common/error.hpp"
-#include "solver/heuristic.hpp"
+#include "solver/fits.hpp"
 #include "solver/panel_view.hpp"
 #include "solver/z3/encoder.hpp"
+#include "solver/z3/objective.hpp"
 
 namespace rave::solver {
 namespace {
 
+using z3enc::carry_weights;
 using z3enc::Encoder;
+using z3enc::group0_weights;
+using z3enc::Objective;
+using z3enc::value_weights;
 using z3enc::PanelTerms;
 using z3enc::Term;
 
@@ -30,7 +35,7 @@ Check to_check(z3::check_result r) {
 }  // namespace
 
 // One component, prepared before anything of the problem is asserted: its panels as terms and
-// what Occam allows (decided by separate scoped queries).
+// what Occam allows (decided by ground evaluation, see structured_fits).
 struct ComponentPlan {
   const LayoutModel* model = nullptr;
   AllowedHypotheses allowed;
@@ -46,56 +51,84 @@ struct CarryGroup {
   Term chosen;  // some group-0 selector of this carry is chosen
 };
 
+constexpr std::array<const char*, 4> kAttrNames{"Type", "Size", "Color", "Angle"};
+
 struct Z3Solver::Impl {
   SolveOptions options;
   Z3Budget budget;
   mutable z3::context ctx;  // Z3 needs a non-const context to build terms, even for reading a model
-  // One solver for the Impl's lifetime, used incrementally (push/pop per problem and per Occam
-  // query): creating a Z3 solver costs milliseconds, a scoped check on these formulas microseconds.
+  // One solver for the Impl's lifetime, used incrementally (push/pop per problem): creating a Z3
+  // solver costs milliseconds, a scoped check on these formulas microseconds.
   z3::solver solver;
-  HeuristicSolver ranker;
+  z3::expr answer;                   // the 9th panel is candidate `answer` (0..7)
   std::array<ComponentView, 2> views{};
+  std::array<ComponentPlan, 2> plans{};
+  int components = 0;
   std::array<Reading, 8> readings{};
+  // Ranking (only when two or more candidates are consistent) asserts the problem once more with
+  // these collected: the assertions for the optimiser and the log-posterior.
+  bool collect = false;
+  std::vector<z3::expr> asserted;
+  Objective objective;
   int checks = 0;
   std::string unknown_reason;
 
-  Impl(SolveOptions o, Z3Budget b) : options(o), budget(b), solver(ctx), ranker(o) {
+  Impl(SolveOptions o, Z3Budget b) : options(o), budget(b), solver(ctx), answer(ctx.int_const("answer")) {
+    solver.set(budget_params());
+  }
+
+  z3::params budget_params() {
     z3::params p(ctx);
     if (budget.rlimit != 0) p.set("rlimit", budget.rlimit);
     if (budget.timeout_ms != 0) p.set("timeout", budget.timeout_ms);
-    solver.set(p);
+    return p;
   }
 
   // Asserts a folded term (true needs no assertion).
   void add(const Term& t) {
-    if (!t.is_true()) solver.add(t.to_expr(ctx));
+    if (t.is_true()) return;
+    const z3::expr e = t.to_expr(ctx);
+    solver.add(e);
+    if (collect) asserted.push_back(e);
+  }
+  // Adds a weighted choice to the objective (weights computed only when collecting).
+  template <class Weigh>
+  void weigh(const Term& chosen, Weigh weights) {
+    if (collect) objective.add(chosen, weights(), answer);
   }
 
+  Check note(Check r, const std::string& why) {
+    if (r == Check::kUnknown && unknown_reason.empty())
+      unknown_reason = "Z3 stopped before deciding (rlimit " + std::to_string(budget.rlimit) + ", timeout " +
+                       std::to_string(budget.timeout_ms) + " ms; 0 = none): " + why;
+    return r;
+  }
   Check check() {
     ++checks;
     const Check r = to_check(solver.check());
-    if (r == Check::kUnknown && unknown_reason.empty())
-      unknown_reason = "Z3 stopped before deciding (rlimit " + std::to_string(budget.rlimit) + ", timeout " +
-                       std::to_string(budget.timeout_ms) + " ms; 0 = none): " + solver.reason_unknown();
-    return r;
+    return note(r, r == Check::kUnknown ? solver.reason_unknown() : "");
   }
 
   bool structured_fits(const Encoder& enc, const ComponentPlan& plan, int attr);
-  void prepare(const engine::Problem& problem, int c, ComponentPlan& plan);
-  void assert_component(int c, ComponentPlan& plan, const z3::expr& answer);
-  std::vector<CarryGroup> assert_group0(int c, const ComponentPlan& plan, const Encoder& enc);
-  void assert_attribute(int c, int a, const ComponentPlan& plan, const Encoder& enc,
-                        const std::vector<CarryGroup>& carries);
-  bool enumerate(const engine::Problem& problem, Solution& out);
-  Reading reading_from(const z3::model& m, const engine::Problem& problem) const;
+  void prepare(const engine::Problem& problem, int c);
+  void assert_component(int c);
+  void assert_usable_candidates(int c);
+  std::vector<CarryGroup> assert_group0(int c, const Encoder& enc);
+  void assert_angle(int c, const Encoder& enc, const std::vector<CarryGroup>& carries);
+  void assert_attribute(int c, int a, const Encoder& enc, const std::vector<CarryGroup>& carries);
+  bool enumerate(Solution& out);
+  bool rank(Solution& out);
+  std::string none_reason();
+  std::string first_gap(int c);
+  Reading reading_from(const z3::model& m) const;
 };
 
 // Occam (docs/solver.md#posterior): does some allowed non-Constant rule explain `attr` on the 8
 // context panels for some level of the 9th? The context is all numerals, so each instance folds to
 // true or false while it is built (no Z3 check is needed for this ground question).
 bool Z3Solver::Impl::structured_fits(const Encoder& enc, const ComponentPlan& plan, int attr) {
-  std::vector<PanelTerms> panels = plan.panels;
-  panels.push_back(plan.panels.back());
+  std::vector<PanelTerms> panels(plan.panels.begin(), plan.panels.begin() + 8);
+  panels.push_back(plan.panels[0]);
   const auto& list = plan.model->entity[attr];
   const engine::Range levels = plan.model->ranges[attr];
   for (std::size_t i = 0; i < list.size(); ++i) {
@@ -110,16 +143,18 @@ bool Z3Solver::Impl::structured_fits(const Encoder& enc, const ComponentPlan& pl
   return false;
 }
 
-// Builds component c's view and context terms and decides Occam for its attributes.
-void Z3Solver::Impl::prepare(const engine::Problem& problem, int c, ComponentPlan& plan) {
+// Component c's context and answer terms, and what Occam allows for its attributes.
+void Z3Solver::Impl::prepare(const engine::Problem& problem, int c) {
+  ComponentPlan& plan = plans[c] = ComponentPlan{};
   plan.model = &layout_model(problem.config, c);
   const LayoutModel& model = *plan.model;
-  if (options.use_rules && c < static_cast<int>(problem.rules.size())) plan.allowed = allowed_by(model, problem.rules[c]);
+  plan.allowed = allowed_in(problem, c, model, options.use_rules);
   const ComponentView& view = views[c];  // built by solve()
   for (int i = 0; i < 8; ++i) plan.context_usable = plan.context_usable && view.panels[i].count > 0;
   if (!plan.context_usable) return;
-  const Encoder enc(ctx, model);
+  const Encoder enc(ctx, model, answer);
   for (int i = 0; i < 8; ++i) plan.panels.push_back(enc.known(view.panels[i]));
+  plan.panels.push_back(enc.answer(view.panels));
   bool regenerates = false;
   for (std::size_t k = 0; k < model.group0.size(); ++k)
     regenerates = regenerates ||
@@ -129,27 +164,28 @@ void Z3Solver::Impl::prepare(const engine::Problem& problem, int c, ComponentPla
 }
 
 // Asserts component c: one selector per rule group over its allowed hypotheses, each implying its
-// rule on the nine panels; Constant and Angle read per the group-0 rule's carry
-// (docs/rules.md#noise).
-void Z3Solver::Impl::assert_component(int c, ComponentPlan& plan, const z3::expr& answer) {
-  if (!plan.context_usable) {  // an unusable context panel: no rule explains anything
+// rule on the nine panels; Constant and Angle read per the group-0 rule's carry (spec 6.4).
+void Z3Solver::Impl::assert_component(int c) {
+  if (!plans[c].context_usable) {  // an unusable context panel: no rule explains anything
     add(Term::boolean(false));
     return;
   }
-  const ComponentView& view = views[c];
+  assert_usable_candidates(c);
+  const Encoder enc(ctx, *plans[c].model, answer);
+  const std::vector<CarryGroup> carries = assert_group0(c, enc);
+  assert_angle(c, enc, carries);
+  for (int a = 0; a < kRuleAttrs; ++a) assert_attribute(c, a, enc, carries);
+}
+
+void Z3Solver::Impl::assert_usable_candidates(int c) {
   for (int i = 0; i < 8; ++i)
-    if (view.panels[8 + i].count == 0) add(Term(answer != i));
-  const Encoder enc(ctx, *plan.model);
-  plan.panels.push_back(enc.answer(view.panels, answer));
-  const std::vector<CarryGroup> carries = assert_group0(c, plan, enc);
-  for (const CarryGroup& cg : carries)
-    add(implies(cg.chosen, enc.carry(cg.carry, cg.shift, view.uniform, kAngle, plan.panels)));
-  for (int a = 0; a < kRuleAttrs; ++a) assert_attribute(c, a, plan, enc, carries);
+    if (views[c].panels[8 + i].count == 0) add(Term(answer != i));
 }
 
 // The Number/Position selector of component c; returns its hypotheses grouped by carry (the
 // carry decides what Constant and Angle mean), so each carry's constraints are built once.
-std::vector<CarryGroup> Z3Solver::Impl::assert_group0(int c, const ComponentPlan& plan, const Encoder& enc) {
+std::vector<CarryGroup> Z3Solver::Impl::assert_group0(int c, const Encoder& enc) {
+  const ComponentPlan& plan = plans[c];
   const LayoutModel& model = *plan.model;
   const z3::expr g = ctx.int_const(("group0_" + std::to_string(c)).c_str());
   std::vector<CarryGroup> carries;
@@ -159,6 +195,7 @@ std::vector<CarryGroup> Z3Solver::Impl::assert_group0(int c, const ComponentPlan
     const Term chosen(g == static_cast<int>(k));
     some = some || chosen;
     add(implies(chosen, enc.group0(model.group0[k], plan.panels)));
+    weigh(chosen, [&] { return group0_weights(model, model.group0[k], views[c]); });
     const Carry carry = carry_of(model.group0[k].rule);
     const int shift = carry == Carry::kShift ? model.group0[k].rule.value : 0;
     auto it = std::find_if(carries.begin(), carries.end(),
@@ -172,10 +209,21 @@ std::vector<CarryGroup> Z3Solver::Impl::assert_group0(int c, const ComponentPlan
   return carries;
 }
 
+// Angle, never ruled, read per carry (spec 6.4); nothing when Angle plays no part.
+void Z3Solver::Impl::assert_angle(int c, const Encoder& enc, const std::vector<CarryGroup>& carries) {
+  if (!options.angle) return;
+  const bool uniform = views[c].uniform;
+  for (const CarryGroup& cg : carries) {
+    add(implies(cg.chosen, enc.carry(cg.carry, cg.shift, uniform, kAngle, plans[c].panels)));
+    const CarryKey key{cg.carry, cg.shift, uniform};
+    weigh(cg.chosen, [&] { return carry_weights(key, 0.0, plans[c].model->ranges[kAngle], views[c]); });
+  }
+}
+
 // The selector of attribute `a` of component c; Constant means what each carry makes of it, and
 // noise is excluded where Occam says a structured rule explains the attribute.
-void Z3Solver::Impl::assert_attribute(int c, int a, const ComponentPlan& plan, const Encoder& enc,
-                                      const std::vector<CarryGroup>& carries) {
+void Z3Solver::Impl::assert_attribute(int c, int a, const Encoder& enc, const std::vector<CarryGroup>& carries) {
+  const ComponentPlan& plan = plans[c];
   const auto& list = plan.model->entity[a];
   const bool uniform = views[c].uniform;
   const z3::expr t = ctx.int_const(("rule_" + std::to_string(c) + "_" + std::to_string(a)).c_str());
@@ -186,10 +234,13 @@ void Z3Solver::Impl::assert_attribute(int c, int a, const ComponentPlan& plan, c
     some = some || chosen;
     if (list[r].rule.name != engine::RuleName::kConstant) {
       add(implies(chosen, enc.values(list[r], a, plan.panels)));
+      weigh(chosen, [&] { return value_weights(list[r], a, views[c]); });
       continue;
     }
     for (const CarryGroup& cg : carries) {
       const bool noise = !uniform && cg.carry == Carry::kRegenerate;
+      const CarryKey key{cg.carry, cg.shift, uniform};
+      weigh(chosen && cg.chosen, [&] { return carry_weights(key, list[r].log_prior, plan.model->ranges[a], views[c]); });
       if (noise && plan.noise_allowed[a]) continue;  // noise: no constraint
       const Term meaning = noise ? Term::boolean(false) : enc.carry(cg.carry, cg.shift, uniform, a, plan.panels);
       add(implies(chosen && cg.chosen, meaning));
@@ -198,11 +249,10 @@ void Z3Solver::Impl::assert_attribute(int c, int a, const ComponentPlan& plan, c
   add(some);
 }
 
-Reading Z3Solver::Impl::reading_from(const z3::model& m, const engine::Problem& problem) const {
+Reading Z3Solver::Impl::reading_from(const z3::model& m) const {
   Reading r;
-  const int components = static_cast<int>(engine::configuration(problem.config).components.size());
   for (int c = 0; c < components; ++c) {
-    const LayoutModel& model = layout_model(problem.config, c);
+    const LayoutModel& model = *plans[c].model;
     const std::string tag = std::to_string(c);
     auto value_of = [&](const std::string& name) {
       return m.eval(ctx.int_const(name.c_str()), true).get_numeral_int();
@@ -236,28 +286,82 @@ Reading Z3Solver::reading(int candidate) const {
 
 // Asserts the problem and enumerates the consistent candidates: each model names one; it is
 // blocked and Z3 asked again until unsat (or a budget runs out: false).
-bool Z3Solver::Impl::enumerate(const engine::Problem& problem, Solution& out) {
-  const int components = static_cast<int>(engine::configuration(problem.config).components.size());
-  const LayoutModel* models[2] = {&layout_model(problem.config, 0), nullptr};
-  if (components == 2) models[1] = &layout_model(problem.config, 1);
-  build_views(problem, components, models, views.data());
-  std::array<ComponentPlan, 2> plans;
-  for (int c = 0; c < components; ++c) prepare(problem, c, plans[c]);
+bool Z3Solver::Impl::enumerate(Solution& out) {
   solver.push();  // everything of this problem is popped below
-  const z3::expr answer = ctx.int_const("answer");
-  solver.add(answer >= 0 && answer <= 7);
-  for (int c = 0; c < components; ++c) assert_component(c, plans[c], answer);
+  add(Term(answer >= 0 && answer <= 7));
+  for (int c = 0; c < components; ++c) assert_component(c);
   Check r = check();
   for (; r == Check::kSat; r = check()) {
     const z3::model m = solver.get_model();
     const int found = m.eval(answer, true).get_numeral_int();
     RAVE_CHECK(found >= 0 && found < 8 && !((out.consistent >> found) & 1u), "Z3 answer out of range or repeated");
     out.consistent = static_cast<std::uint8_t>(out.consistent | (1u << found));
-    readings[found] = reading_from(m, problem);
+    readings[found] = reading_from(m);
     solver.add(answer != found);
   }
   solver.pop();
   return r != Check::kUnknown;
+}
+
+// Ranks the consistent candidates inside Z3: candidate i scores the largest log-posterior of a
+// rule assignment with answer = i (an optimisation over the same assertions); its reading is that
+// assignment. The answer is the best (lowest index on exact ties). False when a budget ran out.
+bool Z3Solver::Impl::rank(Solution& out) {
+  if (out.consistent_count() <= 1) {  // nothing to rank: Z3 proved the one answer, or none
+    if (out.consistent != 0) out.answer = out.consistent_candidates().front(), out.log_score[*out.answer] = 0;
+    return true;
+  }
+  collect = true;  // assert the problem again, collecting assertions and weights
+  solver.push();
+  add(Term(answer >= 0 && answer <= 7));
+  for (int c = 0; c < components; ++c) assert_component(c);
+  solver.pop();
+  collect = false;
+  const z3::expr total = objective.to_expr(ctx);
+  std::int64_t best = 0;
+  for (int i : out.consistent_candidates()) {
+    z3::optimize opt(ctx);
+    opt.set(budget_params());
+    for (const z3::expr& e : asserted) opt.add(e);
+    opt.add(answer == i);
+    const z3::optimize::handle h = opt.maximize(total);
+    ++checks;
+    if (note(to_check(opt.check()), Z3_optimize_get_reason_unknown(ctx, opt)) != Check::kSat) return false;
+    const std::int64_t value = opt.upper(h).get_numeral_int64();
+    out.log_score[i] = Objective::nats(value);
+    readings[i] = reading_from(opt.get_model());
+    if (!out.answer || value > best) out.answer = i, best = value;
+  }
+  return true;
+}
+
+// Why no candidate is consistent: per component, the first rule group whose constraints (with
+// the ones before it) no assignment and candidate satisfy.
+std::string Z3Solver::Impl::none_reason() {
+  for (int c = 0; c < components; ++c) {
+    const std::string name(plans[c].model->name);
+    if (!plans[c].context_usable) return name + ": a context panel cannot be read";
+    solver.push();
+    add(Term(answer >= 0 && answer <= 7));
+    const std::string gap = first_gap(c);
+    solver.pop();
+    if (!gap.empty()) return name + ": no " + gap + " rule explains the context and a candidate";
+  }
+  return "no candidate is explained in every component";
+}
+
+std::string Z3Solver::Impl::first_gap(int c) {
+  assert_usable_candidates(c);
+  const Encoder enc(ctx, *plans[c].model, answer);
+  const std::vector<CarryGroup> carries = assert_group0(c, enc);
+  if (check() == Check::kUnsat) return "Number/Position";
+  assert_angle(c, enc, carries);
+  if (options.angle && check() == Check::kUnsat) return kAttrNames[kAngle];
+  for (int a = 0; a < kRuleAttrs; ++a) {
+    assert_attribute(c, a, enc, carries);
+    if (check() == Check::kUnsat) return kAttrNames[a];
+  }
+  return {};
 }
 
 Solution Z3Solver::solve(const engine::Problem& problem) {
@@ -265,26 +369,24 @@ Solution Z3Solver::solve(const engine::Problem& problem) {
   im.checks = 0;
   im.unknown_reason.clear();
   im.readings.fill(Reading{});
+  im.asserted.clear();
+  im.objective = Objective{};
+  im.components = static_cast<int>(engine::configuration(problem.config).components.size());
+  const LayoutModel* models[2] = {&layout_model(problem.config, 0), nullptr};
+  if (im.components == 2) models[1] = &layout_model(problem.config, 1);
+  build_views(problem, im.components, models, im.views.data(), im.options.angle);
+  for (int c = 0; c < im.components; ++c) im.prepare(problem, c);
   Solution out;
-  bool decided = false;
+  out.log_score.fill(kNoScore);
   try {
-    decided = im.enumerate(problem, out);
+    bool decided = im.enumerate(out) && im.rank(out);
+    out.verdict = decided ? verdict_of(out.consistent) : Verdict::kUnknown;
+    if (out.verdict == Verdict::kNone) out.reason = im.none_reason();
   } catch (const z3::exception& e) {
     im.solver.reset();
     RAVE_CHECK(false, std::string("Z3 failed: ") + e.msg());
   }
-  // Rank what Z3 proved consistent by the posterior (the heuristic's scores).
-  const Solution ranked = im.ranker.solve(problem);
-  bool any = false;
-  for (int i = 0; i < 8; ++i) {
-    const bool consistent = (out.consistent >> i) & 1u;
-    out.log_score[i] = consistent ? ranked.log_score[i] : kNoScore;
-    if (consistent && (!any || out.log_score[i] > out.log_score[out.answer])) out.answer = i, any = true;
-  }
-  if (!any) out.answer = ranked.answer;
-  out.verdict = decided ? verdict_of(out.consistent) : Verdict::kUnknown;
-  if (out.verdict == Verdict::kUnknown) out.reason = im.unknown_reason;
-  if (out.verdict == Verdict::kNone) out.reason = ranked.reason.empty() ? "no candidate is consistent" : ranked.reason;
+  if (out.verdict == Verdict::kUnknown) out.reason = im.unknown_reason, out.answer.reset();
   return out;
 }
 

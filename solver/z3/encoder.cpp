@@ -3,6 +3,9 @@
 // p[8] is the 9th panel (the answer's terms).
 #include "solver/z3/encoder.hpp"
 
+#include <algorithm>
+#include <set>
+
 namespace rave::solver::z3enc {
 namespace {
 
@@ -13,21 +16,20 @@ int floor_half(int x) { return x >= 0 ? x / 2 : -((-x + 1) / 2); }
 
 }  // namespace
 
-Encoder::Encoder(z3::context& ctx, const LayoutModel& model)
-    : ctx_(ctx), model_(model), slots_(model.slots) {}
+Encoder::Encoder(z3::context& ctx, const LayoutModel& model, const z3::expr& answer)
+    : ctx_(ctx), model_(model), answer_(answer), slots_(model.slots) {}
 
 PanelTerms Encoder::known(const PanelView& v) const {
   auto common = [&](int a) { return Term::integer(v.common[a]); };
   auto by_slot = [&](int a) { return Term::bits(v.by_slot[a], 4 * slots_); };  // PanelView's packing
-  auto by_order = [&](int a) { return Term::bits(v.in_order[a], 4 * kMaxSlots); };
   return PanelTerms{Term::integer(v.count),
                     Term::bits(v.mask, slots_),
                     {common(0), common(1), common(2), common(3)},
-                    {by_slot(0), by_slot(1), by_slot(2), by_slot(3)},
-                    {by_order(0), by_order(1), by_order(2), by_order(3)}};
+                    {by_slot(0), by_slot(1), by_slot(2), by_slot(3)}};
 }
 
-PanelTerms Encoder::answer(const std::array<PanelView, 16>& panels, const z3::expr& answer) const {
+PanelTerms Encoder::answer(const std::array<PanelView, 16>& panels) const {
+  const z3::expr& answer = answer_;
   std::array<PanelTerms, 8> c{known(panels[8]), known(panels[9]),  known(panels[10]), known(panels[11]),
                               known(panels[12]), known(panels[13]), known(panels[14]), known(panels[15])};
   auto split = [&](auto field) {
@@ -41,7 +43,6 @@ PanelTerms Encoder::answer(const std::array<PanelView, 16>& panels, const z3::ex
   for (int a = 0; a < 4; ++a) {
     t.common[a] = split([a](const PanelTerms& p) { return p.common[a]; });
     t.by_slot[a] = split([a](const PanelTerms& p) { return p.by_slot[a]; });
-    t.by_order[a] = split([a](const PanelTerms& p) { return p.by_order[a]; });
   }
   return t;
 }
@@ -155,6 +156,42 @@ Term Encoder::values(const Hypothesis& h, int attr, const std::vector<PanelTerms
   return Term::boolean(false);
 }
 
+namespace {
+
+// Distribute_Three Position (spec 6.2): entity j of one slot set's position array moves to entry
+// j of the next set's, with the same arrays in every row, and the picture shows only levels. So
+// moves exist exactly when the three sets hold equal multisets of level triples (the levels an
+// entity shows in rows 1, 2, 3). The panels are numerals per answer value: decided case by case.
+bool moves_hold(int attr, int slots, const std::vector<PanelTerms>& p, int answer) {
+  std::array<std::uint64_t, 3> sets{};
+  std::array<std::array<int, 3>, 3> shown{{{-1, -1, -1}, {-1, -1, -1}, {-1, -1, -1}}};  // [set][row] -> panel
+  for (int k = 0; k < 9; ++k) {
+    const auto mask = static_cast<std::uint64_t>(p[k].mask.value_at(answer));
+    if (k < 3) sets[k] = mask;
+    const auto it = std::find(sets.begin(), sets.end(), mask);
+    if (it == sets.end() || shown[it - sets.begin()][k / 3] >= 0) return false;
+    shown[it - sets.begin()][k / 3] = k;
+  }
+  std::array<std::multiset<std::array<std::int64_t, 3>>, 3> triples;
+  for (int x = 0; x < 3; ++x)
+    for (int slot = 0; slot < slots; ++slot) {
+      if (!((sets[x] >> slot) & 1u)) continue;
+      std::array<std::int64_t, 3> t{};
+      for (int r = 0; r < 3; ++r) t[r] = (p[shown[x][r]].by_slot[attr].value_at(answer) >> (4 * slot)) & 0xF;
+      triples[x].insert(t);
+    }
+  return triples[0] == triples[1] && triples[1] == triples[2];
+}
+
+}  // namespace
+
+Term Encoder::moves(int attr, const std::vector<PanelTerms>& p) const {
+  std::array<Term, 8> holds{Term::boolean(false), Term::boolean(false), Term::boolean(false), Term::boolean(false),
+                            Term::boolean(false), Term::boolean(false), Term::boolean(false), Term::boolean(false)};
+  for (int i = 0; i < 8; ++i) holds[i] = Term::boolean(moves_hold(attr, slots_, p, i));
+  return Term::cases(holds, answer_);
+}
+
 Term Encoder::carry(Carry carry, int shift, bool uniform, int attr, const std::vector<PanelTerms>& p) const {
   Term all = Term::boolean(true);
   if (!uniform && carry == Carry::kRegenerate) return all;
@@ -170,10 +207,7 @@ Term Encoder::carry(Carry carry, int shift, bool uniform, int attr, const std::v
         all = all && c2.by_slot[attr] == rotate(c1.by_slot[attr], 4 * shift) &&
               c3.by_slot[attr] == rotate(c2.by_slot[attr], 4 * shift);
         break;
-      case Carry::kOrder:
-        all = all && c2.count == c1.count && c3.count == c1.count && c2.by_order[attr] == c1.by_order[attr] &&
-              c3.by_order[attr] == c1.by_order[attr];
-        break;
+      case Carry::kMove: return moves(attr, p);
       case Carry::kRegenerate: break;
     }
   }

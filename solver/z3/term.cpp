@@ -24,6 +24,11 @@ Term Term::bits(std::uint64_t v, int width) {
   return Term(Sort::kBitVec, static_cast<std::int64_t>(v) & width_mask(width), width);
 }
 
+std::int64_t Term::value_at(int answer) const {
+  RAVE_CHECK(kind_ != Kind::kExpr && answer >= 0 && answer < 8, "a value per answer needs a folded term");
+  return at(answer);
+}
+
 Term Term::from_values(Sort sort, int width, const Values& values, const z3::expr* answer) {
   Values v = values;
   if (sort == Sort::kBitVec)

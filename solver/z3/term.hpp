@@ -37,6 +37,8 @@ class Term {
   bool is_true() const { return is_constant() && sort_ == Sort::kBool && value_ != 0; }
   bool is_false() const { return is_constant() && sort_ == Sort::kBool && value_ == 0; }
   Sort sort() const { return sort_; }
+  /// The value when the answer is `answer` (0..7); a constant has one value, a Z3 expression none.
+  std::int64_t value_at(int answer) const;
   int width() const { return width_; }
   /// The Z3 expression (numerals made in `ctx`; a case split as an ite chain, or for a Boolean as
   /// the disjunction of the answer values where it holds).

@@ -58,9 +58,11 @@ TEST_P(Generated, HeuristicAndZ3AgreeOnTheConsistentSetAndTheVerdict) {
       const Solution z = z3.solve(problems[i]);
       EXPECT_EQ(h.consistent, z.consistent) << i;
       EXPECT_EQ(h.verdict, z.verdict) << i;
-      EXPECT_EQ(h.answer, z.answer) << i;
-      // Z3's reading of the answer explains it under the heuristic too (same rules allowed).
-      EXPECT_EQ(z3.reading(z.answer).count, static_cast<int>(problems[i].rules.size()));
+      ASSERT_TRUE(z.answer.has_value());
+      if (z.verdict == Verdict::kUnique) {
+        EXPECT_EQ(h.answer, z.answer) << i;
+      }
+      EXPECT_EQ(z3.reading(*z.answer).count, static_cast<int>(problems[i].rules.size()));
     }
   }
 }

@@ -1,11 +1,12 @@
 // The solver's panel views (solver/panel_view.hpp): the packed levels, the shared level, unusable
-// panels read as empty whatever ints they hold, and the carries as one compare agree with their
-// per-entity definitions (docs/rules.md#number-and-position-rules) on random panels, entities in
-// any order.
+// panels read as empty whatever ints they hold, the carries as one compare agree with their
+// per-entity definitions (spec/raven.md 6.2) on random panels, entities in any order, the view
+// does not depend on that order, and Uniformity is inferred from the panels.
 #include "solver/panel_view.hpp"
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <climits>
 #include <vector>
 
@@ -30,7 +31,7 @@ PanelView view_of(const std::vector<Entity>& entities) {
   return view.panels[0];
 }
 
-TEST(PanelView, PacksLevelsBySlotAndInOrder) {
+TEST(PanelView, PacksLevelsBySlot) {
   // Entity 0 on slot 2, entity 1 on slot 0: Type and Color shared, Size and Angle not.
   const PanelView v = view_of({Entity{2, 3, 1, 4, 5}, Entity{0, 3, 2, 4, 6}});
   EXPECT_EQ(v.count, 2);
@@ -38,8 +39,6 @@ TEST(PanelView, PacksLevelsBySlotAndInOrder) {
   EXPECT_EQ(v.common, (std::array<std::int8_t, 4>{3, -1, 4, -1}));
   EXPECT_EQ(v.by_slot[kType], (PackedLevels{4} << 8) | 4);    // level + 1 in nibble `slot`
   EXPECT_EQ(v.by_slot[kSize], (PackedLevels{2} << 8) | 3);
-  EXPECT_EQ(v.in_order[kSize], (PackedLevels{3} << 4) | 2);   // level + 1 in nibble `entity`
-  EXPECT_EQ(v.in_order[kAngle], (PackedLevels{7} << 4) | 6);
   EXPECT_EQ(v.level(), 1);
 }
 
@@ -62,7 +61,6 @@ TEST(PanelView, UnusablePanelsReadAsEmpty) {
     EXPECT_EQ(v.mask, 0) << k;
     EXPECT_EQ(v.common, (std::array<std::int8_t, 4>{-1, -1, -1, -1})) << k;
     EXPECT_EQ(v.by_slot, (std::array<PackedLevels, 4>{})) << k;
-    EXPECT_EQ(v.in_order, (std::array<PackedLevels, 4>{})) << k;
   }
 }
 
@@ -73,15 +71,9 @@ int level_at(const std::vector<Entity>& entities, int attr, int slot) {
   return -1;
 }
 
-// The carries as docs/rules.md#number-and-position-rules states them, entity by entity.
-bool copies(Carry carry, int shift, int attr, const std::vector<Entity>& from, const std::vector<Entity>& to) {
+// The carries as spec 6.2 states them, entity by entity.
+bool copies(int shift, int attr, const std::vector<Entity>& from, const std::vector<Entity>& to) {
   auto level = [&](const Entity& e) { return std::array<int, 4>{e.type, e.size, e.color, e.angle}[attr]; };
-  if (carry == Carry::kOrder) {
-    if (from.size() != to.size()) return false;
-    for (std::size_t j = 0; j < from.size(); ++j)
-      if (level(from[j]) != level(to[j])) return false;
-    return true;
-  }
   if (from.size() != to.size()) return false;
   for (const Entity& e : from)
     if (level_at(to, attr, (e.slot + shift + 9) % 9) != level(e)) return false;
@@ -110,14 +102,49 @@ TEST(PanelView, CarriesAsOneCompareAgreeWithTheirPerEntityDefinitions) {
     for (int attr = 0; attr < 4; ++attr) {
       const bool slot = carry_copies(CarryKey{Carry::kSlot, 0, false}, attr, 9, a, b);
       const bool shifted = carry_copies(CarryKey{Carry::kShift, shift, false}, attr, 9, a, b);
-      const bool order = carry_copies(CarryKey{Carry::kOrder, 0, false}, attr, 9, a, b);
-      ASSERT_EQ(slot, copies(Carry::kSlot, 0, attr, from, to)) << trial;
-      ASSERT_EQ(shifted, copies(Carry::kShift, shift, attr, from, to)) << trial;
-      ASSERT_EQ(order, copies(Carry::kOrder, 0, attr, from, to)) << trial;
-      agreed_true += slot + shifted + order;
+      ASSERT_EQ(slot, copies(0, attr, from, to)) << trial;
+      ASSERT_EQ(shifted, copies(shift, attr, from, to)) << trial;
+      agreed_true += slot + shifted;
     }
   }
   EXPECT_GT(agreed_true, 10000);  // both outcomes are exercised
+}
+
+// Listing the entities in another order changes nothing in the view (the picture is the same).
+TEST(PanelView, TheOrderOfTheEntitiesDoesNotMatter) {
+  engine::Rng rng(7);
+  for (int trial = 0; trial < 2000; ++trial) {
+    std::vector<Entity> entities = random_panel(rng);
+    const PanelView a = view_of(entities);
+    rng.shuffle(std::span<Entity>(entities));
+    const PanelView b = view_of(entities);
+    ASSERT_EQ(a.count, b.count);
+    ASSERT_EQ(a.mask, b.mask);
+    ASSERT_EQ(a.common, b.common);
+    ASSERT_EQ(a.by_slot, b.by_slot);
+  }
+}
+
+// Uniformity as the panels show it (spec/abduction.md 6.5): identical entities in every context
+// panel and some panel with two or more; Angle takes part only when asked.
+TEST(PanelView, UniformityIsInferredFromTheContextPanels) {
+  ComponentView view;
+  const Entity e{0, 3, 2, 4, 1};
+  auto panel = [&](std::vector<int> slots, int angle_of_last = 1) {
+    std::vector<Entity> out;
+    for (int s : slots) out.push_back(Entity{s, e.type, e.size, e.color, e.angle});
+    out.back().angle = angle_of_last;
+    return view_of(out);
+  };
+  for (int i = 0; i < 8; ++i) view.panels[i] = panel({0});
+  EXPECT_FALSE(looks_uniform(view, true));  // one entity everywhere: nothing to compare
+  view.panels[3] = panel({0, 4});
+  EXPECT_TRUE(looks_uniform(view, true));
+  view.panels[5] = panel({2, 6}, /*angle_of_last=*/5);
+  EXPECT_FALSE(looks_uniform(view, true));
+  EXPECT_TRUE(looks_uniform(view, false));
+  view.panels[7] = PanelView{};  // an unusable panel
+  EXPECT_FALSE(looks_uniform(view, false));
 }
 
 }  // namespace

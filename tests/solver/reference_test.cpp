@@ -80,7 +80,7 @@ TEST_P(ReferenceSet, HeuristicAndZ3Agree) {
       const Solution z = z3.solve(problems[i]);
       EXPECT_EQ(h.consistent, z.consistent) << GetParam() << " problem " << i << " rules " << use_rules;
       EXPECT_EQ(h.verdict, z.verdict) << GetParam() << " problem " << i;
-      EXPECT_EQ(h.answer, z.answer) << GetParam() << " problem " << i;
+      EXPECT_EQ(h.answer, z.answer) << GetParam() << " problem " << i;  // Z3 ranks on its own
     }
   }
 }

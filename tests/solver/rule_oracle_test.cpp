@@ -42,7 +42,6 @@ PanelView view_of(const std::vector<std::pair<int, std::array<int, 4>>>& entitie
     p.mask = static_cast<std::uint16_t>(p.mask | (1u << slot));
     for (int a = 0; a < 4; ++a) {
       p.by_slot[a] |= static_cast<PackedLevels>(levels[a] + 1) << (4 * slot);
-      p.in_order[a] |= static_cast<PackedLevels>(levels[a] + 1) << (4 * j);
       if (levels[a] != p.common[a]) p.common[a] = -1;
     }
   }
@@ -335,11 +334,11 @@ TEST(RuleOracle, ShiftCarryCopiesEachEntityToItsMovedSlot) {
           bool expected = true;
           for (int s = 0; s < 4; ++s)
             if ((mask >> s) & 1u) expected = expected && to_at[(s + v + 4) % 4] == from_at[s];
-          ASSERT_EQ(carry_accepts(CarryKey{Carry::kShift, v, false}, kSize, 4, view, to), expected);
+          ASSERT_EQ(carry_accepts(CarryKey{Carry::kShift, v, false}, CarryFit{}, kSize, 4, view, to), expected);
           // Same entities on the unshifted slots: a copy only when the set is shift-invariant.
           const bool invariant = moved == mask;
           if (!invariant) {
-            EXPECT_FALSE(carry_accepts(CarryKey{Carry::kShift, v, false}, kSize, 4, view, from));
+            EXPECT_FALSE(carry_accepts(CarryKey{Carry::kShift, v, false}, CarryFit{}, kSize, 4, view, from));
           }
         }
     }
