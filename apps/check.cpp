@@ -71,7 +71,9 @@ void print_table(const Column& total, const std::array<Column, 7>& cols, int err
   };
   blind(total);
   for (const Column& c : cols) blind(c);
-  std::printf("\nunreadable files: %d\n", errors);
+  std::printf("\n");
+  print_row("with target", total, cols, &Column::with_target);  // what the accuracy and answer rows count
+  std::printf("unreadable files: %d\n", errors);
 }
 
 int run_check(const CheckArgs& args) {

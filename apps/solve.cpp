@@ -58,7 +58,7 @@ std::string json_line(const FileResult& r) {
   }
   const solver::Solution& s = r.solution;
   j["configuration"] = engine::configuration(r.problem.config).folder;
-  j["answer"] = s.answer;
+  j["answer"] = s.answer ? nlohmann::ordered_json(*s.answer) : nlohmann::ordered_json(nullptr);
   if (r.problem.target) j["target"] = *r.problem.target;
   j["verdict"] = solver::verdict_name(s.verdict);
   j["consistent"] = s.consistent_candidates();
@@ -75,7 +75,7 @@ std::string json_line(const FileResult& r) {
 // "<file>: answer 6 (target 6), ambiguous: Grid: Size Progression +2 (candidate 6) | ..."
 std::string text_line(const FileResult& r) {
   const solver::Solution& s = r.solution;
-  std::string line = r.file.string() + ": answer " + std::to_string(s.answer);
+  std::string line = r.file.string() + ": answer " + (s.answer ? std::to_string(*s.answer) : std::string("none"));
   if (r.problem.target) line += " (target " + std::to_string(*r.problem.target) + ")";
   line += ", " + std::string(solver::verdict_name(s.verdict));
   if (s.verdict == Verdict::kAmbiguous) line += ": " + solver::competing_readings(r.problem, r.readings);
@@ -115,14 +115,21 @@ void print_summary(const solver::AccuracyTable& t, const SolveArgs& args, double
   std::fprintf(out, "%d problems (%s backend, %s): %d unique, %d ambiguous, %d none, %d unknown; %d errors; %.2f s\n",
                c.problems, args.backend.c_str(), args.use_rules ? "rule names given" : "rules abduced", c.unique,
                c.ambiguous, c.none, c.unknown, t.errors, seconds);
-  if (c.with_target == 0) return;
-  std::fprintf(out, "%-10s %8s", "", "Acc");
+  if (c.with_target == 0) {
+    std::fprintf(out, "no problem has a known target (no npz beside the XML): no accuracy\n");
+    return;
+  }
+  std::fprintf(out, "accuracy %s%% on the %d of %d problems with a known target\n", cell_text(c).c_str(), c.with_target,
+               c.problems);
+  std::fprintf(out, "%-11s %8s", "", "Acc");
   for (const auto& config : engine::all_configurations()) std::fprintf(out, " %8s", std::string(config.paper_name).c_str());
-  std::fprintf(out, "\n%-10s %8s", "accuracy", cell_text(c).c_str());
+  std::fprintf(out, "\n%-11s %8s", "accuracy %", cell_text(c).c_str());
   for (const auto& cell : t.configs) std::fprintf(out, " %8s", cell_text(cell).c_str());
-  std::fprintf(out, "\n%-10s %8d", "problems", c.problems);
+  std::fprintf(out, "\n%-11s %8d", "with target", c.with_target);
+  for (const auto& cell : t.configs) std::fprintf(out, " %8d", cell.with_target);
+  std::fprintf(out, "\n%-11s %8d", "problems", c.problems);
   for (const auto& cell : t.configs) std::fprintf(out, " %8d", cell.problems);
-  std::fprintf(out, "\n%-10s %8d", "ambiguous", c.ambiguous);
+  std::fprintf(out, "\n%-11s %8d", "ambiguous", c.ambiguous);
   for (const auto& cell : t.configs) std::fprintf(out, " %8d", cell.ambiguous);
   std::fprintf(out, "\n");
 }

@@ -18,7 +18,10 @@ grep -q "^rave: error: .*prolog" "$work/err" || fail "bad backend not named: $(c
 [[ $(run "$rave" solve "$work/set" -j 1) == 0 ]] || fail "solve generated set: $(cat "$work/err")"
 cp "$work/out" "$work/j1.out"
 grep -q "^28 problems" "$work/out" || fail "expected 28 problems: $(cat "$work/out")"
-grep -Eq "^accuracy +100.00 +100.00" "$work/out" || fail "accuracy row: $(cat "$work/out")"
+grep -Eq "^accuracy % +100.00 +100.00" "$work/out" || fail "accuracy row: $(cat "$work/out")"
+grep -Eq "^with target +28 +4 " "$work/out" || fail "known targets beside the accuracy: $(cat "$work/out")"
+grep -q "^accuracy 100.00% on the 28 of 28 problems with a known target" "$work/out" ||
+  fail "summary line: $(cat "$work/out")"
 [[ $(run "$rave" solve "$work/set" -j 2) == 0 ]] || fail "solve -j2"
 diff <(sed 's/; [0-9.]* s$//' "$work/j1.out") <(sed 's/; [0-9.]* s$//' "$work/out") >/dev/null ||
   fail "-j1 and -j2 outputs differ"
@@ -47,6 +50,40 @@ grep -q "^1 problems .* 3 errors" "$work/out" || fail "summary does not count er
 
 [[ $(run "$rave" check "$work/set") == 0 ]] || fail "check generated set: $(cat "$work/out" "$work/err")"
 grep -q "^failed  *0 " "$work/out" || fail "check: failed row"
+grep -Eq "^with target +28 +4 " "$work/out" || fail "check: known targets beside the accuracy: $(cat "$work/out")"
+
+# A problem without <Rules> (a symbolic export by another tool) is solved alike; told to use its
+# rules, it is one error line naming the file and the missing element.
+mkdir -p "$work/norules"
+sed 's|<Rules>.*</Rules>||' "$work/set/distribute_four/RAVEN_1_train.xml" >"$work/norules/RAVEN_1_train.xml"
+cp "$work/set/distribute_four/RAVEN_1_train.npz" "$work/norules/"
+grep -q "<Rules" "$work/norules/RAVEN_1_train.xml" && fail "sed did not remove the rules"
+[[ $(run "$rave" solve "$work/norules" --json) == 0 ]] || fail "no rules: $(cat "$work/err")"
+cp "$work/out" "$work/norules.json"
+[[ $(run "$rave" solve "$work/set/distribute_four/RAVEN_1_train.xml" --json) == 0 ]] || fail "with rules"
+diff <(sed 's/"file":"[^"]*"//' "$work/norules.json") <(sed 's/"file":"[^"]*"//' "$work/out") >/dev/null ||
+  fail "removing the rules changed the solution"
+[[ $(run "$rave" solve "$work/norules" --use-rules) == 1 ]] || fail "--use-rules without rules: exit code"
+[[ $(wc -l <"$work/err") == 1 ]] && grep -q "RAVEN_1_train.xml:Data/Rules: .*unknown" "$work/err" ||
+  fail "--use-rules without rules: $(cat "$work/err")"
+
+# No candidate explained: verdict none and no answer (JSON null), from either backend. Row 1 of
+# the context gets Types 1, 1, 3: no Type rule fits (Constant, Progression, Distribute_Three).
+if [[ -x /usr/bin/python3 ]]; then
+  mkdir -p "$work/none"
+  /usr/bin/python3 -c '
+import re, sys
+xml = open(sys.argv[1]).read()
+types = iter(["1", "1", "3"])
+xml = re.sub(r"Type=\"\d\"", lambda m: "Type=\"%s\"" % next(types), xml, count=3)
+open(sys.argv[2], "w").write(xml)' "$work/set/center_single/RAVEN_1_train.xml" "$work/none/broken.xml"
+  for backend in heuristic z3; do
+    [[ $(run "$rave" solve "$work/none" --json --backend $backend) == 0 ]] || fail "none: $(cat "$work/err")"
+    grep -q '"answer":null,' "$work/out" && grep -q '"verdict":"none"' "$work/out" ||
+      fail "$backend none: $(cat "$work/out")"
+    grep -q '"reason":"Grid: no Type rule' "$work/out" || fail "$backend none reason: $(cat "$work/out")"
+  done
+fi
 # A defect: a distractor replaced by a copy of the answer (duplicate candidates).
 if [[ -x /usr/bin/python3 ]]; then
   mkdir -p "$work/dup" && cp "$work/set/center_single/RAVEN_2_train."* "$work/dup/"
