@@ -8,7 +8,7 @@
 #include <cmath>
 #include <vector>
 
-#include "engine/random.hpp"
+#include "common/random.hpp"
 #include "solver/fits.hpp"
 
 namespace rave::solver {
@@ -62,7 +62,7 @@ long count_moves(const Case& c, bool with_ninth) {
 
 // A random case: three distinct sets of `k` slots in Latin rows, levels in {0, 1, 2}, made by the
 // generator's moves from random arrays, then in half the cases each level redrawn with chance 1/20.
-Case random_case(engine::Rng& rng, int k) {
+Case random_case(Rng& rng, int k) {
   Case c;
   std::vector<std::uint16_t> sets;
   while (sets.size() < 3) {
@@ -100,7 +100,7 @@ PanelView view_of(const Case& c, int i) {
 }
 
 TEST(MoveFit, AgreesWithEveryPositionArrayTried) {
-  engine::Rng rng(2024);
+  Rng rng(2024);
   int context_fits = 0, ninth_fits = 0;
   for (int trial = 0; trial < 6000; ++trial) {
     const Case c = random_case(rng, 2 + trial % 2);

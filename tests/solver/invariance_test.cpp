@@ -12,10 +12,10 @@
 #include <string>
 
 #include "common/atomic_file.hpp"
+#include "common/random.hpp"
+#include "engine/encode.hpp"
+#include "engine/formats/problem_files.hpp"
 #include "engine/generate.hpp"
-#include "engine/random.hpp"
-#include "engine/xml_io.hpp"
-#include "solver/problem_files.hpp"
 #include "solver/solver.hpp"
 #include "tests/support/test_support.hpp"
 
@@ -32,7 +32,7 @@ void for_each_component(Problem& p, const std::function<void(engine::ComponentPa
     for (auto& component : p.panel(i).components) f(component);
 }
 
-Problem shuffled_entities(Problem p, engine::Rng& rng) {
+Problem shuffled_entities(Problem p, Rng& rng) {
   for_each_component(p, [&](engine::ComponentPanel& c) { rng.shuffle(std::span<engine::Entity>(c.entities)); });
   return p;
 }
@@ -44,7 +44,7 @@ Problem slot_order(Problem p) {
   return p;
 }
 
-Problem uniformity_rewritten(Problem p, engine::Rng& rng) {
+Problem uniformity_rewritten(Problem p, Rng& rng) {
   const int level = rng.below(4);
   for_each_component(p, [&](engine::ComponentPanel& c) { c.uniformity = level; });
   return p;
@@ -72,7 +72,7 @@ Problem permuted(const Problem& p, const Permutation& perm) {
   return out;
 }
 
-Permutation random_permutation(engine::Rng& rng) {
+Permutation random_permutation(Rng& rng) {
   Permutation perm = kIdentity;
   rng.shuffle(std::span<int>(perm));
   return perm;
@@ -92,7 +92,7 @@ void expect_same(const Solution& want, const Solution& got, const Permutation& p
 }
 
 // Solves `p` and every variant with `solver`; returns the original's solution.
-Solution expect_invariant(Solver& solver, const Problem& p, engine::Rng& rng, const std::string& name) {
+Solution expect_invariant(Solver& solver, const Problem& p, Rng& rng, const std::string& name) {
   const Solution want = solver.solve(p);
   expect_same(want, solver.solve(shuffled_entities(p, rng)), kIdentity, name + " entities shuffled");
   expect_same(want, solver.solve(slot_order(p)), kIdentity, name + " entities in slot order");
@@ -114,9 +114,9 @@ Tally check_reference(const std::string& set, Backend backend) {
   auto dir = testing::reference_dir(set);
   if (!dir) return t;
   Solver solver(backend);
-  engine::Rng rng(31);
-  for (const auto& file : collect_problem_files({*dir})) {
-    const Problem p = load_problem(file);
+  Rng rng(31);
+  for (const auto& file : engine::collect_problem_files({*dir})) {
+    const Problem p = engine::read_problem(file);
     const Solution s = expect_invariant(solver, p, rng, file.string());
     ++t.problems;
     t.correct += s.answer == p.target;
@@ -147,11 +147,11 @@ TEST_P(ReferenceInvariance, RenamedFilesAreSolvedAlike) {
   const auto scratch = testing::scratch_dir("renamed");
   Solver solver;
   int k = 0;
-  for (const auto& file : collect_problem_files({dir})) {
-    const Problem p = load_problem(file);
+  for (const auto& file : engine::collect_problem_files({dir})) {
+    const Problem p = engine::read_problem(file);
     const auto renamed = scratch / ("problem " + std::to_string(k++) + ".xml");
     write_file_atomic(renamed, engine::write_problem_xml(p));
-    const Problem again = load_problem(renamed);
+    const Problem again = engine::read_problem(renamed);
     expect_same(solver.solve(p), solver.solve(again), kIdentity, file.string() + " renamed");
   }
   EXPECT_GE(k, 35);
@@ -166,7 +166,7 @@ INSTANTIATE_TEST_SUITE_P(Reference, ReferenceInvariance,
 
 // The same on rave's own problems, every configuration and answer strategy, rules told or not.
 TEST(GeneratedInvariance, EveryVariantIsSolvedAlike) {
-  engine::Rng rng(5);
+  Rng rng(5);
   for (bool use_rules : {false, true}) {
     Solver solver(Backend::kHeuristic, {.use_rules = use_rules});
     for (auto strategy : {engine::AnswerStrategy::kRaven, engine::AnswerStrategy::kIRaven, engine::AnswerStrategy::kFair})

@@ -112,7 +112,7 @@ TEST(PanelView, CarriesAsOneCompareAgreeWithTheirPerEntityDefinitions) {
 
 // Listing the entities in another order changes nothing in the view (the picture is the same).
 TEST(PanelView, TheOrderOfTheEntitiesDoesNotMatter) {
-  engine::Rng rng(7);
+  Rng rng(7);
   for (int trial = 0; trial < 2000; ++trial) {
     std::vector<Entity> entities = random_panel(rng);
     const PanelView a = view_of(entities);
