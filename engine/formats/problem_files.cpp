@@ -72,13 +72,18 @@ std::optional<int> target_from_modifications(const Problem& problem) {
 bool is_problem_file(const fs::path& path) { return path.extension() == ".xml" || path.extension() == ".asig"; }
 
 std::vector<fs::path> collect_problem_files(const std::vector<fs::path>& inputs) {
+  return collect_problem_files(inputs, is_problem_file);
+}
+
+std::vector<fs::path> collect_problem_files(const std::vector<fs::path>& inputs,
+                                            const std::function<bool(const fs::path&)>& wanted) {
   std::vector<fs::path> out;
   for (const fs::path& input : inputs) {
     std::error_code ec;
     if (fs::is_directory(input, ec)) {
       std::vector<fs::path> found;
       for (fs::recursive_directory_iterator it(input, ec), end; !ec && it != end; it.increment(ec))
-        if (it->is_regular_file(ec) && is_problem_file(it->path())) found.push_back(it->path());
+        if (it->is_regular_file(ec) && wanted(it->path())) found.push_back(it->path());
       if (ec) throw InputError(input.string(), "", "cannot list folder: " + ec.message());
       std::sort(found.begin(), found.end());
       out.insert(out.end(), found.begin(), found.end());

@@ -8,6 +8,7 @@
 //     Problem p = read_problem(f);     // p.target set when it is known
 //   }
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <vector>
 
@@ -26,6 +27,9 @@ bool is_problem_file(const std::filesystem::path& path);
 /// Every problem file named by `inputs` (files as given, folders walked recursively), sorted within
 /// each folder. Throws InputError for an input that does not exist.
 std::vector<std::filesystem::path> collect_problem_files(const std::vector<std::filesystem::path>& inputs);
+/// The same with `wanted` deciding which files of a walked folder count (e.g. .npz files).
+std::vector<std::filesystem::path> collect_problem_files(const std::vector<std::filesystem::path>& inputs,
+                                                         const std::function<bool(const std::filesystem::path&)>& wanted);
 
 /// How much of a problem to read.
 enum class TargetSource {
