@@ -40,7 +40,7 @@ MAY_REACH = {
     "rave_engine_render": BASE | {"rave_engine_model"},
     "rave_engine_formats": BASE | {"rave_engine_model"},
     "rave_engine": BASE | ENGINE_PARTS,
-    "rave_perception": BASE | ENGINE_PARTS | {"rave_engine"},
+    "rave_perception": BASE | {"rave_engine_model", "rave_engine_render"},  # the renderer is its forward model
     "rave_solver": BASE | ENGINE_PARTS | {"rave_engine", "rave_perception"},
     "rave_evaluation": BASE | ENGINE_PARTS | {"rave_engine", "rave_perception", "rave_solver"},
     "rave_neural": BASE | {"rave_engine_model", "rave_engine_formats"},
