@@ -7,40 +7,85 @@
 
 #include "common/error.hpp"
 #include "common/parallel.hpp"
+#include "engine/formats/npz.hpp"
 #include "engine/formats/problem_files.hpp"
+#include "solver/from_pixels.hpp"
 
 namespace rave::solver {
 
+namespace fs = std::filesystem;
+
 namespace {
 
-void solve_one(Solver& solver, FileResult& r) {
+// One symbolic and one pixel solver per worker thread, made on first use.
+struct Solvers {
+  std::unique_ptr<Solver> symbols, pixels;
+  Solver& get(const BatchOptions& o, bool from_pixels) {
+    auto& s = from_pixels ? pixels : symbols;
+    if (!s) s = std::make_unique<Solver>(o.backend, from_pixels ? pixel_options(o.solve) : o.solve, o.budget);
+    return *s;
+  }
+};
+
+// The image of the npz named (or beside the XML named), perceived and solved; target from the npz.
+void solve_pixels(Solver& solver, FileResult& r, CandidateReadings& explained) {
+  const fs::path npz = r.file.extension() == ".npz" ? r.file : engine::sibling_npz(r.file);
+  const engine::NpzFile file = engine::read_npz(npz, {"image", "target"});
+  r.perceived = perception::perceive(file.image());
+  r.problem = r.perceived->problem();
+  if (file.contains("target")) r.problem.target = static_cast<int>(file.target());
+  r.solution = solve_perceived(solver, *r.perceived, &explained);
+}
+
+void solve_one(Solvers& solvers, const BatchOptions& options, FileResult& r) {
+  const bool pixels = solves_from_pixels(r.file, options.from_pixels);
+  Solver& solver = solvers.get(options, pixels);
+  CandidateReadings explained;
   try {
-    r.problem = engine::read_problem(r.file);
-    r.solution = solver.solve(r.problem);
+    if (pixels) {
+      solve_pixels(solver, r, explained);
+    } else {
+      r.problem = engine::read_problem(r.file);
+      r.solution = solver.solve(r.problem);
+    }
   } catch (const InputError& e) {  // the solver's own (rules unknown) do not know the file
     r.error = e.file().empty() ? InputError(r.file.string(), e.place(), e.message()).what() : e.what();
     return;
   }
   std::vector<int> order = r.solution.consistent_candidates();
   std::stable_partition(order.begin(), order.end(), [&](int i) { return i == r.solution.answer; });
-  for (int i : order) r.readings.emplace_back(i, solver.reading(i));
+  for (int i : order) r.readings.emplace_back(i, pixels ? explained[i] : solver.reading(i));
 }
 
 }  // namespace
 
+bool solves_from_pixels(const fs::path& file, bool from_pixels) {
+  std::error_code ec;
+  return from_pixels || (file.extension() == ".npz" && !fs::exists(engine::sibling_xml(file), ec));
+}
+
+std::vector<fs::path> collect_inputs(const std::vector<fs::path>& inputs, bool from_pixels) {
+  if (!from_pixels)
+    return engine::collect_problem_files(inputs, [](const fs::path& f) {
+      return engine::is_problem_file(f) || solves_from_pixels(f, false);
+    });
+  std::vector<fs::path> out = engine::collect_problem_files(inputs, [](const fs::path& f) { return f.extension() == ".npz"; });
+  for (fs::path& f : out)
+    if (f.extension() == ".xml") f = engine::sibling_npz(f);
+  return out;
+}
+
 void solve_files(const std::vector<std::filesystem::path>& files, const BatchOptions& options,
                  const std::function<void(const FileResult&)>& on_result) {
-  tbb::enumerable_thread_specific<std::unique_ptr<Solver>> solvers;
+  tbb::enumerable_thread_specific<Solvers> solvers;
   std::vector<FileResult> results(std::min(files.size(), kChunk));
   run_ordered(
       files.size(), options.threads,
       [&](std::size_t i) {
-        auto& solver = solvers.local();
-        if (!solver) solver = std::make_unique<Solver>(options.backend, options.solve, options.budget);
         FileResult& r = results[i % kChunk];
         r = FileResult{};
         r.file = files[i];
-        solve_one(*solver, r);
+        solve_one(solvers.local(), options, r);
       },
       [&](std::size_t i) { on_result(results[i % kChunk]); });
 }
@@ -58,6 +103,12 @@ void AccuracyTable::add(const FileResult& r) {
     cell->ambiguous += r.solution.verdict == Verdict::kAmbiguous;
     cell->none += r.solution.verdict == Verdict::kNone;
     cell->unknown += r.solution.verdict == Verdict::kUnknown;
+    cell->identical_images += r.solution.reason.starts_with("identical images");
+    if (!r.perceived) continue;
+    for (const auto& panel : r.perceived->panels) {
+      ++cell->panels;
+      cell->exact_panels += panel.exact;
+    }
   }
 }
 

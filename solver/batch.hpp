@@ -2,6 +2,8 @@
 // Solving many problem files: each file is read and solved on a worker (one solver per worker
 // thread), and results are handed back in file order, so output is identical for any thread count.
 // A file that cannot be read becomes a result with an error line; the others are still solved.
+// An .npz with no XML beside it (or any file with from_pixels) is solved from its image alone
+// (solver/from_pixels.hpp).
 //
 //   BatchOptions o{.backend = Backend::kZ3, .threads = 4};
 //   AccuracyTable table;
@@ -16,6 +18,7 @@
 #include <vector>
 
 #include "engine/model/problem.hpp"
+#include "perception/perceive.hpp"
 #include "solver/solver.hpp"
 
 namespace rave::solver {
@@ -25,6 +28,7 @@ struct BatchOptions {
   SolveOptions solve;
   Z3Budget budget;
   int threads = 1;
+  bool from_pixels = false;  ///< solve every file from its npz image, ignoring any XML
 };
 
 /// The outcome for one file.
@@ -35,10 +39,19 @@ struct FileResult {
   Solution solution;
   /// The consistent candidates with the rule assignment that explains each, the answer first.
   std::vector<std::pair<int, Reading>> readings;
+  /// Solved from pixels: what perception read (problem then holds its first readings).
+  std::optional<perception::PerceivedProblem> perceived;
 
   bool ok() const { return error.empty(); }
   bool correct() const { return ok() && problem.target && solution.answer == problem.target; }
 };
+
+/// The files `rave solve` reads for `inputs`: problem files (.xml, .asig) and, in folders, .npz
+/// files with no XML beside them; with `from_pixels`, the .npz files (an .xml named stands for the
+/// .npz beside it). Throws InputError for an input that does not exist.
+std::vector<std::filesystem::path> collect_inputs(const std::vector<std::filesystem::path>& inputs, bool from_pixels);
+/// Whether `file` is solved from its image (an .npz with no XML beside it, or `from_pixels`).
+bool solves_from_pixels(const std::filesystem::path& file, bool from_pixels);
 
 /// Reads and solves `files`, calling `on_result` once per file, in file order, on the calling thread.
 void solve_files(const std::vector<std::filesystem::path>& files, const BatchOptions& options,
@@ -51,6 +64,8 @@ struct AccuracyTable {
     int with_target = 0;  ///< ... whose answer is known
     int correct = 0;
     int unique = 0, ambiguous = 0, none = 0, unknown = 0;
+    int panels = 0, exact_panels = 0;  ///< solved from pixels: panels read, and read back exactly
+    int identical_images = 0;          ///< answers whose image another consistent candidate shares
   };
   std::array<Cell, 7> configs{};
   Cell total;

@@ -32,6 +32,9 @@ struct SolveOptions {
   /// Read Angle as spec 6.4 says (per group-0 carry). Off for perceived panels, whose angles are
   /// known only up to identical renders (spec/perception.md): Angle then plays no part.
   bool angle = true;
+  /// Z3: score a unique answer too (its most probable assignment), as solve_readings needs to
+  /// combine readings; otherwise a unique answer scores 0 (nothing to rank).
+  bool score_unique = false;
 };
 
 /// A rule assignment for every component of a problem.
@@ -48,7 +51,7 @@ struct Solution {
   std::uint8_t consistent = 0;         ///< bit i: candidate i is explained by a valid rule assignment
   /// Log posterior (unnormalised) of each candidate; kNoScore if not explained. Heuristic: summed
   /// over the rule assignments; Z3: of the most probable assignment, computed when two or more
-  /// candidates are consistent (a unique answer scores 0: there is nothing to rank).
+  /// candidates are consistent or score_unique is set (else a unique answer scores 0).
   std::array<double, 8> log_score{};
   std::string reason;                  ///< kNone / kUnknown: why, in words
 

@@ -307,8 +307,9 @@ bool Z3Solver::Impl::enumerate(Solution& out) {
 // rule assignment with answer = i (an optimisation over the same assertions); its reading is that
 // assignment. The answer is the best (lowest index on exact ties). False when a budget ran out.
 bool Z3Solver::Impl::rank(Solution& out) {
-  if (out.consistent_count() <= 1) {  // nothing to rank: Z3 proved the one answer, or none
-    if (out.consistent != 0) out.answer = out.consistent_candidates().front(), out.log_score[*out.answer] = 0;
+  const int count = out.consistent_count();
+  if (count == 0 || (count == 1 && !options.score_unique)) {  // nothing to rank: none, or the one answer
+    if (count == 1) out.answer = out.consistent_candidates().front(), out.log_score[*out.answer] = 0;
     return true;
   }
   collect = true;  // assert the problem again, collecting assertions and weights
