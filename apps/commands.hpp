@@ -27,6 +27,7 @@ Runner add_show(CLI::App& app);      ///< apps/show.cpp
 Runner add_convert(CLI::App& app);   ///< apps/convert.cpp
 Runner add_parse(CLI::App& app);     ///< apps/parse.cpp
 Runner add_solve(CLI::App& app);     ///< apps/solve.cpp
+Runner add_perceive(CLI::App& app);  ///< apps/perceive.cpp
 Runner add_check(CLI::App& app);     ///< apps/check.cpp
 Runner add_export(CLI::App& app);    ///< apps/export.cpp
 Runner add_score(CLI::App& app);     ///< apps/score.cpp

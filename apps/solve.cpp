@@ -1,5 +1,6 @@
 // `rave solve`: solve problem files (.xml with the npz beside it for the answer, or .asig) by rule
-// abduction, with the heuristic backend (posterior ranking) or Z3 (proves the consistent set).
+// abduction, with the heuristic backend (posterior ranking) or Z3 (proves the consistent set); an
+// .npz with no XML beside it (every file with --from-pixels) is solved from its image alone.
 // Prints the problems that are not provably unique (with the competing readings), the accuracy per
 // configuration in the paper's column order when answers are known, or JSON Lines with --json.
 #include <cmath>
@@ -11,11 +12,11 @@
 
 #include "apps/cli_util.hpp"
 #include "apps/commands.hpp"
+#include "apps/perception_text.hpp"
 #include "apps/progress.hpp"
 #include "common/error.hpp"
 #include "solver/batch.hpp"
 #include "solver/explain.hpp"
-#include "engine/formats/problem_files.hpp"
 
 namespace rave::apps {
 namespace {
@@ -30,6 +31,8 @@ struct SolveArgs {
   bool no_occam = false;
   bool explain = false;
   bool json = false;
+  bool from_pixels = false;
+  bool show_parse = false;
   unsigned rlimit = 0;
   unsigned timeout_ms = 0;
   int threads = default_threads();
@@ -69,6 +72,7 @@ std::string json_line(const FileResult& r) {
     for (const auto& [i, reading] : r.readings) competing.push_back({{"candidate", i}, {"rules", rules_json(r.problem, reading)}});
     j["competing"] = competing;
   }
+  if (r.perceived) j["perception"] = perception_json(*r.perceived);
   return j.dump();
 }
 
@@ -95,8 +99,10 @@ void print_result(const FileResult& r, const SolveArgs& args, bool single) {
     return;
   }
   const bool notable = r.solution.verdict != Verdict::kUnique || (r.problem.target && !r.correct());
-  if (!(args.explain || single || notable)) return;
+  if (!(args.explain || args.show_parse || single || notable)) return;
   std::printf("%s\n", text_line(r).c_str());
+  if (args.show_parse && r.perceived)
+    for (const auto& line : parse_lines(*r.perceived)) std::printf("  %s\n", line.c_str());
   if (args.explain && !r.readings.empty() && r.readings.front().first == r.solution.answer)
     for (const auto& line : solver::explain_lines(r.problem, r.readings.front().second)) std::printf("  %s\n", line.c_str());
 }
@@ -106,6 +112,14 @@ std::string cell_text(const solver::AccuracyTable::Cell& cell) {
   if (!acc) return "-";
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.2f", 100.0 * *acc);
+  return buf;
+}
+
+// The share of perceived panels whose parse re-renders to the image byte for byte.
+std::string exact_text(const solver::AccuracyTable::Cell& cell) {
+  if (cell.panels == 0) return "-";
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.2f", 100.0 * cell.exact_panels / cell.panels);
   return buf;
 }
 
@@ -132,18 +146,28 @@ void print_summary(const solver::AccuracyTable& t, const SolveArgs& args, double
   std::fprintf(out, "\n%-11s %8d", "ambiguous", c.ambiguous);
   for (const auto& cell : t.configs) std::fprintf(out, " %8d", cell.ambiguous);
   std::fprintf(out, "\n");
+  if (c.panels == 0) return;  // what perception read, beside the accuracy it led to
+  std::fprintf(out, "%-11s %8d", "ident. img", c.identical_images);
+  for (const auto& cell : t.configs) std::fprintf(out, " %8d", cell.identical_images);
+  std::fprintf(out, "\n%-11s %8s", "re-render %", exact_text(c).c_str());
+  for (const auto& cell : t.configs) std::fprintf(out, " %8s", exact_text(cell).c_str());
+  std::fprintf(out, "\n");
 }
 
 int run_solve(const SolveArgs& args) {
   const auto backend = solver::parse_backend(args.backend);
   if (!backend) throw UsageError("--backend must be heuristic or z3, not '" + args.backend + "'");
   std::vector<std::filesystem::path> inputs(args.paths.begin(), args.paths.end());
-  const auto files = engine::collect_problem_files(inputs);
-  if (files.empty()) throw UsageError("no .xml or .asig problem files under the given paths");
+  const auto files = solver::collect_inputs(inputs, args.from_pixels);
+  if (files.empty())
+    throw UsageError(args.from_pixels ? "no .npz files under the given paths"
+                                      : "no .xml, .asig or lone .npz problem files under the given paths");
+  if (args.from_pixels && args.use_rules) throw UsageError("--use-rules needs the rules of an XML; --from-pixels reads none");
   const solver::BatchOptions options{.backend = *backend,
                                      .solve = {.use_rules = args.use_rules, .occam = !args.no_occam},
                                      .budget = {.rlimit = args.rlimit, .timeout_ms = args.timeout_ms},
-                                     .threads = args.threads};
+                                     .threads = args.threads,
+                                     .from_pixels = args.from_pixels};
   solver::AccuracyTable table;
   ProgressLine progress("solve", files.size());
   std::uint64_t done = 0;
@@ -165,7 +189,8 @@ Runner add_solve(CLI::App& app) {
       "solve",
       "Solve problem files by rule abduction: infer each component's rules and parameters from the\n"
       "matrix, answer with the most probable consistent candidate, and say whether the answer is\n"
-      "provably unique. Files and folders (.xml with the .npz beside it for the answer, or .asig).");
+      "provably unique. Files and folders (.xml with the .npz beside it for the answer, or .asig); an\n"
+      ".npz with no XML beside it, or any file with --from-pixels, is solved from its image alone.");
   cmd->add_option("paths", args->paths, "Problem files or folders (walked recursively)")->required();
   cmd->add_option("--backend,-b", args->backend, "heuristic (posterior ranking) or z3 (proves the consistent set)")
       ->capture_default_str();
@@ -174,6 +199,8 @@ Runner add_solve(CLI::App& app) {
   cmd->add_flag("--no-occam", args->no_occam, "Keep noise readings that a structured rule explains (ablation)");
   cmd->add_flag("--explain", args->explain, "Print the rules found for every answer");
   cmd->add_flag("--json", args->json, "One JSON object per problem and line on stdout (summary on stderr)");
+  cmd->add_flag("--from-pixels", args->from_pixels, "Solve from the npz image alone, ignoring any XML beside it");
+  cmd->add_flag("--show-parse", args->show_parse, "Print what perception read in each panel (problems solved from pixels)");
   cmd->add_option("--rlimit", args->rlimit, "Z3 resource limit per check (0: none); exhausted -> verdict unknown")
       ->capture_default_str();
   cmd->add_option("--timeout-ms", args->timeout_ms, "Z3 time limit per check in ms (0: none)")->capture_default_str();
