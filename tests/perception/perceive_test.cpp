@@ -25,12 +25,6 @@ namespace {
 using engine::AnswerStrategy;
 using engine::ConfigId;
 
-std::vector<std::uint8_t> images_of(const engine::Problem& p) {
-  std::vector<std::uint8_t> bytes;
-  for (const engine::Image& image : engine::render_problem(p)) bytes.insert(bytes.end(), image.begin(), image.end());
-  return bytes;
-}
-
 // Whether `truth` is among the readings of its slot in `parse` (same Type, Size, Color).
 bool read_back(const PanelParse& parse, int component, const engine::Entity& truth) {
   const auto& entities = parse.panel.components[component].entities;
@@ -64,7 +58,7 @@ TEST(Perceive, GeneratedProblemsReadBackExactly) {
     for (int c = 0; c < engine::kNumConfigs; ++c)
       for (std::uint64_t k = 0; k < 6; ++k) {
         const engine::Problem p = engine::generate_problem(static_cast<ConfigId>(c), strategy, 314, k);
-        const PerceivedProblem seen = perceive(images_of(p));
+        const PerceivedProblem seen = perceive(panel_bytes(engine::render_problem(p)));
         ASSERT_TRUE(seen.recognised) << seen.failure;
         EXPECT_TRUE(seen.exact) << c << " " << k;
         EXPECT_EQ(seen.config, p.config);
@@ -105,7 +99,7 @@ TEST(Perceive, SquaresThatLookAlikeKeepBothReadings) {
   engine::Problem p = engine::generate_problem(ConfigId::kOutInGrid, AnswerStrategy::kRaven, 314, 0);
   auto& in = p.context[0].components[1].entities;
   in = {engine::Entity{0, 2, 2, 5, 3}, engine::Entity{3, 2, 3, 5, 3}};
-  const PerceivedProblem seen = perceive(images_of(p));
+  const PerceivedProblem seen = perceive(panel_bytes(engine::render_problem(p)));
   ASSERT_TRUE(seen.recognised) << seen.failure;
   const auto& readings = seen.panels[0].readings[1];
   ASSERT_EQ(readings.size(), 2u);
@@ -125,7 +119,7 @@ TEST(Perceive, NoisyPanelsAreReadByLeastDifference) {
   int panels = 0, misread = 0;
   for (int c = 0; c < engine::kNumConfigs; ++c) {
     const engine::Problem p = engine::generate_problem(static_cast<ConfigId>(c), AnswerStrategy::kIRaven, 99, 1);
-    const std::vector<std::uint8_t> clean = images_of(p);
+    const std::vector<std::uint8_t> clean = panel_bytes(engine::render_problem(p));
     std::vector<std::uint8_t> images = clean;
     for (auto& v : images) v = static_cast<std::uint8_t>(std::clamp(std::lround(v + noise(gen)), 0L, 255L));
     const PerceivedProblem seen = perceive(images);

@@ -21,12 +21,7 @@ namespace {
 
 using engine::AnswerStrategy;
 using engine::ConfigId;
-
-std::vector<std::uint8_t> images_of(const engine::Problem& p) {
-  std::vector<std::uint8_t> bytes;
-  for (const engine::Image& image : engine::render_problem(p)) bytes.insert(bytes.end(), image.begin(), image.end());
-  return bytes;
-}
+using perception::panel_bytes;
 
 Solution solve_images(Solver& solver, std::span<const std::uint8_t> images) {
   return solve_perceived(solver, perception::perceive(images));
@@ -58,7 +53,7 @@ TEST(FromPixels, GeneratedProblemsAreAnsweredAsTheirSymbolsAre) {
     for (int c = 0; c < engine::kNumConfigs; ++c)
       for (std::uint64_t k = 0; k < 25; ++k) {
         const engine::Problem p = engine::generate_problem(static_cast<ConfigId>(c), strategy, 55, k);
-        const Solution s = solve_images(pixels, images_of(p));
+        const Solution s = solve_images(pixels, panel_bytes(engine::render_problem(p)));
         const Solution truth = symbols.solve(p);
         ++problems;
         agree += s.answer == truth.answer;
@@ -75,7 +70,7 @@ TEST(FromPixels, AnAnswerWhoseImageADistractorSharesIsAmbiguous) {
   const int twin = (*p.target + 3) % engine::kCandidates;
   p.candidates[twin] = p.candidates[*p.target];
   Solver solver(Backend::kHeuristic, pixel_options());
-  const Solution s = solve_images(solver, images_of(p));
+  const Solution s = solve_images(solver, panel_bytes(engine::render_problem(p)));
   EXPECT_EQ(s.verdict, Verdict::kAmbiguous);
   EXPECT_TRUE(s.answer == p.target || s.answer == twin);
   EXPECT_EQ(s.reason, "identical images: candidates " + std::to_string(std::min(twin, *p.target)) + " and " +
@@ -89,7 +84,7 @@ TEST(FromPixels, ReadingsThatRenderIdenticallyAreMarginalised) {
   int needed = 0;
   for (std::uint64_t k = 0; k < 80; ++k) {
     const engine::Problem p = engine::generate_problem(ConfigId::kOutInGrid, AnswerStrategy::kFair, 66, k);
-    const perception::PerceivedProblem seen = perception::perceive(images_of(p));
+    const perception::PerceivedProblem seen = perception::perceive(panel_bytes(engine::render_problem(p)));
     ASSERT_TRUE(seen.recognised);
     EXPECT_TRUE((solve_perceived(solver, seen).consistent >> *p.target) & 1u) << k;
     auto first_only = seen.alternatives;
@@ -104,7 +99,7 @@ TEST(FromPixels, Z3AgreesOnTheConsistentSetFromPixels) {
   for (int c = 0; c < engine::kNumConfigs; ++c)
     for (std::uint64_t k = 0; k < 3; ++k) {
       const engine::Problem p = engine::generate_problem(static_cast<ConfigId>(c), AnswerStrategy::kRaven, 77, k);
-      const perception::PerceivedProblem seen = perception::perceive(images_of(p));
+      const perception::PerceivedProblem seen = perception::perceive(panel_bytes(engine::render_problem(p)));
       const Solution h = solve_perceived(heuristic, seen), z = solve_perceived(z3, seen);
       EXPECT_EQ(h.consistent, z.consistent) << c << " " << k;
       EXPECT_EQ(h.verdict, z.verdict) << c << " " << k;
@@ -120,7 +115,7 @@ TEST(FromPixels, NoisyImagesStillSolve) {
   for (int c = 0; c < engine::kNumConfigs; ++c)
     for (std::uint64_t k = 0; k < 3; ++k) {
       const engine::Problem p = engine::generate_problem(static_cast<ConfigId>(c), AnswerStrategy::kIRaven, 88, k);
-      std::vector<std::uint8_t> images = images_of(p);
+      std::vector<std::uint8_t> images = panel_bytes(engine::render_problem(p));
       for (auto& v : images) v = static_cast<std::uint8_t>(std::clamp(std::lround(v + noise(gen)), 0L, 255L));
       ++problems;
       correct += solve_images(solver, images).answer == p.target;
