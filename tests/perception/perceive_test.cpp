@@ -1,5 +1,5 @@
 // Perception (perception/perceive.hpp): every panel of rave's own renderings and of the original
-// generators' npz files (../shared/data/*-reference, when present) is read back exactly, in the
+// generators' images (tests/fixtures, re-rendered and checked against the manifest) is read back exactly, in the
 // right configuration, with the true entity among the readings of its slot (up to readings that
 // render identically); noisy pixels are read by least difference; images that are no RAVEN panels
 // are refused with one line.
@@ -17,6 +17,7 @@
 #include "engine/generate.hpp"
 #include "engine/render/render.hpp"
 #include "perception/robust_parse.hpp"
+#include "tests/engine/support/reference_support.hpp"
 #include "tests/support/test_support.hpp"
 
 namespace rave::perception {
@@ -67,31 +68,28 @@ TEST(Perceive, GeneratedProblemsReadBackExactly) {
       }
 }
 
-// The original generators' files: the npz image read alone gives the XML's symbols back.
-class ReferenceNpz : public ::testing::TestWithParam<std::string> {};
+// The original generators' images (re-created from tests/fixtures and checked byte for byte against
+// the manifest's hash of the original npz image), read alone, give the XML's symbols back.
+class ReferenceImages : public ::testing::TestWithParam<std::string> {};
 
-TEST_P(ReferenceNpz, ReadBackExactlyInTheirConfiguration) {
-  RAVE_REQUIRE_REFERENCE(dir, GetParam());
+TEST_P(ReferenceImages, ReadBackExactlyInTheirConfiguration) {
   int files = 0;
-  for (const auto& xml : testing::reference_xmls(dir)) {
-    const engine::Problem truth = engine::read_problem(xml, engine::TargetSource::kNone);
-    const engine::NpzFile npz = engine::read_npz(engine::sibling_npz(xml), {"image"});
-    const PerceivedProblem seen = perceive(npz.image());
-    ASSERT_TRUE(seen.recognised) << xml << ": " << seen.failure;
-    EXPECT_TRUE(seen.exact) << xml;
-    EXPECT_EQ(seen.config, truth.config) << xml;
-    EXPECT_EQ(panels_misread(truth, seen), 0) << xml;
+  for (const auto& ref : testing::reference_problems(GetParam())) {
+    const engine::Problem truth = engine::testing::read_reference_problem(ref);
+    const std::string image = engine::testing::render_image(truth);
+    ASSERT_EQ(testing::sha256_hex(image), ref.image_sha256) << ref.xml;
+    const PerceivedProblem seen = perceive(std::span(reinterpret_cast<const std::uint8_t*>(image.data()), image.size()));
+    ASSERT_TRUE(seen.recognised) << ref.xml << ": " << seen.failure;
+    EXPECT_TRUE(seen.exact) << ref.xml;
+    EXPECT_EQ(seen.config, truth.config) << ref.xml;
+    EXPECT_EQ(panels_misread(truth, seen), 0) << ref.xml;
     ++files;
   }
   EXPECT_GE(files, 35);
 }
 
-INSTANTIATE_TEST_SUITE_P(Reference, ReferenceNpz,
-                         ::testing::Values("raven-reference", "iraven-reference", "fair-reference"),
-                         [](const auto& info) {
-                           std::string name = info.param;
-                           return name.substr(0, name.find('-'));
-                         });
+INSTANTIATE_TEST_SUITE_P(Reference, ReferenceImages, ::testing::Values("raven", "iraven", "fair"),
+                         [](const auto& info) { return std::string(info.param); });
 
 // O-IG squares of Size 2 and 3 draw the same pixels (half side 5 px): both are readings, and the
 // whole-panel readings combine them entity by entity.

@@ -1,4 +1,4 @@
-// Solving from the images alone (solver/from_pixels.hpp): the reference npz files and rave's own
+// Solving from the images alone (solver/from_pixels.hpp): the original generators' images and rave's own
 // renderings are answered as the symbols are, the readings that render identically are
 // marginalised (the answer stays explained), an answer whose image a distractor shares is
 // "ambiguous: identical images", noisy pixels still solve, and images that are no RAVEN panels
@@ -14,6 +14,7 @@
 #include "engine/formats/problem_files.hpp"
 #include "engine/generate.hpp"
 #include "engine/render/render.hpp"
+#include "tests/engine/support/reference_support.hpp"
 #include "tests/support/test_support.hpp"
 
 namespace rave::solver {
@@ -27,19 +28,20 @@ Solution solve_images(Solver& solver, std::span<const std::uint8_t> images) {
   return solve_perceived(solver, perception::perceive(images));
 }
 
+// The original generators' images, re-created from tests/fixtures and checked against the
+// manifest's hash of the original npz image.
 TEST(FromPixels, ReferenceProblemsAreAnsweredFromTheirImages) {
   int files = 0;
   Solver solver(Backend::kHeuristic, pixel_options());
-  for (const std::string set : {"raven-reference", "iraven-reference", "fair-reference"}) {
-    auto dir = testing::reference_dir(set);
-    if (!dir) GTEST_SKIP() << "reference data absent";
-    for (const auto& xml : testing::reference_xmls(*dir)) {
-      const engine::NpzFile npz = engine::read_npz(engine::sibling_npz(xml), {"image", "target"});
-      const Solution s = solve_images(solver, npz.image());
-      EXPECT_EQ(s.answer, npz.target()) << xml;
+  for (const std::string set : {"raven", "iraven", "fair"})
+    for (const auto& ref : testing::reference_problems(set)) {
+      const std::string image = engine::testing::render_image(engine::testing::read_reference_problem(ref));
+      ASSERT_EQ(testing::sha256_hex(image), ref.image_sha256) << ref.xml;
+      const Solution s =
+          solve_images(solver, std::span(reinterpret_cast<const std::uint8_t*>(image.data()), image.size()));
+      EXPECT_EQ(s.answer, ref.target) << ref.xml;
       ++files;
     }
-  }
   EXPECT_EQ(files, 140);
 }
 

@@ -97,8 +97,8 @@ TEST(XmlRead, ReadsLevelsRulesAndModifications) {
 // Symbolic exports by other tools carry no Rules element: the rules are then unknown (empty), the
 // panels read as before, and such a problem is written back without the element.
 TEST(XmlRead, AProblemWithoutRulesHasUnknownRules) {
-  RAVE_REQUIRE_REFERENCE(dir, "iraven-reference");
-  const std::string text = read_file(dir / "distribute_four" / "RAVEN_0_train.xml");
+  const std::string text =
+      read_file(::rave::testing::reference_fixtures_dir() / "iraven" / "distribute_four" / "RAVEN_0_train.xml");
   const std::size_t from = text.find("<Rules>"), to = text.find("</Rules>");
   ASSERT_NE(from, std::string::npos);
   const std::string without = text.substr(0, from) + text.substr(to + std::string("</Rules>").size());
