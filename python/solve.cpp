@@ -28,7 +28,7 @@ using Readings = std::vector<std::pair<int, solver::Reading>>;
 
 /// What rave.solve returns.
 struct PySolution {
-  int answer = 0;
+  std::optional<int> answer;  // none when the verdict is none or unknown
   std::string verdict;
   std::vector<int> consistent;
   std::vector<double> scores;
@@ -166,14 +166,14 @@ py::list check(const py::object& path_object, const std::string& backend_name, b
 }
 
 std::string repr(const PySolution& s) {
-  return "<rave.Solution answer=" + std::to_string(s.answer) + " " + s.verdict + ">";
+  return "<rave.Solution answer=" + (s.answer ? std::to_string(*s.answer) : std::string("None")) + " " + s.verdict + ">";
 }
 
 }  // namespace
 
 void bind_solve(py::module_& m) {
   py::class_<PySolution>(m, "Solution", "What the solver says about one problem (rave.solve).")
-      .def_readonly("answer", &PySolution::answer, "the best-ranked candidate, 0..7")
+      .def_readonly("answer", &PySolution::answer, "the best-ranked candidate, 0..7 (None when the verdict is 'none' or 'unknown')")
       .def_readonly("verdict", &PySolution::verdict, "'unique', 'ambiguous', 'none' or 'unknown' (Z3 budget)")
       .def_readonly("consistent", &PySolution::consistent, "the candidates some valid rule assignment explains")
       .def_readonly("scores", &PySolution::scores, "log posterior per candidate (-inf: not explained)")
@@ -190,7 +190,7 @@ void bind_solve(py::module_& m) {
       .def_readonly("explanation", &PySolution::explanation, "for 'ambiguous': the rules on which the readings differ")
       .def_readonly("target", &PySolution::target, "the problem's answer, when known")
       .def_property_readonly(
-          "correct", [](const PySolution& s) { return s.target ? std::optional<bool>(*s.target == s.answer) : std::nullopt; },
+          "correct", [](const PySolution& s) { return s.target ? std::optional<bool>(s.target == s.answer) : std::nullopt; },
           "answer == target (None when the target is unknown)")
       .def_readonly("config", &PySolution::config, "the configuration's folder name")
       .def_readonly("file", &PySolution::file, "the file solved ('' for a Problem in memory)")
