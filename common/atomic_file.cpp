@@ -1,5 +1,6 @@
 #include "common/atomic_file.hpp"
 
+#include <algorithm>
 #include <atomic>
 #include <cstdint>
 #include <utility>
@@ -57,24 +58,26 @@ void write_file_atomic(const std::filesystem::path& path, std::string_view text)
   write_file_atomic(path, std::span<const char>(text.data(), text.size()));
 }
 
-void write_file_atomic(const std::filesystem::path& path, const std::string& text) {
-  write_file_atomic(path, std::span<const char>(text.data(), text.size()));
-}
-
 namespace {
 
 // Opens `path` for reading; returns the descriptor and the size. Throws InputError for a file that
-// cannot be opened or is a folder.
-std::pair<int, std::uint64_t> open_for_read(const std::filesystem::path& path) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+// cannot be opened, is not a regular file (a folder, a device such as /dev/zero, a FIFO, a socket) or
+// is larger than `max_bytes`. O_NONBLOCK: opening a FIFO must not wait for a writer.
+std::pair<int, std::uint64_t> open_for_read(const std::filesystem::path& path, std::size_t max_bytes) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
   if (fd < 0) fail_read(path, std::string("cannot open file: ") + std::strerror(errno));
   struct stat info {};
-  const char* failure = nullptr;
+  std::string failure;
   if (::fstat(fd, &info) != 0)
     failure = "read failed";
   else if (S_ISDIR(info.st_mode))
     failure = "is a directory";
-  if (failure != nullptr) {
+  else if (!S_ISREG(info.st_mode))
+    failure = "is not a regular file (a device, FIFO or socket); rave reads only regular files";
+  else if (static_cast<std::uint64_t>(info.st_size) > max_bytes)
+    failure = "is " + std::to_string(info.st_size) + " bytes, more than the " + std::to_string(max_bytes) +
+              " this reader accepts";
+  if (!failure.empty()) {
     ::close(fd);
     fail_read(path, failure);
   }
@@ -83,28 +86,29 @@ std::pair<int, std::uint64_t> open_for_read(const std::filesystem::path& path) {
 
 }  // namespace
 
-// One open, fstat (size, and whether it is a folder), read loop, close: no stream buffering and no
-// repeated growth of the string.
-void read_file_into(const std::filesystem::path& path, std::string& text) {
-  const auto [fd, file_size] = open_for_read(path);
-  const char* failure = nullptr;
+// One open, fstat (size, and what kind of file it is), read loop, close: no stream buffering and
+// no repeated growth of the string.
+void read_file_into(const std::filesystem::path& path, std::string& text, std::size_t max_bytes) {
+  const auto [fd, file_size] = open_for_read(path, max_bytes);
+  std::string failure;
   std::size_t size = 0;
-  text.resize(file_size > 0 ? static_cast<std::size_t>(file_size) + 1 : 1 << 16);
-  while (true) {  // +1 above: the read that returns 0 confirms the end of the file
+  text.resize(static_cast<std::size_t>(file_size) + 1);
+  while (failure.empty()) {  // +1 above: the read that returns 0 confirms the end of the file
     const ssize_t n = ::read(fd, text.data() + size, text.size() - size);
     if (n < 0 && errno == EINTR) continue;
-    if (n < 0) failure = "read failed";
+    if (n < 0) failure = std::string("read failed: ") + std::strerror(errno);
     if (n <= 0) break;
     size += static_cast<std::size_t>(n);
-    if (size == text.size()) text.resize(2 * size);
+    if (size > max_bytes) failure = "grew past " + std::to_string(max_bytes) + " bytes while being read";
+    if (size == text.size()) text.resize(std::min(2 * size, max_bytes + 1));
   }
   ::close(fd);
-  if (failure != nullptr) fail_read(path, failure);
+  if (!failure.empty()) fail_read(path, failure);
   text.resize(size);
 }
 
 std::uint64_t read_file_tail(const std::filesystem::path& path, std::size_t max_bytes, std::string& tail) {
-  const auto [fd, size] = open_for_read(path);
+  const auto [fd, size] = open_for_read(path, kMaxReadBytes);
   const std::uint64_t start = size > max_bytes ? size - max_bytes : 0;
   tail.resize(static_cast<std::size_t>(size - start));
   std::size_t done = 0;
@@ -119,9 +123,9 @@ std::uint64_t read_file_tail(const std::filesystem::path& path, std::size_t max_
   return size;
 }
 
-std::string read_file(const std::filesystem::path& path) {
+std::string read_file(const std::filesystem::path& path, std::size_t max_bytes) {
   std::string text;
-  read_file_into(path, text);
+  read_file_into(path, text, max_bytes);
   return text;
 }
 

@@ -5,6 +5,7 @@
 // survives.
 //
 //   rave::write_file_atomic("out/RAVEN_0_train.npz", bytes);
+#include <cstddef>
 #include <cstdint>
 #include <filesystem>
 #include <span>
@@ -19,13 +20,16 @@ void write_file_atomic(const std::filesystem::path& path, std::span<const char> 
 void write_file_atomic(const std::filesystem::path& path, std::string_view text);
 /// Convenience overload for strings (disambiguates span and string_view).
 void write_file_atomic(const std::filesystem::path& path, const std::string& text);
-/// Reads a whole file; throws InputError when it cannot be opened or read.
-std::string read_file(const std::filesystem::path& path);
+/// Largest file read_file accepts unless told otherwise.
+inline constexpr std::size_t kMaxReadBytes = std::size_t{64} << 20;
+/// Reads a whole regular file; throws InputError when it cannot be opened or read, is not a regular
+/// file (a FIFO, /dev/zero, a folder) or holds more than `max_bytes`.
+std::string read_file(const std::filesystem::path& path, std::size_t max_bytes = kMaxReadBytes);
 /// Reads a whole file into `text` (its capacity is reused: one open, fstat and read for a batch of
 /// files); throws InputError like read_file.
-void read_file_into(const std::filesystem::path& path, std::string& text);
+void read_file_into(const std::filesystem::path& path, std::string& text, std::size_t max_bytes = kMaxReadBytes);
 /// Reads the last `max_bytes` bytes of a file (all of it when it is shorter) into `tail` and returns
-/// the file's size; throws InputError like read_file.
+/// the file's size; throws InputError like read_file (a file over kMaxReadBytes is refused).
 std::uint64_t read_file_tail(const std::filesystem::path& path, std::size_t max_bytes, std::string& tail);
 
 }  // namespace rave

@@ -1,14 +1,28 @@
 #include "common/error.hpp"
 
+#include <algorithm>
+
+#include "common/text.hpp"
+
 namespace rave {
 namespace {
 
+// Longest message shown in full; readers quote values with rave::quoted, this bounds the rest.
+constexpr std::size_t kMaxMessage = 1000;
+
+// One printable line whatever the file name, place and message hold (common/text.hpp).
 std::string compose(const std::string& file, const std::string& place, const std::string& message) {
   std::string out;
-  out.reserve(file.size() + place.size() + message.size() + 16);
-  out.append(file.empty() ? std::string_view("<input>") : std::string_view(file));
-  if (!place.empty()) out.append(":").append(place);
-  out.append(": ").append(message);
+  out.reserve(file.size() + place.size() + std::min(message.size(), kMaxMessage) + 32);
+  out += printable(file.empty() ? std::string_view("<input>") : std::string_view(file));
+  if (!place.empty()) {
+    out += ':';
+    out += printable(place);
+  }
+  out += ':';
+  out += ' ';
+  out += printable(std::string_view(message).substr(0, kMaxMessage));
+  if (message.size() > kMaxMessage) out += "... (message cut)";
   return out;
 }
 

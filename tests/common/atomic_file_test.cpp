@@ -1,6 +1,7 @@
 #include "common/atomic_file.hpp"
 
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
 #include "common/error.hpp"
 #include "tests/support/test_support.hpp"
@@ -30,6 +31,35 @@ TEST(AtomicFile, UnwritableDirectoryIsAnInputErrorNamingTheFile) {
 
 TEST(AtomicFile, MissingFileIsAnInputError) {
   EXPECT_THROW(read_file("/nonexistent-file-for-rave"), InputError);
+}
+
+// Only regular files are read: a FIFO would block until a writer comes (or never end), a device such
+// as /dev/zero would fill memory.
+TEST(AtomicFile, RefusesWhatIsNotARegularFile) {
+  const auto dir = testing::scratch_dir("atomic-kinds");
+  const auto fifo = dir / "f.xml";
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  EXPECT_THROW(read_file(fifo), InputError);
+  std::filesystem::create_symlink("/dev/zero", dir / "z.xml");
+  try {
+    read_file(dir / "z.xml");
+    FAIL() << "read /dev/zero";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("not a regular file"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(read_file(dir), InputError);
+}
+
+TEST(AtomicFile, RefusesFilesAboveTheCap) {
+  const auto dir = testing::scratch_dir("atomic-cap");
+  write_file_atomic(dir / "big", std::string(1000, 'x'));
+  EXPECT_EQ(read_file(dir / "big", 1000).size(), 1000u);
+  try {
+    read_file(dir / "big", 999);
+    FAIL() << "read past the cap";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("more than the 999"), std::string::npos) << e.what();
+  }
 }
 
 }  // namespace
