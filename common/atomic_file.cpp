@@ -54,6 +54,17 @@ void write_file_atomic(const std::filesystem::path& path, std::span<const char> 
   }
 }
 
+bool is_temporary_name(std::string_view name) {
+  const std::size_t tmp = name.rfind(".tmp.");
+  if (name.size() < 2 || name[0] != '.' || tmp == std::string_view::npos || tmp == 0) return false;
+  const std::string_view tail = name.substr(tmp + 5);  // <pid>.<n>
+  const std::size_t dot = tail.find('.');
+  const auto digits = [](std::string_view s) {
+    return !s.empty() && s.find_first_not_of("0123456789") == std::string_view::npos;
+  };
+  return dot != std::string_view::npos && digits(tail.substr(0, dot)) && digits(tail.substr(dot + 1));
+}
+
 void write_file_atomic(const std::filesystem::path& path, std::string_view text) {
   write_file_atomic(path, std::span<const char>(text.data(), text.size()));
 }

@@ -14,8 +14,11 @@
 
 namespace rave {
 
-/// Writes `bytes` to `path` atomically (temp file + fsync-free flush + rename).
+/// Writes `bytes` to `path` atomically (temp file + fsync-free flush + rename). The temporary file
+/// is `.<name>.tmp.<pid>.<n>` beside `path`; a process killed by SIGKILL leaves it behind.
 void write_file_atomic(const std::filesystem::path& path, std::span<const char> bytes);
+/// Whether a file name (no folder) is one of write_file_atomic's temporary names.
+bool is_temporary_name(std::string_view file_name);
 /// Convenience overload for text.
 void write_file_atomic(const std::filesystem::path& path, std::string_view text);
 /// Convenience overload for strings (disambiguates span and string_view).

@@ -9,6 +9,7 @@ namespace {
 
 // Longest message shown in full; readers quote values with rave::quoted, this bounds the rest.
 constexpr std::size_t kMaxMessage = 1000;
+constexpr std::size_t kMaxPlace = 300;
 
 // One printable line whatever the file name, place and message hold (common/text.hpp).
 std::string compose(const std::string& file, const std::string& place, const std::string& message) {
@@ -17,7 +18,8 @@ std::string compose(const std::string& file, const std::string& place, const std
   out += printable(file.empty() ? std::string_view("<input>") : std::string_view(file));
   if (!place.empty()) {
     out += ':';
-    out += printable(place);
+    out += printable(std::string_view(place).substr(0, kMaxPlace));
+    if (place.size() > kMaxPlace) out += "...";
   }
   out += ':';
   out += ' ';

@@ -1,0 +1,71 @@
+#include "common/folder_lock.hpp"
+
+#include <fcntl.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+#include "common/error.hpp"
+#include "common/text.hpp"
+
+namespace rave {
+namespace {
+
+// What the holder wrote into the lock file (it may not have written it yet).
+std::string holder_of(int fd) {
+  char buffer[1024];
+  const ssize_t n = ::pread(fd, buffer, sizeof buffer - 1, 0);
+  std::string text(buffer, n > 0 ? static_cast<std::size_t>(n) : 0);
+  while (!text.empty() && (text.back() == '\n' || text.back() == '\0')) text.pop_back();
+  return text.empty() ? "a process that has not said who it is yet" : printable(text);
+}
+
+std::string host_name() {
+  char name[256] = {};
+  if (::gethostname(name, sizeof name - 1) != 0) return "unknown host";
+  return name;
+}
+
+// Whether `fd` is still the file at `path` (a holder that finished removes the file it locked; a
+// lock on the removed file would lock nothing).
+bool still_linked(int fd, const std::filesystem::path& path) {
+  struct stat open_file {}, named {};
+  return ::fstat(fd, &open_file) == 0 && ::stat(path.c_str(), &named) == 0 && open_file.st_ino == named.st_ino &&
+         open_file.st_dev == named.st_dev;
+}
+
+}  // namespace
+
+FolderLock::FolderLock(const std::filesystem::path& folder, const std::string& command)
+    : path_(folder / kFileName) {
+  for (;;) {
+    fd_ = ::open(path_.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    if (fd_ < 0) throw InputError(folder.string(), "", std::string("cannot create the lock file: ") + std::strerror(errno));
+    if (::flock(fd_, LOCK_EX | LOCK_NB) != 0) {
+      const int err = errno;
+      const std::string holder = err == EWOULDBLOCK ? holder_of(fd_) : std::string();
+      ::close(fd_);
+      fd_ = -1;
+      if (err != EWOULDBLOCK) throw InputError(folder.string(), "", std::string("cannot lock: ") + std::strerror(err));
+      throw InputError(folder.string(), "", "in use by another writer (" + holder +
+                                                "); wait for it to finish or stop it, or choose another folder");
+    }
+    if (still_linked(fd_, path_)) break;
+    ::close(fd_);  // locked a file its holder removed on the way out: take the new one
+  }
+  const std::string who = "pid " + std::to_string(::getpid()) + " on " + host_name() + ": " + command + "\n";
+  if (::ftruncate(fd_, 0) != 0 || ::pwrite(fd_, who.data(), who.size(), 0) != static_cast<ssize_t>(who.size())) {
+    // The lock holds without the note; the next writer is told less about us.
+  }
+}
+
+FolderLock::~FolderLock() {
+  if (fd_ < 0) return;
+  ::unlink(path_.c_str());  // while still locked: a waiting process notices (still_linked) and retries
+  ::close(fd_);
+}
+
+}  // namespace rave
