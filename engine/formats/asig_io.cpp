@@ -2,12 +2,16 @@
 // Panel sentences are handled by engine/formats/asig_panel.cpp.
 #include "engine/formats/asig_io.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <optional>
 
 #include "common/atomic_file.hpp"
 #include "common/error.hpp"
+#include "common/text.hpp"
+#include "engine/model/constraints.hpp"
 #include "engine/formats/internal/asig_panel.hpp"
+#include "engine/formats/layout.hpp"
 
 namespace rave::engine {
 namespace {
@@ -110,7 +114,7 @@ int AsigReader::integer(const Field& field, int lo, int hi, std::string_view wha
   const auto [ptr, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), value);
   if (ec != std::errc() || ptr != digits.data() + digits.size() || value < lo || value > hi)
     fail(field.offset, "expected " + std::string(what) + " " + std::to_string(lo) + ".." + std::to_string(hi) +
-                           ", got '" + std::string(field.text) + "'");
+                           ", got " + quote_value(field.text));
   return value;
 }
 
@@ -118,8 +122,8 @@ void AsigReader::expect_fields(const Line& line, std::size_t count, std::string_
   if (line.fields.size() < count)
     fail(line.offset + line.text.size(), "expected '" + std::string(form) + "', got end of line");
   if (line.fields.size() > count)
-    fail(line.fields[count].offset, "expected end of line after '" + std::string(form) + "', got '" +
-                                        std::string(line.fields[count].text) + "'");
+    fail(line.fields[count].offset, "expected end of line after '" + std::string(form) + "', got " +
+                                        quote_value(line.fields[count].text));
 }
 
 void AsigReader::first_given(std::optional<std::size_t>& first, const Line& line, const std::string& what) const {
@@ -136,15 +140,15 @@ void AsigReader::read_header(const std::vector<Line>& lines) {
                                                                       "' as the first line");
   expect_fields(lines[0], 2, "asig <version>");
   if (lines[0].fields[1].text != kVersion)
-    fail(lines[0].fields[1].offset, "expected format version " + std::string(kVersion) + ", got '" +
-                                        std::string(lines[0].fields[1].text) + "'");
+    fail(lines[0].fields[1].offset, "expected format version " + std::string(kVersion) + ", got " +
+                                        quote_value(lines[0].fields[1].text));
   if (lines.size() < 2 || lines[1].fields[0].text != "configuration")
     fail(lines.size() < 2 ? text_.size() : lines[1].fields[0].offset, "expected 'configuration <name>' after 'asig'");
   expect_fields(lines[1], 2, "configuration <name>");
   const auto config = find_configuration(lines[1].fields[1].text);
   if (!config)
-    fail(lines[1].fields[1].offset, "expected a configuration (" + configuration_names() + "), got '" +
-                                        std::string(lines[1].fields[1].text) + "'");
+    fail(lines[1].fields[1].offset, "expected a configuration (" + configuration_names() + "), got " +
+                                        quote_value(lines[1].fields[1].text));
   problem_.config = *config;
   rules_.resize(configuration(*config).components.size());
 }
@@ -157,25 +161,32 @@ void AsigReader::read_line(const Line& line) {
   if (key == "modified") return read_modified(line);
   if (key == "target") return read_answer(line, problem_.target, target_line_);
   if (key == "predict") return read_answer(line, problem_.predict, predict_line_);
-  fail(line.fields[0].offset, "expected rule, target, predict, context, candidate or modified, got '" +
-                                  std::string(key) + "'");
+  fail(line.fields[0].offset, "expected rule, target, predict, context, candidate or modified, got " +
+                                  quote_value(key));
 }
 
 void AsigReader::read_rule(const Line& line) {
   expect_fields(line, 5, "rule <component> <name> <attr> <parameter>");
   const auto& f = line.fields;
-  auto& group = rules_[static_cast<std::size_t>(integer(f[1], 0, static_cast<int>(rules_.size()) - 1, "component"))];
+  const auto component = static_cast<std::size_t>(integer(f[1], 0, static_cast<int>(rules_.size()) - 1, "component"));
+  auto& group = rules_[component];
   if (group.size() == 4) fail(line.offset, "expected 4 rules per component, got a fifth");
   const auto name = parse_rule_name(f[2].text);
-  if (!name) fail(f[2].offset, "expected Constant, Progression, Arithmetic or Distribute_Three, got '" +
-                                   std::string(f[2].text) + "'");
+  if (!name) fail(f[2].offset, "expected Constant, Progression, Arithmetic or Distribute_Three, got " +
+                                   quote_value(f[2].text));
   const auto attr = parse_rule_attr(f[3].text);
   if (!attr || !attr_fits(group.size(), *attr))
     fail(f[3].offset, "expected the attr of rule " + std::to_string(group.size() + 1) +
-                          " of a group (Number/Position, Number or Position; then Type, Size, Color), got '" +
-                          std::string(f[3].text) + "'");
+                          " of a group (Number/Position, Number or Position; then Type, Size, Color), got " +
+                          quote_value(f[3].text));
   Rule rule{.name = *name, .attr = *attr, .value = 0, .value_known = f[4].text != "?"};
-  if (rule.value_known) rule.value = integer(f[4], -1000000, 1000000, "a parameter ('?' or an integer)");
+  if (rule.value_known) rule.value = integer(f[4], -2, 2, "a parameter ('?' or an integer)");
+  const LayoutSpec& layout = configuration(problem_.config).components[component].layout;
+  const int position = static_cast<int>(group.size());
+  const Rule any_parameter{.name = rule.name, .attr = rule.attr, .value = 0, .value_known = false};
+  // Located at the rule when no parameter would do, else at the parameter.
+  if (const std::string defect = rule_defect(position, any_parameter, layout); !defect.empty()) fail(f[2].offset, defect);
+  if (const std::string defect = rule_defect(position, rule, layout); !defect.empty()) fail(f[4].offset, defect);
   group.push_back(rule);
 }
 
@@ -200,7 +211,7 @@ void AsigReader::read_modified(const Line& line) {
     const std::size_t colon = f.text.find(':');
     const auto attr = colon == std::string_view::npos ? std::nullopt : parse_attr(f.text.substr(colon + 1));
     if (!attr || *attr == Attr::kAngle || *attr == Attr::kUniformity)
-      fail(f.offset, "expected <component>:<Number|Position|Type|Size|Color>, got '" + std::string(f.text) + "'");
+      fail(f.offset, "expected <component>:<Number|Position|Type|Size|Color>, got " + quote_value(f.text));
     const Field component{f.text.substr(0, colon), f.offset};
     mods.push_back({integer(component, 0, static_cast<int>(rules_.size()) - 1, "component"), *attr});
   }
@@ -218,7 +229,8 @@ void AsigReader::finish() {
     if (!panels_[i])
       fail(text_.size(), "expected a line '" + std::string(i < 8 ? "context " : "candidate ") +
                              std::to_string(i % 8) + " <sentence>', got end of file");
-  for (std::size_t c = 0; c < rules_.size(); ++c) {
+  const bool no_rules = std::all_of(rules_.begin(), rules_.end(), [](const auto& group) { return group.empty(); });
+  for (std::size_t c = 0; c < rules_.size() && !no_rules; ++c) {  // no rule lines at all: rules unknown
     if (rules_[c].size() != 4)
       fail(text_.size(), "expected 4 rules for component " + std::to_string(c) + ", got " +
                              std::to_string(rules_[c].size()));
@@ -268,6 +280,8 @@ Problem parse_asig(std::string_view text, std::string_view file_name) {
   return AsigReader(text, file_name).read();
 }
 
-Problem read_asig(const std::filesystem::path& path) { return parse_asig(read_file(path), path.string()); }
+Problem read_asig(const std::filesystem::path& path) {
+  return parse_asig(read_file(path, kMaxProblemFileBytes), path.string());
+}
 
 }  // namespace rave::engine

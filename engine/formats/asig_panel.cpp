@@ -6,6 +6,7 @@
 #include <charconv>
 #include <optional>
 
+#include "common/text.hpp"
 #include "engine/formats/asig_io.hpp"
 #include "engine/formats/internal/asig_panel.hpp"
 #include "engine/model/structure.hpp"
@@ -18,6 +19,9 @@ namespace {
 using grammar::Level;
 using grammar::NodeId;
 using grammar::Tree;
+
+// A value from the sentence for an error message: as it is, or quoted and cut when long.
+std::string shown(const std::string& value) { return value.size() <= 40 ? printable(value) : quote_value(value, 40); }
 
 std::vector<NodeId> layouts_of(const Tree& tree) {
   std::vector<NodeId> out;
@@ -91,19 +95,20 @@ class PanelReader {
     const auto [ptr, ec] = std::from_chars(attribute.value.data(), end, value);
     if (ec != std::errc() || ptr != end || value < lo || value > hi)
       fail_attribute(node, i, "expected " + attribute.name + " " + std::to_string(lo) + ".." + std::to_string(hi) +
-                                  ", got " + attribute.value);
+                                  ", got " + shown(attribute.value));
     return value;
   }
 
   Entity read_entity(NodeId node, const LayoutSpec& spec) const {
     std::array<std::optional<int>, 5> values;  // slot, Type, Size, Color, Angle
-    static constexpr std::array<std::pair<int, int>, 5> kRanges{{{0, 0}, {1, 5}, {0, 5}, {0, 9}, {0, 7}}};
+    // The layout's own ranges (spec/raven.md 2: Out's Color is always 0, its Size 3..5).
+    const std::array<Range, 5> ranges{Range{0, static_cast<int>(spec.slots.size()) - 1}, spec.type, spec.size,
+                                      spec.color, spec.angle};
     const auto& attributes = tree_[node].attributes;
     for (std::size_t i = 0; i < attributes.size(); ++i) {
       const auto& names = grammar::kEntityAttributeNames;
       const auto k = static_cast<std::size_t>(std::find(names.begin(), names.end(), attributes[i].name) - names.begin());
-      const int hi = k == 0 ? static_cast<int>(spec.slots.size()) - 1 : kRanges[k].second;
-      values[k] = level(node, i, kRanges[k].first, hi);
+      values[k] = level(node, i, ranges[k].min, ranges[k].max);
     }
     for (std::size_t k = 0; k < values.size(); ++k)
       if (!values[k])
@@ -147,10 +152,10 @@ ComponentPanel PanelReader::read_layout(NodeId node, const LayoutSpec& spec) con
       has_uniformity = true;
     } else if (attributes[i].name == "Number" && level(node, i, 0, kMaxNumberLevel) != count - 1) {
       fail_attribute(node, i, "expected Number=" + std::to_string(count - 1) + " (" + std::to_string(count) +
-                                  " entities), got Number=" + attributes[i].value);
+                                  " entities), got Number=" + shown(attributes[i].value));
     } else if (attributes[i].name == "Position" && attributes[i].value != slots) {
       fail_attribute(node, i, "expected Position=" + slots + " (the entities' slots), got Position=" +
-                                  attributes[i].value);
+                                  shown(attributes[i].value));
     }
   }
   if (!has_uniformity) fail_node(node, "expected Uniformity on " + tree_[node].label + ", got none");

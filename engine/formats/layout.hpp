@@ -4,6 +4,7 @@
 //
 //   Split s = split_of(/*k=*/7, /*val=*/2, /*test=*/2);     // kVal
 //   std::string stem = problem_stem(7, s);                  // "RAVEN_7_val"
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -11,6 +12,11 @@
 namespace rave::engine {
 
 enum class Split { kTrain, kVal, kTest };
+
+/// The most bytes rave reads from one problem file (.xml, .npz, .asig) and unpacks from one npz. A
+/// problem needs under 1 MB (an uncompressed npz is about 412 KB, an XML under 70 KB); the cap
+/// bounds what a hostile file costs.
+inline constexpr std::size_t kMaxProblemFileBytes = std::size_t{8} << 20;
 
 /// "train", "val", "test".
 std::string_view split_name(Split split);

@@ -6,6 +6,8 @@
 
 #include "common/atomic_file.hpp"
 #include "common/error.hpp"
+#include "common/text.hpp"
+#include "engine/formats/layout.hpp"
 #include "engine/model/structure.hpp"
 #include "engine/formats/zip.hpp"
 
@@ -137,7 +139,7 @@ namespace {
   std::string shape = "(";
   for (std::size_t d : a.shape) shape += std::to_string(d) + ",";
   throw InputError(f.file(), key + ".npy",
-                   "expected " + want + ", found dtype " + a.descr + " shape " + shape + ")");
+                   "expected " + want + ", found dtype " + quote_value(a.descr) + " shape " + shape + ")");
 }
 
 const NpyArray& typed(const NpzFile& f, const std::string& key, std::string_view descr,
@@ -147,13 +149,27 @@ const NpyArray& typed(const NpzFile& f, const std::string& key, std::string_view
   return a;
 }
 
-std::int64_t scalar_int(const NpzFile& f, const std::string& key) {
+// A candidate index (target, predict): int64 of shape () or (1,) as the originals write it, 0..7.
+std::int64_t candidate_index(const NpzFile& f, const std::string& key) {
   const NpyArray& a = f.array(key);
   const bool shape_ok = a.shape.empty() || a.shape == std::vector<std::size_t>{1};
   if (a.descr != "<i8" || !shape_ok) wrong(f, key, a, "int64 of shape () or (1,)");
   std::uint64_t v = 0;
   for (int i = 7; i >= 0; --i) v = (v << 8) | static_cast<unsigned char>(a.data[static_cast<std::size_t>(i)]);
-  return static_cast<std::int64_t>(v);
+  const auto value = static_cast<std::int64_t>(v);
+  if (value < 0 || value >= kCandidates)
+    throw InputError(f.file(), key + ".npy", key + " " + std::to_string(value) + " is not a candidate index 0..7");
+  return value;
+}
+
+// A uint8 array of bits (meta_matrix, meta_target, meta_structure): every value 0 or 1.
+const NpyArray& bits(const NpzFile& f, const std::string& key, std::vector<std::size_t> shape, const std::string& want) {
+  const NpyArray& a = typed(f, key, "|u1", std::move(shape), want);
+  for (std::size_t i = 0; i < a.data.size(); ++i)
+    if (static_cast<unsigned char>(a.data[i]) > 1)
+      throw InputError(f.file(), key + ".npy", key + " holds " + std::to_string(static_cast<unsigned char>(a.data[i])) +
+                                                   " at index " + std::to_string(i) + "; its values are bits (0 or 1)");
+  return a;
 }
 
 template <std::size_t N>
@@ -183,20 +199,20 @@ std::span<const std::uint8_t> NpzFile::image() const {
   const NpyArray& a = typed(*this, "image", "|u1", {16, kPanelSize, kPanelSize}, "uint8 (16, 160, 160)");
   return {reinterpret_cast<const std::uint8_t*>(a.data.data()), a.data.size()};
 }
-std::int64_t NpzFile::target() const { return scalar_int(*this, "target"); }
-std::int64_t NpzFile::predict() const { return scalar_int(*this, "predict"); }
+std::int64_t NpzFile::target() const { return candidate_index(*this, "target"); }
+std::int64_t NpzFile::predict() const { return candidate_index(*this, "predict"); }
 
 std::array<std::array<std::uint8_t, 9>, 8> NpzFile::meta_matrix() const {
-  const NpyArray& a = typed(*this, "meta_matrix", "|u1", {8, 9}, "uint8 (8, 9)");
+  const NpyArray& a = bits(*this, "meta_matrix", {8, 9}, "uint8 (8, 9)");
   std::array<std::array<std::uint8_t, 9>, 8> out{};
   for (std::size_t r = 0; r < 8; ++r) std::memcpy(out[r].data(), a.data.data() + 9 * r, 9);
   return out;
 }
 std::array<std::uint8_t, 9> NpzFile::meta_target() const {
-  return bytes_array<9>(typed(*this, "meta_target", "|u1", {9}, "uint8 (9,)"));
+  return bytes_array<9>(bits(*this, "meta_target", {9}, "uint8 (9,)"));
 }
 std::array<std::uint8_t, 21> NpzFile::meta_structure() const {
-  return bytes_array<21>(typed(*this, "meta_structure", "|u1", {21}, "uint8 (21,)"));
+  return bytes_array<21>(bits(*this, "meta_structure", {21}, "uint8 (21,)"));
 }
 
 std::vector<std::string> NpzFile::structure() const {
@@ -252,7 +268,7 @@ struct MemberParser {
 NpzFile parse_members(std::string_view bytes, const std::string& file_name,
                       const std::function<bool(std::string_view)>& wanted) {
   MemberParser parser{file_name, {}};
-  visit_zip(bytes, file_name, std::ref(parser), wanted);
+  visit_zip(bytes, file_name, std::ref(parser), wanted, kMaxProblemFileBytes);
   return NpzFile(file_name, std::move(parser.members));
 }
 
@@ -271,7 +287,9 @@ NpzFile parse_npz(std::string_view bytes, const std::string& file_name, std::ini
   return parse_members(bytes, file_name, only(keys));
 }
 
-NpzFile read_npz(const std::filesystem::path& path) { return parse_npz(read_file(path), path.string()); }
+NpzFile read_npz(const std::filesystem::path& path) {
+  return parse_npz(read_file(path, kMaxProblemFileBytes), path.string());
+}
 
 // numpy writes the small members after the 400 KB image, so the last few KB of the file usually
 // hold them and the central directory: read those alone, and the whole file only when a wanted
@@ -282,9 +300,9 @@ NpzFile read_npz(const std::filesystem::path& path, std::initializer_list<std::s
   const std::uint64_t size = read_file_tail(path, kTailBytes, tail);
   const std::string name = path.string();
   MemberParser parser{name, {}};
-  if (visit_zip_tail(tail, size - tail.size(), name, std::ref(parser), only(keys)))
+  if (visit_zip_tail(tail, size - tail.size(), name, std::ref(parser), only(keys), kMaxProblemFileBytes))
     return NpzFile(name, std::move(parser.members));
-  return parse_npz(read_file(path), name, keys);
+  return parse_npz(read_file(path, kMaxProblemFileBytes), name, keys);
 }
 
 }  // namespace rave::engine

@@ -68,9 +68,9 @@ class NpzFile {
   const NpyArray& array(const std::string& key) const;
 
   std::span<const std::uint8_t> image() const;             ///< (16, 160, 160) uint8, valid while *this lives
-  std::int64_t target() const;                              ///< () or (1,) int64
-  std::int64_t predict() const;                             ///< () or (1,) int64
-  std::array<std::array<std::uint8_t, 9>, 8> meta_matrix() const;
+  std::int64_t target() const;                              ///< () or (1,) int64, 0..7
+  std::int64_t predict() const;                             ///< () or (1,) int64, 0..7
+  std::array<std::array<std::uint8_t, 9>, 8> meta_matrix() const;   ///< bits (0 or 1), as meta_target, meta_structure
   std::array<std::uint8_t, 9> meta_target() const;
   std::vector<std::string> structure() const;               ///< <U{n} or |S{n}
   std::array<std::uint8_t, 21> meta_structure() const;
@@ -83,7 +83,7 @@ class NpzFile {
   std::map<std::string, NpyArray> arrays_;
 };
 
-/// Reads and parses an npz file (CRC checked).
+/// Reads and parses an npz file (CRC checked; at most kMaxProblemFileBytes read and unpacked).
 NpzFile read_npz(const std::filesystem::path& path);
 /// Reads only the members `keys` (e.g. {"target", "predict"}), skipping the others unchecked:
 /// what a reader that needs no pixels wants.

@@ -1,6 +1,8 @@
 #include "engine/formats/problem_files.hpp"
 
 #include <algorithm>
+#include <new>
+#include <stdexcept>
 #include <system_error>
 
 #include "common/error.hpp"
@@ -13,13 +15,10 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// target and predict of an npz (the 400 KB image is skipped), range-checked.
+// target and predict of an npz (the 400 KB image is skipped), range-checked by NpzFile.
 void read_answer(const fs::path& npz, Problem& problem) {
   const NpzFile file = read_npz(npz, {"target", "predict"});
-  const std::int64_t target = file.target();
-  if (target < 0 || target >= kCandidates)
-    throw InputError(npz.string(), "target.npy", "target " + std::to_string(target) + " is not 0..7");
-  problem.target = static_cast<int>(target);
+  problem.target = static_cast<int>(file.target());
   problem.predict = static_cast<int>(file.predict());
 }
 
@@ -96,12 +95,32 @@ std::vector<fs::path> collect_problem_files(const std::vector<fs::path>& inputs,
   return out;
 }
 
-Problem read_problem(const fs::path& path, TargetSource target) {
+Problem parse_problem_text(std::string_view text, const std::string& name) {
+  const std::size_t first = text.find_first_not_of(" \t\r\n");
+  const bool xml = first != std::string_view::npos && (text[first] == '<' || text.substr(first, 3) == "\xEF\xBB\xBF");
+  return xml ? parse_problem_xml(text, name) : parse_asig(text, name);
+}
+
+namespace {
+
+Problem read_by_extension(const fs::path& path, TargetSource target) {
   const fs::path ext = path.extension();
   if (ext == ".xml") return read_xml(path, target);
   if (ext == ".asig") return read_asig(path);  // holds its target, if known
   if (ext == ".npz") return read_npz_problem(path);
   throw InputError(path.string(), "", "not a problem file (expected .xml, .asig or .npz)");
+}
+
+}  // namespace
+
+Problem read_problem(const fs::path& path, TargetSource target) {
+  try {
+    return read_by_extension(path, target);
+  } catch (const std::bad_alloc&) {  // the readers cap what they allocate; this is the last line
+    throw InputError(path.string(), "", "out of memory while reading the problem");
+  } catch (const std::length_error&) {
+    throw InputError(path.string(), "", "out of memory while reading the problem");
+  }
 }
 
 }  // namespace rave::engine

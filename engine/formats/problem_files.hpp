@@ -10,6 +10,8 @@
 #include <filesystem>
 #include <functional>
 #include <optional>
+#include <string>
+#include <string_view>
 #include <vector>
 
 #include "engine/model/problem.hpp"
@@ -36,6 +38,9 @@ enum class TargetSource {
   kNone,     ///< the file alone (an XML's target and predict stay unset)
   kSibling,  ///< also the .npz beside an XML (its errors propagate), else I-RAVEN's modifications
 };
+/// A problem from the text of a file of unknown name (standard input): RAVEN XML when its first
+/// character other than blanks is '<', the .asig form otherwise. `name` names it in errors.
+Problem parse_problem_text(std::string_view text, const std::string& name);
 /// Reads one problem: `.xml` (with its sibling npz per `target`), `.asig`, or `.npz` (its sibling
 /// XML holds the symbols; target and predict come from the npz itself). Throws InputError naming the
 /// file and the place for anything unreadable or of another kind.

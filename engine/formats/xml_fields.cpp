@@ -6,6 +6,8 @@
 
 #include "common/error.hpp"
 #include "common/pyformat.hpp"
+#include "common/text.hpp"
+#include "engine/model/constraints.hpp"
 #include "engine/formats/internal/xml_fields.hpp"
 
 namespace rave::engine::internal {
@@ -207,7 +209,7 @@ long long XmlContext::integer(std::string_view value, const char* attr, const Pl
   long long v = 0;
   const auto r = std::from_chars(value.data(), value.data() + value.size(), v);
   if (value.empty() || r.ec != std::errc() || r.ptr != value.data() + value.size())
-    fail(place, attr, "not an integer: '" + std::string(value) + "'");
+    fail(place, attr, "not an integer: " + quote_value(value));
   return v;
 }
 
@@ -228,10 +230,10 @@ int XmlContext::slot_of(std::string_view bbox, const LayoutText& known, const Pl
     if (known.slots[i] == bbox) return static_cast<int>(i);
   const LayoutSpec& layout = *known.layout;
   const auto slot = parse_slot(bbox);  // other spellings of the same numbers ("1.0", no spaces)
-  if (!slot) fail(place, "bbox", "bbox is not a list of 4 numbers: '" + std::string(bbox) + "'");
+  if (!slot) fail(place, "bbox", "bbox is not a list of 4 numbers: " + quote_value(bbox));
   for (std::size_t i = 0; i < layout.slots.size(); ++i)
     if (layout.slots[i] == *slot) return static_cast<int>(i);
-  fail(place, "bbox", "bbox " + std::string(bbox) + " is no slot of layout " + std::string(layout.name));
+  fail(place, "bbox", "bbox " + quote_value(bbox) + " is no slot of layout " + std::string(layout.name));
 }
 
 void XmlContext::check_positions(std::string_view position, const LayoutText& known, const Place& place) const {
@@ -257,13 +259,15 @@ std::vector<RuleGroup> XmlContext::rule_groups(pugi::xml_node rules, const Confi
       const Place rule{&group, "Rule", r + 1};
       const std::string_view name_text = text(rules_of_group[r], "name", rule);
       const auto name = parse_rule_name(name_text);
-      if (!name) fail(rule, "name", "unknown rule name '" + std::string(name_text) + "'");
+      if (!name) fail(rule, "name", "unknown rule name " + quote_value(name_text));
       const std::string_view attr_text = text(rules_of_group[r], "attr", rule);
       const auto attr = parse_rule_attr(attr_text);
       if (!attr || !attr_fits(r, *attr))
-        fail(rule, "attr", "rule attr '" + std::string(attr_text) + "' does not fit position " + std::to_string(r + 1) +
+        fail(rule, "attr", "rule attr " + quote_value(attr_text) + " does not fit position " + std::to_string(r + 1) +
                                " of a rule group");
       out[g].rules[r] = Rule{.name = *name, .attr = *attr, .value = 0, .value_known = false};
+      const std::string defect = rule_defect(static_cast<int>(r), out[g].rules[r], config.components[g].layout);
+      if (!defect.empty()) fail(rule, defect);
     }
   }
   return out;
@@ -285,7 +289,7 @@ std::array<std::vector<Modification>, kCandidates> XmlContext::modifications(pug
       const std::string_view name = text(attributes[a], "name", attribute);
       const auto attr = parse_attr(name);
       if (!attr || *attr == Attr::kAngle || *attr == Attr::kUniformity)
-        fail(attribute, "name", "unknown modified attribute '" + std::string(name) + "'");
+        fail(attribute, "name", "unknown modified attribute " + quote_value(name));
       out[i].push_back(Modification{component, *attr});
     }
   }

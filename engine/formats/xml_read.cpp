@@ -21,7 +21,9 @@
 
 #include "common/atomic_file.hpp"
 #include "common/error.hpp"
+#include "common/text.hpp"
 #include "engine/formats/internal/xml_fields.hpp"
+#include "engine/formats/layout.hpp"
 #include "engine/formats/xml_io.hpp"
 
 namespace rave::engine {
@@ -30,14 +32,6 @@ namespace {
 using internal::LayoutText;
 using internal::Place;
 using internal::XmlContext;
-
-std::string line_col(std::string_view text, std::ptrdiff_t offset) {
-  const std::size_t end = std::min(text.size(), static_cast<std::size_t>(std::max<std::ptrdiff_t>(offset, 0)));
-  std::size_t line = 1, line_start = 0;
-  for (std::size_t i = 0; i < end; ++i)
-    if (text[i] == '\n') ++line, line_start = i + 1;
-  return std::to_string(line) + ":" + std::to_string(end - line_start + 1);
-}
 
 // Counts the cuts of cut_mask_values seen, in document order, as the start of an Entity's mask
 // value (the reader visits entities in document order).
@@ -87,7 +81,7 @@ ConfigId match_configuration(const XmlContext& x, pugi::xml_node structure, cons
     if (c.structure != name) continue;
     structure_known = true;
     if (nodes.count != c.components.size())
-      x.fail(place, "expected " + std::to_string(c.components.size()) + " Component elements for " + std::string(name) +
+      x.fail(place, "expected " + std::to_string(c.components.size()) + " Component elements for " + quote_value(name) +
                         ", found " + std::to_string(nodes.count));
     bool match = true;
     for (std::size_t k = 0; k < nodes.count && match; ++k) {
@@ -97,8 +91,8 @@ ConfigId match_configuration(const XmlContext& x, pugi::xml_node structure, cons
     }
     if (match) return c.id;
   }
-  if (!structure_known) x.fail(place, "name", "unknown Struct name '" + std::string(name) + "'");
-  x.fail(place, "Component and Layout names match no configuration of Struct " + std::string(name));
+  if (!structure_known) x.fail(place, "name", "unknown Struct name " + quote_value(name));
+  x.fail(place, "Component and Layout names match no configuration of Struct " + quote_value(name));
 }
 
 Entity read_entity(const XmlContext& x, pugi::xml_node node, const LayoutText& layout, const Place& place,
@@ -109,10 +103,11 @@ Entity read_entity(const XmlContext& x, pugi::xml_node node, const LayoutText& l
   cuts.saw_mask(v[5]);
   Entity e;
   e.slot = x.slot_of(x.required(v[0], "bbox", place), layout, place);
-  e.type = x.level(x.required(v[1], "Type", place), "Type", place, 1, 5);
-  e.size = x.level(x.required(v[2], "Size", place), "Size", place, 0, 5);
-  e.color = x.level(x.required(v[3], "Color", place), "Color", place, 0, 9);
-  e.angle = x.level(x.required(v[4], "Angle", place), "Angle", place, 0, 7);
+  const LayoutSpec& spec = *layout.layout;  // the layout's own ranges (Out's Color is always 0)
+  e.type = x.level(x.required(v[1], "Type", place), "Type", place, spec.type.min, spec.type.max);
+  e.size = x.level(x.required(v[2], "Size", place), "Size", place, spec.size.min, spec.size.max);
+  e.color = x.level(x.required(v[3], "Color", place), "Color", place, spec.color.min, spec.color.max);
+  e.angle = x.level(x.required(v[4], "Angle", place), "Angle", place, spec.angle.min, spec.angle.max);
   return e;
 }
 
@@ -166,7 +161,7 @@ Panel read_panel(const XmlContext& x, pugi::xml_node node, std::optional<ConfigI
 Problem read_document(const XmlContext& x, const pugi::xml_document& doc, CutCheck& cuts) {
   const pugi::xml_node data = doc.document_element();
   const Place data_place{nullptr, "Data"}, panels_place{&data_place, "Panels"};
-  if (std::string_view(data.name()) != "Data") x.fail(Place{nullptr, data.name()}, "root element must be Data");
+  if (std::string_view(data.name()) != "Data") x.fail(Place{nullptr, "<root>"}, "root element must be Data, not " + quote_value(data.name()));
   const pugi::xml_node panels = x.child(data, "Panels", data_place);
   std::array<pugi::xml_node, kPanels> panel_nodes;
   std::size_t count = 0;
@@ -186,13 +181,24 @@ Problem read_document(const XmlContext& x, const pugi::xml_document& doc, CutChe
   return problem;
 }
 
-// The problem in the whole text: the reference behaviour, results and errors alike.
+// pugixml's options: parse_fragment keeps text outside the root element (the default drops it
+// silently), so that check_xml_tree can refuse it, and several root elements.
+constexpr unsigned kParseOptions = pugi::parse_default | pugi::parse_fragment;
+
+// The problem in the whole text: the reference behaviour, results and errors alike. Parsed in place
+// in a copy, so that every name pugixml hands back points at its own offset in the text.
 Problem parse_whole(std::string_view text, const XmlContext& x) {
+  const std::string file(x.file);
+  internal::check_xml_characters(text, file);
+  thread_local std::string copy;
+  copy.assign(text);
   pugi::xml_document doc;
-  const pugi::xml_parse_result parsed = doc.load_buffer(text.data(), text.size(), pugi::parse_default, pugi::encoding_utf8);
+  const pugi::xml_parse_result parsed = doc.load_buffer_inplace(copy.data(), copy.size(), kParseOptions, pugi::encoding_utf8);
   if (!parsed)
-    throw InputError(std::string(x.file), line_col(text, parsed.offset), std::string("XML syntax: ") + parsed.description());
-  CutCheck no_cuts(text.data(), {});
+    throw InputError(file, internal::xml_line_col(text, static_cast<std::size_t>(std::max<std::ptrdiff_t>(parsed.offset, 0))),
+                     std::string("XML syntax: ") + parsed.description());
+  internal::check_xml_tree(doc, text, copy.data(), file);
+  CutCheck no_cuts(copy.data(), {});
   return read_document(x, doc, no_cuts);
 }
 
@@ -200,9 +206,10 @@ Problem parse_whole(std::string_view text, const XmlContext& x) {
 // cannot be trusted (a cut that is no Entity's mask value, or any error).
 std::optional<Problem> parse_cut(std::string& cut, std::span<const std::size_t> cuts, const XmlContext& x) {
   pugi::xml_document doc;
-  if (!doc.load_buffer_inplace(cut.data(), cut.size(), pugi::parse_default, pugi::encoding_utf8)) return std::nullopt;
+  if (!doc.load_buffer_inplace(cut.data(), cut.size(), kParseOptions, pugi::encoding_utf8)) return std::nullopt;
   CutCheck check(cut.data(), cuts);
   try {
+    internal::check_xml_tree(doc, cut, cut.data(), std::string(x.file));
     Problem problem = read_document(x, doc, check);
     if (check.all_seen()) return problem;
   } catch (const InputError&) {
@@ -250,6 +257,7 @@ Problem parse_problem_xml_uncut(std::string_view text, const std::string& file_n
 // (and pugixml's node pages).
 Problem parse_problem_xml(std::string_view text, const std::string& file_name) {
   const XmlContext x{file_name};
+  internal::check_xml_characters(text, file_name);  // before the cut, which drops mask values
   thread_local std::string cut;
   thread_local std::vector<std::size_t> cuts;
   internal::cut_mask_values(text, cut, cuts);
@@ -260,7 +268,7 @@ Problem parse_problem_xml(std::string_view text, const std::string& file_name) {
 
 Problem read_problem_xml(const std::filesystem::path& path) {
   thread_local std::string text;
-  read_file_into(path, text);
+  read_file_into(path, text, kMaxProblemFileBytes);
   return parse_problem_xml(text, path.string());
 }
 

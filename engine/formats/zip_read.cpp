@@ -3,10 +3,12 @@
 // checked before use, so truncated or corrupt input throws InputError and never reads out of range.
 #include <zlib.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
 #include "common/error.hpp"
+#include "common/text.hpp"
 #include "engine/formats/internal/crc32.hpp"
 #include "engine/formats/zip.hpp"
 
@@ -81,7 +83,8 @@ Directory find_directory(const Cursor& c) {
 
 struct Entry {
   std::string name;
-  std::uint64_t method = 0, crc = 0, compressed = 0, size = 0, local = 0;
+  std::uint64_t flags = 0, method = 0, crc = 0, compressed = 0, size = 0, local = 0;
+  std::uint64_t data_at = 0;  ///< first byte of the member's data (after its local header)
 };
 
 // Replaces 0xFFFFFFFF fields with the values of a zip64 extra field (in the order the spec gives).
@@ -106,6 +109,7 @@ Entry read_entry(const Cursor& c, std::uint64_t& at) {
   c.need(at, kCentralSize, "central directory entry");
   if (c.le(at, 4) != kCentralSig) c.fail(at, "bad central directory signature");
   Entry e;
+  e.flags = c.le(at + 8, 2);
   e.method = c.le(at + 10, 2);
   e.crc = c.le(at + 16, 4);
   e.compressed = c.le(at + 20, 4);
@@ -133,44 +137,70 @@ std::string inflate_member(const Cursor& c, std::uint64_t at, const Entry& e) {
   const std::string reason = z.msg != nullptr ? z.msg : "size mismatch";
   inflateEnd(&z);
   if (status != Z_STREAM_END || produced != e.size)
-    c.fail(at, "member " + e.name + ": corrupt deflate data (" + reason + ")");
+    c.fail(at, "member " + quote_value(e.name) + ": corrupt deflate data (" + reason + ")");
   return out;
+}
+
+// Reads the local header of `e` (its name must be the central directory's, as numpy's zipfile
+// requires) and sets e.data_at.
+void read_local_header(const Cursor& c, Entry& e) {
+  c.need(e.local, kLocalSize, "local header");
+  if (c.le(e.local, 4) != kLocalSig) c.fail(e.local, "bad local header signature for member " + quote_value(e.name));
+  const std::uint64_t name_len = c.le(e.local + 26, 2);
+  c.need(e.local + kLocalSize, name_len, "local header name");
+  if (c.slice(e.local + kLocalSize, name_len) != e.name)
+    c.fail(e.local, "member " + quote_value(e.name) + " has another name in its local header (" +
+                        quote_value(c.slice(e.local + kLocalSize, name_len)) + ")");
+  if ((e.flags & 1) != 0) c.fail(e.local, "member " + quote_value(e.name) + " is encrypted");
+  e.data_at = e.local + kLocalSize + name_len + c.le(e.local + 28, 2);
+  c.need(e.data_at, e.compressed, "member data");
+}
+
+// Members whose bytes (local header and data) overlap each other or the central directory are the
+// trick of "overlapping" zip bombs, which expand one small compressed kernel many times over;
+// numpy never writes them. Throws for any overlap; also caps the total unpacked size.
+void check_layout(const Cursor& c, std::vector<Entry>& entries, const Directory& d, std::uint64_t max_unpacked) {
+  std::uint64_t unpacked = 0;
+  for (const Entry& e : entries)
+    if (__builtin_add_overflow(unpacked, e.size, &unpacked) || unpacked > max_unpacked)
+      c.fail(e.local, "the members unpack to more than " + std::to_string(max_unpacked) +
+                          " bytes, more than a file of this kind ever holds");
+  std::vector<const Entry*> order;
+  for (const Entry& e : entries) order.push_back(&e);
+  std::sort(order.begin(), order.end(), [](const Entry* a, const Entry* b) { return a->local < b->local; });
+  for (std::size_t i = 0; i < order.size(); ++i) {
+    const std::uint64_t end = order[i]->data_at + order[i]->compressed;
+    const bool into_next = i + 1 < order.size() && end > order[i + 1]->local;
+    if (into_next || (order[i]->local < d.offset + d.size && end > d.offset))
+      c.fail(order[i]->local, "member " + quote_value(order[i]->name) + " overlaps " +
+                                  (into_next ? "member " + quote_value(order[i + 1]->name) : "the central directory"));
+  }
 }
 
 // Checks a member, inflates it into `buffer` when deflated, verifies its CRC and hands its bytes
 // to `visit` (a view into the archive for stored members).
-// Where a member's data starts, after its local header (both checked to lie in the file).
-std::uint64_t data_offset(const Cursor& c, const Entry& e) {
-  c.need(e.local, kLocalSize, "local header");
-  if (c.le(e.local, 4) != kLocalSig) c.fail(e.local, "bad local header signature for member " + e.name);
-  const std::uint64_t data_at = e.local + kLocalSize + c.le(e.local + 26, 2) + c.le(e.local + 28, 2);
-  c.need(data_at, e.compressed, ("data of member " + e.name).c_str());
-  return data_at;
-}
-
 void visit_member(const Cursor& c, const Entry& e, std::string& buffer, const ZipVisitor& visit) {
-  const std::uint64_t data_at = data_offset(c, e);
+  const std::uint64_t data_at = e.data_at;
   // Deflate expands at most ~1032:1, so a size beyond that is a corrupt header, not a reason to
   // allocate gigabytes.
   if (e.size > (std::uint64_t{1} << 32) || (e.method == 8 && e.size > e.compressed * 1032 + 1024))
-    c.fail(e.local, "member " + e.name + " is implausibly large");
+    c.fail(e.local, "member " + quote_value(e.name) + " is implausibly large");
   std::string_view data;
   if (e.method == 0) {
-    if (e.compressed != e.size) c.fail(e.local, "stored member " + e.name + " has mismatched sizes");
+    if (e.compressed != e.size) c.fail(e.local, "stored member " + quote_value(e.name) + " has mismatched sizes");
     data = c.slice(data_at, e.size);
   } else if (e.method == 8) {
     buffer = inflate_member(c, data_at, e);
     data = buffer;
   } else {
-    c.fail(e.local, "member " + e.name + ": unsupported compression method " + std::to_string(e.method));
+    c.fail(e.local, "member " + quote_value(e.name) + ": unsupported compression method " + std::to_string(e.method));
   }
   const auto crc = internal::crc32_update(0, data.data(), data.size());
-  if (crc != e.crc) c.fail(data_at, "CRC mismatch in member " + e.name);
+  if (crc != e.crc) c.fail(data_at, "CRC mismatch in member " + quote_value(e.name));
   visit(e.name, data);
 }
 
-std::vector<Entry> directory_entries(const Cursor& c) {
-  const Directory d = find_directory(c);
+std::vector<Entry> directory_entries(const Cursor& c, const Directory& d) {
   std::vector<Entry> entries;
   std::uint64_t at = d.offset;
   for (std::uint64_t i = 0; i < d.entries; ++i) {
@@ -183,27 +213,34 @@ std::vector<Entry> directory_entries(const Cursor& c) {
 }  // namespace
 
 void visit_zip(std::string_view bytes, const std::string& file, const ZipVisitor& visit,
-               const std::function<bool(std::string_view)>& wanted) {
+               const std::function<bool(std::string_view)>& wanted, std::uint64_t max_unpacked) {
   const Cursor c(bytes, file);
+  const Directory d = find_directory(c);
+  std::vector<Entry> entries = directory_entries(c, d);  // each entry takes >= 46 bytes: bounded by the file
+  for (Entry& e : entries) read_local_header(c, e);
+  check_layout(c, entries, d, max_unpacked);
   std::string buffer;
-  for (const Entry& e : directory_entries(c))
+  for (const Entry& e : entries)
     if (!wanted || wanted(e.name)) visit_member(c, e, buffer, visit);
 }
 
+// Only the wanted members' local headers lie in the window: the layout check covers them (with the
+// central directory) and the cap their unpacked sizes.
 bool visit_zip_tail(std::string_view tail, std::uint64_t offset, const std::string& file, const ZipVisitor& visit,
-                    const std::function<bool(std::string_view)>& wanted) {
+                    const std::function<bool(std::string_view)>& wanted, std::uint64_t max_unpacked) {
   const Cursor c(tail, file, offset);
   std::vector<Entry> entries;
   try {
-    entries = directory_entries(c);
-    for (const Entry& e : entries)
-      if (!wanted || wanted(e.name)) data_offset(c, e);
+    const Directory d = find_directory(c);
+    for (Entry& e : directory_entries(c, d))
+      if (!wanted || wanted(e.name)) entries.push_back(std::move(e));
+    for (Entry& e : entries) read_local_header(c, e);
+    check_layout(c, entries, d, max_unpacked);
   } catch (const OutsideWindow&) {
     return false;
   }
   std::string buffer;
-  for (const Entry& e : entries)
-    if (!wanted || wanted(e.name)) visit_member(c, e, buffer, visit);
+  for (const Entry& e : entries) visit_member(c, e, buffer, visit);
   return true;
 }
 

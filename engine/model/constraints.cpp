@@ -1,12 +1,17 @@
 #include "engine/model/constraints.hpp"
 
+#include <algorithm>
+#include <array>
+
 #include "common/error.hpp"
 #include "common/math.hpp"
 
 namespace rave::engine {
 namespace {
 
-
+constexpr std::array<int, 4> kSteps{-2, -1, 1, 2};
+constexpr std::array<int, 2> kSigns{1, -1};
+constexpr std::array<int, 1> kNoParameter{0};
 
 void check_value(const Rule& rule) {
   RAVE_CHECK(rule.value_known, "narrowing needs the rule's parameter (value_known)");
@@ -96,6 +101,37 @@ Range& entity_range(LayoutConstraints& c, int group) {
 constexpr RuleAttr kGroupAttr[4] = {RuleAttr::kNumberPosition, RuleAttr::kType, RuleAttr::kSize,
                                     RuleAttr::kColor};
 
+// Whether (name, attr) is a row of group `group` of the rule table (spec 4.1).
+bool is_row(int group, const Rule& rule) {
+  if (group == 0)
+    return rule.name == RuleName::kConstant ? rule.attr == RuleAttr::kNumberPosition
+                                            : rule.attr == RuleAttr::kNumber || rule.attr == RuleAttr::kPosition;
+  return rule.attr == kGroupAttr[group] && !(group == 1 && rule.name == RuleName::kArithmetic);
+}
+
+std::string signed_text(int value) {
+  std::string text = std::to_string(value);
+  if (value > 0) text.insert(text.begin(), '+');  // not "+" + text: g++ 12 warns falsely (-Wrestrict)
+  return text;
+}
+
+std::string parameters_text(RuleName name) {
+  std::string out;
+  for (const int p : rule_parameters(name)) {
+    if (!out.empty()) out += ", ";
+    out += signed_text(p);
+  }
+  return out;
+}
+
+// Whether the layout's ranges hold `rule` with parameter `value`.
+bool fits_layout(int group, Rule rule, int value, const LayoutSpec& layout) {
+  rule.value = value;
+  rule.value_known = true;
+  LayoutConstraints constraints = original_constraints(layout);
+  return narrow_rule(group, rule, constraints);
+}
+
 }  // namespace
 
 LayoutConstraints original_constraints(const LayoutSpec& layout) {
@@ -122,6 +158,30 @@ std::optional<LayoutConstraints> narrow(const LayoutSpec& /*layout: slot count =
   for (int group = 0; group < 4; ++group)
     if (!narrow_rule(group, rules.rules[static_cast<std::size_t>(group)], out)) return std::nullopt;
   return out;
+}
+
+std::span<const int> rule_parameters(RuleName name) {
+  switch (name) {
+    case RuleName::kProgression: return kSteps;
+    case RuleName::kArithmetic: return kSigns;
+    case RuleName::kConstant:
+    case RuleName::kDistributeThree: return kNoParameter;
+  }
+  return kNoParameter;
+}
+
+std::string rule_defect(int group, const Rule& rule, const LayoutSpec& layout) {
+  RAVE_CHECK(0 <= group && group < 4, "rule group must be 0..3");
+  const std::string what = std::string(rule_name_text(rule.name)) + " " + std::string(rule_attr_text(rule.attr));
+  if (!is_row(group, rule)) return what + " is not a rule of RAVEN's rule table";
+  const auto parameters = rule_parameters(rule.name);
+  if (rule.value_known && std::find(parameters.begin(), parameters.end(), rule.value) == parameters.end())
+    return what + " takes parameter " + parameters_text(rule.name) + ", not " + signed_text(rule.value);
+  for (const int value : parameters)
+    if ((!rule.value_known || value == rule.value) && fits_layout(group, rule, value, layout)) return {};
+  std::string text = what;
+  if (rule.value_known) text.append(" ").append(signed_text(rule.value));
+  return text.append(" cannot hold in layout ").append(layout.name).append(" (its level ranges leave no room for it)");
 }
 
 std::optional<std::vector<LayoutConstraints>> prune(const Configuration& config,

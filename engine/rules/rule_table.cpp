@@ -3,12 +3,14 @@
 #include <array>
 
 #include "common/error.hpp"
+#include "engine/model/constraints.hpp"
 
 namespace rave::engine {
 namespace {
 
-constexpr std::array<int, 4> kSteps{-2, -1, 1, 2};
-constexpr std::array<int, 2> kSigns{1, -1};
+// The parameter lists live with the constraints (engine/model/constraints.hpp), which check them.
+const std::span<const int> kSteps = rule_parameters(RuleName::kProgression);
+const std::span<const int> kSigns = rule_parameters(RuleName::kArithmetic);
 constexpr std::span<const int> kNone{};
 
 using N = RuleName;

@@ -103,6 +103,16 @@ struct XmlContext {
                                                          const Place& place) const;
 };
 
+/// "line:col" (1-based) of byte `offset` of `text`.
+std::string xml_line_col(std::string_view text, std::size_t offset);
+/// Throws InputError(file, line:col) at the first byte that is not valid UTF-8 or is a character XML
+/// does not allow (control characters other than tab, LF, CR; U+FFFE, U+FFFF).
+void check_xml_characters(std::string_view text, const std::string& file);
+/// Throws InputError(file, line:col) when `doc` (parsed in place from `text`, whose first byte is at
+/// `base`, with pugi::parse_fragment) has no root element or several, text outside the root, or an
+/// element with an attribute given twice.
+void check_xml_tree(const pugi::xml_document& doc, std::string_view text, const char* base, const std::string& file);
+
 /// parse_problem_xml without cutting `mask` values out first (engine/formats/xml_read.cpp): the reference
 /// behaviour the fast path must reproduce exactly, for tests.
 Problem parse_problem_xml_uncut(std::string_view text, const std::string& file_name);

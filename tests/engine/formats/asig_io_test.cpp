@@ -150,6 +150,37 @@ TEST(AsigErrors, MissingPiecesAreReportedAtTheEnd) {
   EXPECT_TRUE(shifted.starts_with("p.asig:7:") && shifted.ends_with("got 'Color'")) << shifted;
 }
 
+// Rule lines are checked against the rule table and the layout: a parameter a rule does not take,
+// a value out of range and a rule the layout cannot hold are refused at their place.
+TEST(AsigRules, ParametersAndRulesMustExist) {
+  const std::string ok = valid_text();  // center_single: line 4 is Constant Number/Position
+  EXPECT_EQ(error_of(replace_line(ok, 5, "rule 0 Constant Type +2")),
+            "p.asig:5:22: Constant Type takes parameter 0, not +2");
+  EXPECT_EQ(error_of(replace_line(ok, 6, "rule 0 Distribute_Three Size +1")),
+            "p.asig:6:30: Distribute_Three Size takes parameter 0, not +1");
+  EXPECT_EQ(error_of(replace_line(ok, 6, "rule 0 Progression Size +999999")),
+            "p.asig:6:25: expected a parameter ('?' or an integer) -2..2, got '+999999'");
+  EXPECT_EQ(error_of(replace_line(ok, 5, "rule 0 Arithmetic Type +1")),
+            "p.asig:5:8: Arithmetic Type is not a rule of RAVEN's rule table");
+  EXPECT_EQ(error_of(replace_line(ok, 4, "rule 0 Progression Number/Position +1")),
+            "p.asig:4:8: Progression Number/Position is not a rule of RAVEN's rule table");
+  EXPECT_EQ(error_of(replace_line(ok, 4, "rule 0 Progression Number +1")),
+            "p.asig:4:8: Progression Number cannot hold in layout Center_Single (its level ranges leave no room for it)");
+  EXPECT_EQ(error_of(replace_line(ok, 4, "rule 0 Progression Number ?")),
+            "p.asig:4:8: Progression Number cannot hold in layout Center_Single (its level ranges leave no room for it)");
+}
+
+// A file without rule lines (what other tools export, and all the rule-free solver needs) reads with
+// the rules unknown and writes back without them.
+TEST(AsigRules, RuleLinesAreOptional) {
+  std::string text = valid_text();
+  for (int line = 4; line <= 7; ++line) text = replace_line(text, line, "#");
+  const Problem problem = parse_asig(text, "p.asig");
+  EXPECT_TRUE(problem.rules.empty());
+  EXPECT_EQ(write_asig(problem).find("\nrule "), std::string::npos);
+  EXPECT_EQ(parse_asig(write_asig(problem), "again.asig"), problem);
+}
+
 // Random one-byte edits of a valid file either still read (and then write back to text that reads
 // to the same problem) or throw InputError; never another exception. Draws from Rng.
 TEST(AsigErrors, MutatedFilesReadOrFailCleanly) {

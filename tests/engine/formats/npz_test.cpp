@@ -7,6 +7,7 @@
 
 #include <cstdio>
 #include <fstream>
+#include <functional>
 #include <iostream>
 
 #include "common/atomic_file.hpp"
@@ -133,6 +134,54 @@ TEST(Npz, MissingMemberNamesIt) {
   } catch (const InputError& e) {
     EXPECT_EQ(e.place(), "predict.npy");
   }
+}
+
+// An npz with `key` replaced by an int64 scalar `value` (target, predict) or uint8 array (meta_*).
+std::string npz_with(const std::string& key, const std::string& header, const std::string& payload) {
+  std::vector<ZipMember> members = read_zip(encode_npz(sample_contents(), false), "s.npz");
+  std::vector<ZipSource> sources;
+  for (auto& m : members) {
+    if (m.name == key + ".npy") m.data = header + payload;
+    sources.push_back({m.name, {m.data}});
+  }
+  return write_zip(sources, false);
+}
+
+std::string int64_payload(std::int64_t v) {
+  std::string out(8, '\0');
+  for (int i = 0; i < 8; ++i) out[static_cast<std::size_t>(i)] = static_cast<char>((static_cast<std::uint64_t>(v) >> (8 * i)) & 0xFF);
+  return out;
+}
+
+std::string npz_error(const std::string& bytes, const std::function<void(const NpzFile&)>& use) {
+  try {
+    use(parse_npz(bytes, "r.npz"));
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(NpzRanges, CandidateIndicesAreZeroToSeven) {
+  const std::vector<std::size_t> scalar, one{1};
+  const auto target = [](const NpzFile& f) { f.target(); };
+  const auto predict = [](const NpzFile& f) { f.predict(); };
+  EXPECT_EQ(npz_error(npz_with("target", npy_header("<i8", scalar), int64_payload(7)), target), "");
+  EXPECT_EQ(npz_error(npz_with("target", npy_header("<i8", scalar), int64_payload(99)), target),
+            "r.npz:target.npy: target 99 is not a candidate index 0..7");
+  EXPECT_EQ(npz_error(npz_with("target", npy_header("<i8", scalar), int64_payload(-1)), target),
+            "r.npz:target.npy: target -1 is not a candidate index 0..7");
+  EXPECT_EQ(npz_error(npz_with("predict", npy_header("<i8", one), int64_payload((std::int64_t{1} << 40) + 3)), predict),
+            "r.npz:predict.npy: predict 1099511627779 is not a candidate index 0..7");
+}
+
+TEST(NpzRanges, MetaArraysHoldBits) {
+  const std::vector<std::size_t> nine{9};
+  std::string bits(9, '\0');
+  bits[4] = 2;
+  EXPECT_EQ(npz_error(npz_with("meta_target", npy_header("|u1", nine), bits), [](const NpzFile& f) { f.meta_target(); }),
+            "r.npz:meta_target.npy: meta_target holds 2 at index 4; its values are bits (0 or 1)");
+  EXPECT_EQ(npz_error(encode_npz(sample_contents(), false), [](const NpzFile& f) { f.contents(); }), "");
 }
 
 TEST(Npz, SelectiveReadSkipsOtherMembers) {

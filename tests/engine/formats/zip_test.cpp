@@ -47,7 +47,7 @@ TEST(Zip, CorruptCrcIsReportedWithTheMember) {
     read_zip(bytes, "t.zip");
     FAIL();
   } catch (const InputError& e) {
-    EXPECT_NE(std::string(e.what()).find("CRC mismatch in member x.npy"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("CRC mismatch in member 'x.npy'"), std::string::npos) << e.what();
   }
 }
 
@@ -85,6 +85,64 @@ TEST(Zip, TailWindowStillReportsDamage) {
   EXPECT_THROW(visit_zip_tail(bytes, 0, "t.zip", [](std::string_view, std::string_view) {}), InputError);
   EXPECT_THROW(visit_zip_tail(std::string_view(bytes).substr(0, 10), 0, "t.zip", [](std::string_view, std::string_view) {}),
                InputError);
+}
+
+// Little-endian fields of an archive, for crafting hostile ones.
+std::uint64_t le(const std::string& bytes, std::size_t at, int width) {
+  std::uint64_t v = 0;
+  for (int i = 0; i < width; ++i) v |= std::uint64_t{static_cast<unsigned char>(bytes[at + static_cast<std::size_t>(i)])} << (8 * i);
+  return v;
+}
+void put_le(std::string& bytes, std::size_t at, std::uint64_t v, int width) {
+  for (int i = 0; i < width; ++i) bytes[at + static_cast<std::size_t>(i)] = static_cast<char>((v >> (8 * i)) & 0xFF);
+}
+
+std::string error_of(const std::string& bytes, std::uint64_t max_unpacked = kMaxZipUnpackedBytes) {
+  try {
+    visit_zip(bytes, "bomb.npz", [](std::string_view, std::string_view) {}, {}, max_unpacked);
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+// A one-member archive whose central directory entry is repeated `copies` times: every copy names
+// the same local header and data (the "overlapping members" of a zip bomb).
+std::string repeated_entry(const std::string& payload, int copies) {
+  const ZipSource member{"image.npy", {payload}};
+  std::string bytes = write_zip(std::span(&member, 1), true);
+  const std::size_t end = bytes.size() - 22, cd = le(bytes, end + 16, 4), cd_size = le(bytes, end + 12, 4);
+  const std::string entry = bytes.substr(cd, cd_size);
+  std::string out = bytes.substr(0, cd);
+  for (int i = 0; i < copies; ++i) out += entry;
+  std::string eocd = bytes.substr(end);
+  put_le(eocd, 8, static_cast<std::uint64_t>(copies), 2);
+  put_le(eocd, 10, static_cast<std::uint64_t>(copies), 2);
+  put_le(eocd, 12, entry.size() * static_cast<std::size_t>(copies), 4);
+  return out + eocd;
+}
+
+TEST(ZipHostile, OverlappingMembersAreRefused) {
+  EXPECT_EQ(error_of(repeated_entry(std::string(1000, 'z'), 1)), "");
+  const std::string error = error_of(repeated_entry(std::string(1000, 'z'), 2));
+  EXPECT_NE(error.find("member 'image.npy' overlaps member 'image.npy'"), std::string::npos) << error;
+}
+
+TEST(ZipHostile, TheUnpackedTotalIsCapped) {
+  // 1,000 copies of a 1 MB member: 1 GB declared from a few kilobytes.
+  const std::string error = error_of(repeated_entry(std::string(1 << 20, '\0'), 1000));
+  EXPECT_NE(error.find("unpack to more than 67108864 bytes"), std::string::npos) << error;
+  EXPECT_EQ(error_of(repeated_entry(std::string(1 << 20, '\0'), 1), 1 << 20), "");
+  EXPECT_NE(error_of(repeated_entry(std::string((1 << 20) + 1, '\0'), 1), 1 << 20), "");
+}
+
+TEST(ZipHostile, LocalHeaderNamesMustMatchTheDirectory) {
+  const ZipSource member{"target.npy", {std::string("payload")}};
+  std::string bytes = write_zip(std::span(&member, 1), false);
+  bytes[30] = 'T';  // the local header's copy of the name
+  const std::string error = error_of(bytes);
+  EXPECT_NE(error.find("member 'target.npy' has another name in its local header ('Target.npy')"), std::string::npos)
+      << error;
 }
 
 }  // namespace

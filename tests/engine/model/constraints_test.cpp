@@ -227,3 +227,53 @@ TEST(RuleTable, PriorsFollowRowsThenParameters) {
 
 }  // namespace
 }  // namespace rave::engine
+
+// rule_defect accepts exactly the table's rules (with their parameters) that the layout holds, and
+// a rule of unknown value when one of its parameters does; everything else is named.
+namespace rave::engine {
+namespace {
+
+TEST(RuleDefect, AcceptsExactlyTheTableRulesTheLayoutHolds) {
+  const std::array<RuleAttr, 6> attrs{RuleAttr::kNumberPosition, RuleAttr::kNumber, RuleAttr::kPosition,
+                                      RuleAttr::kType, RuleAttr::kSize, RuleAttr::kColor};
+  const std::array<RuleName, 4> names{RuleName::kConstant, RuleName::kProgression, RuleName::kArithmetic,
+                                      RuleName::kDistributeThree};
+  int accepted = 0;
+  for (const Configuration& config : all_configurations())
+    for (const ComponentSpec& component : config.components)
+      for (int g = 0; g < 4; ++g)
+        for (RuleName name : names)
+          for (RuleAttr attr : attrs) {
+            bool any = false;
+            for (int value = -3; value <= 3; ++value) {
+              const Rule r = rule(name, attr, value);
+              bool in_table = false;
+              for (const RuleRow& row : rule_rows(g))
+                in_table |= row.name == name && row.attr == attr &&
+                            (row.params.empty() ? value == 0
+                                                : std::find(row.params.begin(), row.params.end(), value) != row.params.end());
+              LayoutConstraints c = original_constraints(component.layout);
+              const bool holds = in_table && narrow_rule(g, r, c);
+              EXPECT_EQ(rule_defect(g, r, component.layout).empty(), holds)
+                  << config.folder << " " << g << " " << rule_name_text(name) << " " << rule_attr_text(attr) << " " << value;
+              any |= holds;
+              accepted += holds;
+            }
+            EXPECT_EQ(rule_defect(g, Rule{name, attr, 0, false}, component.layout).empty(), any);
+          }
+  EXPECT_GT(accepted, 100);
+}
+
+TEST(RuleDefect, NamesWhatIsWrong) {
+  const LayoutSpec& out = layout_of(ConfigId::kOutInCenter, 0);
+  EXPECT_EQ(rule_defect(3, rule(RuleName::kProgression, RuleAttr::kColor, 1), out),
+            "Progression Color +1 cannot hold in layout Out_Center_Single (its level ranges leave no room for it)");
+  EXPECT_EQ(rule_defect(1, rule(RuleName::kArithmetic, RuleAttr::kType, 1), out),
+            "Arithmetic Type is not a rule of RAVEN's rule table");
+  EXPECT_EQ(rule_defect(2, rule(RuleName::kProgression, RuleAttr::kSize, 3), out),
+            "Progression Size takes parameter -2, -1, +1, +2, not +3");
+  EXPECT_EQ(rule_defect(3, rule(RuleName::kConstant, RuleAttr::kColor), out), "");
+}
+
+}  // namespace
+}  // namespace rave::engine

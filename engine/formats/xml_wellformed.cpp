@@ -1,0 +1,131 @@
+// Well-formedness checks of the problem XML reader (engine/formats/internal/xml_fields.hpp) that
+// pugixml does not make: the characters XML allows, one root element, no text outside it, no
+// attribute given twice. Python's ElementTree (expat), libxml2 and every other conforming parser
+// refuse such files; so does rave, with file:line:col.
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <vector>
+
+#include "common/error.hpp"
+#include "common/text.hpp"
+#include "engine/formats/internal/xml_fields.hpp"
+
+namespace rave::engine::internal {
+namespace {
+
+[[noreturn]] void fail_at(std::string_view text, std::size_t offset, const std::string& file,
+                          const std::string& message) {
+  throw InputError(file, xml_line_col(text, offset), "XML syntax: " + message);
+}
+
+// Whether eight bytes hold one that needs a closer look: a byte >= 0x80 (UTF-8) or < 0x20 (a
+// control character). A borrow makes false positives only above a true one.
+bool needs_look(std::uint64_t word) {
+  return ((word - 0x2020202020202020ULL) | word) & 0x8080808080808080ULL;
+}
+
+// The length of the character at text[at], or 0 when XML 1.0 does not allow it there (section 2.2:
+// tab, LF, CR, U+0020..U+D7FF, U+E000..U+FFFD, U+10000..U+10FFFF).
+std::size_t xml_char_length(std::string_view text, std::size_t at) {
+  const auto byte = static_cast<unsigned char>(text[at]);
+  if (byte < 0x20) return byte == '\t' || byte == '\n' || byte == '\r' ? 1 : 0;
+  const std::size_t length = utf8_sequence_length(text, at);
+  if (length == 3 && byte == 0xEF && text[at + 1] == '\xBF' && (text[at + 2] == '\xBE' || text[at + 2] == '\xBF'))
+    return 0;  // U+FFFE, U+FFFF
+  return length;
+}
+
+std::string describe_bad_char(std::string_view text, std::size_t at) {
+  const auto byte = static_cast<unsigned char>(text[at]);
+  static constexpr char kHex[] = "0123456789abcdef";
+  const std::string hex = {'0', 'x', kHex[byte >> 4], kHex[byte & 0xF]};
+  if (byte < 0x20) return "control character " + hex + " is not allowed in XML";
+  if (byte == 0xEF) return "character U+FFFE or U+FFFF is not allowed in XML";
+  return "byte " + hex + " is not valid UTF-8";
+}
+
+// The first attribute of `element` (in document order) whose name an earlier one already has: pairs
+// compared for the few attributes of a problem file, sorted names for a hostile element with many.
+pugi::xml_attribute repeated_attribute(pugi::xml_node element) {
+  constexpr std::size_t kPairwise = 16;
+  std::vector<pugi::xml_attribute> all;
+  for (pugi::xml_attribute a = element.first_attribute(); a; a = a.next_attribute()) {
+    if (all.size() < kPairwise)
+      for (pugi::xml_attribute b : all)
+        if (std::strcmp(a.name(), b.name()) == 0) return a;
+    all.push_back(a);
+  }
+  if (all.size() <= kPairwise) return {};
+  std::vector<std::size_t> order(all.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::size_t i, std::size_t j) { return std::strcmp(all[i].name(), all[j].name()) < 0; });
+  std::size_t first_repeat = all.size();
+  for (std::size_t k = 1; k < order.size(); ++k)
+    if (std::strcmp(all[order[k]].name(), all[order[k - 1]].name()) == 0) first_repeat = std::min(first_repeat, order[k]);
+  return first_repeat < all.size() ? all[first_repeat] : pugi::xml_attribute{};
+}
+
+// The next element of a depth-first walk below `root` (nullptr-like when done), without a stack.
+pugi::xml_node next_element(pugi::xml_node node, pugi::xml_node root) {
+  if (pugi::xml_node child = node.first_child()) return child;
+  while (node != root) {
+    if (pugi::xml_node sibling = node.next_sibling()) return sibling;
+    node = node.parent();
+  }
+  return {};
+}
+
+}  // namespace
+
+std::string xml_line_col(std::string_view text, std::size_t offset) {
+  const std::size_t end = std::min(text.size(), offset);
+  std::size_t line = 1, line_start = 0;
+  for (std::size_t i = 0; i < end; ++i)
+    if (text[i] == '\n') ++line, line_start = i + 1;
+  return std::to_string(line) + ":" + std::to_string(end - line_start + 1);
+}
+
+void check_xml_characters(std::string_view text, const std::string& file) {
+  std::size_t i = 0;
+  while (i < text.size()) {
+    if (i + 8 <= text.size()) {
+      std::uint64_t word;
+      std::memcpy(&word, text.data() + i, 8);  // little-endian or not, each byte keeps its lane
+      if (!needs_look(word)) {
+        i += 8;
+        continue;
+      }
+    }
+    const std::size_t end = std::min(text.size(), i + 8);
+    while (i < end) {
+      const std::size_t length = xml_char_length(text, i);
+      if (length == 0) fail_at(text, i, file, describe_bad_char(text, i));
+      i += length;
+    }
+  }
+}
+
+void check_xml_tree(const pugi::xml_document& doc, std::string_view text, const char* base, const std::string& file) {
+  const auto offset = [&](const char* p) { return static_cast<std::size_t>(p - base); };
+  pugi::xml_node root;
+  for (pugi::xml_node node = doc.first_child(); node; node = node.next_sibling()) {
+    if (node.type() == pugi::node_pcdata || node.type() == pugi::node_cdata) {
+      const char* value = node.value();
+      while (*value == ' ' || *value == '\t' || *value == '\n' || *value == '\r') ++value;
+      fail_at(text, offset(value), file, std::string(root ? "text after" : "text before") + " the root element");
+    }
+    if (node.type() != pugi::node_element) continue;
+    if (root) fail_at(text, offset(node.name()) - 1, file, "a second root element <" + printable(node.name()).substr(0, 80) + ">");
+    root = node;
+  }
+  if (!root) fail_at(text, text.size(), file, "no root element");
+  for (pugi::xml_node e = root; e; e = next_element(e, root)) {
+    if (e.type() != pugi::node_element) continue;
+    if (const pugi::xml_attribute a = repeated_attribute(e))
+      fail_at(text, offset(a.name()), file, "attribute " + quote_value(a.name()) + " given twice");
+  }
+}
+
+}  // namespace rave::engine::internal
