@@ -2,11 +2,17 @@
 // Writing RAVEN datasets: folders and file names as the original (`<config>/RAVEN_<k>_<split>.npz`
 // and `.xml`, split by k mod 10, docs/format.md#split-and-file-names), every problem from its own
 // random stream, both files of a problem written atomically, in parallel on a TBB arena of
-// `threads` workers. Output is byte-identical for any thread count; `resume` skips problems whose
-// two files already exist.
+// `threads` workers. Output is byte-identical for any thread count. A run holds an exclusive lock on
+// the folder (a second writer is refused, naming the first), writes the manifest rave.json
+// (engine/dataset_manifest.hpp, docs/dataset.md) before the first problem and with every file's
+// size and CRC-32 at the end, and records each finished problem in a journal meanwhile. `resume`
+// continues only a dataset whose manifest agrees with the run, and skips a problem only when both
+// its files match their record; temporary files left by a killed run are removed. A stop flag (set
+// by a signal handler) ends a run after the problems in flight, ready to resume.
 //
 //   DatasetSpec spec{.dir = "out", .configs = {ConfigId::kCenterSingle}, .num_samples = 10};
 //   DatasetReport r = write_dataset(spec, [](const DatasetProgress& p) { ... });
+#include <atomic>
 #include <cstdint>
 #include <filesystem>
 #include <functional>
@@ -22,18 +28,30 @@
 
 namespace rave::engine {
 
+/// Whether a drawn problem may enter the dataset; called from worker threads at once (thread-safe).
+using AcceptFn = std::function<bool(const Problem&)>;
+
+/// Most problems one dataset may hold (its manifest lists every file; far beyond any disk).
+inline constexpr std::uint64_t kMaxDatasetProblems = 100'000'000;
+/// Most draws of one problem under an acceptance test before the run fails.
+inline constexpr std::uint64_t kMaxDraws = 1000;
+
 /// What to generate and where.
 struct DatasetSpec {
   std::filesystem::path dir;                 ///< save dir; one sub-folder per configuration
-  std::vector<ConfigId> configs;             ///< empty means all seven
+  std::vector<ConfigId> configs;             ///< empty means all seven; each at most once
   std::uint64_t num_samples = 0;             ///< problems per configuration (> 0)
   std::uint64_t seed = 1234;
   int val = 2;                               ///< tenths of problems in val
   int test = 2;                              ///< tenths of problems in test
   AnswerStrategy answers = AnswerStrategy::kRaven;
   bool compress = false;                     ///< deflate the npz (numpy.savez_compressed)
-  bool resume = false;                       ///< skip problems whose .npz and .xml both exist
+  bool resume = false;                       ///< continue: skip problems whose files match rave.json / the journal
   int threads = 1;                           ///< worker threads (>= 1)
+  std::vector<std::string> command{};        ///< the command line: recorded in rave.json and the lock
+  AcceptFn accept{};                         ///< empty, or: redraw problem k (attempt 1, 2, ...) until it passes
+  std::string accept_name{};                 ///< what accept tests, recorded in rave.json ("unique")
+  const std::atomic<int>* stop = nullptr;    ///< non-zero: finish the problems in flight and return
 };
 
 /// Counters reported while writing (from worker threads, one call at a time).
@@ -46,16 +64,24 @@ using ProgressFn = std::function<void(const DatasetProgress&)>;
 
 /// The outcome of a run.
 struct DatasetReport {
-  std::uint64_t written = 0;
-  std::uint64_t skipped = 0;
-  std::uint64_t bytes = 0;     ///< bytes written (npz + xml)
+  std::uint64_t written = 0;         ///< problems written by this run (redone included)
+  std::uint64_t skipped = 0;         ///< problems whose files matched their record (resume)
+  std::uint64_t redone = 0;          ///< problems whose files existed but did not match a record, rewritten
+  std::uint64_t removed_temporary = 0;  ///< temporary files of a killed run, removed
+  std::uint64_t redrawn = 0;         ///< problems of the dataset drawn more than once (accept)
+  std::uint64_t draws = 0;           ///< draws made by this run (written problems and their redraws)
+  std::uint64_t bytes = 0;           ///< bytes written (npz + xml)
+  bool interrupted = false;          ///< stopped by `stop` before every problem was done
 };
 
-/// Checks the spec (UsageError on a bad value) and creates the folders (InputError when the save
-/// dir cannot be created or written).
+/// Checks the spec: UsageError on a bad value (no problems, a configuration twice, counts that
+/// overflow or exceed kMaxDatasetProblems, bad splits or thread count).
+void check_dataset_spec(const DatasetSpec& spec);
+/// Checks the spec and creates the folders (InputError when the save dir cannot be created).
 void prepare_dataset_dir(const DatasetSpec& spec);
-/// Generates and writes the dataset. Errors propagate as InputError (e.g. a full disk) after the
-/// other workers stop; no partial file is ever left behind.
+/// Generates and writes the dataset. Errors propagate as InputError (e.g. a full disk, a folder
+/// another writer holds, a manifest that differs from the run) after the other workers stop; no
+/// partial file is ever left behind.
 DatasetReport write_dataset(const DatasetSpec& spec, const ProgressFn& progress = {});
 
 }  // namespace rave::engine

@@ -12,9 +12,12 @@ namespace rave::engine {
 
 std::string write_problem_xml(const Problem& problem) { return write_problem_xml(problem, entity_marks); }
 
-ProblemFiles encode_problem_files(const Problem& problem, bool compress) {
+ProblemFiles encode_problem_files(const Problem& problem, bool compress, bool predict_as_vector) {
   const std::array<Image, kPanels> images = render_problem(problem);
-  return {encode_problem_npz(problem, images, compress), write_problem_xml(problem)};
+  ProblemFiles files;
+  encode_problem_npz(files.npz, problem, images, compress, predict_as_vector);
+  files.xml = write_problem_xml(problem);
+  return files;
 }
 
 void write_problem_files(const std::filesystem::path& dir, const std::string& stem, const ProblemFiles& files) {

@@ -17,8 +17,9 @@ Problem assemble_problem(const Matrix& matrix, AnswerSet answers, int predict) {
   return problem;
 }
 
-Problem generate_problem(ConfigId config, AnswerStrategy strategy, std::uint64_t seed, std::uint64_t k) {
-  Rng rng = Rng::for_problem(seed, config_index(config), k);
+Problem generate_problem(ConfigId config, AnswerStrategy strategy, std::uint64_t seed, std::uint64_t k,
+                         std::uint64_t attempt) {
+  Rng rng = Rng::for_problem(seed, config_index(config), k, attempt);
   const Matrix matrix = sample_matrix(config, rng);
   AnswerSet answers = build_answer_set(matrix, strategy, rng, render_panel);
   const int predict = oracle_predict(matrix, answers.candidates, rng);

@@ -12,8 +12,10 @@
 
 namespace rave::engine {
 
-/// Problem `k` of configuration `config` under `seed`, with `strategy` answer sets.
-Problem generate_problem(ConfigId config, AnswerStrategy strategy, std::uint64_t seed, std::uint64_t k);
+/// Problem `k` of configuration `config` under `seed`, with `strategy` answer sets; `attempt` > 0
+/// draws it again from another stream (Rng::for_problem), for datasets that redraw some problems.
+Problem generate_problem(ConfigId config, AnswerStrategy strategy, std::uint64_t seed, std::uint64_t k,
+                         std::uint64_t attempt = 0);
 
 /// Assembles a Problem from a sampled matrix and its answer set (context = panels 0..7).
 Problem assemble_problem(const Matrix& matrix, AnswerSet answers, int predict);

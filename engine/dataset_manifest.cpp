@@ -1,0 +1,139 @@
+#include "engine/dataset_manifest.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdio>
+#include <system_error>
+
+#include "common/atomic_file.hpp"
+#include "common/error.hpp"
+
+namespace rave::engine {
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+std::string hex32(std::uint32_t v) {
+  char buffer[9];
+  std::snprintf(buffer, sizeof buffer, "%08x", v);
+  return buffer;
+}
+
+std::uint32_t parse_hex32(const std::string& text) {
+  std::size_t used = 0;
+  const unsigned long v = text.size() == 8 ? std::stoul(text, &used, 16) : 0;
+  if (text.size() != 8 || used != 8) throw std::invalid_argument("crc32 must be 8 hex digits, not '" + text + "'");
+  return static_cast<std::uint32_t>(v);
+}
+
+Json files_json(const std::vector<ManifestFile>& files) {
+  Json out = Json::array();
+  for (const ManifestFile& f : files) out.push_back({{"path", f.path}, {"size", f.size}, {"crc32", hex32(f.crc32)}});
+  return out;
+}
+
+Json to_json(const DatasetManifest& m) {
+  return Json{{"format", "rave dataset manifest"},
+              {"manifest_version", m.manifest_version},
+              {"rave_version", m.rave_version},
+              {"command", m.command},
+              {"seed", m.seed},
+              {"answers", m.answers},
+              {"configurations", m.configurations},
+              {"num_samples", m.num_samples},
+              {"val", m.val},
+              {"test", m.test},
+              {"compress", m.compress},
+              {"accept", m.accept.empty() ? Json(nullptr) : Json(m.accept)},
+              {"complete", m.complete},
+              {"counts",
+               {{"problems", m.counts.problems},
+                {"train", m.counts.train},
+                {"val", m.counts.val},
+                {"test", m.counts.test},
+                {"redrawn", m.counts.redrawn}}},
+              {"redraws", m.redraws},
+              {"files", files_json(m.files)}};
+}
+
+DatasetManifest from_json(const Json& j) {
+  DatasetManifest m;
+  j.at("manifest_version").get_to(m.manifest_version);
+  j.at("rave_version").get_to(m.rave_version);
+  j.at("command").get_to(m.command);
+  j.at("seed").get_to(m.seed);
+  j.at("answers").get_to(m.answers);
+  j.at("configurations").get_to(m.configurations);
+  j.at("num_samples").get_to(m.num_samples);
+  j.at("val").get_to(m.val);
+  j.at("test").get_to(m.test);
+  j.at("compress").get_to(m.compress);
+  if (!j.at("accept").is_null()) j.at("accept").get_to(m.accept);
+  j.at("complete").get_to(m.complete);
+  const Json& counts = j.at("counts");
+  counts.at("problems").get_to(m.counts.problems);
+  counts.at("train").get_to(m.counts.train);
+  counts.at("val").get_to(m.counts.val);
+  counts.at("test").get_to(m.counts.test);
+  counts.at("redrawn").get_to(m.counts.redrawn);
+  j.at("redraws").get_to(m.redraws);
+  for (const Json& f : j.at("files"))
+    m.files.push_back({f.at("path").get<std::string>(), f.at("size").get<std::uint64_t>(),
+                       parse_hex32(f.at("crc32").get<std::string>())});
+  return m;
+}
+
+std::string joined(const std::vector<std::string>& words) {
+  std::string out;
+  for (const std::string& w : words) {
+    if (!out.empty()) out += ',';
+    out += w;
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string manifest_json(const DatasetManifest& manifest) { return to_json(manifest).dump(2) + "\n"; }
+
+DatasetManifest parse_manifest(const std::string& text, const std::string& file) {
+  try {
+    const Json j = Json::parse(text);
+    if (!j.is_object() || j.value("format", "") != "rave dataset manifest")
+      throw InputError(file, "", "not a rave dataset manifest (no \"format\": \"rave dataset manifest\")");
+    return from_json(j);
+  } catch (const nlohmann::json::exception& e) {
+    throw InputError(file, "", std::string("not a readable rave dataset manifest: ") + e.what());
+  } catch (const std::logic_error& e) {  // parse_hex32
+    throw InputError(file, "", std::string("not a readable rave dataset manifest: ") + e.what());
+  }
+}
+
+void write_manifest(const std::filesystem::path& path, const DatasetManifest& manifest) {
+  write_file_atomic(path, manifest_json(manifest));
+}
+
+std::optional<DatasetManifest> read_manifest(const std::filesystem::path& path) {
+  std::error_code ec;
+  if (!std::filesystem::exists(std::filesystem::symlink_status(path, ec))) return std::nullopt;
+  return parse_manifest(read_file(path), path.string());
+}
+
+std::vector<std::string> manifest_differences(const DatasetManifest& existing, const DatasetManifest& wanted) {
+  std::vector<std::string> out;
+  const auto differ = [&](const char* what, const std::string& have, const std::string& want) {
+    if (have != want) out.push_back(std::string(what) + ": " + have + " in rave.json, " + want + " in this run");
+  };
+  differ("rave version", existing.rave_version, wanted.rave_version);
+  differ("seed", std::to_string(existing.seed), std::to_string(wanted.seed));
+  differ("answers", existing.answers, wanted.answers);
+  differ("configurations", joined(existing.configurations), joined(wanted.configurations));
+  differ("num_samples", std::to_string(existing.num_samples), std::to_string(wanted.num_samples));
+  differ("val", std::to_string(existing.val), std::to_string(wanted.val));
+  differ("test", std::to_string(existing.test), std::to_string(wanted.test));
+  differ("compress", existing.compress ? "yes" : "no", wanted.compress ? "yes" : "no");
+  differ("accept", existing.accept.empty() ? "none" : existing.accept, wanted.accept.empty() ? "none" : wanted.accept);
+  return out;
+}
+
+}  // namespace rave::engine
