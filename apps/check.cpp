@@ -96,7 +96,7 @@ int run_check(const CheckArgs& args) {
     }
     count(total, r.check, args.strict);
     count(cols[engine::config_index(r.config)], r.check, args.strict);
-    if (r.check.failed(args.strict)) std::printf("%s: %s\n", r.file.c_str(), r.check.failures(args.strict).c_str());
+    if (r.check.failed(args.strict)) std::printf("%s: %s\n", shown(r.file).c_str(), r.check.failures(args.strict).c_str());
   });
   progress.finish();
   print_table(total, cols, errors);
@@ -115,7 +115,7 @@ Runner add_check(CLI::App& app) {
   cmd->add_option("paths", args->paths, "Dataset folders or problem files")->required();
   cmd->add_option("--backend,-b", args->backend, "heuristic or z3")->capture_default_str();
   cmd->add_flag("--strict", args->strict, "Also fail problems that are ambiguous without the rules");
-  cmd->add_option("-j,--jobs", args->threads, "Worker threads")->capture_default_str()->check(CLI::PositiveNumber);
+  cmd->add_option("-j,--jobs", args->threads, "Worker threads")->capture_default_str()->check(jobs_range());
   return [args] { return run_check(*args); };
 }
 

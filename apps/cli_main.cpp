@@ -4,13 +4,18 @@
 
 #include <cstdio>
 #include <exception>
+#include <new>
 #include <optional>
 #include <utility>
 
 #include "common/error.hpp"
+#include "common/text.hpp"
+#include "common/version.hpp"
 
 namespace rave::apps {
 namespace {
+
+std::vector<std::string> g_command_line;
 
 // CLI11 checks required options before it reports arguments it does not know, so `rave generate
 // --bogus` would complain about a missing --num-samples; name the unknown argument instead.
@@ -27,14 +32,28 @@ std::optional<std::string> unknown_arguments(const CLI::App& app, const std::str
   return std::nullopt;
 }
 
+// `rave` alone and `rave help [command]` print help, as `rave --help` and `rave <command> --help` do.
+std::optional<std::string> help_request(CLI::App& app, int argc, char** argv) {
+  if (argc <= 1) return app.help();
+  if (std::string_view(argv[1]) != "help" || argc > 3) return std::nullopt;
+  if (argc == 2) return app.help();
+  for (CLI::App* sub : app.get_subcommands({}))
+    if (sub->get_name() == argv[2]) return sub->help();
+  return std::nullopt;  // an unknown command: parse() names it
+}
+
 int parse_and_run(int argc, char** argv, const Program& program, const std::vector<Adder>& adders) {
   CLI::App app{program.description, program.name};
   app.require_subcommand(1);
-  app.set_version_flag("--version", program.name + " 0.1.0");
+  app.set_version_flag("--version", program.name + " " + std::string(version()));
   std::vector<std::pair<CLI::App*, Runner>> runners;
   for (Adder adder : adders) {
     Runner runner = adder(app);
     runners.emplace_back(app.get_subcommands({}).back(), std::move(runner));
+  }
+  if (const auto help = help_request(app, argc, argv)) {
+    std::fputs(help->c_str(), stdout);
+    return 0;
   }
   try {
     app.parse(argc, argv);
@@ -42,7 +61,7 @@ int parse_and_run(int argc, char** argv, const Program& program, const std::vect
     return app.exit(e);  // --help, --version
   } catch (const CLI::ParseError& e) {
     std::fprintf(stderr, "%s: error: %s (see %s --help, or %s <command> --help)\n", program.name.c_str(),
-                 unknown_arguments(app, program.name).value_or(e.what()).c_str(), program.name.c_str(),
+                 printable(unknown_arguments(app, program.name).value_or(e.what())).c_str(), program.name.c_str(),
                  program.name.c_str());
     return 2;
   }
@@ -53,18 +72,25 @@ int parse_and_run(int argc, char** argv, const Program& program, const std::vect
 
 }  // namespace
 
+const std::vector<std::string>& command_line() { return g_command_line; }
+
 int cli_main(int argc, char** argv, const Program& program, const std::vector<Adder>& adders) {
   const char* name = program.name.c_str();
+  g_command_line.assign(argv, argv + argc);
+  if (!g_command_line.empty()) g_command_line[0] = program.name;
   try {
     return parse_and_run(argc, argv, program, adders);
   } catch (const UsageError& e) {
-    std::fprintf(stderr, "%s: error: %s\n", name, e.what());
+    std::fprintf(stderr, "%s: error: %s\n", name, printable(e.what()).c_str());
     return 2;
   } catch (const Error& e) {
-    std::fprintf(stderr, "%s: error: %s\n", name, e.what());
+    std::fprintf(stderr, "%s: error: %s\n", name, printable(e.what()).c_str());
+    return 1;
+  } catch (const std::bad_alloc&) {
+    std::fprintf(stderr, "%s: error: out of memory\n", name);
     return 1;
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "%s: internal error: %s\n", name, e.what());
+    std::fprintf(stderr, "%s: internal error: %s\n", name, printable(e.what()).c_str());
     return 1;
   }
 }

@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <memory>
 
+#include "apps/cli_main.hpp"
 #include "apps/cli_util.hpp"
 #include "apps/commands.hpp"
 #include "common/atomic_file.hpp"
@@ -21,7 +22,7 @@ struct DemoArgs {
   std::string dir = "rave-demo";
   std::int64_t per_config = 10;
   std::string answers = "raven";
-  std::uint64_t seed = 1234;
+  std::string seed = "1234";
 };
 
 std::string rules_text(const engine::Problem& p) {
@@ -55,20 +56,22 @@ int run_demo(const DemoArgs& args) {
   engine::DatasetSpec spec{.dir = args.dir,
                            .configs = {},
                            .num_samples = static_cast<std::uint64_t>(args.per_config),
-                           .seed = args.seed,
+                           .seed = parse_whole_number(args.seed, "--seed", 0, UINT64_MAX),
                            .answers = parse_answer_strategy(args.answers),
-                           .threads = default_threads()};
+                           .threads = default_threads(),
+                           .command = command_line()};
   const auto report = engine::write_dataset(spec);
   std::printf("rave demo: %llu problems (%s answer sets, seed %llu) in %s/<configuration>/RAVEN_<k>_<split>.{npz,xml}\n",
               static_cast<unsigned long long>(report.written), args.answers.c_str(),
-              static_cast<unsigned long long>(args.seed), args.dir.c_str());
+              static_cast<unsigned long long>(spec.seed), shown(args.dir).c_str());
   engine::BlindAudit audit;
   for (const auto& config : engine::all_configurations()) describe_config(spec, config.id, audit);
   std::printf("each folder also has RAVEN_0_train.png, a sheet of its first problem (answer framed)\n");
   std::printf("context-blind audit (answer found from the candidates alone): %.1f%% of %d problems "
               "(about 98%% expected for raven, 12.5%% for iraven)\n",
               100.0 * audit.accuracy(), audit.problems);
-  std::printf("next: rave generate --help, rave show %s/center_single/RAVEN_0_train.npz -o sheet.png\n", args.dir.c_str());
+  std::printf("next: rave generate --help, rave show %s/center_single/RAVEN_0_train.npz -o sheet.png\n",
+              shown(args.dir).c_str());
   return 0;
 }
 
@@ -82,7 +85,7 @@ Runner add_demo(CLI::App& app) {
   cmd->add_option("-n,--num-samples", args->per_config, "Problems per configuration")
       ->capture_default_str()->check(CLI::Range(1, 100000));
   cmd->add_option("-a,--answers", args->answers, "raven, iraven or fair")->capture_default_str();
-  cmd->add_option("-s,--seed", args->seed, "Random seed")->capture_default_str();
+  cmd->add_option("-s,--seed", args->seed, "Random seed, 0..18446744073709551615")->capture_default_str();
   return [args] { return run_demo(*args); };
 }
 

@@ -1,54 +1,111 @@
-// `rave generate`: write a RAVEN dataset (npz + xml per problem) with the original's folder layout.
+// `rave generate`: write a RAVEN dataset (npz + xml per problem) with the original's folder layout,
+// its manifest rave.json, resumable after a kill (engine/dataset.hpp); --unique-only redraws every
+// problem the solver proves ambiguous (docs/dataset.md).
 #include <cstdio>
 #include <memory>
 
+#include "apps/cli_main.hpp"
 #include "apps/cli_util.hpp"
 #include "apps/commands.hpp"
+#include "apps/interrupt.hpp"
 #include "apps/progress.hpp"
 #include "engine/dataset.hpp"
+#include "solver/solver.hpp"
 
 namespace rave::apps {
 namespace {
 
 struct GenerateArgs {
-  std::int64_t num_samples = 0;
+  std::string num_samples;
   std::string save_dir;
   std::vector<std::string> configs;
-  std::uint64_t seed = 1234;
+  std::string seed = "1234";
   int val = 2;
   int test = 2;
   std::string answers = "raven";
   int threads = default_threads();
   bool compress = false;
   bool resume = false;
+  bool unique_only = false;
+  std::vector<std::string> command;  ///< recorded in rave.json and the folder lock
 };
 
+// Whether the rule-free solver proves the answer unique: the test --unique-only redraws by.
+bool provably_unique(const engine::Problem& problem) {
+  thread_local solver::Solver solver(solver::Backend::kHeuristic);  // a Solver is not shared between threads
+  const solver::Solution s = solver.solve(problem);
+  return s.verdict == solver::Verdict::kUnique && problem.target && s.answer == *problem.target;
+}
+
 engine::DatasetSpec to_spec(const GenerateArgs& args) {
-  if (args.num_samples <= 0) throw UsageError("--num-samples must be a positive number of problems");
-  return {.dir = args.save_dir,
-          .configs = parse_config_list(args.configs),
-          .num_samples = static_cast<std::uint64_t>(args.num_samples),
-          .seed = args.seed,
-          .val = args.val,
-          .test = args.test,
-          .answers = parse_answer_strategy(args.answers),
-          .compress = args.compress,
-          .resume = args.resume,
-          .threads = args.threads};
+  engine::DatasetSpec spec{
+      .dir = args.save_dir,
+      .configs = parse_config_list(args.configs),
+      .num_samples = parse_whole_number(args.num_samples, "--num-samples", 1, engine::kMaxDatasetProblems),
+      .seed = parse_whole_number(args.seed, "--seed", 0, UINT64_MAX),
+      .val = args.val,
+      .test = args.test,
+      .answers = parse_answer_strategy(args.answers),
+      .compress = args.compress,
+      .resume = args.resume,
+      .threads = args.threads,
+      .command = args.command};
+  if (args.unique_only) {
+    spec.accept = provably_unique;
+    spec.accept_name = "unique";
+  }
+  engine::check_dataset_spec(spec);
+  return spec;
+}
+
+// k mod 10 decides the split, so with fewer than 10 problems a split can stay empty: say so.
+void note_empty_splits(const engine::DatasetSpec& spec) {
+  bool has[3] = {false, false, false};
+  for (std::uint64_t k = 0; k < spec.num_samples && k < 10; ++k)
+    has[static_cast<int>(engine::split_of(k, spec.val, spec.test))] = true;
+  const bool no_val = spec.val > 0 && !has[1], no_test = spec.test > 0 && !has[2];
+  if (no_val || no_test)
+    std::fprintf(stderr, "rave: note: with --num-samples %llu the %s split%s no problem (the split is k mod 10, as in "
+                         "the original: val starts at k = %d, test at k = %d); use 10 or more for all three splits\n",
+                 static_cast<unsigned long long>(spec.num_samples),
+                 no_val && no_test ? "val and test" : no_val ? "val" : "test", no_val && no_test ? "s get" : " gets",
+                 10 - spec.val - spec.test, 10 - spec.test);
+}
+
+void print_report(const engine::DatasetReport& report, const engine::DatasetSpec& spec, double seconds) {
+  std::printf("wrote %llu problems (%llu skipped as complete) to %s in %.2f s: %.1f problems/s, %.1f MB\n",
+              static_cast<unsigned long long>(report.written), static_cast<unsigned long long>(report.skipped),
+              shown(spec.dir).c_str(), seconds, seconds > 0 ? static_cast<double>(report.written) / seconds : 0.0,
+              static_cast<double>(report.bytes) / 1e6);
+  if (spec.resume || report.removed_temporary > 0)
+    std::printf("resume: %llu problems verified against rave.json and kept, %llu redone (files present but not "
+                "verified), %llu stray temporary files removed\n",
+                static_cast<unsigned long long>(report.skipped), static_cast<unsigned long long>(report.redone),
+                static_cast<unsigned long long>(report.removed_temporary));
+  if (spec.accept)
+    std::printf("unique-only: %llu problems of the dataset were redrawn because the solver proved them ambiguous "
+                "(%.2f%%); this run drew %llu times for %llu problems\n",
+                static_cast<unsigned long long>(report.redrawn),
+                100.0 * static_cast<double>(report.redrawn) /
+                    static_cast<double>(spec.num_samples * (spec.configs.empty() ? engine::kNumConfigs : spec.configs.size())),
+                static_cast<unsigned long long>(report.draws), static_cast<unsigned long long>(report.written));
 }
 
 int run_generate(const GenerateArgs& args) {
-  const engine::DatasetSpec spec = to_spec(args);
+  engine::DatasetSpec spec = to_spec(args);
+  note_empty_splits(spec);
   const std::size_t n_configs = spec.configs.empty() ? engine::kNumConfigs : spec.configs.size();
+  InterruptGuard interrupt;
+  spec.stop = &interrupt.flag();
   ProgressLine line("generate", spec.num_samples * n_configs);
   const auto report = engine::write_dataset(spec, [&](const engine::DatasetProgress& p) { line.update(p.done); });
   line.finish();
-  const double seconds = line.elapsed();
-  std::printf("wrote %llu problems (%llu skipped as complete) to %s in %.2f s: %.1f problems/s, %.1f MB\n",
-              static_cast<unsigned long long>(report.written), static_cast<unsigned long long>(report.skipped),
-              spec.dir.c_str(), seconds, seconds > 0 ? static_cast<double>(report.written) / seconds : 0.0,
-              static_cast<double>(report.bytes) / 1e6);
-  return 0;
+  print_report(report, spec, line.elapsed());
+  if (!report.interrupted) return 0;
+  std::fflush(stdout);
+  std::fprintf(stderr, "rave: interrupted by %s; the problems in flight were finished. Run the same command with "
+                       "--resume to continue\n", interrupt.signal_name());
+  return interrupt.exit_code();
 }
 
 }  // namespace
@@ -57,16 +114,17 @@ Runner add_generate(CLI::App& app) {
   auto args = std::make_shared<GenerateArgs>();
   auto* cmd = app.add_subcommand(
       "generate",
-      "Generate a RAVEN dataset: <save-dir>/<configuration>/RAVEN_<k>_<split>.npz and .xml, as the original.\n"
-      "Problem k of a configuration depends only on (seed, configuration, k): the output is byte-identical\n"
-      "for any -j, and --resume continues a killed run.");
+      "Generate a RAVEN dataset: <save-dir>/<configuration>/RAVEN_<k>_<split>.npz and .xml, as the original,\n"
+      "and <save-dir>/rave.json, its manifest (parameters, every file's size and CRC-32). Problem k of a\n"
+      "configuration depends only on (seed, configuration, k): the output is byte-identical for any -j.\n"
+      "One writer per folder; SIGINT/SIGTERM stop after the problems in flight, and --resume continues.");
   cmd->add_option("--num-samples,-n", args->num_samples, "Problems per configuration")->required();
   cmd->add_option("--save-dir,-o", args->save_dir, "Output folder (created if missing)")->required();
   cmd->add_option("--configs,-c", args->configs,
                   "Configurations, comma-separated: folder names (center_single, ...), paper names "
                   "(Center, 2x2Grid, 3x3Grid, L-R, U-D, O-IC, O-IG) or all")
       ->delimiter(',');
-  cmd->add_option("--seed,-s", args->seed, "Random seed")->capture_default_str();
+  cmd->add_option("--seed,-s", args->seed, "Random seed, 0..18446744073709551615")->capture_default_str();
   cmd->add_option("--val", args->val, "Tenths of each configuration's problems in the val split")
       ->capture_default_str()->check(CLI::Range(0, 10));
   cmd->add_option("--test", args->test, "Tenths in the test split (k mod 10 decides, as the original)")
@@ -76,10 +134,18 @@ Runner add_generate(CLI::App& app) {
                   "fair (RAVEN-FAIR)")
       ->capture_default_str();
   cmd->add_option("-j,--jobs", args->threads, "Worker threads (output does not depend on it)")
-      ->capture_default_str()->check(CLI::PositiveNumber);
+      ->capture_default_str()->check(jobs_range());
   cmd->add_flag("--compress", args->compress, "Deflate the npz files (numpy.savez_compressed)");
-  cmd->add_flag("--resume", args->resume, "Skip problems whose .npz and .xml already exist");
-  return [args] { return run_generate(*args); };
+  cmd->add_flag("--resume", args->resume,
+                "Continue the dataset in --save-dir: the same parameters (checked against rave.json), keeping "
+                "only problems whose files match their recorded size and CRC-32");
+  cmd->add_flag("--unique-only", args->unique_only,
+                "Redraw every problem whose answer the solver cannot prove unique without the rules (a departure "
+                "from the original distribution; the redraw rate is reported and recorded)");
+  return [args] {
+    args->command = command_line();
+    return run_generate(*args);
+  };
 }
 
 }  // namespace rave::apps

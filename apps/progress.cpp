@@ -3,14 +3,29 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <cstdlib>
 
 namespace rave::apps {
+
+namespace {
+
+// RAVE_PROGRESS_SECONDS, or 5 s: how often a log line is written when stderr is no terminal.
+std::chrono::milliseconds log_interval() {
+  const char* text = std::getenv("RAVE_PROGRESS_SECONDS");
+  char* end = nullptr;
+  const double seconds = text != nullptr ? std::strtod(text, &end) : 5.0;
+  const bool valid = text == nullptr || (end != text && *end == '\0' && seconds >= 0 && seconds < 1e6);
+  return std::chrono::milliseconds(static_cast<long long>((valid ? seconds : 5.0) * 1000));
+}
+
+}  // namespace
 
 ProgressLine::ProgressLine(std::string label, std::uint64_t total, std::string unit)
     : label_(std::move(label)),
       unit_(std::move(unit)),
       total_(total),
-      enabled_(::isatty(STDERR_FILENO) != 0),
+      terminal_(::isatty(STDERR_FILENO) != 0),
+      log_every_(log_interval()),
       start_(std::chrono::steady_clock::now()),
       last_draw_(start_) {}
 
@@ -21,15 +36,29 @@ double ProgressLine::elapsed() const {
 void ProgressLine::update(std::uint64_t done) {
   last_done_ = done;
   const auto now = std::chrono::steady_clock::now();
-  if (!enabled_ || now - last_draw_ < std::chrono::milliseconds(200)) return;
+  if (now - last_draw_ < (terminal_ ? std::chrono::milliseconds(200) : log_every_)) return;
   last_draw_ = now;
-  draw(done);
+  if (terminal_)
+    draw(done);
+  else
+    log_line(done);
 }
 
 void ProgressLine::finish() {
-  if (!enabled_) return;
+  if (!terminal_) return;
   draw(last_done_);
   std::fputc('\n', stderr);
+}
+
+void ProgressLine::log_line(std::uint64_t done) {
+  const double seconds = elapsed();
+  const double rate = seconds > 0 ? static_cast<double>(done) / seconds : 0.0;
+  const double eta = rate > 0 ? static_cast<double>(total_ - done) / rate : 0.0;
+  std::fprintf(stderr, "%s: %llu/%llu %s (%.0f%%), %.1f %s/s, elapsed %s, ETA %s\n", label_.c_str(),
+               static_cast<unsigned long long>(done), static_cast<unsigned long long>(total_), unit_.c_str(),
+               total_ > 0 ? 100.0 * static_cast<double>(done) / static_cast<double>(total_) : 100.0, rate, unit_.c_str(),
+               format_duration(seconds).c_str(), format_duration(eta).c_str());
+  std::fflush(stderr);
 }
 
 void ProgressLine::draw(std::uint64_t done) {

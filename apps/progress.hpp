@@ -1,6 +1,7 @@
 #pragma once
-// A progress line for long work on a terminal: `label  done/total  rate/s  ETA mm:ss`, redrawn in
-// place at most 5 times a second on stderr. Silent when stderr is not a terminal (logs stay clean).
+// Progress of long work on stderr. On a terminal: `label  done/total  rate/s  ETA mm:ss`, redrawn in
+// place at most 5 times a second. Otherwise (a log file, a cluster job's output): one full line
+// every few seconds (RAVE_PROGRESS_SECONDS, default 5; 0 prints every update), none for short work.
 //
 //   ProgressLine line("generate", total);
 //   line.update(done);   // from any thread, one call at a time
@@ -24,10 +25,12 @@ class ProgressLine {
 
  private:
   void draw(std::uint64_t done);
+  void log_line(std::uint64_t done);
   std::string label_;
   std::string unit_;
   std::uint64_t total_;
-  bool enabled_;
+  bool terminal_;
+  std::chrono::milliseconds log_every_;
   std::uint64_t last_done_ = 0;
   std::chrono::steady_clock::time_point start_;
   std::chrono::steady_clock::time_point last_draw_;

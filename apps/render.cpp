@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "apps/cli_util.hpp"
 #include "apps/commands.hpp"
 #include "apps/file_jobs.hpp"
 #include "common/atomic_file.hpp"
@@ -32,7 +33,8 @@ void render_one(const RenderArgs& args, const FileJob& job) {
   if (!problem.predict) problem.predict = problem.target;
   const auto images = engine::render_problem(problem);
   write_file_atomic(job.output, engine::encode_problem_npz(problem, images, args.compress));
-  std::printf("rendered %s -> %s (16 panels, target %d)\n", job.input.c_str(), job.output.c_str(), *problem.target);
+  std::printf("rendered %s -> %s (16 panels, target %d)\n", shown(job.input).c_str(), shown(job.output).c_str(),
+              *problem.target);
 }
 
 int run_render(const RenderArgs& args) {
@@ -53,7 +55,7 @@ Runner add_render(CLI::App& app) {
                                  "meta fields). Target and predict come from the npz beside each XML when it exists.\n"
                                  "  rave render RAVEN_0_train.xml -o new.npz\n"
                                  "  rave render data/raven -o rendered/     # every XML below, same relative paths");
-  cmd->add_option("inputs", args->inputs, "Problem XML (or .asig) files and folders")->required()->check(CLI::ExistingPath);
+  cmd->add_option("inputs", args->inputs, "Problem XML (or .asig) files and folders")->required();
   cmd->add_option("-o,--output", args->output,
                   "Output .npz for one input; otherwise a folder (created) that mirrors the inputs")
       ->required();

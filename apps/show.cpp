@@ -1,6 +1,7 @@
 // `rave show`: a contact sheet PNG of one problem (3x3 matrix above the 8 numbered candidates).
 #include <memory>
 
+#include "apps/cli_util.hpp"
 #include "apps/commands.hpp"
 #include "common/atomic_file.hpp"
 #include "common/error.hpp"
@@ -27,23 +28,26 @@ std::string sheet_from_npz(const std::string& path) {
   return engine::encode_gray_png(engine::problem_sheet(images, static_cast<int>(file.target())));
 }
 
-std::string sheet_from_xml(const std::string& path) {
+// .xml or .asig: drawn from the symbols.
+std::string sheet_from_symbols(const std::string& path) {
   const engine::Problem problem = engine::read_problem(path);
   const auto images = engine::render_problem(problem);
   return engine::encode_gray_png(engine::problem_sheet(images, problem.target));
 }
 
 int run_show(const ShowArgs& args) {
-  const std::filesystem::path input(args.input);
+  const std::filesystem::path input(args.input), output(args.output);
+  if (output.extension() != ".png")
+    throw UsageError("-o " + args.output + ": rave show writes PNG; name the output .png");
   std::string png;
   if (input.extension() == ".npz")
     png = sheet_from_npz(args.input);
-  else if (input.extension() == ".xml")
-    png = sheet_from_xml(args.input);
+  else if (input.extension() == ".xml" || input.extension() == ".asig")
+    png = sheet_from_symbols(args.input);
   else
-    throw UsageError(args.input + ": expected a .npz or .xml problem file");
+    throw UsageError(args.input + ": expected a .npz, .xml or .asig problem file");
   write_file_atomic(args.output, png);
-  std::printf("wrote %s\n", args.output.c_str());
+  std::printf("wrote %s\n", shown(args.output).c_str());
   return 0;
 }
 
@@ -54,8 +58,7 @@ Runner add_show(CLI::App& app) {
   auto* cmd = app.add_subcommand("show",
                                  "Draw a problem as a PNG sheet: the 3x3 matrix (missing panel marked ?) above the 8 "
                                  "candidates numbered 0..7, the answer framed when known.");
-  cmd->add_option("problem", args->input, "Problem .npz (images as stored) or .xml (rendered)")
-      ->required()->check(CLI::ExistingFile);
+  cmd->add_option("problem", args->input, "Problem .npz (images as stored), or .xml or .asig (rendered)")->required();
   cmd->add_option("-o,--output", args->output, "Output .png")->required();
   return [args] { return run_show(*args); };
 }

@@ -54,10 +54,10 @@ nlohmann::ordered_json rules_json(const engine::Problem& problem, const solver::
 }
 
 std::string json_line(const FileResult& r) {
-  nlohmann::ordered_json j{{"file", r.file.string()}};
+  nlohmann::ordered_json j{{"file", json_path(r.file)}};
   if (!r.ok()) {
     j["error"] = r.error;
-    return j.dump();
+    return j.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
   }
   const solver::Solution& s = r.solution;
   j["configuration"] = engine::configuration(r.problem.config).folder;
@@ -73,13 +73,13 @@ std::string json_line(const FileResult& r) {
     j["competing"] = competing;
   }
   if (r.perceived) j["perception"] = perception_json(*r.perceived);
-  return j.dump();
+  return j.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
 }
 
 // "<file>: answer 6 (target 6), ambiguous: Grid: Size Progression +2 (candidate 6) | ..."
 std::string text_line(const FileResult& r) {
   const solver::Solution& s = r.solution;
-  std::string line = r.file.string() + ": answer " + (s.answer ? std::to_string(*s.answer) : std::string("none"));
+  std::string line = shown(r.file) + ": answer " + (s.answer ? std::to_string(*s.answer) : std::string("none"));
   if (r.problem.target) line += " (target " + std::to_string(*r.problem.target) + ")";
   line += ", " + std::string(solver::verdict_name(s.verdict));
   if (s.verdict == Verdict::kAmbiguous) line += ": " + solver::competing_readings(r.problem, r.readings);
@@ -205,7 +205,7 @@ Runner add_solve(CLI::App& app) {
       ->capture_default_str();
   cmd->add_option("--timeout-ms", args->timeout_ms, "Z3 time limit per check in ms (0: none)")->capture_default_str();
   cmd->add_option("-j,--jobs", args->threads, "Worker threads (output does not depend on it)")
-      ->capture_default_str()->check(CLI::PositiveNumber);
+      ->capture_default_str()->check(jobs_range());
   return [args] { return run_solve(*args); };
 }
 
