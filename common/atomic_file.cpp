@@ -69,6 +69,10 @@ void write_file_atomic(const std::filesystem::path& path, std::string_view text)
   write_file_atomic(path, std::span<const char>(text.data(), text.size()));
 }
 
+void write_file_atomic(const std::filesystem::path& path, const std::string& text) {
+  write_file_atomic(path, std::span<const char>(text.data(), text.size()));
+}
+
 namespace {
 
 // Opens `path` for reading; returns the descriptor and the size. Throws InputError for a file that
