@@ -83,7 +83,7 @@ void print_report(const engine::DatasetReport& report, const engine::DatasetSpec
                 static_cast<unsigned long long>(report.skipped), static_cast<unsigned long long>(report.redone),
                 static_cast<unsigned long long>(report.removed_temporary));
   if (spec.accept)
-    std::printf("unique-only: %llu problems of the dataset were redrawn because the solver proved them ambiguous "
+    std::printf("unique-only: %llu problems of the dataset were redrawn because the solver could not prove their answer unique "
                 "(%.2f%%); this run drew %llu times for %llu problems\n",
                 static_cast<unsigned long long>(report.redrawn),
                 100.0 * static_cast<double>(report.redrawn) /

@@ -24,7 +24,7 @@ for n in 2635249153387078803 100000000000000000000 -3 0; do
 done
 [[ ! -e "$work/n/rave.json" ]] || fail "a refused -n wrote a manifest"
 [[ $(run "$rave" generate -n 1 -c center,center -o "$work/c") == 2 ]] || fail "-c center,center accepted"
-grep -q "names center_single twice" "$work/err" || fail "duplicate configuration not named: $(cat "$work/err")"
+grep -q "center_single is named twice" "$work/err" || fail "duplicate configuration not named: $(cat "$work/err")"
 for j in 0 -1 100000; do
   [[ $(run "$rave" generate -n 1 -c center -o "$work/j" -j "$j") == 2 ]] || fail "-j $j accepted"
   [[ $(wc -c <"$work/err") -lt 300 ]] || fail "-j $j: a long error: $(head -c 300 "$work/err")"
@@ -78,30 +78,100 @@ mkdir -p "$work/foreign/center_single" && cp "$work/fair/center_single/RAVEN_0_t
 grep -q "no rave.json" "$work/err" || fail "unknown files: $(cat "$work/err")"
 
 # --- SIGTERM: the run stops after the problems in flight, says how to resume; resume completes ----
-"$rave" generate -n 300 -c 3x3 -o "$work/ref-term" -j 2 >/dev/null 2>&1
-RAVE_PROGRESS_SECONDS=0 "$rave" generate -n 300 -c 3x3 -o "$work/term" -j 2 >"$work/out" 2>"$work/err" &
+# Both runs write "ds" from their own folder, so that rave.json (which records the command) agrees too.
+mkdir -p "$work/clean" "$work/stopped"
+(cd "$work/clean" && "$rave" generate -n 1500 -c 3x3 -o ds -j 2 >/dev/null 2>&1)
+(cd "$work/stopped" && RAVE_PROGRESS_SECONDS=0 exec "$rave" generate -n 1500 -c 3x3 -o ds -j 2 >"$work/term.out" 2>"$work/term.err") &
 pid=$!
-for _ in $(seq 200); do grep -q "generate: [1-9]" "$work/err" 2>/dev/null && break; sleep 0.05; done
+for _ in $(seq 400); do grep -q "generate: [1-9]" "$work/term.err" 2>/dev/null && break; sleep 0.02; done
 kill -TERM $pid
 wait $pid
 rc=$?
 if [[ $rc == 143 ]]; then
-  grep -q "interrupted by SIGTERM.*--resume" "$work/err" || fail "SIGTERM: no resume hint: $(tail -2 "$work/err")"
-  leftovers=$(find "$work/term" -name '.*.tmp.*' | wc -l)
+  grep -q "interrupted by SIGTERM.*--resume" "$work/term.err" || fail "SIGTERM: no resume hint: $(tail -2 "$work/term.err")"
+  leftovers=$(find "$work/stopped" -name '.*.tmp.*' | wc -l)
   [[ $leftovers == 0 ]] || fail "SIGTERM left $leftovers temporary files"
 else
   [[ $rc == 0 ]] || fail "SIGTERM: exit $rc"
 fi
-[[ $(run "$rave" generate -n 300 -c 3x3 -o "$work/term" -j 2 --resume) == 0 ]] || fail "resume after SIGTERM"
-tree_sum "$work/term" | cmp -s - <(tree_sum "$work/ref-term") || fail "resumed after SIGTERM differs from a clean run"
-[[ -z $(find "$work/term" -name '.rave*' -o -name '.*.tmp.*') ]] || fail "journal, lock or temporary file left"
-# Progress lines when stderr is no terminal.
-grep -q "^generate: [0-9]*/300 problems" "$work/err" || fail "no progress line in a log: $(head -3 "$work/err")"
+grep -q "^generate: [0-9]*/1500 problems" "$work/term.err" || fail "no progress line in a log: $(head -3 "$work/term.err")"
+[[ $(cd "$work/stopped" && run "$rave" generate -n 1500 -c 3x3 -o ds -j 2 --resume) == 0 ]] || fail "resume after SIGTERM"
+tree_sum "$work/stopped/ds" | cmp -s - <(tree_sum "$work/clean/ds") || fail "resumed after SIGTERM differs from a clean run"
+[[ -z $(find "$work/stopped" -name '.rave*' -o -name '.*.tmp.*') ]] || fail "journal, lock or temporary file left"
 
 # --- --unique-only: every problem provably unique ---------------------------------------------------
 [[ $(run "$rave" generate -n 60 -c center,lr -o "$work/unique" --unique-only -j 2) == 0 ]] || fail "unique-only"
 grep -q "unique-only: [0-9]* problems of the dataset were redrawn" "$work/out" || fail "no redraw rate: $(cat "$work/out")"
 [[ $(run "$rave" check "$work/unique" --strict) == 0 ]] || fail "a --unique-only set fails check --strict: $(cat "$work/out")"
 grep -q "^ambiguous (no rules) *0 " "$work/out" || fail "unique-only set has ambiguous problems"
+
+# --- hostile files: one line each, named, and the others still get their result ----------------------
+"$rave" generate -n 2 -c center -o "$work/h" -j 1 >/dev/null 2>&1
+good="$work/h/center_single/RAVEN_0_train.xml"
+mkdir -p "$work/batch"
+cp "$good" "$work/batch/a_good.xml"
+cp "$good" "$work/batch/z_good.xml"
+sed '0,/Type="/s/Type="/Type="1" Type="/' "$good" >"$work/batch/dup_attr.xml"
+{ cat "$good"; echo '<Data/>'; } >"$work/batch/two_roots.xml"
+sed '0,/<Panels>/s/<Panels>/<Panels>\xff/' "$good" >"$work/batch/bad_utf8.xml"
+sed '0,/Type="/s/Type="/Type="\&#10;rave: error: forged\&#27;[31m/' "$good" >"$work/batch/forge.xml"
+mkfifo "$work/fifo.xml"  # a folder's listing skips what is not a regular file; given by name, they are refused
+ln -s /dev/zero "$work/zero.xml"
+cp "$good" "$work/batch/$(printf 'name\xff.xml')"
+[[ $(run timeout 60 "$rave" solve "$work/batch" "$work/fifo.xml" "$work/zero.xml" --json -j 2) == 1 ]] || fail "a hostile batch: exit $(cat "$work/err")"
+[[ $(grep -c '^rave: error: ' "$work/err") == 6 ]] || fail "hostile batch: not one error line per bad file: $(cat "$work/err")"
+[[ $(grep -vc '^rave: error: \|^[0-9]* problems (' "$work/err") == 0 ]] || fail "hostile batch: an error took more than one line: $(cat "$work/err")"
+! grep -q $'\x1b' "$work/err" || fail "an escape sequence reached the terminal"
+for what in "dup_attr.xml:.*Type.*twice" "two_roots.xml:" "bad_utf8.xml:[0-9]*:[0-9]*: .*UTF-8" "fifo.xml: .*not a regular file" "zero.xml: .*not a regular file"; do
+  grep -q "$what" "$work/err" || fail "hostile batch: no error matching '$what': $(cat "$work/err")"
+done
+$py -c 'import json,sys
+lines=[json.loads(l) for l in open(sys.argv[1])]
+assert len(lines)==9, len(lines)
+ok=[l for l in lines if "answer" in l]
+assert len(ok)==3, [l["file"] for l in ok]' "$work/out" || fail "solve --json: not one valid JSON line per file: $(head -c 600 "$work/out")"
+
+# --- rough edges a new user meets ---------------------------------------------------------------------
+[[ $(run "$rave") == 0 ]] && grep -q "generate" "$work/out" || fail "rave alone is not help: $(cat "$work/err")"
+[[ $(run "$rave" help) == 0 ]] && grep -q "generate" "$work/out" || fail "rave help is not help"
+[[ $(run "$rave" help generate) == 0 ]] && grep -q -- "--unique-only" "$work/out" || fail "rave help generate"
+for cmd in "show $work/missing.xml -o $work/m.png" "convert $work/missing.xml $work/m.asig" \
+           "render $work/missing.xml -o $work/m.npz" "solve $work/missing.xml"; do
+  # shellcheck disable=SC2086
+  [[ $(run "$rave" $cmd) == 1 ]] || fail "a missing file: rave $cmd exits $(cat "$work/err")"
+  grep -q "missing.xml" "$work/err" || fail "rave $cmd does not name the missing file"
+done
+[[ $(run "$rave" show "$good" -o "$work/x.jpg") == 2 ]] || fail "show -o x.jpg accepted"
+[[ ! -e "$work/x.jpg" ]] || fail "show wrote x.jpg"
+"$rave" convert "$good" "$work/p.asig" >/dev/null 2>&1
+[[ $(run "$rave" render "$work/p.asig" -o "$work/p.npz") == 0 ]] || fail "render x.asig: $(cat "$work/err")"
+[[ $(run "$rave" show "$work/p.asig" -o "$work/p.png") == 0 ]] || fail "show x.asig: $(cat "$work/err")"
+grep -v '^rule ' "$work/p.asig" >"$work/norules.asig"
+[[ $(run "$rave" solve "$work/norules.asig") == 0 ]] || fail "an .asig without rule lines: $(cat "$work/err")"
+# A rule the matrix does not follow, with --use-rules: verdict none, and no answer claimed (the Type
+# rule of data/raven/center_single/RAVEN_0_train is a Progression).
+data="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)/data"
+"$rave" convert "$data/raven/center_single/RAVEN_0_train.xml" "$work/ref.asig" >/dev/null 2>&1
+sed 's/^rule 0 Progression Type ?/rule 0 Distribute_Three Type ?/' "$work/ref.asig" >"$work/none.asig"
+"$rave" solve "$work/none.asig" --use-rules --json >"$work/none.json" 2>/dev/null
+$py -c 'import json,sys
+j=json.loads(open(sys.argv[1]).readline())
+assert j["verdict"]=="none" and j["answer"] is None and 0<=j["fallback"]<8, j' "$work/none.json" ||
+  fail "a none verdict claims an answer: $(cat "$work/none.json")"
+"$rave" solve "$work/none.asig" --use-rules >"$work/out" 2>&1
+grep -q "none.asig: no answer (fallback [0-7])" "$work/out" || fail "text mode of a none verdict: $(head -1 "$work/out")"
+# Standard input, standard output.
+"$rave" convert --to asig - -o - <"$good" >"$work/stdin.asig" 2>"$work/err" || fail "convert from stdin: $(cat "$work/err")"
+cp "$good" "$work/lonely.xml"  # no sibling npz: the target is not known, as from standard input
+"$rave" convert "$work/lonely.xml" "$work/lonely.asig" >/dev/null 2>&1
+cmp -s "$work/stdin.asig" "$work/lonely.asig" || fail "convert - -o - differs from convert to a file"
+# Fewer than 10 problems: the empty splits are named.
+[[ $(run "$rave" generate -n 5 -c center -o "$work/few") == 0 ]] || fail "-n 5"
+grep -q "val and test splits get no problem" "$work/err" || fail "-n 5: no note on the empty splits: $(cat "$work/err")"
+# FAIR's predict has the original's shape (1,).
+$py -c 'import numpy as np,sys
+z=np.load(sys.argv[1])
+assert z["predict"].shape==(1,), z["predict"].shape' \
+  "$work/fair/center_single/RAVEN_0_train.npz" || fail "FAIR predict shape"
 
 finish "reliability CLI"
