@@ -15,8 +15,6 @@
 namespace rave::apps {
 namespace {
 
-std::vector<std::string> g_command_line;
-
 // CLI11 checks required options before it reports arguments it does not know, so `rave generate
 // --bogus` would complain about a missing --num-samples; name the unknown argument instead.
 std::optional<std::string> unknown_arguments(const CLI::App& app, const std::string& program) {
@@ -72,12 +70,8 @@ int parse_and_run(int argc, char** argv, const Program& program, const std::vect
 
 }  // namespace
 
-const std::vector<std::string>& command_line() { return g_command_line; }
-
 int cli_main(int argc, char** argv, const Program& program, const std::vector<Adder>& adders) {
   const char* name = program.name.c_str();
-  g_command_line.assign(argv, argv + argc);
-  if (!g_command_line.empty()) g_command_line[0] = program.name;
   try {
     return parse_and_run(argc, argv, program, adders);
   } catch (const UsageError& e) {

@@ -19,7 +19,5 @@ struct Program {
 
 /// Parses argv against `adders`' subcommands and runs the one given; returns the exit code.
 int cli_main(int argc, char** argv, const Program& program, const std::vector<Adder>& adders);
-/// The command line cli_main was given, argv[0] replaced by the program's name ("rave generate -n 10 ...").
-const std::vector<std::string>& command_line();
 
 }  // namespace rave::apps

@@ -4,9 +4,9 @@
 #include <cstdio>
 #include <memory>
 
-#include "apps/cli_main.hpp"
 #include "apps/cli_util.hpp"
 #include "apps/commands.hpp"
+#include "apps/dataset_command.hpp"
 #include "common/atomic_file.hpp"
 #include "engine/audit.hpp"
 #include "engine/dataset.hpp"
@@ -58,8 +58,8 @@ int run_demo(const DemoArgs& args) {
                            .num_samples = static_cast<std::uint64_t>(args.per_config),
                            .seed = parse_whole_number(args.seed, "--seed", 0, UINT64_MAX),
                            .answers = parse_answer_strategy(args.answers),
-                           .threads = default_threads(),
-                           .command = command_line()};
+                           .threads = default_threads()};
+  spec.command = dataset_command(spec);
   const auto report = engine::write_dataset(spec);
   std::printf("rave demo: %llu problems (%s answer sets, seed %llu) in %s/<configuration>/RAVEN_<k>_<split>.{npz,xml}\n",
               static_cast<unsigned long long>(report.written), args.answers.c_str(),

@@ -4,9 +4,9 @@
 #include <cstdio>
 #include <memory>
 
-#include "apps/cli_main.hpp"
 #include "apps/cli_util.hpp"
 #include "apps/commands.hpp"
+#include "apps/dataset_command.hpp"
 #include "apps/interrupt.hpp"
 #include "apps/progress.hpp"
 #include "engine/dataset.hpp"
@@ -27,7 +27,6 @@ struct GenerateArgs {
   bool compress = false;
   bool resume = false;
   bool unique_only = false;
-  std::vector<std::string> command;  ///< recorded in rave.json and the folder lock
 };
 
 // Whether the rule-free solver proves the answer unique: the test --unique-only redraws by.
@@ -48,13 +47,13 @@ engine::DatasetSpec to_spec(const GenerateArgs& args) {
       .answers = parse_answer_strategy(args.answers),
       .compress = args.compress,
       .resume = args.resume,
-      .threads = args.threads,
-      .command = args.command};
+      .threads = args.threads};
   if (args.unique_only) {
     spec.accept = provably_unique;
     spec.accept_name = "unique";
   }
   engine::check_dataset_spec(spec);
+  spec.command = dataset_command(spec);
   return spec;
 }
 
@@ -65,11 +64,11 @@ void note_empty_splits(const engine::DatasetSpec& spec) {
     has[static_cast<int>(engine::split_of(k, spec.val, spec.test))] = true;
   const bool no_val = spec.val > 0 && !has[1], no_test = spec.test > 0 && !has[2];
   if (no_val || no_test)
-    std::fprintf(stderr, "rave: note: with --num-samples %llu the %s split%s no problem (the split is k mod 10, as in "
-                         "the original: val starts at k = %d, test at k = %d); use 10 or more for all three splits\n",
-                 static_cast<unsigned long long>(spec.num_samples),
-                 no_val && no_test ? "val and test" : no_val ? "val" : "test", no_val && no_test ? "s get" : " gets",
-                 10 - spec.val - spec.test, 10 - spec.test);
+    std::printf("note: with --num-samples %llu the %s split%s no problem (the split is k mod 10, as in the "
+                "original: val starts at k = %d, test at k = %d); use 10 or more for all three splits\n",
+                static_cast<unsigned long long>(spec.num_samples),
+                no_val && no_test ? "val and test" : no_val ? "val" : "test", no_val && no_test ? "s get" : " gets",
+                10 - spec.val - spec.test, 10 - spec.test);
 }
 
 void print_report(const engine::DatasetReport& report, const engine::DatasetSpec& spec, double seconds) {
@@ -93,7 +92,6 @@ void print_report(const engine::DatasetReport& report, const engine::DatasetSpec
 
 int run_generate(const GenerateArgs& args) {
   engine::DatasetSpec spec = to_spec(args);
-  note_empty_splits(spec);
   const std::size_t n_configs = spec.configs.empty() ? engine::kNumConfigs : spec.configs.size();
   InterruptGuard interrupt;
   spec.stop = &interrupt.flag();
@@ -101,6 +99,7 @@ int run_generate(const GenerateArgs& args) {
   const auto report = engine::write_dataset(spec, [&](const engine::DatasetProgress& p) { line.update(p.done); });
   line.finish();
   print_report(report, spec, line.elapsed());
+  note_empty_splits(spec);
   if (!report.interrupted) return 0;
   std::fflush(stdout);
   std::fprintf(stderr, "rave: interrupted by %s; the problems in flight were finished. Run the same command with "
@@ -142,10 +141,7 @@ Runner add_generate(CLI::App& app) {
   cmd->add_flag("--unique-only", args->unique_only,
                 "Redraw every problem whose answer the solver cannot prove unique without the rules (a departure "
                 "from the original distribution; the redraw rate is reported and recorded)");
-  return [args] {
-    args->command = command_line();
-    return run_generate(*args);
-  };
+  return [args] { return run_generate(*args); };
 }
 
 }  // namespace rave::apps

@@ -48,7 +48,7 @@ struct DatasetSpec {
   bool compress = false;                     ///< deflate the npz (numpy.savez_compressed)
   bool resume = false;                       ///< continue: skip problems whose files match rave.json / the journal
   int threads = 1;                           ///< worker threads (>= 1)
-  std::vector<std::string> command{};        ///< the command line: recorded in rave.json and the lock
+  std::vector<std::string> command{};        ///< the command that makes the dataset: in rave.json and the lock
   AcceptFn accept{};                         ///< empty, or: redraw problem k (attempt 1, 2, ...) until it passes
   std::string accept_name{};                 ///< what accept tests, recorded in rave.json ("unique")
   const std::atomic<int>* stop = nullptr;    ///< non-zero: finish the problems in flight and return

@@ -45,7 +45,7 @@ struct ManifestCounts {
 struct DatasetManifest {
   int manifest_version = 1;
   std::string rave_version{};
-  std::vector<std::string> command{};        ///< the command line of the run that started the dataset
+  std::vector<std::string> command{};        ///< the command that makes the dataset (no folder, -j or --resume)
   std::uint64_t seed = 0;
   std::string answers{};                     ///< raven | iraven | fair
   std::vector<std::string> configurations{}; ///< folder names, in the order generated

@@ -47,7 +47,7 @@ for round in 1 2 3; do
   [[ $((ra + rb)) == 1 ]] || fail "round $round: both writers exit $ra and $rb: $(cat "$work/a.err" "$work/b.err")"
   winner=7; loser_err="$work/b.err"
   [[ $ra == 0 ]] || { winner=8; loser_err="$work/a.err"; }
-  grep -Eq "in use by another writer \(pid [0-9]+ on .*rave generate|holds another dataset \(seed" "$loser_err" ||
+  grep -Eq "in use by another writer \(pid [0-9]+ on .*rave generate --num-samples 20|holds another dataset \(seed" "$loser_err" ||
     fail "round $round: the second writer is not told why: $(cat "$loser_err")"
   tree_sum "$work/mix" | grep -v rave.json | cmp -s - "$work/ref$winner.sum" ||
     fail "round $round: the folder is not the seed-$winner dataset alone"
@@ -167,7 +167,7 @@ cp "$good" "$work/lonely.xml"  # no sibling npz: the target is not known, as fro
 cmp -s "$work/stdin.asig" "$work/lonely.asig" || fail "convert - -o - differs from convert to a file"
 # Fewer than 10 problems: the empty splits are named.
 [[ $(run "$rave" generate -n 5 -c center -o "$work/few") == 0 ]] || fail "-n 5"
-grep -q "val and test splits get no problem" "$work/err" || fail "-n 5: no note on the empty splits: $(cat "$work/err")"
+grep -q "val and test splits get no problem" "$work/out" || fail "-n 5: no note on the empty splits: $(cat "$work/out")"
 # FAIR's predict has the original's shape (1,).
 $py -c 'import numpy as np,sys
 z=np.load(sys.argv[1])

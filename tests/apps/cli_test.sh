@@ -61,7 +61,7 @@ expect 0 "generate -j1" -- "$rave" generate -n 12 -o "$work/j1" -c center,3x3,O-
 expect 0 "generate -j2" -- "$rave" generate -n 12 -o "$work/j2" -c center,3x3,O-IG -a iraven -j 2
 (cd "$work/j1" && find . -type f | sort | xargs sha256sum) >"$work/j1.sum"
 (cd "$work/j2" && find . -type f | sort | xargs sha256sum) >"$work/j2.sum"
-[[ $(wc -l <"$work/j1.sum") == 72 ]] || fail "expected 72 files, got $(wc -l <"$work/j1.sum")"
+[[ $(wc -l <"$work/j1.sum") == 73 ]] || fail "expected 72 problem files and rave.json, got $(wc -l <"$work/j1.sum") files"
 cmp -s "$work/j1.sum" "$work/j2.sum" || fail "-j1 and -j2 differ: $(diff "$work/j1.sum" "$work/j2.sum" | head -3)"
 
 # --resume completes a run whose last pair was cut short.
