@@ -101,7 +101,7 @@ class PanelReader {
 
   Entity read_entity(NodeId node, const LayoutSpec& spec) const {
     std::array<std::optional<int>, 5> values;  // slot, Type, Size, Color, Angle
-    // The layout's own ranges (spec/raven.md 2: Out's Color is always 0, its Size 3..5).
+    // The layout's own ranges (docs/format.md, value tables: Out's Color is always 0, its Size 3..5).
     const std::array<Range, 5> ranges{Range{0, static_cast<int>(spec.slots.size()) - 1}, spec.type, spec.size,
                                       spec.color, spec.angle};
     const auto& attributes = tree_[node].attributes;

@@ -95,7 +95,7 @@ TEST(XmlEchoes, EchoedValuesAreOneBoundedLine) {
 }
 
 TEST(XmlRanges, EntityLevelsFollowTheirLayout) {
-  // Out's Color is always 0 (spec/raven.md 2): a 5 is no RAVEN problem.
+  // Out's Color is always 0 (docs/format.md, value tables): a 5 is no RAVEN problem.
   std::string text = problem_text(ConfigId::kOutInCenter);
   const std::size_t color = text.find("Color=\"", text.find("<Entity "));
   text.replace(color + 7, 1, "5");
