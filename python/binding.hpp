@@ -27,6 +27,8 @@ struct PyProblem {
   engine::Problem problem;
   /// The rendered panels (context, then candidates), read-only numpy view; None until first use.
   py::object image;
+  /// Whether its npz writes predict with shape (1,), as `rave generate` does for RAVEN-FAIR.
+  bool predict_as_vector = false;
 
   /// Panels of the problem (context and candidates).
   std::size_t panel_count() const { return problem.context.size() + problem.candidates.size(); }

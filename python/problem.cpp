@@ -73,7 +73,8 @@ std::string encode_npz(PyProblem& self, bool compress) {
   const engine::Image* images = self.images();
   py::gil_scoped_release release;
   std::string out;
-  engine::encode_problem_npz(out, self.problem, std::span<const engine::Image>(images, self.panel_count()), compress);
+  engine::encode_problem_npz(out, self.problem, std::span<const engine::Image>(images, self.panel_count()), compress,
+                             self.predict_as_vector);
   return out;
 }
 
@@ -101,7 +102,9 @@ PyProblem generate(const std::string& config, std::int64_t index, std::uint64_t 
   const engine::AnswerStrategy strategy = strategy_arg(answers);
   const std::uint64_t k = index_arg(index);
   py::gil_scoped_release release;
-  return PyProblem{.problem = engine::generate_problem(id, strategy, seed, k), .image = {}};
+  return PyProblem{.problem = engine::generate_problem(id, strategy, seed, k),
+                   .image = {},
+                   .predict_as_vector = strategy == engine::AnswerStrategy::kFair};
 }
 
 PyProblem load(const py::object& path_object) {
