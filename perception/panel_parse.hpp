@@ -1,5 +1,5 @@
 #pragma once
-// One panel's pixels back to its symbols, exactly (spec/perception.md): for every slot of the
+// One panel's pixels back to its symbols, exactly (docs/perception.md): for every slot of the
 // configuration, component by component, the pixels of the slot's region are looked up among the
 // entities the renderer draws there (perception/slot_table.hpp); where something already drawn
 // lies below (an Out shape under the In entities), each allowed entity is composited over it and

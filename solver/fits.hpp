@@ -48,7 +48,7 @@ struct ValueFit {
 int fit_values(const LayoutModel& model, int attr, const ComponentView& view, HypothesisMask allowed,
                ValueFit* out);
 
-/// Distribute_Three Position's carry of one attribute (spec 6.2): col2 and col3 are col1 with its
+/// Distribute_Three Position's carry of one attribute (docs/rules.md): col2 and col3 are col1 with its
 /// entities moved to the row's next slot sets, entity j of one set's position array to entry j of
 /// the next, and the arrays are the same in every row. Which slot went to which is not in the
 /// picture, only the levels: an entity's *signature* is its levels in the three rows (4 bits per
@@ -61,7 +61,7 @@ struct MoveFit {
   std::array<std::uint16_t, kMaxSlots> partial{};   ///< by slot of answer_mask: rows 1-2 of its signature
 };
 
-/// What an attribute left to Constant (or Angle, never ruled) means under one carry (spec 6.4):
+/// What an attribute left to Constant (or Angle, never ruled) means under one carry (docs/rules.md):
 /// one level per row in a uniform layout, per-entity copies under kSlot/kShift/kMove, noise under
 /// kRegenerate.
 struct CarryFit {
@@ -99,7 +99,7 @@ bool fit_move(int attr, const ComponentView& view, MoveFit& out, double& log_rat
 /// Whether `panel` completes the signatures of a MoveFit on `attr`.
 bool move_accepts(const MoveFit& fit, int attr, const PanelView& panel);
 /// Whether `to` copies `from`'s entities on `attr` under kSlot (same slots) or kShift (slots moved
-/// by v, spec 6.2); kRegenerate copies nothing and constrains nothing. (kMove: see MoveFit.)
+/// by v, docs/rules.md); kRegenerate copies nothing and constrains nothing. (kMove: see MoveFit.)
 inline bool carry_copies(const CarryKey& key, int attr, int slots, const PanelView& from, const PanelView& to);
 /// Whether the 9th panel `panel` continues the reading `fit` of `attr` under `key`.
 inline bool carry_accepts(const CarryKey& key, const CarryFit& fit, int attr, int slots, const ComponentView& view,

@@ -1,4 +1,4 @@
-// Sampling likelihoods of spec/abduction.md 2, rule by rule (spec/raven.md 6.2-6.3 say what is
+// Sampling likelihoods of docs/solver.md, rule by rule (docs/rules.md say what is
 // drawn): 1/|range| per freely drawn level, the Arithmetic col2 range given col1, 1/(R(R-1)(R-2)/2)
 // for a Distribute_Three triple, 1/C(n, c) per fresh slot set of c entities.
 #include "solver/likelihood.hpp"

@@ -1,5 +1,5 @@
 #pragma once
-// The generator's sampling likelihoods (spec/abduction.md 2): how probable the levels, counts and
+// The generator's sampling likelihoods (docs/solver.md): how probable the levels, counts and
 // slot sets that a rule leaves free are, as plain functions of the panels' numbers. A hypothesis
 // is assumed to hold on the panels (the checks are elsewhere); these only weigh it. Both backends
 // use them: the heuristic sums prior x likelihood over rule assignments, the Z3 backend maximises
@@ -27,7 +27,7 @@ double group0_answer_log_lik(const Hypothesis& h, int slots, int count);
 /// Arithmetic col2 given col1 (Color's row-2 guard included), Distribute_Three triples.
 double values_context_log_lik(const Hypothesis& h, int attr, const ContextNumbers& x);
 
-/// How a Constant attribute (or Angle) is read under a group-0 rule (spec 6.4).
+/// How a Constant attribute (or Angle) is read under a group-0 rule (docs/rules.md).
 enum class CarryReading {
   kUniform,  ///< one level per row
   kCopies,   ///< col1's entities drawn, col2 and col3 copy them

@@ -3,7 +3,7 @@
 // fixed-size values (entity count, slot bit set, the level all entities share, and per attribute
 // the levels by slot, packed in 64 bits). Built once per problem, so every
 // hypothesis check is a few integer comparisons, and comparing two panels' levels of one attribute
-// (the carries of spec 6.2) is one compare, without loops or data-dependent branches.
+// (the carries of docs/rules.md) is one compare, without loops or data-dependent branches.
 // Nothing here depends on the order in which a file lists the entities (a picture does not show
 // it): entities are known by their slot, and Uniformity is inferred from the panels.
 //
@@ -39,7 +39,7 @@ struct PanelView {
 /// The 16 panels of one component: [0..7] context row-major, [8..15] candidates.
 struct ComponentView {
   std::array<PanelView, 16> panels;
-  bool uniform = false;  ///< Uniformity level 3 (spec 3), inferred (see looks_uniform)
+  bool uniform = false;  ///< Uniformity level 3 (docs/format.md), inferred (see looks_uniform)
 };
 
 /// Fills views[c] from component c (c < components, at most 2) of every panel of `problem`, with
@@ -49,7 +49,7 @@ struct ComponentView {
 void build_views(const engine::Problem& problem, int components, const LayoutModel* const* models,
                  ComponentView* views, bool angle = true);
 
-/// Uniformity as a picture shows it (spec/abduction.md 6.5): every context panel's entities are
+/// Uniformity as a picture shows it (docs/solver.md): every context panel's entities are
 /// identical in Type, Size, Color (and Angle, with `angle`), and some context panel has two or more.
 bool looks_uniform(const ComponentView& view, bool angle);
 

@@ -29,8 +29,8 @@ std::string_view verdict_name(Verdict verdict);
 struct SolveOptions {
   bool use_rules = false;  ///< restrict hypotheses to the rule names stored in the problem (--use-rules)
   bool occam = true;       ///< drop noise readings a structured rule explains (abduction.md 2)
-  /// Read Angle as spec 6.4 says (per group-0 carry). Off for perceived panels, whose angles are
-  /// known only up to identical renders (spec/perception.md): Angle then plays no part.
+  /// Read Angle as docs/rules.md says (per group-0 carry). Off for perceived panels, whose angles are
+  /// known only up to identical renders (docs/perception.md): Angle then plays no part.
   bool angle = true;
   /// Z3: score a unique answer too (its most probable assignment), as solve_readings needs to
   /// combine readings; otherwise a unique answer scores 0 (nothing to rank).

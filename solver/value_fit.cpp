@@ -24,7 +24,7 @@ bool fit_progression(const std::array<int, 8>& x, const Hypothesis& h, ValueFit&
   return true;
 }
 
-// Arithmetic Size works on 1-based levels, Color on raw levels (spec 6.3); Color also keeps rows 1
+// Arithmetic Size works on 1-based levels, Color on raw levels (docs/rules.md); Color also keeps rows 1
 // and 2 from both adding 0 (the guard): after a row-1 zero, row 2 may not draw what it forbids.
 bool fit_arithmetic(const std::array<int, 8>& x, const Hypothesis& h, int attr, ValueFit& f) {
   const ArithKind kind = attr == kSize ? ArithKind::kSize : ArithKind::kColor;

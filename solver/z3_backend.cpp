@@ -164,7 +164,7 @@ void Z3Solver::Impl::prepare(const engine::Problem& problem, int c) {
 }
 
 // Asserts component c: one selector per rule group over its allowed hypotheses, each implying its
-// rule on the nine panels; Constant and Angle read per the group-0 rule's carry (spec 6.4).
+// rule on the nine panels; Constant and Angle read per the group-0 rule's carry (docs/rules.md).
 void Z3Solver::Impl::assert_component(int c) {
   if (!plans[c].context_usable) {  // an unusable context panel: no rule explains anything
     add(Term::boolean(false));
@@ -209,7 +209,7 @@ std::vector<CarryGroup> Z3Solver::Impl::assert_group0(int c, const Encoder& enc)
   return carries;
 }
 
-// Angle, never ruled, read per carry (spec 6.4); nothing when Angle plays no part.
+// Angle, never ruled, read per carry (docs/rules.md); nothing when Angle plays no part.
 void Z3Solver::Impl::assert_angle(int c, const Encoder& enc, const std::vector<CarryGroup>& carries) {
   if (!options.angle) return;
   const bool uniform = views[c].uniform;

@@ -101,7 +101,7 @@ Range& entity_range(LayoutConstraints& c, int group) {
 constexpr RuleAttr kGroupAttr[4] = {RuleAttr::kNumberPosition, RuleAttr::kType, RuleAttr::kSize,
                                     RuleAttr::kColor};
 
-// Whether (name, attr) is a row of group `group` of the rule table (spec 4.1).
+// Whether (name, attr) is a row of group `group` of the rule table (docs/rules.md).
 bool is_row(int group, const Rule& rule) {
   if (group == 0)
     return rule.name == RuleName::kConstant ? rule.attr == RuleAttr::kNumberPosition

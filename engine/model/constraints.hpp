@@ -39,12 +39,12 @@ std::optional<LayoutConstraints> narrow(const LayoutSpec& layout, const LayoutCo
 std::optional<std::vector<LayoutConstraints>> prune(const Configuration& config,
                                                     const std::vector<RuleGroup>& rules);
 
-/// The parameters a rule takes, in the rule table's order (spec 4.1): Progression steps
+/// The parameters a rule takes, in the rule table's order (docs/rules.md): Progression steps
 /// {-2, -1, +1, +2}, Arithmetic signs {+1, -1}, and {0} for Constant and Distribute_Three.
 std::span<const int> rule_parameters(RuleName name);
 /// Why `rule` cannot be rule `group` (0 Number/Position, 1 Type, 2 Size, 3 Color) of a component
 /// laid out as `layout`: no such row in the rule table, a parameter the rule does not take, or a rule
-/// the layout's level ranges cannot hold (spec 4.3, e.g. any Number rule on a single-slot layout);
+/// the layout's level ranges cannot hold (docs/rules.md, e.g. any Number rule on a single-slot layout);
 /// empty when it can be. A rule whose value is unknown fits when one of its parameters does.
 std::string rule_defect(int group, const Rule& rule, const LayoutSpec& layout);
 

@@ -158,7 +158,7 @@ Term Encoder::values(const Hypothesis& h, int attr, const std::vector<PanelTerms
 
 namespace {
 
-// Distribute_Three Position (spec 6.2): entity j of one slot set's position array moves to entry
+// Distribute_Three Position (docs/rules.md): entity j of one slot set's position array moves to entry
 // j of the next set's, with the same arrays in every row, and the picture shows only levels. So
 // moves exist exactly when the three sets hold equal multisets of level triples (the levels an
 // entity shows in rows 1, 2, 3). The panels are numerals per answer value: decided case by case.

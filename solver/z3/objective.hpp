@@ -1,5 +1,5 @@
 #pragma once
-// The log-posterior of one rule assignment (spec/abduction.md 2: log prior x sampling likelihood)
+// The log-posterior of one rule assignment (docs/solver.md: log prior x sampling likelihood)
 // as a Z3 integer term, so that Z3 itself ranks the candidates it proved consistent: the most
 // probable assignment with answer = i scores candidate i (the maximum over assignments, where the
 // heuristic backend sums over them). Each selector choice adds its prior and the likelihood of

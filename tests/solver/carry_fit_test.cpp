@@ -1,6 +1,6 @@
 // Distribute_Three Position's carry without entity order (solver/fits.hpp MoveFit): against a
 // brute-force oracle that tries every position array of the three slot sets (the generator's
-// hidden state, spec/raven.md 6.2) on small random problems of Distribute_Four, both whether the
+// hidden state, docs/rules.md) on small random problems of Distribute_Four, both whether the
 // context and a 9th panel fit and the probability of the 9th panel (moves equally likely).
 #include <gtest/gtest.h>
 

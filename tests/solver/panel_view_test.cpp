@@ -1,6 +1,6 @@
 // The solver's panel views (solver/panel_view.hpp): the packed levels, the shared level, unusable
 // panels read as empty whatever ints they hold, the carries as one compare agree with their
-// per-entity definitions (spec/raven.md 6.2) on random panels, entities in any order, the view
+// per-entity definitions (docs/rules.md) on random panels, entities in any order, the view
 // does not depend on that order, and Uniformity is inferred from the panels.
 #include "solver/panel_view.hpp"
 
@@ -71,7 +71,7 @@ int level_at(const std::vector<Entity>& entities, int attr, int slot) {
   return -1;
 }
 
-// The carries as spec 6.2 states them, entity by entity.
+// The carries as docs/rules.md states them, entity by entity.
 bool copies(int shift, int attr, const std::vector<Entity>& from, const std::vector<Entity>& to) {
   auto level = [&](const Entity& e) { return std::array<int, 4>{e.type, e.size, e.color, e.angle}[attr]; };
   if (from.size() != to.size()) return false;
@@ -125,7 +125,7 @@ TEST(PanelView, TheOrderOfTheEntitiesDoesNotMatter) {
   }
 }
 
-// Uniformity as the panels show it (spec/abduction.md 6.5): identical entities in every context
+// Uniformity as the panels show it (docs/solver.md): identical entities in every context
 // panel and some panel with two or more; Angle takes part only when asked.
 TEST(PanelView, UniformityIsInferredFromTheContextPanels) {
   ComponentView view;
