@@ -105,10 +105,8 @@ int run_convert(const ConvertArgs& args) {
   if (jobs.empty()) throw UsageError("no problem files (.xml, .asig) in the given folders");
   const bool refuse_existing = !args.to.empty() && !args.overwrite;
   const bool to_stdout = args.out_dir == kStandardStream;
-  const int failed = run_file_jobs(jobs, [&](const FileJob& j) { convert_one(j, refuse_existing, to_stdout); });
-  if (failed > 0 && jobs.size() > 1)
-    std::fprintf(stderr, "rave: error: %d of %zu files could not be converted\n", failed, jobs.size());
-  return failed == 0 ? 0 : 1;
+  return run_file_jobs(jobs, "converted",
+                       [&](const FileJob& j) { convert_one(j, refuse_existing, to_stdout); });
 }
 
 }  // namespace

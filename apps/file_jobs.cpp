@@ -60,7 +60,8 @@ std::vector<FileJob> plan_file_jobs(const std::vector<std::string>& inputs, cons
   return jobs;
 }
 
-int run_file_jobs(const std::vector<FileJob>& jobs, const std::function<void(const FileJob&)>& job) {
+int run_file_jobs(const std::vector<FileJob>& jobs, std::string_view done,
+                  const std::function<void(const FileJob&)>& job) {
   int failed = 0;
   for (const FileJob& j : jobs) {
     try {
@@ -71,7 +72,10 @@ int run_file_jobs(const std::vector<FileJob>& jobs, const std::function<void(con
       ++failed;
     }
   }
-  return failed;
+  if (failed > 0 && jobs.size() > 1)
+    std::fprintf(stderr, "rave: error: %d of %zu files could not be %.*s\n", failed, jobs.size(),
+                 static_cast<int>(done.size()), done.data());
+  return failed == 0 ? 0 : 1;
 }
 
 }  // namespace rave::apps

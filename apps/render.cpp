@@ -40,10 +40,7 @@ void render_one(const RenderArgs& args, const FileJob& job) {
 int run_render(const RenderArgs& args) {
   const auto jobs = plan_file_jobs(args.inputs, args.output, ".npz");
   if (jobs.empty()) throw UsageError("no problem files (.xml, .asig) in the given folders");
-  const int failed = run_file_jobs(jobs, [&](const FileJob& j) { render_one(args, j); });
-  if (failed > 0 && jobs.size() > 1)
-    std::fprintf(stderr, "rave: error: %d of %zu files could not be rendered\n", failed, jobs.size());
-  return failed == 0 ? 0 : 1;
+  return run_file_jobs(jobs, "rendered", [&](const FileJob& j) { render_one(args, j); });
 }
 
 }  // namespace
