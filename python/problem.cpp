@@ -107,11 +107,24 @@ PyProblem generate(const std::string& config, std::int64_t index, std::uint64_t 
                    .predict_as_vector = strategy == engine::AnswerStrategy::kFair};
 }
 
+// Whether the npz of the problem at `path` (itself, or the one beside its XML) stores predict with
+// shape (1,), as RAVEN-FAIR's files do; its npz bytes then keep that shape.
+bool npz_predict_is_vector(const std::filesystem::path& path) {
+  std::filesystem::path npz = path;
+  npz.replace_extension(".npz");
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(npz, ec)) return false;
+  const engine::NpzFile file = engine::read_npz(npz, {"predict"});
+  return file.contains("predict") && file.array("predict").shape.size() == 1;
+}
+
 PyProblem load(const py::object& path_object) {
   const std::filesystem::path path = path_arg(path_object);
   py::gil_scoped_release release;
   engine::collect_problem_files({path});  // a missing path: the CLI's "no such file or folder"
-  return PyProblem{.problem = engine::read_problem(path), .image = {}};
+  return PyProblem{.problem = engine::read_problem(path),
+                   .image = {},
+                   .predict_as_vector = npz_predict_is_vector(path)};
 }
 
 std::string repr(const PyProblem& self) {
@@ -183,11 +196,13 @@ void bind_problem(py::module_& m) {
       .def("save", &save, "path"_a, "compress"_a = false,
            "writes <path>.npz and <path>.xml as `rave generate` does (both or neither)")
       .def("__repr__", &repr)
-      .def(py::pickle([](const PyProblem& s) { return py::make_tuple(engine::write_asig(s.problem)); },
-                      [](const py::tuple& state) {  // .asig is lossless (docs/asig.md)
-                        return PyProblem{.problem = engine::parse_asig(state[0].cast<std::string>(), "<pickle>"),
-                                         .image = {}};
-                      }));
+      .def(py::pickle(
+          [](const PyProblem& s) { return py::make_tuple(engine::write_asig(s.problem), s.predict_as_vector); },
+          [](const py::tuple& state) {  // .asig is lossless (docs/asig.md), plus the npz's predict shape
+            return PyProblem{.problem = engine::parse_asig(state[0].cast<std::string>(), "<pickle>"),
+                             .image = {},
+                             .predict_as_vector = state.size() > 1 && state[1].cast<bool>()};
+          }));
   m.def("generate", &generate, "config"_a, "index"_a, "seed"_a = 1234, "answers"_a = "raven",
         "problem `index` of `config` as `rave generate --seed seed --answers answers` writes it");
   m.def("load", &load, "path"_a, "a problem from a .xml (answer from the npz beside it), .npz or .asig file");
