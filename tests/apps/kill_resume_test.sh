@@ -8,6 +8,7 @@
 set -u
 # shellcheck source=../cli_lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/../cli_lib.sh"
+rave="$(cd "$(dirname "$rave")" && pwd)/$(basename "$rave")"  # the runs cd into their own folders
 n="${2:-30}"
 kills="${3:-2}"
 terms="${4:-2}"
