@@ -39,8 +39,8 @@ bool still_linked(int fd, const std::filesystem::path& path) {
 
 }  // namespace
 
-FolderLock::FolderLock(const std::filesystem::path& folder, const std::string& command)
-    : path_(folder / kFileName) {
+FolderLock::FolderLock(const std::filesystem::path& folder, const std::string& command, const std::string& name)
+    : path_(folder / name) {
   for (;;) {
     fd_ = ::open(path_.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
     if (fd_ < 0) throw InputError(folder.string(), "", std::string("cannot create the lock file: ") + std::strerror(errno));

@@ -19,7 +19,8 @@ class FolderLock {
 
   /// Takes the lock of `folder` (which must exist) for `command` (recorded for whoever asks next).
   /// Throws InputError naming the holder when another process has it.
-  FolderLock(const std::filesystem::path& folder, const std::string& command);
+  /// `name` is the lock file's (another name: a separate lock, e.g. one per dataset shard).
+  FolderLock(const std::filesystem::path& folder, const std::string& command, const std::string& name = kFileName);
   ~FolderLock();
   FolderLock(const FolderLock&) = delete;
   FolderLock& operator=(const FolderLock&) = delete;

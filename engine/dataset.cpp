@@ -1,5 +1,6 @@
 #include "engine/dataset.hpp"
 
+#include <algorithm>
 #include <atomic>
 #include <map>
 #include <mutex>
@@ -14,7 +15,9 @@
 #include "engine/encode.hpp"
 #include "engine/formats/zip.hpp"
 #include "engine/generate.hpp"
+#include "engine/internal/dataset_shards.hpp"
 #include "engine/internal/dataset_state.hpp"
+#include "engine/rules/variant_rules.hpp"
 
 namespace rave::engine {
 namespace {
@@ -28,6 +31,28 @@ std::vector<ConfigId> chosen_configs(const DatasetSpec& spec) {
   std::vector<ConfigId> all;
   for (const auto& c : all_configurations()) all.push_back(c.id);
   return all;
+}
+
+// The splits a dataset holds (k mod 10 decides, docs/format.md#split-and-file-names).
+std::vector<Split> splits_present(const DatasetSpec& spec) {
+  std::vector<Split> out;
+  for (std::uint64_t k = 0; k < std::min<std::uint64_t>(spec.num_samples, 10); ++k) {
+    const Split s = split_of(k, spec.val, spec.test);
+    if (std::find(out.begin(), out.end(), s) == out.end()) out.push_back(s);
+  }
+  return out;
+}
+
+void check_variant_spec(const DatasetSpec& spec) {
+  const Variant& v = spec.variant;
+  check_variant(v);
+  if (!v.drawable() && !spec.symbolic_only)
+    throw UsageError("--values " + std::to_string(v.values) + " cannot be drawn: Type has " +
+                     std::to_string(kMaxDrawableValues) + " shapes, so images need --values <= " +
+                     std::to_string(kMaxDrawableValues) + "; add --symbolic-only to write symbols only");
+  for (ConfigId id : chosen_configs(spec))
+    for (Split split : splits_present(spec))
+      if (std::string why = variant_rules_defect(id, v, split); !why.empty()) throw UsageError(why);
 }
 
 void make_dir(const fs::path& dir) {
@@ -63,6 +88,13 @@ DatasetManifest manifest_for(const DatasetSpec& spec, const std::vector<ConfigId
   m.test = spec.test;
   m.compress = spec.compress;
   if (spec.accept) m.accept = spec.accept_name;
+  m.variant = {.grid = spec.variant.grid,
+               .values = spec.variant.values,
+               .confounders = spec.variant.confounders,
+               .regime = std::string(regime_name(spec.variant.regime)),
+               .hold_out = hold_out_text(spec.variant),
+               .symbolic_only = spec.symbolic_only};
+  m.shard = internal::shard_text(spec.shard);
   return m;
 }
 
@@ -70,12 +102,14 @@ DatasetManifest manifest_for(const DatasetSpec& spec, const std::vector<ConfigId
 // any manifest, stop the run: it would mix two datasets. `manifest` takes over the command line of
 // the run that started the dataset.
 Records existing_records(const DatasetSpec& spec, DatasetManifest& manifest, const std::vector<fs::path>& folders) {
-  const fs::path path = spec.dir / kManifestName;
+  const internal::StateNames names = internal::state_names(spec.shard);
+  const fs::path path = spec.dir / names.manifest;
   const std::optional<DatasetManifest> existing = read_manifest(path);
   if (!existing) {
+    if (spec.shard.count > 1 && internal::sibling_shard_agrees(spec.dir, manifest, spec.shard)) return {};
     for (const fs::path& folder : folders)
       if (internal::holds_problem_files(folder))
-        throw InputError(folder.string(), "", "holds RAVEN problem files but the save dir has no rave.json: rave cannot "
+        throw InputError(folder.string(), "", "holds RAVEN problem files but the save dir has no " + names.manifest + ": rave cannot "
                                               "tell what made them; choose an empty folder");
     return {};
   }
@@ -86,29 +120,38 @@ Records existing_records(const DatasetSpec& spec, DatasetManifest& manifest, con
   manifest.command = existing->command;
   if (!spec.resume) return {};
   Records records = internal::records_of(*existing);
-  for (auto& [problem, record] : internal::read_journal(spec.dir / internal::kJournalName)) records[problem] = record;
+  for (auto& [problem, record] : internal::read_journal(spec.dir / names.journal)) records[problem] = record;
   return records;
 }
 
 // Problem k drawn until spec.accept passes it (at once when there is no test).
 std::pair<Problem, std::uint64_t> draw(const DatasetSpec& spec, ConfigId id, std::uint64_t k) {
   for (std::uint64_t attempt = 0; attempt < kMaxDraws; ++attempt) {
-    Problem problem = generate_problem(id, spec.answers, spec.seed, k, attempt);
+    Problem problem =
+        generate_problem(id, spec.answers, spec.seed, k, spec.variant, split_of(k, spec.val, spec.test), attempt);
     if (!spec.accept || spec.accept(problem)) return {std::move(problem), attempt};
   }
   throw Error("problem " + std::to_string(k) + " of " + std::string(configuration(id).folder) + ": none of " +
               std::to_string(kMaxDraws) + " draws passed the acceptance test (" + spec.accept_name + ")");
 }
 
-ManifestCounts counts_of(const DatasetSpec& spec, std::size_t configs, const std::vector<std::optional<PairRecord>>& records) {
+// The counts of the problems this run (its shard) holds.
+ManifestCounts counts_of(const DatasetSpec& spec, const std::vector<std::optional<PairRecord>>& records) {
   ManifestCounts c;
-  c.problems = records.size();
-  for (std::uint64_t k = 0; k < spec.num_samples; ++k) {
-    const Split s = split_of(k, spec.val, spec.test);
-    (s == Split::kTrain ? c.train : s == Split::kVal ? c.val : c.test) += configs;
+  for (std::size_t index = 0; index < records.size(); ++index) {
+    if (!spec.shard.holds(index)) continue;
+    const Split s = split_of(index % spec.num_samples, spec.val, spec.test);
+    ++(s == Split::kTrain ? c.train : s == Split::kVal ? c.val : c.test);
+    ++c.problems;
+    c.redrawn += records[index] && records[index]->attempt > 0;
   }
-  for (const auto& r : records) c.redrawn += r && r->attempt > 0;
   return c;
+}
+
+// The problems of `shard` among `all`: local i is global problem i*N + K-1.
+std::uint64_t shard_size(std::uint64_t all, const Shard& shard) {
+  const auto n = static_cast<std::uint64_t>(shard.count), first = static_cast<std::uint64_t>(shard.index - 1);
+  return all > first ? (all - first + n - 1) / n : 0;
 }
 
 // The state of one run, shared by its workers.
@@ -119,9 +162,10 @@ class Run {
   DatasetReport execute();
 
  private:
-  void one(std::size_t index);
+  void one(std::size_t local);
   void tick();
   void finish(DatasetManifest& manifest, internal::Journal& journal);
+  std::uint64_t remove_temporary(const std::vector<fs::path>& folders) const;
 
   const DatasetSpec& spec_;
   const ProgressFn& progress_;
@@ -138,10 +182,11 @@ void Run::tick() {
   const std::uint64_t now = ++done_;
   if (!progress_) return;
   std::lock_guard lock(progress_mutex_);
-  progress_({now, records_.size(), skipped_.load()});
+  progress_({now, shard_size(records_.size(), spec_.shard), skipped_.load()});
 }
 
-void Run::one(std::size_t index) {
+void Run::one(std::size_t local) {
+  const std::size_t index = local * static_cast<std::size_t>(spec_.shard.count) + static_cast<std::size_t>(spec_.shard.index - 1);
   if (spec_.stop != nullptr && spec_.stop->load() != 0) {
     interrupted_ = true;
     return;
@@ -159,7 +204,9 @@ void Run::one(std::size_t index) {
     if (internal::pair_partly_exists(spec_.dir, problem)) ++redone_;
   }
   auto [drawn, attempt] = draw(spec_, id, k);
-  const ProblemFiles files = encode_problem_files(drawn, spec_.compress, spec_.answers == AnswerStrategy::kFair);
+  const ProblemFiles files = encode_problem_files(drawn, {.compress = spec_.compress,
+                                                         .predict_as_vector = spec_.answers == AnswerStrategy::kFair,
+                                                         .symbolic_only = spec_.symbolic_only});
   const fs::path where = spec_.dir / problem;
   write_problem_files(where.parent_path(), where.filename().string(), files);
   const PairRecord record{attempt, files.npz.size(), files.xml.size(), crc32(files.npz), crc32(files.xml)};
@@ -171,32 +218,50 @@ void Run::one(std::size_t index) {
   tick();
 }
 
-// Everything is written: rave.json lists it all and the journal goes.
+// Everything is written: the manifest lists it all and the journal goes; the last shard to finish
+// writes rave.json for them all.
 void Run::finish(DatasetManifest& manifest, internal::Journal& journal) {
   std::vector<std::pair<std::string, PairRecord>> listed;
   listed.reserve(records_.size());
   for (std::size_t index = 0; index < records_.size(); ++index)
-    listed.emplace_back(problem_path(spec_, configs_[index / spec_.num_samples], index % spec_.num_samples),
-                        *records_[index]);
+    if (spec_.shard.holds(index))
+      listed.emplace_back(problem_path(spec_, configs_[index / spec_.num_samples], index % spec_.num_samples),
+                          *records_[index]);
   internal::list_records(listed, manifest);
-  manifest.counts = counts_of(spec_, configs_.size(), records_);
+  manifest.counts = counts_of(spec_, records_);
   manifest.complete = true;
-  write_manifest(spec_.dir / kManifestName, manifest);
+  write_manifest(spec_.dir / internal::state_names(spec_.shard).manifest, manifest);
   journal.remove();
+  if (spec_.shard.count > 1) internal::merge_shards(spec_.dir, manifest, spec_.shard);
+}
+
+// Temporary files of a killed run; a shard removes only its own (the others may be writing).
+std::uint64_t Run::remove_temporary(const std::vector<fs::path>& folders) const {
+  if (spec_.shard.count == 1) return internal::remove_temporary_files(folders);
+  std::uint64_t removed = 0;
+  for (std::size_t position = 0; position < configs_.size(); ++position)
+    removed += internal::remove_temporary_files({folders[position + 1]}, [&](std::string_view name) {
+      return internal::temporary_of_shard(name, position, spec_.num_samples, spec_.shard);
+    });
+  const internal::StateNames names = internal::state_names(spec_.shard);
+  return removed + internal::remove_temporary_files({spec_.dir}, [&](std::string_view name) {
+           return name.starts_with("." + names.manifest + ".") || name.starts_with("." + names.journal + ".");
+         });
 }
 
 DatasetReport Run::execute() {
-  FolderLock lock(spec_.dir, joined(spec_.command, " "));
+  const internal::StateNames names = internal::state_names(spec_.shard);
+  FolderLock lock(spec_.dir, joined(spec_.command, " "), names.lock);
   std::vector<fs::path> folders{spec_.dir};
   for (ConfigId id : configs_) folders.push_back(spec_.dir / configuration(id).folder);
   DatasetReport report;
-  report.removed_temporary = internal::remove_temporary_files(folders);
+  report.removed_temporary = remove_temporary(folders);
   DatasetManifest manifest = manifest_for(spec_, configs_);
   known_ = existing_records(spec_, manifest, folders);
-  internal::Journal journal(spec_.dir / internal::kJournalName, known_);  // before rave.json drops its file list
+  internal::Journal journal(spec_.dir / names.journal, known_);  // before rave.json drops its file list
   journal_ = &journal;
-  write_manifest(spec_.dir / kManifestName, manifest);
-  parallel_for_index(records_.size(), spec_.threads, [&](std::size_t i) { one(i); });
+  write_manifest(spec_.dir / names.manifest, manifest);
+  parallel_for_index(shard_size(records_.size(), spec_.shard), spec_.threads, [&](std::size_t i) { one(i); });
   report.interrupted = interrupted_.load();
   if (!report.interrupted) finish(manifest, journal);
   for (const auto& r : records_) report.redrawn += r && r->attempt > 0;
@@ -226,6 +291,9 @@ void check_dataset_spec(const DatasetSpec& spec) {
     throw UsageError(std::to_string(spec.num_samples) + " problems for each of " + std::to_string(configs) +
                      " configurations are more than the " + std::to_string(kMaxDatasetProblems) +
                      " problems one dataset may hold");
+  if (spec.shard.count < 1 || spec.shard.index < 1 || spec.shard.index > spec.shard.count)
+    throw UsageError("--shard K/N takes 1 <= K <= N");
+  check_variant_spec(spec);
 }
 
 void prepare_dataset_dir(const DatasetSpec& spec) {

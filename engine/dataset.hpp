@@ -9,6 +9,9 @@
 // continues only a dataset whose manifest agrees with the run, and skips a problem only when both
 // its files match their record; temporary files left by a killed run are removed. A stop flag (set
 // by a signal handler) ends a run after the problems in flight, ready to resume.
+// A variant (docs/variants.md) changes the problems, not the layout; `shard` K/N writes the K-th of N
+// disjoint slices of the problem indices, so N machines make one dataset between them, file for
+// file the one a single machine makes.
 //
 //   DatasetSpec spec{.dir = "out", .configs = {ConfigId::kCenterSingle}, .num_samples = 10};
 //   DatasetReport r = write_dataset(spec, [](const DatasetProgress& p) { ... });
@@ -25,6 +28,7 @@
 #include "engine/formats/layout.hpp"
 #include "engine/model/configuration.hpp"
 #include "engine/model/problem.hpp"
+#include "engine/model/variant.hpp"
 
 namespace rave::engine {
 
@@ -35,6 +39,15 @@ using AcceptFn = std::function<bool(const Problem&)>;
 inline constexpr std::uint64_t kMaxDatasetProblems = 100'000'000;
 /// Most draws of one problem under an acceptance test before the run fails.
 inline constexpr std::uint64_t kMaxDraws = 1000;
+
+/// The K-th of N slices of a dataset's problems (1 <= K <= N): global problem index i (configurations
+/// in order, k within each) belongs to shard i mod N + 1.
+struct Shard {
+  int index = 1;
+  int count = 1;
+  bool holds(std::uint64_t i) const { return i % static_cast<std::uint64_t>(count) == static_cast<std::uint64_t>(index - 1); }
+  friend bool operator==(const Shard&, const Shard&) = default;
+};
 
 /// What to generate and where.
 struct DatasetSpec {
@@ -52,6 +65,9 @@ struct DatasetSpec {
   AcceptFn accept{};                         ///< empty, or: redraw problem k (attempt 1, 2, ...) until it passes
   std::string accept_name{};                 ///< what accept tests, recorded in rave.json ("unique")
   const std::atomic<int>* stop = nullptr;    ///< non-zero: finish the problems in flight and return
+  Variant variant{};                         ///< the original unless set (docs/variants.md)
+  bool symbolic_only = false;                ///< no images: npz without `image`, XML without masks
+  Shard shard{};                             ///< the slice of the problems this run writes
 };
 
 /// Counters reported while writing (from worker threads, one call at a time).
@@ -75,7 +91,9 @@ struct DatasetReport {
 };
 
 /// Checks the spec: UsageError on a bad value (no problems, a configuration twice, counts that
-/// overflow or exceed kMaxDatasetProblems, bad splits or thread count).
+/// overflow or exceed kMaxDatasetProblems, bad splits or thread count, a variant out of range, one
+/// that cannot be drawn without symbolic_only, or whose regime leaves a configuration no rule or no
+/// held-out pair).
 void check_dataset_spec(const DatasetSpec& spec);
 /// Checks the spec and creates the folders (InputError when the save dir cannot be created).
 void prepare_dataset_dir(const DatasetSpec& spec);

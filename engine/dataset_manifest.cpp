@@ -32,6 +32,25 @@ Json files_json(const std::vector<ManifestFile>& files) {
   return out;
 }
 
+Json variant_json(const ManifestVariant& v) {
+  return Json{{"grid", v.grid},         {"values", v.values},     {"confounders", v.confounders},
+              {"regime", v.regime},     {"hold_out", v.hold_out}, {"symbolic_only", v.symbolic_only}};
+}
+
+// A manifest written before variants existed has no "variant": the original's.
+ManifestVariant variant_from_json(const Json& j) {
+  ManifestVariant v;
+  if (!j.contains("variant")) return v;
+  const Json& o = j.at("variant");
+  o.at("grid").get_to(v.grid);
+  o.at("values").get_to(v.values);
+  o.at("confounders").get_to(v.confounders);
+  o.at("regime").get_to(v.regime);
+  o.at("hold_out").get_to(v.hold_out);
+  o.at("symbolic_only").get_to(v.symbolic_only);
+  return v;
+}
+
 Json to_json(const DatasetManifest& m) {
   return Json{{"format", "rave dataset manifest"},
               {"manifest_version", m.manifest_version},
@@ -45,6 +64,8 @@ Json to_json(const DatasetManifest& m) {
               {"test", m.test},
               {"compress", m.compress},
               {"accept", m.accept.empty() ? Json(nullptr) : Json(m.accept)},
+              {"variant", variant_json(m.variant)},
+              {"shard", m.shard.empty() ? Json(nullptr) : Json(m.shard)},
               {"complete", m.complete},
               {"counts",
                {{"problems", m.counts.problems},
@@ -69,6 +90,8 @@ DatasetManifest from_json(const Json& j) {
   j.at("test").get_to(m.test);
   j.at("compress").get_to(m.compress);
   if (!j.at("accept").is_null()) j.at("accept").get_to(m.accept);
+  m.variant = variant_from_json(j);
+  if (j.contains("shard") && !j.at("shard").is_null()) j.at("shard").get_to(m.shard);
   j.at("complete").get_to(m.complete);
   const Json& counts = j.at("counts");
   counts.at("problems").get_to(m.counts.problems);
@@ -133,6 +156,14 @@ std::vector<std::string> manifest_differences(const DatasetManifest& existing, c
   differ("test", std::to_string(existing.test), std::to_string(wanted.test));
   differ("compress", existing.compress ? "yes" : "no", wanted.compress ? "yes" : "no");
   differ("accept", existing.accept.empty() ? "none" : existing.accept, wanted.accept.empty() ? "none" : wanted.accept);
+  const ManifestVariant &a = existing.variant, &b = wanted.variant;
+  differ("grid", std::to_string(a.grid), std::to_string(b.grid));
+  differ("values", std::to_string(a.values), std::to_string(b.values));
+  differ("confounders", std::to_string(a.confounders), std::to_string(b.confounders));
+  differ("regime", a.regime, b.regime);
+  differ("hold-out", a.hold_out.empty() ? "none" : a.hold_out, b.hold_out.empty() ? "none" : b.hold_out);
+  differ("symbolic-only", a.symbolic_only ? "yes" : "no", b.symbolic_only ? "yes" : "no");
+  differ("shard", existing.shard.empty() ? "none" : existing.shard, wanted.shard.empty() ? "none" : wanted.shard);
   return out;
 }
 

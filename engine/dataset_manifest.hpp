@@ -41,6 +41,17 @@ struct ManifestCounts {
   friend bool operator==(const ManifestCounts&, const ManifestCounts&) = default;
 };
 
+/// The variant of the problems (docs/variants.md); the defaults are the original generator's.
+struct ManifestVariant {
+  int grid = 3;                  ///< N of an N x N matrix
+  int values = 0;                ///< levels of Type, Size and Color; 0: the original tables
+  int confounders = 0;           ///< random attributes per entity
+  std::string regime = "neutral";
+  std::string hold_out{};        ///< --hold-out as given ("" when none)
+  bool symbolic_only = false;    ///< npz without images, XML without masks
+  friend bool operator==(const ManifestVariant&, const ManifestVariant&) = default;
+};
+
 /// Everything rave.json holds.
 struct DatasetManifest {
   int manifest_version = 1;
@@ -53,6 +64,8 @@ struct DatasetManifest {
   int val = 0, test = 0;                   ///< tenths of each configuration's problems (k mod 10)
   bool compress = false;
   std::string accept{};                      ///< the acceptance test problems were redrawn until they passed ("unique"), or ""
+  ManifestVariant variant{};
+  std::string shard{};                       ///< "K/N": the manifest of shard K of N (rave.shard-K-of-N.json); "" for the whole
   bool complete = false;                   ///< every problem written and listed in files
   ManifestCounts counts{};
   std::vector<ManifestFile> files{};         ///< npz and xml of every problem, in generation order
@@ -70,7 +83,8 @@ void write_manifest(const std::filesystem::path& path, const DatasetManifest& ma
 std::optional<DatasetManifest> read_manifest(const std::filesystem::path& path);
 /// The parameters on which `existing` (read from a folder) and `wanted` (this run) differ, one
 /// phrase each ("seed: 7 in rave.json, 8 in this run"); empty when a run may continue the dataset.
-/// Compared: rave version, seed, answers, configurations, num_samples, val, test, compress, accept.
+/// Compared: rave version, seed, answers, configurations, num_samples, val, test, compress, accept,
+/// the variant's fields and the shard.
 std::vector<std::string> manifest_differences(const DatasetManifest& existing, const DatasetManifest& wanted);
 
 }  // namespace rave::engine

@@ -163,13 +163,15 @@ bool pair_partly_exists(const fs::path& root, const std::string& problem) {
   return fs::exists(fs::path(base).concat(".npz"), ec) || fs::exists(fs::path(base).concat(".xml"), ec);
 }
 
-std::uint64_t remove_temporary_files(const std::vector<fs::path>& folders) {
+std::uint64_t remove_temporary_files(const std::vector<fs::path>& folders,
+                                     const std::function<bool(std::string_view name)>& ours) {
   std::uint64_t removed = 0;
   for (const fs::path& folder : folders) {
     std::error_code ec;
     std::vector<fs::path> found;
     for (fs::directory_iterator it(folder, ec), end; !ec && it != end; it.increment(ec))
-      if (is_temporary_name(it->path().filename().string())) found.push_back(it->path());
+      if (const std::string name = it->path().filename().string(); is_temporary_name(name) && (!ours || ours(name)))
+        found.push_back(it->path());
     for (const fs::path& path : found) removed += fs::remove(path, ec) ? 1 : 0;
   }
   return removed;

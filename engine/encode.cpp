@@ -1,8 +1,8 @@
 #include "engine/encode.hpp"
 
-#include <array>
 #include <span>
 #include <system_error>
+#include <vector>
 
 #include "common/atomic_file.hpp"
 #include "engine/formats/npz.hpp"
@@ -12,10 +12,16 @@ namespace rave::engine {
 
 std::string write_problem_xml(const Problem& problem) { return write_problem_xml(problem, entity_marks); }
 
-ProblemFiles encode_problem_files(const Problem& problem, bool compress, bool predict_as_vector) {
-  const std::array<Image, kPanels> images = render_problem(problem);
+ProblemFiles encode_problem_files(const Problem& problem, const EncodeOptions& options) {
   ProblemFiles files;
-  encode_problem_npz(files.npz, problem, images, compress, predict_as_vector);
+  if (options.symbolic_only || !problem.variant.drawable()) {
+    encode_problem_npz(files.npz, problem, {}, options.compress, options.predict_as_vector);
+    files.xml = write_problem_xml(problem, nullptr);
+    return files;
+  }
+  thread_local std::vector<Image> images;  // 400 KB and more per problem: kept, not reallocated
+  render_problem(problem, images);
+  encode_problem_npz(files.npz, problem, images, options.compress, options.predict_as_vector);
   files.xml = write_problem_xml(problem);
   return files;
 }

@@ -22,9 +22,15 @@ struct ProblemFiles {
 
 /// The XML of a problem with the renderer's entity marks (formats' writer with render's marks).
 std::string write_problem_xml(const Problem& problem);
-/// Renders the kPanels panels and encodes the npz and the XML of a problem; `predict_as_vector`
-/// writes predict with shape (1,), as the RAVEN-FAIR generator does.
-ProblemFiles encode_problem_files(const Problem& problem, bool compress, bool predict_as_vector = false);
+/// How a problem's files are written.
+struct EncodeOptions {
+  bool compress = false;           ///< deflate the npz (numpy.savez_compressed)
+  bool predict_as_vector = false;  ///< predict with shape (1,), as the RAVEN-FAIR generator writes it
+  bool symbolic_only = false;      ///< no `image` member, no Entity `real_bbox` and `mask`
+};
+/// Renders the panels and encodes the npz and the XML of a problem; a problem whose levels have no
+/// drawing (docs/variants.md) is written symbolic only.
+ProblemFiles encode_problem_files(const Problem& problem, const EncodeOptions& options = {});
 /// Writes `<dir>/<stem>.npz` and `.xml` atomically as a pair: if either fails, neither survives.
 void write_problem_files(const std::filesystem::path& dir, const std::string& stem, const ProblemFiles& files);
 

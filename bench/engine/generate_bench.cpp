@@ -47,7 +47,7 @@ void BM_Generate_Files(benchmark::State& state) {
   std::uint64_t k = 0, bytes = 0;
   for (auto _ : state) {
     auto files = rave::engine::encode_problem_files(
-        rave::engine::generate_problem(config, AnswerStrategy::kRaven, 1234, k++), false);
+        rave::engine::generate_problem(config, AnswerStrategy::kRaven, 1234, k++));
     bytes += files.npz.size() + files.xml.size();
     benchmark::DoNotOptimize(files);
   }
@@ -65,7 +65,7 @@ void BM_Generate_WriteFiles(benchmark::State& state) {
   for (auto _ : state) {
     const auto problem = rave::engine::generate_problem(config, AnswerStrategy::kRaven, 1234, k);
     rave::engine::write_problem_files(dir, "RAVEN_" + std::to_string(k++ % 64) + "_train",
-                                      rave::engine::encode_problem_files(problem, false));
+                                      rave::engine::encode_problem_files(problem));
   }
   state.SetItemsProcessed(state.iterations());
   state.SetLabel(std::string(rave::engine::configuration(config).paper_name));

@@ -34,7 +34,7 @@ const fs::path& dataset() {
       for (int k = 0; k < kPerConfig; ++k) {
         const auto p = rave::engine::generate_problem(id, rave::engine::AnswerStrategy::kRaven, kSeed, static_cast<std::uint64_t>(k));
         rave::engine::write_problem_files(folder, "RAVEN_" + std::to_string(k) + "_test",
-                                          rave::engine::encode_problem_files(p, false));
+                                          rave::engine::encode_problem_files(p));
       }
     }
     return root;

@@ -117,7 +117,7 @@ const std::vector<std::filesystem::path>& problem_files(bool with_npz) {
   for (const Problem& p : problems(-1)) {
     const std::string stem = "RAVEN_" + std::to_string(k++) + "_train";
     if (with_npz) {
-      rave::engine::write_problem_files(folder, stem, rave::engine::encode_problem_files(p, false));
+      rave::engine::write_problem_files(folder, stem, rave::engine::encode_problem_files(p));
     } else {
       std::FILE* f = std::fopen((folder / (stem + ".xml")).c_str(), "wb");
       const std::string xml = rave::engine::write_problem_xml(p);

@@ -9,6 +9,7 @@
 //
 // RAVEN-FAIR compares candidates by their images; the drawing comes from the caller (engine/render's
 // render_panel, as generate_problem passes it), so the answer sets need no renderer of their own.
+// The builders work on the matrix's last panel whatever the matrix side (docs/variants.md).
 //
 //   AnswerSet set = build_answer_set(matrix, AnswerStrategy::kIRaven, rng);
 //   AnswerSet fair = build_answer_set(matrix, AnswerStrategy::kFair, rng, render_panel);
@@ -47,8 +48,10 @@ struct AnswerSet {
 /// How a panel looks: RAVEN-FAIR rejects a candidate drawn like an existing one.
 using PanelImageFn = Image (*)(ConfigId config, const Panel& panel);
 
-/// Builds the candidates for `matrix` with one strategy, drawing only from `rng`; `draw` is required
-/// by kFair and unused by the others. Every rejection loop is bounded; running out of tries throws
+/// Builds the candidates for `matrix` with one strategy, drawing only from `rng`; kFair compares
+/// candidates by `draw`'s images, or by their symbols (entities by slot) when `draw` is null (a
+/// variant whose levels have no drawing, or are mapped to file levels afterwards); the others
+/// ignore it. Every rejection loop is bounded; running out of tries throws
 /// std::logic_error (a bug, never seen on valid matrices). Always checked on return:
 /// candidates[target] == matrix.answer(), no other candidate equals it, and no two candidates are
 /// equal.

@@ -1,8 +1,8 @@
-// RAVEN-FAIR's random tree (docs/answer-sets.md#raven-fair-a-random-tree): grow from the answer by
-// picking a uniformly random candidate that still has modifiable attributes, changing one attribute
-// drawn from its list with RAVEN's modifier, and keeping the child only if the original solver
-// scores it below the answer and its image differs from every candidate's image. A child may not
-// change an attribute name already changed on its path (the blacklist).
+// RAVEN-FAIR's random tree (spec/answer-sets.md 5): grow from the answer by picking a uniformly
+// random candidate that still has modifiable attributes, changing one attribute drawn from its list
+// with RAVEN's modifier, and keeping the child only if the original solver scores it below the
+// answer and its image differs from every candidate's image (its symbols, when no drawing is given).
+// A child may not change an attribute name already changed on its path (the blacklist).
 #include <algorithm>
 
 #include "common/error.hpp"
@@ -35,6 +35,23 @@ struct Grower {
   std::vector<FairNode> nodes;
   int rejected = 0;
 };
+
+// The picture of a panel without a drawing: its entities by slot, per component.
+bool same_symbols(const Panel& a, const Panel& b) {
+  if (a.components.size() != b.components.size()) return false;
+  for (std::size_t c = 0; c < a.components.size(); ++c) {
+    std::vector<Entity> x = a.components[c].entities, y = b.components[c].entities;
+    const auto by_slot = [](const Entity& l, const Entity& r) { return l.slot < r.slot; };
+    std::sort(x.begin(), x.end(), by_slot);
+    std::sort(y.begin(), y.end(), by_slot);
+    if (x != y) return false;
+  }
+  return true;
+}
+
+bool looks_like(const Grower& g, const FairNode& a, const FairNode& b) {
+  return g.draw != nullptr ? a.image == b.image : same_symbols(a.panel, b.panel);
+}
 
 std::vector<ModifiableEntry> allowed_entries(const Grower& g, const Panel& panel,
                                              const std::vector<Attr>& blacklist) {
@@ -69,18 +86,19 @@ std::optional<FairNode> try_child(Grower& g, std::size_t parent_index, Rng& rng)
   child.blacklist.push_back(entry.attr);
   child.list = allowed_entries(g, child.panel, child.blacklist);
   if (oracle_score(g.matrix, child.panel) >= g.answer_score) return std::nullopt;
-  child.image = g.draw(g.matrix.config, child.panel);
+  if (g.draw != nullptr) child.image = g.draw(g.matrix.config, child.panel);
   for (const FairNode& node : g.nodes)
-    if (node.image == child.image) return std::nullopt;
+    if (looks_like(g, node, child)) return std::nullopt;
   return child;
 }
 
 }  // namespace
 
 AnswerSet build_fair_answers(const Matrix& matrix, Rng& rng, PanelImageFn draw) {
-  Grower g{.matrix = matrix, .draw = draw, .config = configuration(matrix.config), .answer_score = oracle_score(matrix, matrix.answer()), .nodes = {}, .rejected = 0};
+  Grower g{.matrix = matrix, .draw = draw, .config = matrix.configuration(), .answer_score = oracle_score(matrix, matrix.answer()), .nodes = {}, .rejected = 0};
   RAVE_CHECK(g.answer_score > 0, "RAVEN-FAIR: the answer must pass some rule check");
-  g.nodes.push_back(FairNode{.panel = matrix.answer(), .memory = fresh_memory(g.config), .list = {}, .blacklist = {}, .image = draw(matrix.config, matrix.answer())});
+  g.nodes.push_back(FairNode{.panel = matrix.answer(), .memory = fresh_memory(g.config), .list = {}, .blacklist = {}, .image = {}});
+  if (draw != nullptr) g.nodes[0].image = draw(matrix.config, matrix.answer());
   g.nodes[0].list = allowed_entries(g, matrix.answer(), {});
   for (int attempt = 0; g.nodes.size() < kCandidates; ++attempt) {
     RAVE_CHECK(attempt < kMaxFairAttempts, "RAVEN-FAIR: attempt budget exhausted");

@@ -181,7 +181,7 @@ std::vector<Node> grow(Tree& tree, const std::vector<ModifiableEntry>& levels, N
 }  // namespace
 
 AnswerSet build_iraven_answers(const Matrix& matrix, Rng& rng) {
-  const Configuration& config = configuration(matrix.config);
+  const Configuration& config = matrix.configuration();
   Tree tree{config, matrix.answer(), fresh_memory(config)};
   const auto levels = choose_levels(modifiable_entries(config, matrix.rules, tree.answer), rng);
   Node root{tree.answer, {}, std::vector<bool>(config.components.size(), false)};

@@ -8,7 +8,7 @@
 namespace rave::engine::internal {
 
 AnswerSet build_raven_answers(const Matrix& matrix, Rng& rng) {
-  const Configuration& config = configuration(matrix.config);
+  const Configuration& config = matrix.configuration();
   const Panel& answer = matrix.answer();
   std::vector<ModifiableEntry> list = modifiable_entries(config, matrix.rules, answer);
   // The answer's memory: earlier values of every distractor are recorded on the answer.

@@ -2,15 +2,6 @@
 
 namespace rave::engine {
 
-std::string_view split_name(Split split) {
-  switch (split) {
-    case Split::kTrain: return "train";
-    case Split::kVal: return "val";
-    case Split::kTest: return "test";
-  }
-  return "train";
-}
-
 Split split_of(std::uint64_t k, int val, int test) {
   const auto digit = static_cast<int>(k % 10);
   if (digit < 10 - val - test) return Split::kTrain;

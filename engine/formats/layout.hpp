@@ -9,17 +9,15 @@
 #include <string>
 #include <string_view>
 
-namespace rave::engine {
+#include "engine/model/variant.hpp"  // Split, split_name
 
-enum class Split { kTrain, kVal, kTest };
+namespace rave::engine {
 
 /// The most bytes rave reads from one problem file (.xml, .npz, .asig) and unpacks from one npz. A
 /// problem needs under 1 MB (an uncompressed npz is about 412 KB, an XML under 70 KB); the cap
 /// bounds what a hostile file costs.
 inline constexpr std::size_t kMaxProblemFileBytes = std::size_t{8} << 20;
 
-/// "train", "val", "test".
-std::string_view split_name(Split split);
 /// The original's split: k mod 10 below 10-val-test is train, below 10-test val, else test.
 Split split_of(std::uint64_t k, int val, int test);
 /// "RAVEN_<k>_<split>" (no extension).

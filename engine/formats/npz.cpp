@@ -15,7 +15,6 @@ namespace rave::engine {
 namespace {
 
 constexpr std::size_t kPanelBytes = static_cast<std::size_t>(kPanelSize) * kPanelSize;
-constexpr std::size_t kImageBytes = kPanels * kPanelBytes;
 
 std::string int64_le(std::int64_t v) {
   std::string out(8, '\0');
@@ -41,10 +40,11 @@ std::string_view bytes_of(const void* data, std::size_t n) { return {static_cast
 }  // namespace
 
 NpzContents npz_contents(const Problem& problem, std::span<const Image> images) {
-  RAVE_CHECK(images.empty() || images.size() == kPanels, "a problem has 16 panels");
+  RAVE_CHECK(images.empty() || static_cast<int>(images.size()) == problem.panel_count(),
+             "one image per panel of the problem");
   RAVE_CHECK(problem.target.has_value(), "npz needs the problem's target");
   NpzContents c;
-  c.image.resize(images.empty() ? 0 : kImageBytes);
+  c.image.resize(images.size() * kPanelBytes);
   for (std::size_t i = 0; i < images.size(); ++i) std::memcpy(c.image.data() + i * kPanelBytes, images[i].data(), kPanelBytes);
   c.target = *problem.target;
   c.predict = problem.predict.value_or(*problem.target);
@@ -57,13 +57,17 @@ NpzContents npz_contents(const Problem& problem, std::span<const Image> images) 
 
 namespace {
 
-// Writes the seven members in numpy.savez's order. `image` is the (16, 160, 160) payload in
-// pieces: stored members take them as they are; deflated ones get them as one buffer, because
-// numpy hands the whole array to one write() and byte-identical deflate output follows the calls.
+// Writes the seven members in numpy.savez's order (six without `image`: a symbolic-only problem).
+// `image` is the (P, 160, 160) payload in pieces: stored members take them as they are; deflated ones
+// get them as one buffer, because numpy hands the whole array to one write() and byte-identical
+// deflate output follows the calls.
 void encode_members(std::string& out, const NpzContents& c, std::span<const std::string_view> image, bool compress) {
   using Shape = std::vector<std::size_t>;
-  const Shape image_shape{16, kPanelSize, kPanelSize}, scalar{}, one{1}, matrix_shape{8, 9}, nine{9},
-      tokens{c.structure.size()}, bits{21};
+  std::size_t image_bytes = 0;
+  for (std::string_view piece : image) image_bytes += piece.size();
+  RAVE_CHECK(image_bytes % kPanelBytes == 0, "image must be whole 160 x 160 panels");
+  const Shape image_shape{image_bytes / kPanelBytes, kPanelSize, kPanelSize}, scalar{}, one{1}, matrix_shape{8, 9},
+      nine{9}, tokens{c.structure.size()}, bits{21};
   std::size_t width = 0;
   const std::string structure = utf32_tokens(c.structure, width);
   const std::string target = int64_le(c.target), predict = int64_le(c.predict);
@@ -90,22 +94,22 @@ void encode_members(std::string& out, const NpzContents& c, std::span<const std:
       {"structure.npy", {headers[5], structure}},
       {"meta_structure.npy", {headers[6], bytes_of(c.meta_structure.data(), 21)}},
   };
-  write_zip(out, members, compress);
+  write_zip(out, std::span(members).subspan(image_bytes == 0 ? 1 : 0), compress);
 }
 
 }  // namespace
 
 std::string encode_npz(const NpzContents& c, bool compress) {
-  RAVE_CHECK(c.image.size() == kImageBytes, "image must be 16 x 160 x 160");
   const std::string_view image = bytes_of(c.image.data(), c.image.size());
   std::string out;
-  encode_members(out, c, std::span(&image, 1), compress);
+  encode_members(out, c, std::span(&image, c.image.empty() ? 0 : 1), compress);
   return out;
 }
 
 void encode_problem_npz(std::string& out, const Problem& problem, std::span<const Image> images, bool compress,
                         bool predict_as_vector) {
-  RAVE_CHECK(images.size() == kPanels, "a problem has 16 panels");
+  RAVE_CHECK(images.empty() || static_cast<int>(images.size()) == problem.panel_count(),
+             "one image per panel of the problem");
   std::vector<std::string_view> pieces;
   for (const Image& panel : images) pieces.push_back(bytes_of(panel.data(), panel.size()));
   NpzContents fields = npz_contents(problem, {});
@@ -199,6 +203,16 @@ std::span<const std::uint8_t> NpzFile::image() const {
   const NpyArray& a = typed(*this, "image", "|u1", {16, kPanelSize, kPanelSize}, "uint8 (16, 160, 160)");
   return {reinterpret_cast<const std::uint8_t*>(a.data.data()), a.data.size()};
 }
+
+std::span<const std::uint8_t> NpzFile::grid_image(int& grid) const {
+  const NpyArray& a = array("image");
+  grid = 0;
+  for (int n = kMinGrid; n <= kMaxGrid && a.shape.size() == 3; ++n)
+    if (a.shape[0] == static_cast<std::size_t>(panel_count(n))) grid = n;
+  if (a.descr != "|u1" || grid == 0 || a.shape[1] != kPanelSize || a.shape[2] != kPanelSize)
+    wrong(*this, "image", a, "uint8 (N*N+7, 160, 160) with N in 3..10");
+  return {reinterpret_cast<const std::uint8_t*>(a.data.data()), a.data.size()};
+}
 std::int64_t NpzFile::target() const { return candidate_index(*this, "target"); }
 std::int64_t NpzFile::predict() const { return candidate_index(*this, "predict"); }
 
@@ -237,8 +251,11 @@ std::vector<std::string> NpzFile::structure() const {
 
 NpzContents NpzFile::contents() const {
   NpzContents c;
-  const auto img = image();
-  c.image.assign(img.begin(), img.end());
+  if (contains("image")) {  // a symbolic-only problem has none
+    int grid = 0;
+    const auto img = grid_image(grid);
+    c.image.assign(img.begin(), img.end());
+  }
   c.target = target();
   c.predict = predict();
   c.predict_as_vector = !array("predict").shape.empty();

@@ -2,7 +2,9 @@
 // RAVEN problem .npz files (docs/format.md#npz), both ways. The encoder writes the bytes
 // numpy.savez (or, with `compress`, numpy.savez_compressed) wrote under Python 3.11 and numpy
 // 1.24: a ZIP with zip64 local extras, members `<key>.npy` in the order image, target, predict,
-// meta_matrix, meta_target, structure, meta_structure. The reader accepts what numpy and the
+// meta_matrix, meta_target, structure, meta_structure. An N x N problem (docs/variants.md) stores
+// its N*N-1 context panels then the 8 candidates as image (N*N+7, 160, 160); a symbolic-only one
+// has no image member. The reader accepts what numpy and the
 // original Python 2 tools wrote (stored or deflated members, .npy v1/v2/v3, `|S` or `<U`
 // structure, predict of shape () or (1,)) and throws rave::InputError naming the file and the
 // member or byte offset on anything else.
@@ -29,7 +31,7 @@ namespace rave::engine {
 
 /// Everything a RAVEN npz holds.
 struct NpzContents {
-  std::vector<std::uint8_t> image;                        ///< 16 x 160 x 160, file order
+  std::vector<std::uint8_t> image;                        ///< P x 160 x 160, file order; empty: no member
   std::int64_t target = 0;                                ///< index 0..7 of the answer
   std::int64_t predict = 0;                               ///< the generator's solver choice
   bool predict_as_vector = false;                         ///< shape (1,) as RAVEN-FAIR writes it
@@ -40,7 +42,7 @@ struct NpzContents {
   friend bool operator==(const NpzContents&, const NpzContents&) = default;
 };
 
-/// The npz contents of a problem and its 16 rendered panels (no panels: everything but the image).
+/// The npz contents of a problem and its rendered panels (no panels: everything but the image).
 /// Precondition: problem.target is set; predict defaults to the target (the original's solver,
 /// given the true rules, picks it).
 NpzContents npz_contents(const Problem& problem, std::span<const Image> images);
@@ -68,13 +70,15 @@ class NpzFile {
   const NpyArray& array(const std::string& key) const;
 
   std::span<const std::uint8_t> image() const;             ///< (16, 160, 160) uint8, valid while *this lives
+  /// `image` of an N x N problem, (N*N+7, 160, 160) uint8 with N in 3..10; `grid` gets N.
+  std::span<const std::uint8_t> grid_image(int& grid) const;
   std::int64_t target() const;                              ///< () or (1,) int64, 0..7
   std::int64_t predict() const;                             ///< () or (1,) int64, 0..7
   std::array<std::array<std::uint8_t, 9>, 8> meta_matrix() const;   ///< bits (0 or 1), as meta_target, meta_structure
   std::array<std::uint8_t, 9> meta_target() const;
   std::vector<std::string> structure() const;               ///< <U{n} or |S{n}
   std::array<std::uint8_t, 21> meta_structure() const;
-  /// All RAVEN keys at once.
+  /// All RAVEN keys at once (`image` of any matrix side, empty when absent).
   NpzContents contents() const;
 
  private:

@@ -95,8 +95,64 @@ ConfigId match_configuration(const XmlContext& x, pugi::xml_node structure, cons
   x.fail(place, "Component and Layout names match no configuration of Struct " + quote_value(name));
 }
 
-Entity read_entity(const XmlContext& x, pugi::xml_node node, const LayoutText& layout, const Place& place,
-                   CutCheck& cuts) {
+// The variant a problem's <Data> declares (docs/variants.md) and the level bounds it gives entities.
+struct ReadVariant {
+  Variant variant;
+  std::optional<Split> split;
+  int type_max = kDefaultTypeRange.max, size_max = kDefaultSizeRange.max, color_max = kDefaultColorRange.max;
+};
+
+// The optional <Data> attributes grid, values, confounders, regime, hold_out and split.
+ReadVariant read_variant(const XmlContext& x, pugi::xml_node data, const Place& place) {
+  ReadVariant r;
+  Variant& v = r.variant;
+  const auto attr = [&](const char* name) { return std::string_view(data.attribute(name).value()); };
+  if (!attr("grid").empty()) v.grid = x.level(attr("grid"), "grid", place, kMinGrid, kMaxGrid);
+  if (!attr("values").empty()) v.values = x.level(attr("values"), "values", place, kMinValues, kMaxValues);
+  if (!attr("confounders").empty()) v.confounders = x.level(attr("confounders"), "confounders", place, 1, kMaxConfounders);
+  if (!attr("regime").empty()) {
+    const auto regime = parse_regime(attr("regime"));
+    if (!regime) x.fail(place, "regime", "unknown regime '" + std::string(attr("regime")) + "' (" + regime_names() + ")");
+    v.regime = *regime;
+  }
+  try {
+    if (!attr("hold_out").empty()) parse_hold_out(attr("hold_out"), v.regime, v);
+    check_variant(v);
+  } catch (const UsageError& e) {
+    x.fail(place, e.what());
+  }
+  if (!attr("split").empty()) {
+    r.split = parse_split(attr("split"));
+    if (!r.split) x.fail(place, "split", "expected train, val or test");
+  }
+  if (v.regime != Regime::kNeutral && !r.split) x.fail(place, "split", "a problem of a regime names its split");
+  if (v.values != 0) {
+    r.type_max = v.values;
+    r.size_max = r.color_max = v.values - 1;
+  }
+  return r;
+}
+
+// Entity@Confounders: K levels, a JSON list of integers.
+void read_confounders(const XmlContext& x, pugi::xml_node node, const ReadVariant& r, const Place& place,
+                      std::vector<int>& out) {
+  std::string_view text = x.text(node, "Confounders", place);
+  if (text.size() < 2 || text.front() != '[' || text.back() != ']')
+    x.fail(place, "Confounders", "expected a list of " + std::to_string(r.variant.confounders) + " levels");
+  text = text.substr(1, text.size() - 2);
+  for (int i = 0; i < r.variant.confounders; ++i) {
+    const std::size_t comma = text.find(',');
+    std::string_view item = text.substr(0, comma);
+    while (!item.empty() && item.front() == ' ') item.remove_prefix(1);
+    out.push_back(x.level(item, "Confounders", place, 0, r.variant.confounder_levels() - 1));
+    if ((comma == std::string_view::npos) != (i + 1 == r.variant.confounders))
+      x.fail(place, "Confounders", "expected " + std::to_string(r.variant.confounders) + " levels");
+    if (comma != std::string_view::npos) text.remove_prefix(comma + 1);
+  }
+}
+
+Entity read_entity(const XmlContext& x, pugi::xml_node node, const LayoutText& layout, const ReadVariant& r,
+                   const Place& place, CutCheck& cuts) {
   static const internal::AttributeNames kNames{"bbox", "Type", "Size", "Color", "Angle", "mask"};
   std::array<const char*, 6> v;
   internal::find_attributes(node, kNames, v);
@@ -104,16 +160,17 @@ Entity read_entity(const XmlContext& x, pugi::xml_node node, const LayoutText& l
   Entity e;
   e.slot = x.slot_of(x.required(v[0], "bbox", place), layout, place);
   const LayoutSpec& spec = *layout.layout;  // the layout's own ranges (Out's Color is always 0)
-  e.type = x.level(x.required(v[1], "Type", place), "Type", place, spec.type.min, spec.type.max);
-  e.size = x.level(x.required(v[2], "Size", place), "Size", place, spec.size.min, spec.size.max);
-  e.color = x.level(x.required(v[3], "Color", place), "Color", place, spec.color.min, spec.color.max);
+  const bool wide = r.variant.values != 0;   // --values: every layout takes the widened levels
+  e.type = x.level(x.required(v[1], "Type", place), "Type", place, wide ? 1 : spec.type.min, wide ? r.type_max : spec.type.max);
+  e.size = x.level(x.required(v[2], "Size", place), "Size", place, wide ? 0 : spec.size.min, wide ? r.size_max : spec.size.max);
+  e.color = x.level(x.required(v[3], "Color", place), "Color", place, wide ? 0 : spec.color.min, wide ? r.color_max : spec.color.max);
   e.angle = x.level(x.required(v[4], "Angle", place), "Angle", place, spec.angle.min, spec.angle.max);
   return e;
 }
 
 // Component `index` of a panel, `layout` its (single) Layout child.
 ComponentPanel read_component(const XmlContext& x, pugi::xml_node node, pugi::xml_node layout, const ComponentSpec& spec,
-                              std::size_t index, const Place& place, CutCheck& cuts) {
+                              std::size_t index, const ReadVariant& r, const Place& place, CutCheck& cuts) {
   if (x.integer(node, "id", place) != static_cast<long long>(index)) x.fail(place, "id", "expected id " + std::to_string(index));
   const Place layout_place{&place, "Layout"};
   static const internal::AttributeNames kNames{"Position", "Uniformity", "Number"};
@@ -129,7 +186,8 @@ ComponentPanel read_component(const XmlContext& x, pugi::xml_node node, pugi::xm
   std::size_t i = 0;
   for (pugi::xml_node entity = layout.child("Entity"); entity; entity = entity.next_sibling("Entity"), ++i) {
     const Place entity_place{&layout_place, "Entity", i + 1};
-    comp.entities.push_back(read_entity(x, entity, known, entity_place, cuts));
+    comp.entities.push_back(read_entity(x, entity, known, r, entity_place, cuts));
+    if (r.variant.confounders > 0) read_confounders(x, entity, r, entity_place, comp.confounders);
     for (std::size_t j = 0; j < i; ++j)
       if (comp.entities[j].slot == comp.entities.back().slot) x.fail(entity_place, "bbox", "slot used twice in one layout");
   }
@@ -139,8 +197,8 @@ ComponentPanel read_component(const XmlContext& x, pugi::xml_node node, pugi::xm
   return comp;
 }
 
-Panel read_panel(const XmlContext& x, pugi::xml_node node, std::optional<ConfigId>& config, const Place& place,
-                 CutCheck& cuts) {
+Panel read_panel(const XmlContext& x, pugi::xml_node node, std::optional<ConfigId>& config, const ReadVariant& r,
+                 const Place& place, CutCheck& cuts) {
   const Place struct_place{&place, "Struct"};
   StructNodes nodes;
   const ConfigId id = match_configuration(x, x.child(node, "Struct", place), struct_place, nodes);
@@ -152,7 +210,7 @@ Panel read_panel(const XmlContext& x, pugi::xml_node node, std::optional<ConfigI
   Panel panel;
   panel.components.reserve(specs.size());
   for (std::size_t k = 0; k < specs.size(); ++k)  // match_configuration found specs.size() components
-    panel.components.push_back(read_component(x, nodes.components[k], nodes.layouts[k], specs[k], k,
+    panel.components.push_back(read_component(x, nodes.components[k], nodes.layouts[k], specs[k], k, r,
                                               Place{&struct_place, "Component", k + 1}, cuts));
   return panel;
 }
@@ -162,16 +220,24 @@ Problem read_document(const XmlContext& x, const pugi::xml_document& doc, CutChe
   const pugi::xml_node data = doc.document_element();
   const Place data_place{nullptr, "Data"}, panels_place{&data_place, "Panels"};
   if (std::string_view(data.name()) != "Data") x.fail(Place{nullptr, "<root>"}, "root element must be Data, not " + quote_value(data.name()));
+  const ReadVariant variant = read_variant(x, data, data_place);
   const pugi::xml_node panels = x.child(data, "Panels", data_place);
-  std::array<pugi::xml_node, kPanels> panel_nodes;
+  thread_local std::vector<pugi::xml_node> panel_nodes;
+  const auto wanted = static_cast<std::size_t>(panel_count(variant.variant.grid));
+  panel_nodes.assign(wanted, pugi::xml_node());
   std::size_t count = 0;
   for (pugi::xml_node p = panels.child("Panel"); p; p = p.next_sibling("Panel"), ++count)
     if (count < panel_nodes.size()) panel_nodes[count] = p;
-  if (count != kPanels) x.fail(panels_place, "expected 16 Panel elements, found " + std::to_string(count));
+  if (count != wanted)
+    x.fail(panels_place, "expected " + std::to_string(wanted) + " Panel elements, found " + std::to_string(count));
   Problem problem;
+  problem.variant = variant.variant;
+  problem.split = variant.split;
+  problem.context.resize(wanted - kCandidates);
   std::optional<ConfigId> config;
-  for (std::size_t i = 0; i < kPanels; ++i)
-    problem.panel(static_cast<int>(i)) = read_panel(x, panel_nodes[i], config, Place{&panels_place, "Panel", i + 1}, cuts);
+  for (std::size_t i = 0; i < wanted; ++i)
+    problem.panel(static_cast<int>(i)) =
+        read_panel(x, panel_nodes[i], config, variant, Place{&panels_place, "Panel", i + 1}, cuts);
   problem.config = *config;
   // Without a Rules element (symbolic exports by other tools) the rules are unknown: rules stays empty.
   if (const pugi::xml_node rules = data.child("Rules"))

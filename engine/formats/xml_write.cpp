@@ -5,6 +5,7 @@
 // per configuration; an entity then costs a handful of appends of cached text (its real_bbox and
 // mask come from the entity template).
 #include <initializer_list>
+#include <span>
 
 #include "common/error.hpp"
 #include "engine/formats/internal/xml_fields.hpp"
@@ -45,7 +46,7 @@ std::string attribute(std::string_view name, std::string_view value) {
 struct ComponentText {
   std::string layout_head;            // <Component ...><Layout name=".." Number="
   std::string layout_middle;          // " Position=".." Uniformity="
-  std::vector<std::string> entities;  // per slot: <Entity bbox=".." real_bbox="
+  std::vector<std::string> entities;  // per slot: <Entity bbox=".."
 };
 
 struct ConfigText {
@@ -63,7 +64,7 @@ ConfigText build_text(const Configuration& c) {
                           attribute("name", spec.layout.name), " Number=\""});
     ct.layout_middle = cat({"\"", attribute("Position", internal::positions_json(spec.layout)), " Uniformity=\""});
     for (const Slot& slot : spec.layout.slots)
-      ct.entities.push_back(cat({"<Entity", attribute("bbox", internal::slot_json(slot)), " real_bbox=\""}));
+      ct.entities.push_back(cat({"<Entity", attribute("bbox", internal::slot_json(slot))}));
     t.components.push_back(std::move(ct));
   }
   return t;
@@ -90,15 +91,32 @@ struct Writer {
   EntityMarksFn marks;
 };
 
-void write_entity(const Writer& w, ConfigId config, int component, const ComponentText& text, const Entity& e) {
+// json.dumps of an int list: "[3, 7, 1]".
+void append_int_list(std::string& out, std::span<const int> values) {
+  out += '[';
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    if (i > 0) out += ", ";
+    append_int(out, values[i]);
+  }
+  out += ']';
+}
+
+// One Entity; `confounders` are its own (empty without). Without marks (a symbolic-only problem,
+// whose levels may have no drawing) `real_bbox` and `mask` are left out.
+void write_entity(const Writer& w, ConfigId config, int component, const ComponentText& text, const Entity& e,
+                  std::span<const int> confounders) {
   RAVE_CHECK(e.type != 0, "entities of Type none are never written");
-  const EntityMarks m = w.marks(config, component, e);
   std::string& out = w.out;
   out += text.entities[static_cast<std::size_t>(e.slot)];
-  out += m.real_bbox;  // digits, commas, brackets, spaces: nothing to escape
-  out += "\" mask=\"";
-  out += m.mask;
-  out += "\" Type=\"";
+  if (w.marks != nullptr) {
+    const EntityMarks m = w.marks(config, component, e);
+    out += " real_bbox=\"";
+    out += m.real_bbox;  // digits, commas, brackets, spaces: nothing to escape
+    out += "\" mask=\"";
+    out += m.mask;
+    out += '"';
+  }
+  out += " Type=\"";
   append_int(out, e.type);
   out += "\" Size=\"";
   append_int(out, e.size);
@@ -106,6 +124,10 @@ void write_entity(const Writer& w, ConfigId config, int component, const Compone
   append_int(out, e.color);
   out += "\" Angle=\"";
   append_int(out, e.angle);
+  if (!confounders.empty()) {
+    out += "\" Confounders=\"";
+    append_int_list(out, confounders);
+  }
   out += "\" />";
 }
 
@@ -121,7 +143,10 @@ void write_panel(const Writer& w, const Configuration& c, const ConfigText& text
     out += ct.layout_middle;
     append_int(out, comp.uniformity);
     out += comp.entities.empty() ? "\" />" : "\">";
-    for (const Entity& e : comp.entities) write_entity(w, c.id, static_cast<int>(k), ct, e);
+    const std::size_t per_entity = comp.entities.empty() ? 0 : comp.confounders.size() / comp.entities.size();
+    for (std::size_t i = 0; i < comp.entities.size(); ++i)
+      write_entity(w, c.id, static_cast<int>(k), ct, comp.entities[i],
+                   std::span(comp.confounders).subspan(i * per_entity, per_entity));
     out += comp.entities.empty() ? "</Component>" : "</Layout></Component>";
   }
   out += "</Struct></Panel>";
@@ -158,19 +183,35 @@ void write_modified(std::string& out, const std::array<std::vector<Modification>
   out += "</Modified_attributes>";
 }
 
+// `<Data>` with the variant's attributes, each only when it differs from the original's
+// (docs/variants.md), so that the original's files are unchanged.
+void write_data_head(std::string& out, const Problem& problem) {
+  const Variant& v = problem.variant;
+  out += "<Data";
+  if (v.grid != kDefaultGrid) out += attribute("grid", std::to_string(v.grid));
+  if (v.values != 0) out += attribute("values", std::to_string(v.values));
+  if (v.confounders != 0) out += attribute("confounders", std::to_string(v.confounders));
+  if (v.regime != Regime::kNeutral) out += attribute("regime", regime_name(v.regime));
+  if (!hold_out_text(v).empty()) out += attribute("hold_out", hold_out_text(v));
+  if (problem.split) out += attribute("split", split_name(*problem.split));
+  out += "><Panels>";
+}
+
 }  // namespace
 
 std::string write_problem_xml(const Problem& problem, EntityMarksFn marks) {
-  RAVE_CHECK(marks != nullptr, "the XML writer needs the entities' marks");
+  RAVE_CHECK(marks != nullptr || !problem.variant.is_original(), "the original's XML needs the entities' marks");
   const Configuration& c = configuration(problem.config);
   RAVE_CHECK(problem.rules.empty() || problem.rules.size() == c.components.size(),
              "one rule group per component, or none (unknown)");
+  RAVE_CHECK(static_cast<int>(problem.context.size()) == problem.variant.context_panels(),
+             "the context holds grid * grid - 1 panels");
   const ConfigText& text = config_text(problem.config);
   std::string out;
-  out.reserve(8192 + 49152 * c.components.size());
-  out += "<Data><Panels>";
+  out.reserve(8192 + 49152 * c.components.size() * static_cast<std::size_t>(problem.panel_count()) / kPanels);
+  write_data_head(out, problem);
   const Writer w{out, marks};
-  for (int i = 0; i < kPanels; ++i) write_panel(w, c, text, problem.panel(i));
+  for (int i = 0; i < problem.panel_count(); ++i) write_panel(w, c, text, problem.panel(i));
   out += "</Panels>";
   write_rules(out, problem.rules);
   if (problem.modified) write_modified(out, *problem.modified);

@@ -9,9 +9,11 @@
 //   if (pair_matches(dir, "center_single/RAVEN_0_train", known.at(...))) ...   // sizes and CRC-32s
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <mutex>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "engine/dataset_manifest.hpp"
@@ -61,8 +63,10 @@ class Journal {
 bool pair_matches(const std::filesystem::path& root, const std::string& problem, const PairRecord& record);
 /// Whether `<root>/<problem>.npz` or `.xml` exists.
 bool pair_partly_exists(const std::filesystem::path& root, const std::string& problem);
-/// Removes write_file_atomic's temporary files (left by a killed run) from `folders`; returns how many.
-std::uint64_t remove_temporary_files(const std::vector<std::filesystem::path>& folders);
+/// Removes write_file_atomic's temporary files (left by a killed run) from `folders`, those whose
+/// name `ours` accepts when it is given; returns how many.
+std::uint64_t remove_temporary_files(const std::vector<std::filesystem::path>& folders,
+                                     const std::function<bool(std::string_view name)>& ours = {});
 /// Whether `folder` holds a RAVEN problem file (RAVEN_*.npz or RAVEN_*.xml).
 bool holds_problem_files(const std::filesystem::path& folder);
 

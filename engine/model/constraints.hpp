@@ -3,6 +3,9 @@
 // the first panel from the *narrowed* ranges; answer sets use the *original* ranges of the
 // configuration (LayoutSpec). prune() is the grammar-pruning step of rule sampling
 // (docs/rules.md#sampling-and-pruning).
+// On an N x N matrix (`grid`, docs/variants.md) the ranges narrow so that the rule holds over N
+// columns: Progression by (N-1)|v|, Arithmetic over N-1 operands, Distribute_N needs N levels (or
+// N slot sets); grid 3 is the spec's table.
 //
 //   auto narrowed = prune(configuration(id), rules);   // nullopt: some range became empty
 #include <optional>
@@ -13,6 +16,7 @@
 #include "engine/model/attributes.hpp"
 #include "engine/model/configuration.hpp"
 #include "engine/model/problem.hpp"
+#include "engine/model/variant.hpp"
 
 namespace rave::engine {
 
@@ -25,19 +29,20 @@ struct LayoutConstraints {
 };
 
 /// Narrows `constraints` in place by one rule of group `group` (0 Number/Position, 1 Type, 2 Size,
-/// 3 Color); false when the rule is invalid for the layout or its range becomes empty
-/// (docs/rules.md#narrowing). narrow() applies it to the four rules of a group in order.
-bool narrow_rule(int group, const Rule& rule, LayoutConstraints& constraints);
+/// 3 Color) for an N x N matrix; false when the rule is invalid for the layout or its range becomes
+/// empty (spec 4.3). narrow() applies it to the four rules of a group in order.
+bool narrow_rule(int group, const Rule& rule, LayoutConstraints& constraints, int grid = kDefaultGrid);
 /// The original (pre-pruning) constraints of a layout.
 LayoutConstraints original_constraints(const LayoutSpec& layout);
 /// Narrows `original` by one component's rule group; nullopt when a range becomes empty or a rule
-/// is invalid for the layout (docs/rules.md#narrowing).
+/// is invalid for the layout (spec 4.3).
 std::optional<LayoutConstraints> narrow(const LayoutSpec& layout, const LayoutConstraints& original,
-                                        const RuleGroup& rules);
+                                        const RuleGroup& rules, int grid = kDefaultGrid);
 /// Narrowed constraints of every component, or nullopt when the rules do not fit the configuration
 /// (rule count differs from the component count, or narrow() fails for a component).
 std::optional<std::vector<LayoutConstraints>> prune(const Configuration& config,
-                                                    const std::vector<RuleGroup>& rules);
+                                                    const std::vector<RuleGroup>& rules,
+                                                    int grid = kDefaultGrid);
 
 /// The parameters a rule takes, in the rule table's order (docs/rules.md): Progression steps
 /// {-2, -1, +1, +2}, Arithmetic signs {+1, -1}, and {0} for Constant and Distribute_Three.

@@ -5,18 +5,6 @@
 namespace rave::engine {
 namespace {
 
-constexpr std::array<std::string_view, 4> kRuleNames{"Constant", "Progression", "Arithmetic",
-                                                     "Distribute_Three"};
-constexpr std::array<std::string_view, 6> kRuleAttrs{"Number/Position", "Number", "Position",
-                                                     "Type",            "Size",   "Color"};
-
-template <class Enum, std::size_t N>
-std::optional<Enum> find_text(const std::array<std::string_view, N>& table, std::string_view text) {
-  for (std::size_t i = 0; i < N; ++i)
-    if (table[i] == text) return static_cast<Enum>(i);
-  return std::nullopt;
-}
-
 // meta_matrix columns (docs/format.md#npz): 0..3 rule name, 4 Number, 5 Position, 6 Type, 7 Size, 8
 // Color.
 void set_attr_columns(std::array<std::uint8_t, 9>& row, RuleAttr attr) {
@@ -31,15 +19,6 @@ void set_attr_columns(std::array<std::uint8_t, 9>& row, RuleAttr attr) {
 }
 
 }  // namespace
-
-std::string_view rule_name_text(RuleName name) { return kRuleNames[static_cast<std::size_t>(name)]; }
-std::string_view rule_attr_text(RuleAttr attr) { return kRuleAttrs[static_cast<std::size_t>(attr)]; }
-std::optional<RuleName> parse_rule_name(std::string_view text) {
-  return find_text<RuleName>(kRuleNames, text);
-}
-std::optional<RuleAttr> parse_rule_attr(std::string_view text) {
-  return find_text<RuleAttr>(kRuleAttrs, text);
-}
 
 std::array<std::array<std::uint8_t, 9>, 8> meta_matrix(const std::vector<RuleGroup>& rules) {
   RAVE_CHECK(rules.size() <= 2, "at most two rule groups");

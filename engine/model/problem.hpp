@@ -1,28 +1,37 @@
 #pragma once
-// The symbolic RPM problem: 8 context panels, 8 candidates, the rule groups and the answer.
-// This is the value type every part of rave exchanges (sampler, answer sets, renderer, dataset
-// I/O, solver); it holds levels, never pixels. A panel holds one ComponentPanel per component of
-// its configuration; each lists its entities in the Layout's Position order (docs/format.md#xml).
+// The symbolic RPM problem: the context panels (8 of a 3x3 matrix, N*N-1 of an N x N one), 8
+// candidates, the rule groups and the answer. This is the value type every part of rave exchanges
+// (sampler, answer sets, renderer, dataset I/O, solver); it holds levels, never pixels. A panel
+// holds one ComponentPanel per component of its configuration; each lists its entities in the
+// Layout's Position order (spec/raven.md 11.3). `variant` says how the problem differs from the
+// original's (docs/variants.md); its default is the original.
 //
 //   Problem p = read_problem_xml("RAVEN_0_train.xml");   // dataset I/O
 //   const Entity& e = p.context[0].components[0].entities[0];
 //   int answer_index = *p.target;                          // index into p.candidates
 #include <array>
+#include <cstdint>
+#include <utility>
 #include <optional>
 #include <string_view>
 #include <vector>
 
 #include "engine/model/attributes.hpp"
 #include "engine/model/configuration.hpp"
+#include "engine/model/rule.hpp"
+#include "engine/model/variant.hpp"
 
 namespace rave::engine {
 
-/// Panels of a 3x3 matrix shown as context (the ninth is the question).
+/// Panels of a 3x3 matrix shown as context (the ninth is the question); an N x N matrix shows
+/// Variant::context_panels() = N*N-1.
 inline constexpr int kContextPanels = 8;
 /// Candidates of an answer set.
 inline constexpr int kCandidates = 8;
-/// Panels of a problem in file order: the context, then the candidates.
+/// Panels of a 3x3 problem in file order: the context, then the candidates.
 inline constexpr int kPanels = kContextPanels + kCandidates;
+/// Panels of a problem on an N x N matrix.
+constexpr int panel_count(int grid) { return grid * grid - 1 + kCandidates; }
 
 /// A leaf of the parse graph: a shape in one slot of its layout.
 struct Entity {
@@ -38,41 +47,17 @@ struct Entity {
 struct ComponentPanel {
   int uniformity = 0;             ///< level 0..3 (3 = uniform); fixed within a problem
   std::vector<Entity> entities;   ///< in Position order; Number = entities.size()
+  /// Variant::confounders random levels per entity, entity-major (entity i's at [i*K, i*K+K));
+  /// empty without confounders. They follow no rule.
+  std::vector<int> confounders{};
   int number_level() const { return static_cast<int>(entities.size()) - 1; }
   friend bool operator==(const ComponentPanel&, const ComponentPanel&) = default;
 };
 
-/// One of the 16 panels.
+/// One panel of a problem.
 struct Panel {
   std::vector<ComponentPanel> components;  ///< one per component of the configuration
   friend bool operator==(const Panel&, const Panel&) = default;
-};
-
-/// Rule names (docs/rules.md#rule-table), spelled as in the XML.
-enum class RuleName { kConstant, kProgression, kArithmetic, kDistributeThree };
-/// What a rule governs; kNumberPosition only for group-0 Constant.
-enum class RuleAttr { kNumberPosition, kNumber, kPosition, kType, kSize, kColor };
-
-std::string_view rule_name_text(RuleName name);       ///< "Distribute_Three", ...
-std::string_view rule_attr_text(RuleAttr attr);       ///< "Number/Position", ...
-std::optional<RuleName> parse_rule_name(std::string_view text);
-std::optional<RuleAttr> parse_rule_attr(std::string_view text);
-
-/// One rule with its parameter. `value` is the progression step (+-1, +-2) or the arithmetic sign
-/// (+1 add / union, -1 subtract / difference), 0 for parameterless rules. Files do not store it
-/// (docs/format.md#rules-in-the-files): `value_known` is false for rules read from XML.
-struct Rule {
-  RuleName name = RuleName::kConstant;
-  RuleAttr attr = RuleAttr::kNumberPosition;
-  int value = 0;
-  bool value_known = true;
-  friend bool operator==(const Rule&, const Rule&) = default;
-};
-
-/// The four rules of one component: [0] Number/Position, [1] Type, [2] Size, [3] Color.
-struct RuleGroup {
-  std::array<Rule, 4> rules;
-  friend bool operator==(const RuleGroup&, const RuleGroup&) = default;
 };
 
 /// One modification on an I-RAVEN candidate's path (XML `Modified_attributes`).
@@ -85,8 +70,10 @@ struct Modification {
 /// A whole problem.
 struct Problem {
   ConfigId config = ConfigId::kCenterSingle;
-  std::array<Panel, kContextPanels> context;   ///< row-major r1c1 .. r3c2
-  std::array<Panel, kCandidates> candidates;   ///< in file order
+  Variant variant{};                            ///< the original unless made otherwise
+  std::optional<Split> split{};                 ///< the problem's split, when a regime needs it
+  std::vector<Panel> context = std::vector<Panel>(kContextPanels);  ///< row-major; grid()^2 - 1
+  std::array<Panel, kCandidates> candidates;    ///< in file order
   std::vector<RuleGroup> rules;      ///< one per component; empty when unknown (XML without Rules)
   std::optional<int> target;         ///< index of the answer among candidates, when known
   std::optional<int> predict;        ///< the generator's solver choice (npz `predict`)
@@ -94,9 +81,15 @@ struct Problem {
   std::optional<std::array<std::vector<Modification>, kCandidates>> modified;
   friend bool operator==(const Problem&, const Problem&) = default;
 
-  /// Panel i of the 16 in file order (0..7 context, 8..15 candidates).
-  const Panel& panel(int i) const { return i < kContextPanels ? context[i] : candidates[i - kContextPanels]; }
-  Panel& panel(int i) { return i < kContextPanels ? context[i] : candidates[i - kContextPanels]; }
+  int grid() const { return variant.grid; }
+  /// Panels in file order: the context, then the candidates.
+  int panel_count() const { return static_cast<int>(context.size()) + kCandidates; }
+  /// Panel i in file order (context first, then candidates).
+  const Panel& panel(int i) const {
+    const int n = static_cast<int>(context.size());
+    return i < n ? context[static_cast<std::size_t>(i)] : candidates[static_cast<std::size_t>(i - n)];
+  }
+  Panel& panel(int i) { return const_cast<Panel&>(std::as_const(*this).panel(i)); }
 };
 
 /// The npz `meta_matrix` (8x9) and `meta_target` (9) of docs/format.md#npz for these rule groups.

@@ -95,9 +95,16 @@ Image render_panel(ConfigId config, const Panel& panel) {
   return image;
 }
 
-std::array<Image, kPanels> render_problem(const Problem& problem) {
-  std::array<Image, kPanels> images;
-  for (int i = 0; i < kPanels; ++i) images[static_cast<std::size_t>(i)] = render_panel(problem.config, problem.panel(i));
+void render_problem(const Problem& problem, std::vector<Image>& images) {
+  RAVE_CHECK(problem.variant.drawable(), "render_problem: the problem's levels have no drawing");
+  images.resize(static_cast<std::size_t>(problem.panel_count()));
+  for (int i = 0; i < problem.panel_count(); ++i)
+    images[static_cast<std::size_t>(i)] = render_panel(problem.config, problem.panel(i));
+}
+
+std::vector<Image> render_problem(const Problem& problem) {
+  std::vector<Image> images;
+  render_problem(problem, images);
   return images;
 }
 

@@ -11,6 +11,7 @@
 #include <array>
 #include <cstdint>
 #include <string_view>
+#include <vector>
 
 #include "engine/model/configuration.hpp"
 #include "engine/model/image.hpp"
@@ -20,8 +21,11 @@ namespace rave::engine {
 
 /// Renders one panel of a problem of configuration `config`.
 Image render_panel(ConfigId config, const Panel& panel);
-/// Renders the 16 panels of a problem in file order (8 context panels, then the candidates).
-std::array<Image, kPanels> render_problem(const Problem& problem);
+/// Renders every panel of a problem in file order (its context panels, then the candidates).
+/// Precondition: problem.variant.drawable().
+std::vector<Image> render_problem(const Problem& problem);
+/// The same into `images` (resized; its storage is reused across calls).
+void render_problem(const Problem& problem, std::vector<Image>& images);
 /// The XML `real_bbox` and `mask` of an entity of component `component` (docs/format.md#real_bbox,
 /// #mask), from its rendering template; what engine/formats' XML writer takes as its EntityMarksFn.
 EntityMarks entity_marks(ConfigId config, int component, const Entity& entity);

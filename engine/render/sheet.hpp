@@ -1,6 +1,7 @@
 #pragma once
-// Contact sheets: the 3x3 matrix (the missing panel marked "?") above the 8 candidates, numbered
-// 0..7 as in the npz `target`, the answer framed when known. Used by `rave show` and `rave demo`;
+// Contact sheets: the N x N matrix (the missing panel marked "?") above the 8 candidates, numbered
+// 0..7 as in the npz `target`, the answer framed when known. 160-pixel panels at every N, so a
+// 10 x 10 sheet is 1732 pixels wide. Used by `rave show` and `rave demo`;
 // engine/formats/png.hpp turns the picture into a PNG file.
 //
 //   GrayImage sheet = problem_sheet(render_problem(problem), problem.target);
@@ -13,7 +14,7 @@
 
 namespace rave::engine {
 
-/// The sheet of a problem's kPanels panels (the context, then the candidates).
-GrayImage problem_sheet(std::span<const Image, kPanels> panels, std::optional<int> target);
+/// The sheet of a problem's N*N+7 panels (the context, then the candidates), N in 3..10.
+GrayImage problem_sheet(std::span<const Image> panels, std::optional<int> target);
 
 }  // namespace rave::engine

@@ -36,20 +36,26 @@ int draw_other(const Range& range, int excluded, Rng& rng) {
 }  // namespace
 
 EntityRule::EntityRule(const Rule& rule, const ComponentFrame& frame)
-    : rule_(rule), member_(member_of(rule.attr)), range_(range_of(frame.ranges, rule.attr)) {
+    : rule_(rule),
+      member_(member_of(rule.attr)),
+      range_(range_of(frame.ranges, rule.attr)),
+      original_(range_of(frame.original, rule.attr)),
+      grid_(frame.grid),
+      unit_(rule.attr == RuleAttr::kColor ? 0 : 1) {
   RAVE_CHECK(rule.value_known, "sampling needs the rule's parameter");
   RAVE_CHECK(rule.name != RuleName::kArithmetic || rule.attr != RuleAttr::kType,
              "Arithmetic on Type is not a RAVEN rule");
 }
 
 void EntityRule::apply(ComponentPanel& reference, ComponentPanel& target, Rng& rng) {
+  const int row = step_ / (grid_ - 1);
+  const int col = step_ % (grid_ - 1);  // 0: col1 -> col2, ..., N-2: col(N-1) -> colN
+  step_ = (step_ + 1) % (grid_ * (grid_ - 1));
   switch (rule_.name) {
     case RuleName::kConstant: return;  // target keeps what group 0 produced
-    case RuleName::kProgression: return progression(reference, target);
-    case RuleName::kArithmetic:
-      if (rule_.attr == RuleAttr::kSize) return arithmetic_size(reference, target, rng);
-      return arithmetic_color(reference, target, rng);
-    case RuleName::kDistributeThree: return distribute_three(reference, target, rng);
+    case RuleName::kProgression: return progression(reference, target, col);
+    case RuleName::kArithmetic: return arithmetic(reference, target, row, col, rng);
+    case RuleName::kDistributeThree: return distribute(reference, target, row, col, rng);
   }
 }
 
@@ -62,88 +68,73 @@ void EntityRule::set_all(ComponentPanel& panel, int value) const {
   for (Entity& e : panel.entities) e.*member_ = value;
 }
 
-// L, L+v, L+2v per row; at col1 -> col2 a non-uniform col1 is first made consistent
-// (docs/rules.md#type-size-and-color-rules).
-void EntityRule::progression(ComponentPanel& reference, ComponentPanel& target) {
+// L, L+v, ..., L+(N-1)v per row; at col1 -> col2 a non-uniform col1 is first made consistent
+// (spec 6.3).
+void EntityRule::progression(ComponentPanel& reference, ComponentPanel& target, int col) const {
   const int l = level(reference);
-  if (first_col_ && !is_uniform(reference)) set_all(reference, l);
+  if (col == 0 && !is_uniform(reference)) set_all(reference, l);
   set_all(target, l + rule_.value);
-  first_col_ = !first_col_;
 }
 
-// 1-based levels: (L3 + 1) = (L1 + 1) +- (L2 + 1); col2 drawn from the range recovered from the
-// narrowed one (docs/rules.md#type-size-and-color-rules).
-void EntityRule::arithmetic_size(ComponentPanel& reference, ComponentPanel& target, Rng& rng) {
-  if (memory_) {
-    const int l1 = *memory_;
-    memory_.reset();
-    const int l2 = level(reference);
-    set_all(target, rule_.value > 0 ? l1 + l2 + 1 : l1 - l2 - 1);
+// The last column is the sum (+) or difference (-) of the row's first N-1, on 1-based levels for
+// Size ((L + 1) terms) and raw levels for Color (spec 6.3 at N = 3). `sum_` holds col1's term and
+// then adds (or subtracts) each later column's term as it becomes the reference; the middle columns
+// are drawn so that the result stays in the original range (docs/variants.md).
+void EntityRule::arithmetic(ComponentPanel& reference, ComponentPanel& target, int row, int col, Rng& rng) {
+  const int sign = rule_.value > 0 ? 1 : -1;
+  if (col == 0)
+    sum_ = first_operand(reference, row, col, rng) + unit_;
+  else
+    sum_ += sign * (level(reference) + unit_);
+  if (col == grid_ - 2) {
+    set_all(target, sum_ - unit_);
     return;
   }
-  const int l1 = level(reference);
-  memory_ = l1;
-  if (!is_uniform(reference)) set_all(reference, l1);
-  Range col2 = range_;
-  if (rule_.value > 0) {
-    col2.max = (range_.min + range_.max + 1) - l1 - 1;
-  } else {
-    const int orig_min = floor_div(range_.min - 1, 2);
-    col2 = Range{orig_min, l1 - orig_min - 1};
-  }
-  set_all(target, draw(col2, rng));
+  set_all(target, draw_operand(row, col, rng));
 }
 
-// Raw levels: L3 = L1 +- L2, white (0) the identity. Guard: if row 1's col2 was 0, row 2's col1 is
-// redrawn when it leaves no non-zero col2 (+ at 9, - at 0) and row 2's col2 is redrawn when 0
-// (docs/rules.md#type-size-and-color-rules). `color_calls_` counts the applications: 1 = row 1
-// col2, 3 = row 2 col2.
-void EntityRule::arithmetic_color(ComponentPanel& reference, ComponentPanel& target, Rng& rng) {
-  ++color_calls_;
-  if (memory_) {
-    const int l1 = *memory_;
-    memory_.reset();
-    const int l2 = level(reference);
-    set_all(target, rule_.value > 0 ? l1 + l2 : l1 - l2);
-    return;
-  }
-  const bool guarded = color_calls_ == 3 && white_alarm_;
+// col1's level, made the value of every col1 entity when the layout is non-uniform. Color's guard
+// (spec 6.3): if row 1's middle columns were all 0 (+ and - would look alike), row 2's col1 is
+// redrawn when it leaves no non-zero operand (+ at the top level, - at the bottom).
+int EntityRule::first_operand(ComponentPanel& reference, int row, int col, Rng& rng) {
   int l1 = level(reference);
   bool reset = false;
-  if (guarded && ((rule_.value > 0 && l1 == kDefaultColorRange.max) ||
-                  (rule_.value < 0 && l1 == kDefaultColorRange.min))) {
+  if (unit_ == 0 && row == 1 && col == 0 && white_alarm_ &&
+      ((rule_.value > 0 && l1 == original_.max) || (rule_.value < 0 && l1 == original_.min))) {
     l1 = draw_other(range_, l1, rng);
     reset = true;
   }
-  memory_ = l1;
   if (reset || !is_uniform(reference)) set_all(reference, l1);
-  const Range col2 = rule_.value > 0 ? Range{range_.min, range_.min + range_.max - l1}
-                                     : Range{floor_div(range_.min, 2), l1};
-  int l2 = draw(col2, rng);
-  if (color_calls_ == 1) white_alarm_ = l2 == 0;
-  if (guarded && l2 == 0) l2 = draw_other(col2, 0, rng);
-  set_all(target, l2);
+  return l1;
 }
 
-// Three distinct levels drawn from the narrowed range (not anchored on col1), rows are the
-// Latin-square rotations; col1 and col2 written at col1 -> col2, col3 at col2 -> col3
-// (docs/rules.md#type-size-and-color-rules).
-void EntityRule::distribute_three(ComponentPanel& reference, ComponentPanel& target, Rng& rng) {
-  if (count_ == 0) {
-    RAVE_CHECK(range_.size() >= 3, "D3: fewer than three levels");
-    const std::vector<int> picks = rng.sample(range_.size(), 3);
-    for (std::size_t i = 0; i < 3; ++i) d3_values_[i] = range_.min + picks[i];
-    rows_ = sample_latin_rows(rng);
+// A middle column's level: at least the original minimum, at most what leaves every later middle
+// column its minimum and the result inside the original range. Color's guard redraws a 0 in row
+// 2's col2 after the alarm; row 1 sets the alarm when all its middle columns are 0.
+int EntityRule::draw_operand(int row, int col, Rng& rng) {
+  const int later = grid_ - 3 - col;  // middle columns after this one
+  const int term_min = original_.min + unit_;
+  const int high = rule_.value > 0 ? original_.max - sum_ - later * term_min
+                                   : sum_ - 2 * unit_ - original_.min - later * term_min;
+  const Range operand{original_.min, high};
+  int l = draw(operand, rng);
+  if (unit_ == 0 && row == 1 && col == 0 && white_alarm_ && l == 0) l = draw_other(operand, 0, rng);
+  if (unit_ == 0 && row == 0) white_alarm_ = (col == 0 || white_alarm_) && l == 0;
+  return l;
+}
+
+// N distinct levels drawn from the narrowed range (not anchored on col1), rows are cyclic shifts;
+// col1 and col2 written at col1 -> col2, each later column at its own step (spec 6.3 at N = 3).
+void EntityRule::distribute(ComponentPanel& reference, ComponentPanel& target, int row, int col, Rng& rng) {
+  if (row == 0 && col == 0) {
+    RAVE_CHECK(range_.size() >= grid_, "Distribute_N: fewer than N levels");
+    const std::vector<int> picks = rng.sample(range_.size(), grid_);
+    values_.resize(picks.size());
+    for (std::size_t i = 0; i < picks.size(); ++i) values_[i] = range_.min + picks[i];
+    rows_ = sample_row_shifts(grid_, rng);
   }
-  const auto& row = rows_[static_cast<std::size_t>(count_ / 2)];
-  auto value = [&](int col) { return d3_values_[static_cast<std::size_t>(row[static_cast<std::size_t>(col)])]; };
-  if (count_ % 2 == 0) {
-    set_all(reference, value(0));
-    set_all(target, value(1));
-  } else {
-    set_all(target, value(2));
-  }
-  count_ = (count_ + 1) % 6;
+  if (col == 0) set_all(reference, values_[rows_.at(row, 0)]);
+  set_all(target, values_[rows_.at(row, col + 1)]);
 }
 
 }  // namespace rave::engine::internal

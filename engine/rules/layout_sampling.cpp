@@ -97,9 +97,16 @@ bool same_set(std::span<const int> a, std::span<const int> b) {
   return a.size() == b.size() && is_subset(a, b);
 }
 
-LatinRows sample_latin_rows(Rng& rng) {
-  if (rng.coin()) return LatinRows{{{0, 1, 2}, {1, 2, 0}, {2, 0, 1}}};
-  return LatinRows{{{0, 1, 2}, {2, 0, 1}, {1, 2, 0}}};
+RowShifts sample_row_shifts(int grid, Rng& rng) {
+  RowShifts rows;
+  if (grid == 3) {  // the original's coin, so that 3x3 matrices draw exactly as before
+    rows.shifts = rng.coin() ? std::vector<int>{0, 1, 2} : std::vector<int>{0, 2, 1};
+    return rows;
+  }
+  rows.shifts.resize(static_cast<std::size_t>(grid));
+  for (int r = 0; r < grid; ++r) rows.shifts[static_cast<std::size_t>(r)] = r;
+  rng.shuffle(std::span<int>(rows.shifts).subspan(1));
+  return rows;
 }
 
 }  // namespace rave::engine::internal

@@ -24,51 +24,55 @@ struct ComponentRules {
                internal::EntityRule(group.rules[3], frame)} {}
 };
 
-std::vector<ComponentFrame> frames_of(const Configuration& config,
-                                      const std::vector<LayoutConstraints>& narrowed) {
+std::vector<ComponentFrame> frames_of(const Configuration& config, const std::vector<LayoutConstraints>& narrowed,
+                                      int grid) {
   std::vector<ComponentFrame> frames;
-  for (std::size_t i = 0; i < narrowed.size(); ++i)
-    frames.push_back(ComponentFrame{
-        .slot_count = static_cast<int>(config.components[i].layout.slots.size()),
-        .ranges = narrowed[i]});
+  for (std::size_t i = 0; i < narrowed.size(); ++i) {
+    const LayoutSpec& layout = config.components[i].layout;
+    frames.push_back(ComponentFrame{.slot_count = static_cast<int>(layout.slots.size()),
+                                    .ranges = narrowed[i],
+                                    .original = original_constraints(layout),
+                                    .grid = grid});
+  }
   return frames;
 }
 
-// docs/rules.md#the-first-panel: every component samples Number, Position, Uniformity, then its
-// entities.
+// Spec 5: every component samples Number, Position, Uniformity, then its entities.
 Panel first_panel(std::span<const ComponentFrame> frames, Rng& rng) {
   Panel panel;
   for (const ComponentFrame& frame : frames) panel.components.push_back(internal::sample_layout(frame, rng));
   return panel;
 }
 
-// docs/rules.md#rows steps 1-4 for one row whose col1 is `row[0]`: group 0 builds col2 from col1
-// and col3 from col2, then the entity rules run col1 -> col2 (R1, R2, R3), then col2 -> col3.
-// Components are independent, so each writes only its own ComponentPanel of the three panels.
-void apply_row(std::span<Panel, 3> row, std::vector<ComponentRules>& rules, Rng& rng) {
-  row[1].components.assign(rules.size(), ComponentPanel{});
-  row[2].components.assign(rules.size(), ComponentPanel{});
+// Spec 6.1 steps 1-4 for one row whose col1 is `row[0]`, generalized to N columns: group 0 builds
+// col2 from col1, col3 from col2, ..., then the entity rules run col1 -> col2 (R1, R2, R3), then
+// col2 -> col3, and so on. Components are independent, so each writes only its own ComponentPanel
+// of the row's panels.
+void apply_row(std::span<Panel> row, std::vector<ComponentRules>& rules, Rng& rng) {
+  const std::size_t n = row.size();
+  for (std::size_t c = 1; c < n; ++c) row[c].components.assign(rules.size(), ComponentPanel{});
+  std::vector<ComponentPanel> later(n - 1);  // col2 .. colN of one component
   for (std::size_t l = 0; l < rules.size(); ++l) {
-    ComponentPanel& col1 = row[0].components[l];
-    ComponentPanel col2 = rules[l].number_position.apply(col1, rng);
-    ComponentPanel col3 = rules[l].number_position.apply(col2, rng);
-    for (auto& rule : rules[l].entity) rule.apply(col1, col2, rng);
-    for (auto& rule : rules[l].entity) rule.apply(col2, col3, rng);
-    row[1].components[l] = std::move(col2);
-    row[2].components[l] = std::move(col3);
+    auto column = [&](std::size_t c) -> ComponentPanel& { return c == 0 ? row[0].components[l] : later[c - 1]; };
+    for (std::size_t c = 1; c < n; ++c) later[c - 1] = rules[l].number_position.apply(column(c - 1), rng);
+    for (std::size_t c = 0; c + 1 < n; ++c)
+      for (auto& rule : rules[l].entity) rule.apply(column(c), column(c + 1), rng);
+    for (std::size_t c = 1; c < n; ++c) row[c].components[l] = std::move(later[c - 1]);
   }
 }
 
-// Rows 1-3 (docs/rules.md#rows): row 1 col1 is the first panel; rows 2 and 3 start from it
-// resampled (Number, Position, entities redrawn; Uniformity kept).
+// Rows 1..N (spec 6.1): row 1 col1 is the first panel; later rows start from it resampled
+// (Number, Position, entities redrawn; Uniformity kept).
 void sample_rows(const Configuration& config, Matrix& matrix, Rng& rng) {
-  const std::vector<ComponentFrame> frames = frames_of(config, matrix.narrowed);
+  const auto n = static_cast<std::size_t>(matrix.grid);
+  const std::vector<ComponentFrame> frames = frames_of(config, matrix.narrowed, matrix.grid);
   std::vector<ComponentRules> rules;
   rules.reserve(frames.size());
   for (std::size_t l = 0; l < frames.size(); ++l) rules.emplace_back(matrix.rules[l], frames[l]);
   const Panel start = first_panel(frames, rng);
-  for (std::size_t r = 0; r < 3; ++r) {
-    std::span<Panel, 3> row(matrix.panels.data() + 3 * r, 3);
+  matrix.panels.resize(n * n);
+  for (std::size_t r = 0; r < n; ++r) {
+    std::span<Panel> row(matrix.panels.data() + n * r, n);
     row[0] = start;
     if (r > 0)
       for (std::size_t l = 0; l < frames.size(); ++l)
@@ -77,27 +81,37 @@ void sample_rows(const Configuration& config, Matrix& matrix, Rng& rng) {
   }
 }
 
+Matrix empty_matrix(const MatrixModel& model) {
+  Matrix matrix;
+  matrix.config = model.id;
+  matrix.spec = model.config;
+  matrix.grid = model.grid;
+  return matrix;
+}
+
 }  // namespace
 
-Matrix sample_matrix(ConfigId id, Rng& rng) {
-  const Configuration& config = configuration(id);
-  Matrix matrix;
-  matrix.config = id;
-  matrix.rules = sample_rules(config, rng, matrix.narrowed, matrix.rule_tries);
-  sample_rows(config, matrix, rng);
+Matrix sample_matrix(const MatrixModel& model, Rng& rng) {
+  Matrix matrix = empty_matrix(model);
+  matrix.rules = sample_rules(model, rng, matrix.narrowed, matrix.rule_tries);
+  sample_rows(*model.config, matrix, rng);
+  return matrix;
+}
+
+Matrix sample_matrix(ConfigId id, Rng& rng) { return sample_matrix(matrix_model(id), rng); }
+
+Matrix sample_matrix(const MatrixModel& model, const std::vector<RuleGroup>& rules, Rng& rng) {
+  auto narrowed = prune(*model.config, rules, model.grid);
+  RAVE_CHECK(narrowed.has_value(), "sample_matrix: the rules do not fit " + std::string(model.config->folder));
+  Matrix matrix = empty_matrix(model);
+  matrix.rules = rules;
+  matrix.narrowed = std::move(*narrowed);
+  sample_rows(*model.config, matrix, rng);
   return matrix;
 }
 
 Matrix sample_matrix(ConfigId id, const std::vector<RuleGroup>& rules, Rng& rng) {
-  const Configuration& config = configuration(id);
-  auto narrowed = prune(config, rules);
-  RAVE_CHECK(narrowed.has_value(), "sample_matrix: the rules do not fit " + std::string(config.folder));
-  Matrix matrix;
-  matrix.config = id;
-  matrix.rules = rules;
-  matrix.narrowed = std::move(*narrowed);
-  sample_rows(config, matrix, rng);
-  return matrix;
+  return sample_matrix(matrix_model(id), rules, rng);
 }
 
 }  // namespace rave::engine

@@ -1,46 +1,71 @@
 #pragma once
-// Sampling one RPM matrix (docs/rules.md): rules by rejection sampling with pruning, the first
-// panel, then rows 1-3 under every rule, with every stateful quirk of the original
-// (docs/rules.md#rows, docs/rules.md#quirks-kept). The result holds the 9 panels (the 9th is the
-// answer), the rules with their parameters and the narrowed constraints, which is all the
-// answer-set builders and the oracle checker need.
+// Sampling one RPM matrix (spec/raven.md 4-6): rules by rejection sampling with pruning, the first
+// panel, then the rows under every rule, with every stateful quirk of the original (spec 6, 12).
+// The result holds the N*N panels (the last is the answer), the rules with their parameters and the
+// narrowed constraints, which is all the answer-set builders and the oracle checker need.
+// A MatrixModel names what is sampled: a configuration's ranges, rule table and matrix side under a
+// variant (docs/variants.md); the default model is the original 3x3 generator, drawn exactly as
+// before variants existed.
 //
 //   Rng rng = Rng::for_problem(seed, config_index(id), k);
-//   Matrix m = sample_matrix(id, rng);
-//   const Panel& answer = m.answer();
-#include <array>
+//   Matrix m = sample_matrix(id, rng);                                  // the original
+//   Matrix big = sample_matrix(matrix_model(id, Variant{.grid = 5}), rng);
+//   const Panel& answer = big.answer();                                  // big.panels[24]
+#include <optional>
 #include <vector>
 
+#include "common/random.hpp"
 #include "engine/model/constraints.hpp"
 #include "engine/model/problem.hpp"
-#include "common/random.hpp"
+#include "engine/model/variant.hpp"
+#include "engine/rules/variant_rules.hpp"
 
 namespace rave::engine {
 
-/// A sampled 3x3 matrix and the generator state that explains it.
+/// What the sampler draws from.
+struct MatrixModel {
+  ConfigId id = ConfigId::kCenterSingle;
+  const Configuration* config = nullptr;  ///< ranges in sampling levels (engine/model/variant_space.hpp)
+  const VariantRules* rules = nullptr;    ///< the rule table per component and group
+  int grid = kDefaultGrid;                ///< N
+};
+/// The model of `id` under `variant` for problems of `split` (needed by regimes).
+MatrixModel matrix_model(ConfigId id, const Variant& variant = {}, std::optional<Split> split = {});
+
+/// A sampled N x N matrix and the generator state that explains it.
 struct Matrix {
   ConfigId config = ConfigId::kCenterSingle;
+  const Configuration* spec = nullptr;         ///< the ranges sampled from; nullptr: configuration(config)
+  int grid = kDefaultGrid;                     ///< N
   std::vector<RuleGroup> rules;                ///< one per component, parameters known
-  std::vector<LayoutConstraints> narrowed;     ///< one per component, after pruning (docs/rules.md#narrowing)
-  std::array<Panel, 9> panels;                 ///< row-major r1c1 .. r3c3; [8] is the answer
-  int rule_tries = 0;                          ///< rejection-sampling attempts (docs/rules.md#sampling-and-pruning)
+  std::vector<LayoutConstraints> narrowed;     ///< one per component, after pruning (spec 4.3)
+  std::vector<Panel> panels = std::vector<Panel>(kDefaultGrid * kDefaultGrid);  ///< row-major, N*N; the last is the answer
+  int rule_tries = 0;                          ///< rejection-sampling attempts (spec 4.2)
 
-  const Panel& answer() const { return panels[8]; }
+  const Panel& answer() const { return panels.back(); }
+  /// The configuration with the level ranges the matrix was sampled from.
+  const Configuration& configuration() const { return spec != nullptr ? *spec : engine::configuration(config); }
 };
 
-/// Upper bound on rule-sampling attempts before sample_rules gives up with a logic_error
-/// (the worst configuration, O-IC, needs 627 on average).
-inline constexpr int kMaxRuleTries = 100000;
+/// Upper bound on rule-sampling attempts before sample_rules gives up with a logic_error. The
+/// original's worst configuration, O-IC, needs 627 on average; a 10 x 10 O-IC needs about 64,000.
+inline constexpr int kMaxRuleTries = 10000000;
 
-/// Draws rule groups until the pruned grammar is non-empty (docs/rules.md#sampling-and-pruning);
-/// returns the accepted groups and their narrowed constraints, and counts the attempts in `tries`.
+/// Draws rule groups until the pruned grammar is non-empty (spec 4.2) and, when the model requires
+/// held-out pairs, until one occurs; returns the accepted groups and their narrowed constraints, and
+/// counts the attempts in `tries`.
+std::vector<RuleGroup> sample_rules(const MatrixModel& model, Rng& rng, std::vector<LayoutConstraints>& narrowed,
+                                    int& tries);
+/// The same for the original 3x3 table of `config` (its own ranges).
 std::vector<RuleGroup> sample_rules(const Configuration& config, Rng& rng,
                                     std::vector<LayoutConstraints>& narrowed, int& tries);
-/// The whole matrix: rules, first panel, three rows.
+/// The whole matrix: rules, first panel, N rows.
+Matrix sample_matrix(const MatrixModel& model, Rng& rng);
 Matrix sample_matrix(ConfigId id, Rng& rng);
 /// The matrix under given rule groups (parameters known), e.g. to study one rule: first panel and
-/// rows as above, rule_tries = 0. Rules that do not fit the configuration (prune() fails) are a
-/// caller bug: std::logic_error.
+/// rows as above, rule_tries = 0. Rules that do not fit the model (prune() fails) are a caller bug:
+/// std::logic_error.
+Matrix sample_matrix(const MatrixModel& model, const std::vector<RuleGroup>& rules, Rng& rng);
 Matrix sample_matrix(ConfigId id, const std::vector<RuleGroup>& rules, Rng& rng);
 
 }  // namespace rave::engine

@@ -8,14 +8,15 @@
 namespace rave::engine {
 namespace {
 
-// Row 3 of one component as the original solver sees it: r1 = row 3 col 1, r2 = row 3 col 2,
-// c = the candidate; `truth` is the matrix's own row 3 col 3, which with r1 and r2 gives the
-// Distribute_Three third-row triple the original reads from the rule's hidden state.
-struct RowThree {
-  const ComponentPanel& r1;
-  const ComponentPanel& r2;
+// The last row of one component as the original solver sees it, generalized to N columns: `cols`
+// are row N's first N-1 panels, `c` the candidate; `truth` is the matrix's own last panel, which
+// gives the Distribute_N last-row values the original reads from the rule's hidden state.
+struct LastRow {
+  std::vector<const ComponentPanel*> cols;
   const ComponentPanel& c;
   const ComponentPanel& truth;
+  const ComponentPanel& first() const { return *cols.front(); }
+  const ComponentPanel& last() const { return *cols.back(); }
 };
 
 std::vector<int> slot_set(const ComponentPanel& panel) {
@@ -34,33 +35,61 @@ std::vector<int> shifted_set(const ComponentPanel& panel, int v, int slot_count)
 
 int count(const ComponentPanel& p) { return static_cast<int>(p.entities.size()); }
 
-bool set_arithmetic(const RowThree& row, int sign) {
-  const auto a = slot_set(row.r1);
-  const auto b = slot_set(row.r2);
-  std::vector<int> out;
-  if (sign > 0)
-    std::set_union(a.begin(), a.end(), b.begin(), b.end(), std::back_inserter(out));
-  else
-    std::set_difference(a.begin(), a.end(), b.begin(), b.end(), std::back_inserter(out));
-  return slot_set(row.c) == out;
+// The union (+) or difference (-) of the row's first N-1 slot sets is the candidate's.
+bool set_arithmetic(const LastRow& row, int sign) {
+  std::vector<int> acc = slot_set(row.first());
+  for (std::size_t i = 1; i < row.cols.size(); ++i) {
+    const auto b = slot_set(*row.cols[i]);
+    std::vector<int> out;
+    if (sign > 0)
+      std::set_union(acc.begin(), acc.end(), b.begin(), b.end(), std::back_inserter(out));
+    else
+      std::set_difference(acc.begin(), acc.end(), b.begin(), b.end(), std::back_inserter(out));
+    acc = std::move(out);
+  }
+  return slot_set(row.c) == acc;
 }
 
+// The candidate continues the row's arithmetic progression of `value` (the original's
+// 2 L(r2) = L(r1) + L(c) at N = 3).
+bool continues(int before_last, int last, int candidate) { return candidate - last == last - before_last; }
+
+// The sum (+) or difference (-) of the row's first N-1 values (with `unit` added to each term:
+// 1-based levels or counts) is the candidate's.
+bool sums(const LastRow& row, int sign, int unit, int (*value)(const ComponentPanel&), const ComponentPanel& c) {
+  int acc = value(row.first()) + unit;
+  for (std::size_t i = 1; i < row.cols.size(); ++i) acc += sign * (value(*row.cols[i]) + unit);
+  return value(c) + unit == acc;
+}
+
+bool shifts_along(const LastRow& row, int v, int slot_count) {
+  for (std::size_t i = 0; i < row.cols.size(); ++i) {
+    const ComponentPanel& next = i + 1 < row.cols.size() ? *row.cols[i + 1] : row.c;
+    if (shifted_set(*row.cols[i], v, slot_count) != slot_set(next)) return false;
+  }
+  return true;
+}
+
+int level_of(const ComponentPanel& p) { return p.number_level(); }
+
 // docs/rules.md#the-original-solver, group 0.
-bool check_number_position(const Rule& rule, const RowThree& row, int slot_count) {
+bool check_number_position(const Rule& rule, const LastRow& row, int slot_count) {
   const bool on_number = rule.attr == RuleAttr::kNumber;
   switch (rule.name) {
     case RuleName::kConstant:
-      return slot_set(row.c) == slot_set(row.r1) && slot_set(row.c) == slot_set(row.r2);
+      return std::all_of(row.cols.begin(), row.cols.end(),
+                         [&](const ComponentPanel* p) { return slot_set(*p) == slot_set(row.c); });
     case RuleName::kProgression:
-      if (on_number) return 2 * row.r2.number_level() == row.r1.number_level() + row.c.number_level();
-      return shifted_set(row.r1, rule.value, slot_count) == slot_set(row.r2) &&
-             shifted_set(row.r2, rule.value, slot_count) == slot_set(row.c);
+      if (on_number) {
+        const int before = row.cols.size() > 1 ? row.cols[row.cols.size() - 2]->number_level() : 0;
+        return continues(before, row.last().number_level(), row.c.number_level());
+      }
+      return shifts_along(row, rule.value, slot_count);
     case RuleName::kArithmetic:
-      if (on_number)
-        return count(row.c) == (rule.value > 0 ? count(row.r1) + count(row.r2) : count(row.r1) - count(row.r2));
+      if (on_number) return sums(row, rule.value, 0, [](const ComponentPanel& p) { return count(p); }, row.c);
       return set_arithmetic(row, rule.value);
     case RuleName::kDistributeThree:
-      if (on_number) return row.c.number_level() == row.truth.number_level();
+      if (on_number) return level_of(row.c) == level_of(row.truth);
       return slot_set(row.c) == slot_set(row.truth);
   }
   return false;
@@ -71,34 +100,40 @@ bool all_equal(const ComponentPanel& panel, int Entity::*x) {
                      [&](const Entity& e) { return e.*x == panel.entities.front().*x; });
 }
 
-// docs/rules.md#the-original-solver, entity Constant: uniform -> one value equal to r2's;
-// non-uniform with equal counts -> noise under a regenerating group 0, else entity-by-entity copies
-// of r2; unequal counts -> pass.
-bool check_constant(const RowThree& row, int Entity::*x, bool regenerate) {
+// Spec 8, entity Constant: uniform -> one value equal to the last column's; non-uniform with equal
+// counts along the row -> noise under a regenerating group 0, else entity-by-entity copies of the
+// last column; unequal counts -> pass.
+bool check_constant(const LastRow& row, int Entity::*x, bool regenerate) {
+  const ComponentPanel& last = row.last();
   if (row.c.uniformity == kUniformLevel)
-    return all_equal(row.c, x) && row.c.entities.front().*x == row.r2.entities.front().*x;
-  if (count(row.r1) != count(row.r2) || count(row.r2) != count(row.c)) return true;
+    return all_equal(row.c, x) && row.c.entities.front().*x == last.entities.front().*x;
+  for (const ComponentPanel* p : row.cols)
+    if (count(*p) != count(row.c)) return true;
   if (regenerate) return true;
   for (std::size_t i = 0; i < row.c.entities.size(); ++i)
-    if (row.c.entities[i].*x != row.r2.entities[i].*x) return false;
+    if (row.c.entities[i].*x != last.entities[i].*x) return false;
   return true;
 }
 
 // docs/rules.md#the-original-solver, entity rules. Arithmetic is on raw levels for Color, 1-based
 // (+-1) otherwise.
-bool check_entity(const Rule& rule, int Entity::*x, const RowThree& row, bool regenerate) {
+bool check_entity(const Rule& rule, int Entity::*x, const LastRow& row, bool regenerate) {
   if (rule.name == RuleName::kConstant) return check_constant(row, x, regenerate);
   if (!all_equal(row.c, x)) return false;
-  const int l1 = row.r1.entities.front().*x;
-  const int l2 = row.r2.entities.front().*x;
-  const int lc = row.c.entities.front().*x;
+  const auto first_level = [x](const ComponentPanel& p) { return p.entities.front().*x; };
+  const int lc = first_level(row.c);
   switch (rule.name) {
-    case RuleName::kProgression: return 2 * l2 == l1 + lc;
-    case RuleName::kArithmetic: {
-      const int offset = rule.attr == RuleAttr::kColor ? 0 : 1;
-      return lc == (rule.value > 0 ? l1 + l2 + offset : l1 - l2 - offset);
+    case RuleName::kProgression: {
+      const int before = row.cols.size() > 1 ? first_level(*row.cols[row.cols.size() - 2]) : 0;
+      return continues(before, first_level(row.last()), lc);
     }
-    case RuleName::kDistributeThree: return lc == row.truth.entities.front().*x;
+    case RuleName::kArithmetic: {
+      const int unit = rule.attr == RuleAttr::kColor ? 0 : 1;
+      int acc = first_level(row.first()) + unit;
+      for (std::size_t i = 1; i < row.cols.size(); ++i) acc += (rule.value > 0 ? 1 : -1) * (first_level(*row.cols[i]) + unit);
+      return lc + unit == acc;
+    }
+    case RuleName::kDistributeThree: return lc == first_level(row.truth);
     case RuleName::kConstant: break;
   }
   return false;
@@ -109,12 +144,16 @@ constexpr int Entity::*kEntityAttrs[3] = {&Entity::type, &Entity::size, &Entity:
 }  // namespace
 
 int oracle_score(const Matrix& matrix, const Panel& candidate) {
-  const Configuration& config = configuration(matrix.config);
+  const Configuration& config = matrix.configuration();
   RAVE_CHECK(candidate.components.size() == matrix.rules.size(), "candidate has the wrong component count");
+  const auto n = static_cast<std::size_t>(matrix.grid);
+  RAVE_CHECK(matrix.panels.size() == n * n, "a matrix holds N * N panels");
   int score = 0;
   for (std::size_t l = 0; l < matrix.rules.size(); ++l) {
-    const RowThree row{.r1 = matrix.panels[6].components[l], .r2 = matrix.panels[7].components[l], .c = candidate.components[l], .truth = matrix.panels[8].components[l]};
-    RAVE_CHECK(!row.r1.entities.empty() && !row.r2.entities.empty() && !row.c.entities.empty(),
+    LastRow row{.cols = {}, .c = candidate.components[l], .truth = matrix.answer().components[l]};
+    for (std::size_t i = 0; i + 1 < n; ++i) row.cols.push_back(&matrix.panels[n * (n - 1) + i].components[l]);
+    RAVE_CHECK(std::none_of(row.cols.begin(), row.cols.end(), [](const ComponentPanel* p) { return p->entities.empty(); }) &&
+                   !row.c.entities.empty(),
                "every panel holds at least one entity");
     const auto& rules = matrix.rules[l].rules;
     RAVE_CHECK(rules[0].value_known, "the oracle needs the rules' parameters");
@@ -127,8 +166,8 @@ int oracle_score(const Matrix& matrix, const Panel& candidate) {
   return score;
 }
 
-int oracle_predict(const Matrix& matrix, const std::array<Panel, 8>& candidates, Rng& rng) {
-  std::array<int, 8> scores{};
+int oracle_predict(const Matrix& matrix, const std::array<Panel, kCandidates>& candidates, Rng& rng) {
+  std::array<int, kCandidates> scores{};
   for (std::size_t i = 0; i < candidates.size(); ++i) scores[i] = oracle_score(matrix, candidates[i]);
   const int best = *std::max_element(scores.begin(), scores.end());
   std::vector<int> tied;

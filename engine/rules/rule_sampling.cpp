@@ -1,17 +1,18 @@
 // Rule sampling with grammar pruning (docs/rules.md#sampling-and-pruning): rejection sampling over
 // the whole draw.
+#include <algorithm>
 #include <array>
 #include <string>
 
 #include "common/error.hpp"
+#include "engine/model/variant_space.hpp"
 #include "engine/rules/matrix.hpp"
 #include "engine/rules/rule_table.hpp"
 
 namespace rave::engine {
 namespace {
 
-Rule draw_rule(int group, Rng& rng) {
-  const auto rows = rule_rows(group);
+Rule draw_rule(std::span<const RuleRow> rows, Rng& rng) {
   const RuleRow& row = rows[static_cast<std::size_t>(rng.below(static_cast<int>(rows.size())))];
   int value = 0;
   if (!row.params.empty())
@@ -22,29 +23,46 @@ Rule draw_rule(int group, Rng& rng) {
 // Draws the component's four rules (docs/rules.md#rule-table) and narrows `ranges` as it goes;
 // false at the first rule that does not fit the layout (the remaining draws of a rejected try would
 // be discarded).
-bool draw_fitting_group(Rng& rng, RuleGroup& group, LayoutConstraints& ranges) {
+bool draw_fitting_group(const GroupRows& rows, int grid, Rng& rng, RuleGroup& group, LayoutConstraints& ranges) {
   for (int g = 0; g < kNumRuleGroups; ++g) {
     Rule& rule = group.rules[static_cast<std::size_t>(g)];
-    rule = draw_rule(g, rng);
-    if (!narrow_rule(g, rule, ranges)) return false;
+    rule = draw_rule(rows[static_cast<std::size_t>(g)], rng);
+    if (!narrow_rule(g, rule, ranges, grid)) return false;
   }
   return true;
+}
+
+bool holds_required(std::span<const RulePair> required, std::span<const RuleGroup> groups) {
+  if (required.empty()) return true;
+  return std::any_of(groups.begin(), groups.end(), [&](const RuleGroup& group) {
+    return std::any_of(group.rules.begin(), group.rules.end(), [&](const Rule& rule) {
+      return std::any_of(required.begin(), required.end(), [&](const RulePair& p) { return matches(p, rule); });
+    });
+  });
 }
 
 constexpr int kMaxComponents = 2;
 
 }  // namespace
 
+MatrixModel matrix_model(ConfigId id, const Variant& variant, std::optional<Split> split) {
+  return MatrixModel{.id = id,
+                     .config = &variant_space(id, variant, split).config,
+                     .rules = &variant_rules(id, variant, split),
+                     .grid = variant.grid};
+}
+
 // Assumes: the configuration has 1 or 2 components (any other count exhausts the budget).
 // Guarantees: the returned groups are distributed exactly as the original's accepted draws: each
 // try draws the component count uniformly from {1, 2} and, for every component, one rule per group
-// (docs/rules.md#rule-table); a try is accepted iff the count matches and narrow() succeeds for
-// every component. A try whose count does not match is rejected before its rules are drawn, and a
-// try stops drawing at its first rule that does not fit: the acceptance test factorizes per
-// attribute (docs/rules.md#sampling-and-pruning), so the discarded draws would not change the
-// accepted distribution nor the number of tries.
-std::vector<RuleGroup> sample_rules(const Configuration& config, Rng& rng,
-                                    std::vector<LayoutConstraints>& narrowed, int& tries) {
+// (spec 4.1); a try is accepted iff the count matches and narrow() succeeds for every component.
+// A try whose count does not match is rejected before its rules are drawn, and a try stops drawing
+// at its first rule that does not fit: the acceptance test factorizes per attribute (spec 4.2), so
+// the discarded draws would not change the accepted distribution nor the number of tries. A model
+// with required pairs also rejects a try holding none of them.
+std::vector<RuleGroup> sample_rules(const MatrixModel& model, Rng& rng, std::vector<LayoutConstraints>& narrowed,
+                                    int& tries) {
+  const Configuration& config = *model.config;
   const std::size_t components = config.components.size();
   std::array<LayoutConstraints, kMaxComponents> originals{};
   for (std::size_t i = 0; i < components && i < originals.size(); ++i)
@@ -57,15 +75,22 @@ std::vector<RuleGroup> sample_rules(const Configuration& config, Rng& rng,
     bool fits = true;
     for (std::size_t i = 0; i < count && fits; ++i) {
       ranges[i] = originals[i];
-      fits = draw_fitting_group(rng, groups[i], ranges[i]);
+      fits = draw_fitting_group(model.rules->rows[i], model.grid, rng, groups[i], ranges[i]);
     }
-    if (!fits) continue;
+    if (!fits || !holds_required(model.rules->required, std::span(groups).first(count))) continue;
     narrowed.assign(ranges.begin(), ranges.begin() + static_cast<std::ptrdiff_t>(count));
     return {groups.begin(), groups.begin() + static_cast<std::ptrdiff_t>(count)};
   }
   RAVE_CHECK(false, "rule sampling for " + std::string(config.folder) + " found no fitting rules in " +
                         std::to_string(kMaxRuleTries) + " tries");
   return {};
+}
+
+std::vector<RuleGroup> sample_rules(const Configuration& config, Rng& rng,
+                                    std::vector<LayoutConstraints>& narrowed, int& tries) {
+  MatrixModel model = matrix_model(config.id);
+  model.config = &config;
+  return sample_rules(model, rng, narrowed, tries);
 }
 
 }  // namespace rave::engine

@@ -22,8 +22,8 @@ TEST_P(GoldenData, RegeneratingGivesTheSameBytes) {
   const auto root = testing::source_dir() / "data" / std::string(strategy_name(strategy));
   for (const auto& config : all_configurations()) {
     const auto stem = root / config.folder / "RAVEN_0_train";
-    const auto files = encode_problem_files(generate_problem(config.id, strategy, kDataSeed, 0), true,
-                                            strategy == AnswerStrategy::kFair);
+    const auto files = encode_problem_files(generate_problem(config.id, strategy, kDataSeed, 0),
+                                            {.compress = true, .predict_as_vector = strategy == AnswerStrategy::kFair});
     EXPECT_TRUE(files.xml == read_file(stem.string() + ".xml")) << stem << ".xml changed";
     EXPECT_TRUE(files.npz == read_file(stem.string() + ".npz")) << stem << ".npz changed";
   }

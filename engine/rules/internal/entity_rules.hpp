@@ -1,16 +1,16 @@
 #pragma once
 // Internal to the sampler: the rule on one entity attribute (Type, Size or Color) of one component
-// (docs/rules.md#type-size-and-color-rules) as the stateful object the original uses. One object
-// serves the 6 applications of a problem in order (col1 -> col2, col2 -> col3 of rows 1-3). Every
-// non-Constant rule writes one value to all entities of the target, and several also rewrite the
-// reference (col1) in place: Progression's first-column flag, Arithmetic's memory, its Color-only
-// call count and white alarm, and Distribute_Three's counter and triple are all kept here.
+// (spec/raven.md 6.3) as the stateful object the original uses. One object serves the N(N-1)
+// applications of a problem in order (col1 -> col2, ..., col(N-1) -> colN of rows 1..N; 6 on the
+// original 3x3). Every non-Constant rule writes one value to all entities of the target, and
+// several also rewrite the reference (col1) in place. The step counter, Arithmetic's running sum
+// (or difference) of the row's first N-1 columns and its white alarm, and Distribute_N's values and
+// row shifts are all kept here (docs/variants.md generalizes each rule to N columns).
 //
 //   EntityRule size(group.rules[2], frame);
 //   size.apply(col1, col2, rng);   // may rewrite col1's Size levels
 //   size.apply(col2, col3, rng);
-#include <array>
-#include <optional>
+#include <vector>
 
 #include "engine/rules/internal/layout_sampling.hpp"
 
@@ -25,23 +25,25 @@ class EntityRule {
   void apply(ComponentPanel& reference, ComponentPanel& target, Rng& rng);
 
  private:
-  void progression(ComponentPanel& reference, ComponentPanel& target);
-  void arithmetic_size(ComponentPanel& reference, ComponentPanel& target, Rng& rng);
-  void arithmetic_color(ComponentPanel& reference, ComponentPanel& target, Rng& rng);
-  void distribute_three(ComponentPanel& reference, ComponentPanel& target, Rng& rng);
+  void progression(ComponentPanel& reference, ComponentPanel& target, int col) const;
+  void arithmetic(ComponentPanel& reference, ComponentPanel& target, int row, int col, Rng& rng);
+  int first_operand(ComponentPanel& reference, int row, int col, Rng& rng);
+  int draw_operand(int row, int col, Rng& rng);
+  void distribute(ComponentPanel& reference, ComponentPanel& target, int row, int col, Rng& rng);
   int level(const ComponentPanel& panel) const;        ///< first entity's level
   void set_all(ComponentPanel& panel, int level) const;  ///< value consistency
 
   Rule rule_;
   int Entity::*member_ = nullptr;  ///< &Entity::type, ::size or ::color
   Range range_;                    ///< the attribute's narrowed range
-  bool first_col_ = true;          ///< Progression: next call is a col1 -> col2 step
-  std::optional<int> memory_;      ///< Arithmetic: col1's level, pushed at col2, popped at col3
-  int color_calls_ = 0;            ///< Arithmetic Color: calls so far (1..6)
-  bool white_alarm_ = false;       ///< Arithmetic Color: row 1's col2 level was 0
-  int count_ = 0;                  ///< Distribute_Three: call 0..5
-  std::array<int, 3> d3_values_{};
-  LatinRows rows_{};
+  Range original_;                 ///< the attribute's range before pruning
+  int grid_ = kDefaultGrid;        ///< N
+  int unit_ = 0;                   ///< Arithmetic: 1 on 1-based levels (Size), 0 on raw (Color)
+  int step_ = 0;                   ///< applications so far, 0 .. N(N-1)-1
+  int sum_ = 0;                    ///< Arithmetic: running sum/difference of operands (+ unit each)
+  bool white_alarm_ = false;       ///< Arithmetic Color: row 1's middle columns were all 0
+  std::vector<int> values_;        ///< Distribute_N: the N values
+  RowShifts rows_;
 };
 
 }  // namespace rave::engine::internal

@@ -19,8 +19,10 @@ namespace rave::engine::internal {
 
 /// One component's fixed sampling context.
 struct ComponentFrame {
-  int slot_count = 1;         ///< size of the layout's slot table
-  LayoutConstraints ranges;   ///< narrowed constraints (docs/rules.md#narrowing)
+  int slot_count = 1;           ///< size of the layout's slot table
+  LayoutConstraints ranges;     ///< narrowed constraints (spec 4.3)
+  LayoutConstraints original;   ///< the layout's constraints before pruning
+  int grid = kDefaultGrid;      ///< N: columns per row, rows per matrix
 };
 
 /// Rejection loops inside one problem give up after this many draws with a logic_error.
@@ -63,9 +65,18 @@ bool same_set(std::span<const int> a, std::span<const int> b);
 /// True when every slot of `a` is in `b`.
 bool is_subset(std::span<const int> a, std::span<const int> b);
 
-/// Distribute_Three row orders (docs/rules.md#number-and-position-rules): row 1 uses the triple as
-/// drawn (0,1,2); with probability 1/2 rows 2, 3 use (1,2,0), (2,0,1), otherwise (2,0,1), (1,2,0).
-using LatinRows = std::array<std::array<int, 3>, 3>;
-LatinRows sample_latin_rows(Rng& rng);
+/// Distribute_N row orders: row r shows the N values cyclically shifted by shifts[r], so column c
+/// of row r holds value (c + shifts[r]) mod N. Row 1 is unshifted; rows 2..N take the other shifts
+/// in random order. At N = 3 this is the original's draw (spec 6.2): with probability 1/2 rows 2, 3
+/// use (1,2,0), (2,0,1), otherwise (2,0,1), (1,2,0), decided by one coin.
+struct RowShifts {
+  std::vector<int> shifts;  ///< per row
+  /// Index into the N values of column `col` of row `row`.
+  std::size_t at(int row, int col) const {
+    const int n = static_cast<int>(shifts.size());
+    return static_cast<std::size_t>((col + shifts[static_cast<std::size_t>(row)]) % n);
+  }
+};
+RowShifts sample_row_shifts(int grid, Rng& rng);
 
 }  // namespace rave::engine::internal

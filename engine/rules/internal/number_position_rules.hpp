@@ -1,15 +1,14 @@
 #pragma once
-// Internal to the sampler: the group-0 rule of one component (Number/Position,
-// docs/rules.md#number-and-position-rules) as the stateful object the original uses. One object
-// serves the 6 applications of a problem (col1 -> col2 and col2 -> col3 of rows 1-3, in that
-// order): Arithmetic keeps a one-slot memory pushed at col2 and popped at col3, Distribute_Three a
-// call counter 0..5 and its value triples.
+// Internal to the sampler: the group-0 rule of one component (Number/Position, spec/raven.md 6.2)
+// as the stateful object the original uses. One object serves the N(N-1) applications of a problem
+// (col1 -> col2, ..., col(N-1) -> colN of rows 1..N, in that order; 6 on the original 3x3):
+// Arithmetic keeps the running sum (or difference) of the row's first N-1 counts or slot sets,
+// Distribute_N its N values (levels or slot sets) and row shifts (docs/variants.md).
 //
 //   NumberPositionRule rule(group.rules[0], frame);
 //   ComponentPanel col2 = rule.apply(col1, rng);   // may rewrite col1 (D3, rows 2-3)
 //   ComponentPanel col3 = rule.apply(col2, rng);
-#include <array>
-#include <optional>
+#include <span>
 #include <vector>
 
 #include "engine/rules/internal/layout_sampling.hpp"
@@ -28,25 +27,21 @@ class NumberPositionRule {
 
  private:
   ComponentPanel progression(const ComponentPanel& reference, Rng& rng) const;
-  ComponentPanel arithmetic_number(const ComponentPanel& reference, Rng& rng);
-  ComponentPanel arithmetic_position(const ComponentPanel& reference, Rng& rng);
-  ComponentPanel distribute_number(ComponentPanel& reference, Rng& rng);
-  ComponentPanel distribute_position(ComponentPanel& reference, Rng& rng);
+  ComponentPanel arithmetic_number(const ComponentPanel& reference, int col, Rng& rng);
+  ComponentPanel arithmetic_position(const ComponentPanel& reference, int col, Rng& rng);
+  std::vector<int> draw_position_operand(int col, Rng& rng) const;
+  ComponentPanel distribute_number(ComponentPanel& reference, int row, int col, Rng& rng);
+  ComponentPanel distribute_position(ComponentPanel& reference, int row, int col, Rng& rng);
   std::vector<int> draw_other_set(int count, std::span<const std::vector<int>> taken, Rng& rng) const;
-  int d3_level(int row, int col) const { return d3_levels_[d3_index(row, col)]; }
-  const std::vector<int>& d3_set(int row, int col) const { return d3_sets_[d3_index(row, col)]; }
-  std::size_t d3_index(int row, int col) const {
-    return static_cast<std::size_t>(rows_[static_cast<std::size_t>(row)][static_cast<std::size_t>(col)]);
-  }
 
   Rule rule_;
   ComponentFrame frame_;
-  std::optional<int> number_memory_;                 ///< Arithmetic Number: col1's level
-  std::optional<std::vector<int>> position_memory_;  ///< Arithmetic Position: col1's slots
-  int count_ = 0;                                    ///< Distribute_Three: call 0..5
-  std::array<int, 3> d3_levels_{};                   ///< D3 Number: a (row-1 col1), b, c
-  std::array<std::vector<int>, 3> d3_sets_;          ///< D3 Position: p0 (row-1 col1), p1, p2
-  LatinRows rows_{};
+  int step_ = 0;                        ///< applications so far, 0 .. N(N-1)-1
+  int count_sum_ = 0;                   ///< Arithmetic Number: running sum/difference of counts
+  std::vector<int> slot_sum_;           ///< Arithmetic Position: running union/difference, sorted
+  std::vector<int> dn_levels_;          ///< Distribute_N Number: row-1 col1's level, then N-1 more
+  std::vector<std::vector<int>> dn_sets_;  ///< Distribute_N Position: row-1 col1's set, N-1 more
+  RowShifts rows_;
 };
 
 }  // namespace rave::engine::internal

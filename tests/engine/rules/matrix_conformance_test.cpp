@@ -26,7 +26,7 @@ bool component_ok(const std::vector<std::string>& violations, std::size_t c) {
 
 // Tries every parameter of the component's Progression (+-1, +-2) and Arithmetic (+-1) rules until
 // the checker accepts the component; true when one assignment fits (it is left in `rules`).
-bool infer_values(ConfigId id, std::vector<RuleGroup>& rules, const std::array<Panel, 9>& panels, std::size_t c) {
+bool infer_values(ConfigId id, std::vector<RuleGroup>& rules, std::span<const Panel> panels, std::size_t c) {
   std::vector<std::size_t> open;
   for (std::size_t g = 0; g < 4; ++g) {
     Rule& r = rules[c].rules[g];

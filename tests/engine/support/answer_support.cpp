@@ -25,7 +25,7 @@ LayoutConstraints spec_constraints(const LayoutSpec& layout) {
 }
 
 ComponentPanel component(int uniformity, std::vector<Entity> entities) {
-  return ComponentPanel{uniformity, std::move(entities)};
+  return ComponentPanel{.uniformity = uniformity, .entities = std::move(entities), .confounders = {}};
 }
 
 Matrix hand_matrix(ConfigId id, std::vector<RuleGroup> rules, std::vector<ComponentPanel> answer) {
@@ -35,7 +35,7 @@ Matrix hand_matrix(ConfigId id, std::vector<RuleGroup> rules, std::vector<Compon
   m.rules = std::move(rules);
   for (const ComponentSpec& c : config.components) m.narrowed.push_back(spec_constraints(c.layout));
   Panel panel{std::move(answer)};
-  m.panels.fill(panel);
+  std::fill(m.panels.begin(), m.panels.end(), panel);
   return m;
 }
 

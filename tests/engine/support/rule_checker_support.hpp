@@ -1,13 +1,12 @@
 #pragma once
-// An independent checker of generated matrices, written from the text of
-// docs/format.md#configurations, docs/format.md#value-tables, docs/rules.md (not from the
-// generator's code): it verifies that every rule with its parameter holds on rows 1-3, that
-// Uniformity is constant within a problem, that uniform layouts hold identical entities, that
+// An independent checker of generated matrices, written from the text of spec/raven.md 2-6 (not
+// from the generator's code): it verifies that every rule with its parameter holds on every row (3 columns, or N on an N x N matrix),
+// that Uniformity is constant within a problem, that uniform layouts hold identical entities, that
 // copied entities keep their values, and that every level stays within the original ranges.
 //
 //   auto problems = check_matrix_rules(ConfigId::kDistributeFour, m.rules, m.panels);
 //   EXPECT_TRUE(problems.empty()) << problems.front();
-#include <array>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -16,10 +15,14 @@
 
 namespace rave::testing {
 
-/// All violations found in the 9 panels (row-major, [8] = answer) under `rules`; empty when the
-/// matrix obeys docs/rules.md.
+/// All violations found in the N*N panels (row-major, the last = answer) under `rules`; empty when
+/// the matrix obeys the spec (on N columns as docs/variants.md generalizes it).
 std::vector<std::string> check_matrix_rules(engine::ConfigId config,
                                             const std::vector<engine::RuleGroup>& rules,
-                                            const std::array<engine::Panel, 9>& panels);
+                                            std::span<const engine::Panel> panels);
+/// The same against the ranges of `config` (a variant's widened configuration).
+std::vector<std::string> check_matrix_rules(const engine::Configuration& config,
+                                            const std::vector<engine::RuleGroup>& rules,
+                                            std::span<const engine::Panel> panels);
 
 }  // namespace rave::testing
