@@ -93,8 +93,17 @@ bool looks_uniform(const ComponentView& view, bool angle) {
   return several;
 }
 
+void check_solvable(const engine::Problem& problem) {
+  const engine::Variant& v = problem.variant;
+  if (v.grid == engine::kDefaultGrid && v.values == 0 && v.regime != engine::Regime::kInterpolation) return;
+  throw UsageError("the solver reads 3x3 problems with the original value ranges; this problem has --grid " +
+                   std::to_string(v.grid) + ", --values " + std::to_string(v.values) + ", --regime " +
+                   std::string(engine::regime_name(v.regime)) + " (docs/variants.md)");
+}
+
 void build_views(const engine::Problem& problem, int components, const LayoutModel* const* models,
                  ComponentView* views, bool angle) {
+  check_solvable(problem);
   RAVE_CHECK(components >= 1 && components <= 2, "one or two components");
   // Two passes: first find every panel's entity arrays (independent loads the CPU overlaps, and a
   // prefetch of each array), then fill. Problems just read are hot, but a batch held in memory is

@@ -42,6 +42,9 @@ struct ComponentView {
   bool uniform = false;  ///< Uniformity level 3 (docs/format.md), inferred (see looks_uniform)
 };
 
+/// Throws UsageError unless the solver can read `problem`: a 3x3 matrix with the original level
+/// ranges and rules (a variant's confounders are ignored; docs/variants.md lists what it cannot read).
+void check_solvable(const engine::Problem& problem);
 /// Fills views[c] from component c (c < components, at most 2) of every panel of `problem`, with
 /// models[c] its layout. Unusable panels (see PanelView) are left empty: no rule explains them.
 /// Uniformity is inferred from the context panels (looks_uniform), never read from the file;
