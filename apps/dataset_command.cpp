@@ -1,6 +1,21 @@
 #include "apps/dataset_command.hpp"
 
 namespace rave::apps {
+namespace {
+
+// The variant's options (docs/variants.md), only those that differ from the original; never
+// --shard: every shard of a dataset records the one command, as a one-machine run does.
+void append_variant(const engine::DatasetSpec& spec, std::vector<std::string>& out) {
+  const engine::Variant& v = spec.variant;
+  if (v.grid != engine::kDefaultGrid) out.insert(out.end(), {"--grid", std::to_string(v.grid)});
+  if (v.values != 0) out.insert(out.end(), {"--values", std::to_string(v.values)});
+  if (v.confounders != 0) out.insert(out.end(), {"--confounders", std::to_string(v.confounders)});
+  if (v.regime != engine::Regime::kNeutral) out.insert(out.end(), {"--regime", std::string(engine::regime_name(v.regime))});
+  if (const std::string hold_out = engine::hold_out_text(v); !hold_out.empty()) out.insert(out.end(), {"--hold-out", hold_out});
+  if (spec.symbolic_only) out.emplace_back("--symbolic-only");
+}
+
+}  // namespace
 
 std::vector<std::string> dataset_command(const engine::DatasetSpec& spec) {
   std::string configs;
@@ -14,6 +29,7 @@ std::vector<std::string> dataset_command(const engine::DatasetSpec& spec) {
                                "--val", std::to_string(spec.val), "--test", std::to_string(spec.test)};
   if (spec.compress) out.emplace_back("--compress");
   if (spec.accept) out.emplace_back("--unique-only");
+  append_variant(spec, out);
   return out;
 }
 

@@ -15,6 +15,9 @@
 namespace rave::apps {
 namespace {
 
+// `--values` left out: the spec's value tables.
+constexpr int kValuesNotGiven = -1;
+
 struct GenerateArgs {
   std::string num_samples;
   std::string save_dir;
@@ -27,7 +30,51 @@ struct GenerateArgs {
   bool compress = false;
   bool resume = false;
   bool unique_only = false;
+  int grid = engine::kDefaultGrid;
+  int values = kValuesNotGiven;
+  int confounders = 0;
+  std::string regime = "neutral";
+  std::string hold_out;
+  bool symbolic_only = false;
+  std::string shard = "1/1";
 };
+
+
+// "K/N" with 1 <= K <= N.
+engine::Shard parse_shard(const std::string& text) {
+  const std::size_t slash = text.find('/');
+  engine::Shard shard{.index = 0, .count = 0};
+  try {
+    std::size_t used_k = 0, used_n = 0;
+    if (slash != std::string::npos) {
+      shard.index = std::stoi(text.substr(0, slash), &used_k);
+      shard.count = std::stoi(text.substr(slash + 1), &used_n);
+    }
+    if (slash == std::string::npos || used_k != slash || used_n != text.size() - slash - 1) shard.count = 0;
+  } catch (const std::exception&) {
+    shard.count = 0;
+  }
+  if (shard.count < 1 || shard.index < 1 || shard.index > shard.count)
+    throw UsageError("--shard '" + text + "': expected K/N with 1 <= K <= N (e.g. 2/3)");
+  return shard;
+}
+
+engine::Variant to_variant(const GenerateArgs& args) {
+  engine::Variant v{.grid = args.grid, .values = 0, .confounders = args.confounders};
+  if (args.values != kValuesNotGiven) {
+    if (args.values < engine::kMinValues)
+      throw UsageError("--values " + std::to_string(args.values) + " is out of range: it takes " +
+                       std::to_string(engine::kMinValues) + ".." + std::to_string(engine::kMaxValues));
+    v.values = args.values;
+  }
+  const auto regime = engine::parse_regime(args.regime);
+  if (!regime) throw UsageError("--regime '" + args.regime + "': expected one of " + engine::regime_names());
+  v.regime = *regime;
+  if (!args.hold_out.empty()) engine::parse_hold_out(args.hold_out, v.regime, v);
+  engine::check_variant(v);
+  return v;
+}
+
 
 // Whether the rule-free solver proves the answer unique: the test --unique-only redraws by.
 bool provably_unique(const engine::Problem& problem) {
@@ -47,7 +94,10 @@ engine::DatasetSpec to_spec(const GenerateArgs& args) {
       .answers = parse_answer_strategy(args.answers),
       .compress = args.compress,
       .resume = args.resume,
-      .threads = args.threads};
+      .threads = args.threads,
+      .variant = to_variant(args),
+      .symbolic_only = args.symbolic_only,
+      .shard = parse_shard(args.shard)};
   if (args.unique_only) {
     spec.accept = provably_unique;
     spec.accept_name = "unique";
@@ -95,7 +145,9 @@ int run_generate(const GenerateArgs& args) {
   const std::size_t n_configs = spec.configs.empty() ? engine::kNumConfigs : spec.configs.size();
   InterruptGuard interrupt;
   spec.stop = &interrupt.flag();
-  ProgressLine line("generate", spec.num_samples * n_configs);
+  const auto shards = static_cast<std::uint64_t>(spec.shard.count);
+  const std::uint64_t all = spec.num_samples * n_configs, first = static_cast<std::uint64_t>(spec.shard.index - 1);
+  ProgressLine line("generate", all > first ? (all - first + shards - 1) / shards : 0);
   const auto report = engine::write_dataset(spec, [&](const engine::DatasetProgress& p) { line.update(p.done); });
   line.finish();
   print_report(report, spec, line.elapsed());
@@ -105,6 +157,25 @@ int run_generate(const GenerateArgs& args) {
   std::fprintf(stderr, "rave: interrupted by %s; the problems in flight were finished. Run the same command with "
                        "--resume to continue\n", interrupt.signal_name());
   return interrupt.exit_code();
+}
+
+// The options of docs/variants.md.
+void add_variant_options(CLI::App& cmd, GenerateArgs& args) {
+  cmd.add_option("--grid", args.grid, "Matrix side N: N x N matrices, N*N-1 context panels (3..10)")
+      ->capture_default_str();
+  cmd.add_option("--values", args.values,
+                 "Levels of Type, Size and Color (3..1000; images only up to 5, else --symbolic-only)");
+  cmd.add_option("--confounders", args.confounders, "Random attributes per entity that follow no rule (0..64)")
+      ->capture_default_str();
+  cmd.add_option("--regime", args.regime,
+                 "Generalization regime: neutral, interpolation, extrapolation, held-out-pairs, held-out-attribute")
+      ->capture_default_str();
+  cmd.add_option("--hold-out", args.hold_out,
+                 "held-out-pairs: ATTRIBUTE:RULE[,...] (e.g. Color:Progression); held-out-attribute: Type, Size "
+                 "or Color");
+  cmd.add_flag("--symbolic-only", args.symbolic_only, "Write no images (npz without `image`, XML without masks)");
+  cmd.add_option("--shard", args.shard, "Write the K-th of N disjoint slices of the problems (K/N)")
+      ->capture_default_str();
 }
 
 }  // namespace
@@ -141,6 +212,7 @@ Runner add_generate(CLI::App& app) {
   cmd->add_flag("--unique-only", args->unique_only,
                 "Redraw every problem whose answer the solver cannot prove unique without the rules (a departure "
                 "from the original distribution; the redraw rate is reported and recorded)");
+  add_variant_options(*cmd, *args);
   return [args] { return run_generate(*args); };
 }
 

@@ -126,5 +126,31 @@ else
     fail "re-rendered reference npz differs from the original (sha256)"
 fi
 
+# Variants (docs/variants.md): bad options are one line and exit 2; a 4 x 4 set has 23 context
+# panels in its files, three shards make the one-machine set, rave show draws it, the solver refuses it.
+expect 2 "grid 2" -- "$rave" generate -n 1 -o "$work/v" --grid 2
+grep -q -- "--grid 2" "$work/err" || fail "--grid 2 not named"
+expect 2 "grid 11" -- "$rave" generate -n 1 -o "$work/v" --grid 11
+expect 2 "values 0" -- "$rave" generate -n 1 -o "$work/v" --values 0
+expect 2 "unknown regime" -- "$rave" generate -n 1 -o "$work/v" --regime sideways
+expect 2 "unknown hold-out attribute" -- "$rave" generate -n 1 -o "$work/v" --regime held-out-pairs --hold-out Hue:Progression
+grep -q "Hue" "$work/err" || fail "unknown hold-out attribute not named"
+expect 2 "hold-out without regime" -- "$rave" generate -n 1 -o "$work/v" --hold-out Color:Progression
+expect 2 "undrawable values" -- "$rave" generate -n 1 -o "$work/v" --values 100
+grep -q -- "--symbolic-only" "$work/err" || fail "undrawable values do not point to --symbolic-only"
+expect 2 "bad shard" -- "$rave" generate -n 1 -o "$work/v" --shard 4/3
+[[ ! -e "$work/v" ]] || fail "a refused variant run created its folder"
+expect 0 "generate grid 4" -- "$rave" generate -n 6 -o "$work/g4" -c center,O-IG --grid 4 --confounders 2 -j 2
+[[ $(grep -o '<Panel>' "$work/g4/center_single/RAVEN_0_train.xml" | wc -l) == 23 ]] ||
+  fail "a 4 x 4 problem's XML does not hold 15 + 8 panels"
+for k in 1 2 3; do
+  expect 0 "shard $k/3" -- "$rave" generate -n 6 -o "$work/g4s" -c center,O-IG --grid 4 --confounders 2 --shard "$k/3"
+done
+diff -r "$work/g4" "$work/g4s" >/dev/null || fail "three shards differ from the one-machine run"
+expect 0 "symbolic values 100" -- "$rave" generate -n 3 -o "$work/v100" -c 2x2 --grid 5 --values 100 --symbolic-only
+expect 0 "show grid 4" -- "$rave" show "$work/g4/center_single/RAVEN_0_train.xml" -o "$work/g4.png"
+[[ -s "$work/g4.png" ]] || fail "show drew no 4 x 4 sheet"
+expect 2 "solve a 4 x 4 problem" -- "$rave" solve "$work/g4/center_single/RAVEN_0_train.xml"
+
 [[ $failures == 0 ]] && echo "all CLI checks passed"
 exit $((failures > 0))
