@@ -73,4 +73,21 @@ void BM_Generate_WriteFiles(benchmark::State& state) {
 }
 BENCHMARK(BM_Generate_WriteFiles)->DenseRange(0, 6);
 
+// A variant's symbolic problem (docs/variants.md) at matrix side N = range(1), I-RAVEN answers:
+// compare N = 5 and 10 against 3 per problem and per panel (N*N+7 panels).
+void BM_Generate_Grid(benchmark::State& state) {
+  const auto config = static_cast<ConfigId>(state.range(0));
+  const rave::engine::Variant variant{.grid = static_cast<int>(state.range(1))};
+  std::uint64_t k = 0;
+  for (auto _ : state) {
+    auto problem = rave::engine::generate_problem(config, AnswerStrategy::kIRaven, 1234, k++, variant,
+                                                  rave::engine::Split::kTrain);
+    benchmark::DoNotOptimize(problem);
+  }
+  state.SetItemsProcessed(state.iterations());
+  state.counters["panels"] = rave::engine::panel_count(variant.grid);
+  state.SetLabel(std::string(rave::engine::configuration(config).paper_name));
+}
+BENCHMARK(BM_Generate_Grid)->ArgsProduct({{0, 2, 6}, {3, 5, 10}});
+
 }  // namespace
