@@ -4,6 +4,7 @@
 #include "engine/render/render.hpp"
 
 #include <cstring>
+#include <string>
 
 #ifdef __SSE2__
 #include <emmintrin.h>
@@ -96,7 +97,9 @@ Image render_panel(ConfigId config, const Panel& panel) {
 }
 
 void render_problem(const Problem& problem, std::vector<Image>& images) {
-  RAVE_CHECK(problem.variant.drawable(), "render_problem: the problem's levels have no drawing");
+  if (!problem.variant.drawable())
+    throw UsageError("a problem with --values " + std::to_string(problem.variant.values) +
+                     " cannot be drawn: images need --values <= " + std::to_string(kMaxDrawableValues));
   images.resize(static_cast<std::size_t>(problem.panel_count()));
   for (int i = 0; i < problem.panel_count(); ++i)
     images[static_cast<std::size_t>(i)] = render_panel(problem.config, problem.panel(i));
