@@ -83,8 +83,12 @@ void solve_files(const std::vector<std::filesystem::path>& files, const BatchOpt
       files.size(), options.threads,
       [&](std::size_t i) {
         FileResult& r = results[i % kChunk];
-        r = FileResult{};
-        r.file = files[i];
+        r.file = files[i];  // every field reset in place (a FileResult{} temporary trips GCC 12's
+        r.error.clear();    // -Wmaybe-uninitialized on the problem's variant)
+        r.problem = engine::Problem();
+        r.solution = Solution{};
+        r.readings.clear();
+        r.perceived.reset();
         solve_one(solvers.local(), options, r);
       },
       [&](std::size_t i) { on_result(results[i % kChunk]); });
