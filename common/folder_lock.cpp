@@ -14,12 +14,17 @@
 namespace rave {
 namespace {
 
-// What the holder wrote into the lock file (it may not have written it yet).
+// What the holder wrote into the lock file. It writes just after it takes the lock, so an empty
+// file is read again for up to 200 ms before the holder is reported unnamed.
 std::string holder_of(int fd) {
   char buffer[1024];
-  const ssize_t n = ::pread(fd, buffer, sizeof buffer - 1, 0);
-  std::string text(buffer, n > 0 ? static_cast<std::size_t>(n) : 0);
-  while (!text.empty() && (text.back() == '\n' || text.back() == '\0')) text.pop_back();
+  std::string text;
+  for (int tries = 0; tries < 40 && text.empty(); ++tries) {
+    if (tries > 0) ::usleep(5000);
+    const ssize_t n = ::pread(fd, buffer, sizeof buffer - 1, 0);
+    text.assign(buffer, n > 0 ? static_cast<std::size_t>(n) : 0);
+    while (!text.empty() && (text.back() == '\n' || text.back() == '\0')) text.pop_back();
+  }
   return text.empty() ? "a process that has not said who it is yet" : printable(text);
 }
 
