@@ -101,9 +101,9 @@ std::vector<engine::Panel> panel_readings(const PanelParse& parse) {
   return out;
 }
 
-std::vector<std::uint8_t> panel_bytes(const std::array<engine::Image, engine::kPanels>& panels) {
+std::vector<std::uint8_t> panel_bytes(std::span<const engine::Image> panels) {
   std::vector<std::uint8_t> bytes;
-  bytes.reserve(static_cast<std::size_t>(engine::kPanels) * engine::kPanelPixels);
+  bytes.reserve(panels.size() * engine::kPanelPixels);
   for (const engine::Image& image : panels) bytes.insert(bytes.end(), image.begin(), image.end());
   return bytes;
 }

@@ -53,7 +53,7 @@ PerceivedProblem perceive(std::span<const std::uint8_t> images);
 
 /// The 16 panels as one buffer in file order, the layout perceive() reads (e.g. from
 /// engine::render_problem).
-std::vector<std::uint8_t> panel_bytes(const std::array<engine::Image, engine::kPanels>& panels);
+std::vector<std::uint8_t> panel_bytes(std::span<const engine::Image> panels);
 
 /// The whole-panel readings of a parse (see PerceivedProblem::alternatives).
 std::vector<engine::Panel> panel_readings(const PanelParse& parse);
