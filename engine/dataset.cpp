@@ -104,7 +104,8 @@ DatasetManifest manifest_for(const DatasetSpec& spec, const std::vector<ConfigId
 Records existing_records(const DatasetSpec& spec, DatasetManifest& manifest, const std::vector<fs::path>& folders) {
   const internal::StateNames names = internal::state_names(spec.shard);
   const fs::path path = spec.dir / names.manifest;
-  const std::optional<DatasetManifest> existing = read_manifest(path);
+  std::optional<DatasetManifest> existing = read_manifest(path);
+  if (!existing && spec.shard.count > 1) existing = internal::merged_manifest(spec.dir, spec.shard);
   if (!existing) {
     if (spec.shard.count > 1 && internal::sibling_shard_agrees(spec.dir, manifest, spec.shard)) return {};
     for (const fs::path& folder : folders)

@@ -7,6 +7,7 @@
 
 #include "common/atomic_file.hpp"
 #include "common/error.hpp"
+#include "engine/formats/zip.hpp"
 
 namespace rave::engine {
 namespace {
@@ -164,6 +165,25 @@ std::vector<std::string> manifest_differences(const DatasetManifest& existing, c
   differ("hold-out", a.hold_out.empty() ? "none" : a.hold_out, b.hold_out.empty() ? "none" : b.hold_out);
   differ("symbolic-only", a.symbolic_only ? "yes" : "no", b.symbolic_only ? "yes" : "no");
   differ("shard", existing.shard.empty() ? "none" : existing.shard, wanted.shard.empty() ? "none" : wanted.shard);
+  return out;
+}
+
+std::vector<std::string> manifest_mismatches(const std::filesystem::path& root, const DatasetManifest& manifest) {
+  std::vector<std::string> out;
+  for (const ManifestFile& f : manifest.files) {
+    std::error_code ec;
+    const std::filesystem::path path = root / f.path;
+    if (!std::filesystem::is_regular_file(path, ec)) {
+      out.push_back(f.path + ": listed in rave.json, missing");
+      continue;
+    }
+    const std::uint64_t size = std::filesystem::file_size(path, ec);
+    if (size != f.size) {
+      out.push_back(f.path + ": " + std::to_string(f.size) + " bytes listed, " + std::to_string(size) + " found");
+      continue;
+    }
+    if (crc32(read_file(path, f.size + 1)) != f.crc32) out.push_back(f.path + ": CRC-32 differs from rave.json");
+  }
   return out;
 }
 

@@ -86,5 +86,8 @@ std::optional<DatasetManifest> read_manifest(const std::filesystem::path& path);
 /// Compared: rave version, seed, answers, configurations, num_samples, val, test, compress, accept,
 /// the variant's fields and the shard.
 std::vector<std::string> manifest_differences(const DatasetManifest& existing, const DatasetManifest& wanted);
+/// The files `manifest` lists that are missing under `root` or differ in size or CRC-32, one phrase
+/// each ("center_single/RAVEN_3_train.npz: 412402 bytes listed, 1200 found").
+std::vector<std::string> manifest_mismatches(const std::filesystem::path& root, const DatasetManifest& manifest);
 
 }  // namespace rave::engine

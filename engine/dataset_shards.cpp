@@ -1,6 +1,7 @@
 #include "engine/internal/dataset_shards.hpp"
 
 #include <charconv>
+#include <system_error>
 #include <optional>
 #include <vector>
 
@@ -97,12 +98,20 @@ bool sibling_shard_agrees(const fs::path& dir, const DatasetManifest& manifest, 
   return false;
 }
 
+std::optional<DatasetManifest> merged_manifest(const fs::path& dir, const Shard& shard) {
+  std::optional<DatasetManifest> whole = read_manifest(dir / kManifestName);
+  if (whole) whole->shard = shard_text(shard);
+  return whole;
+}
+
 bool merge_shards(const fs::path& dir, const DatasetManifest& mine, const Shard& shard) {
   const std::optional<std::vector<DatasetManifest>> all = shard_manifests(dir, shard.count);
   if (!all) return false;
   for (const DatasetManifest& m : *all)
     if (!m.complete || !same_dataset(mine, m)) return false;
   write_manifest(dir / kManifestName, union_of(*all));
+  std::error_code ec;  // rave.json now says it all: the folder is the one a single machine makes
+  for (int index = 1; index <= shard.count; ++index) fs::remove(dir / state_names(Shard{index, shard.count}).manifest, ec);
   return true;
 }
 

@@ -10,7 +10,9 @@
 
 namespace rave::engine {
 
-std::string write_problem_xml(const Problem& problem) { return write_problem_xml(problem, entity_marks); }
+std::string write_problem_xml(const Problem& problem) {
+  return write_problem_xml(problem, problem.variant.drawable() ? entity_marks : nullptr);  // no marks: no drawing
+}
 
 ProblemFiles encode_problem_files(const Problem& problem, const EncodeOptions& options) {
   ProblemFiles files;

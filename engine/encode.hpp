@@ -20,7 +20,8 @@ struct ProblemFiles {
   std::string xml;
 };
 
-/// The XML of a problem with the renderer's entity marks (formats' writer with render's marks).
+/// The XML of a problem with the renderer's entity marks (formats' writer with render's marks); a
+/// problem whose levels have no drawing (docs/variants.md) is written without them.
 std::string write_problem_xml(const Problem& problem);
 /// How a problem's files are written.
 struct EncodeOptions {

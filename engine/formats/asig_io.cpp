@@ -253,6 +253,9 @@ Problem AsigReader::read() {
 }  // namespace
 
 std::string write_asig(const Problem& problem) {
+  if (!problem.variant.is_original())
+    throw UsageError("the .asig format holds the original 3x3 problems; this one is a variant (docs/variants.md): "
+                     "keep it as XML");
   const Configuration& config = configuration(problem.config);
   std::string out;
   out.append(kHeaderComment).append("\nasig ").append(kVersion).append("\nconfiguration ").append(config.folder);

@@ -29,7 +29,7 @@ Panel parse_panel_sentence(ConfigId config, std::string_view sentence, std::stri
 
 /// The canonical .asig text of a problem (ends with a newline). An unknown rule parameter is
 /// written `?` and reads back as value 0, value_known false (what read_problem_xml gives).
-std::string write_asig(const Problem& problem);
+std::string write_asig(const Problem& problem);  ///< UsageError for a variant's problem (docs/variants.md)
 /// Parses .asig text; `file_name` names the source in errors (InputError, place "line:col").
 Problem parse_asig(std::string_view text, std::string_view file_name);
 /// Reads an .asig file.

@@ -96,10 +96,14 @@ Image render_panel(ConfigId config, const Panel& panel) {
   return image;
 }
 
-void render_problem(const Problem& problem, std::vector<Image>& images) {
+void check_drawable(const Problem& problem) {
   if (!problem.variant.drawable())
     throw UsageError("a problem with --values " + std::to_string(problem.variant.values) +
                      " cannot be drawn: images need --values <= " + std::to_string(kMaxDrawableValues));
+}
+
+void render_problem(const Problem& problem, std::vector<Image>& images) {
+  check_drawable(problem);
   images.resize(static_cast<std::size_t>(problem.panel_count()));
   for (int i = 0; i < problem.panel_count(); ++i)
     images[static_cast<std::size_t>(i)] = render_panel(problem.config, problem.panel(i));

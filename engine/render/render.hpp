@@ -19,6 +19,8 @@
 
 namespace rave::engine {
 
+/// Throws UsageError when `problem`'s levels have no drawing (docs/variants.md: --values above 5).
+void check_drawable(const Problem& problem);
 /// Renders one panel of a problem of configuration `config`.
 Image render_panel(ConfigId config, const Panel& panel);
 /// Renders every panel of a problem in file order (its context panels, then the candidates).
