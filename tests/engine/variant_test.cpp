@@ -11,6 +11,7 @@
 #include "common/atomic_file.hpp"
 #include "common/error.hpp"
 #include "engine/dataset.hpp"
+#include "engine/dataset_manifest.hpp"
 #include "engine/encode.hpp"
 #include "engine/formats/npz.hpp"
 #include "engine/formats/xml_io.hpp"
@@ -179,16 +180,43 @@ TEST(Variant, ThreeShardsMakeTheOneMachineDataset) {
     written += write_dataset(spec, {}).written;
   }
   EXPECT_EQ(written, 20u);
-  EXPECT_EQ(read_tree(one), read_tree(sharded));
+  EXPECT_EQ(read_tree(one), read_tree(sharded));  // rave.json included: the shards' manifests merged
+  spec.shard = Shard{.index = 2, .count = 3};
+  spec.resume = true;  // after the merge a shard resumes from rave.json and verifies its own problems
+  const DatasetReport again = write_dataset(spec, {});
+  EXPECT_EQ(again.skipped, 7u);
+  EXPECT_EQ(again.written, 0u);
   spec.shard = Shard{.index = 4, .count = 3};
   EXPECT_THROW(prepare_dataset_dir(spec), UsageError);
+}
+
+// rave.json records the variant, and a run with other variant options may not continue the folder.
+TEST(Variant, ManifestRecordsTheVariantAndResumeChecksIt) {
+  const auto dir = testing::scratch_dir("variant_manifest");
+  DatasetSpec spec{.dir = dir, .configs = {ConfigId::kCenterSingle}, .num_samples = 4, .seed = 3,
+                   .variant = Variant{.grid = 4, .confounders = 1}};
+  write_dataset(spec, {});
+  const std::optional<DatasetManifest> m = read_manifest(dir / kManifestName);
+  ASSERT_TRUE(m.has_value());
+  EXPECT_EQ(m->variant.grid, 4);
+  EXPECT_EQ(m->variant.confounders, 1);
+  EXPECT_TRUE(manifest_mismatches(dir, *m).empty());
+  spec.resume = true;
+  EXPECT_EQ(write_dataset(spec, {}).skipped, 4u);
+  spec.variant.grid = 5;
+  try {
+    write_dataset(spec, {});
+    ADD_FAILURE() << "a run with --grid 5 continued a --grid 4 dataset";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("grid: 4 in rave.json, 5 in this run"), std::string::npos) << e.what();
+  }
 }
 
 TEST(Variant, FilesRoundTripWithTheVariant) {
   Variant v{.grid = 5, .values = 50, .confounders = 2, .regime = Regime::kHeldOutPairs};
   parse_hold_out("Size:Progression", v.regime, v);
   const Problem p = generate_problem(ConfigId::kOutInGrid, AnswerStrategy::kIRaven, 2, 9, v, Split::kTest);
-  const ProblemFiles files = encode_problem_files(p, false, true);
+  const ProblemFiles files = encode_problem_files(p, {.symbolic_only = true});
   Problem back = parse_problem_xml(files.xml, "p.xml");
   back.target = p.target;
   back.predict = p.predict;
@@ -203,7 +231,7 @@ TEST(Variant, FilesRoundTripWithTheVariant) {
 
 TEST(Variant, ImagesHoldEveryPanelOfALargeGrid) {
   const Problem p = generate_problem(ConfigId::kDistributeFour, AnswerStrategy::kRaven, 2, 1, Variant{.grid = 4}, Split::kTrain);
-  const NpzFile npz = parse_npz(encode_problem_files(p, false).npz, "p.npz");
+  const NpzFile npz = parse_npz(encode_problem_files(p).npz, "p.npz");
   int grid = 0;
   EXPECT_EQ(npz.grid_image(grid).size(), static_cast<std::size_t>(4 * 4 - 1 + kCandidates) * 160 * 160);
   EXPECT_EQ(grid, 4);
