@@ -11,15 +11,18 @@ std::optional<Backend> parse_backend(std::string_view name) {
 }
 
 Solver::Solver(Backend backend, SolveOptions options, Z3Budget budget)
-    : solver_(std::in_place_type<HeuristicSolver>, options) {
+    : solver_(std::in_place_type<HeuristicSolver>, options), grid_(options) {
   if (backend == Backend::kZ3) solver_.emplace<Z3Solver>(options, budget);
 }
 
 Solution Solver::solve(const engine::Problem& problem) {
+  last_grid_ = needs_grid_solver(problem);
+  if (last_grid_) return grid_.solve(problem);
   return std::visit([&](auto& s) { return s.solve(problem); }, solver_);
 }
 
 Reading Solver::reading(int candidate) const {
+  if (last_grid_) return grid_.reading(candidate);
   return std::visit([&](const auto& s) { return s.reading(candidate); }, solver_);
 }
 

@@ -1,7 +1,9 @@
 #pragma once
 // One entry point over both backends: the heuristic (posterior ranking, no allocation per problem)
 // and Z3 (proves the consistent set). Both return the same Solution type; see heuristic.hpp and
-// z3_backend.hpp for what each does.
+// z3_backend.hpp for what each does. A problem the 3x3 backends cannot read (another matrix side,
+// widened values, a value regime: needs_grid_solver) goes to the grid solver whichever backend
+// was chosen (solver/grid/grid_solver.hpp).
 //
 //   Solver solver(Backend::kZ3, {.use_rules = true});
 //   Solution s = solver.solve(problem);
@@ -10,6 +12,7 @@
 #include <string_view>
 #include <variant>
 
+#include "solver/grid/grid_solver.hpp"
 #include "solver/heuristic.hpp"
 #include "solver/z3_backend.hpp"
 
@@ -31,6 +34,8 @@ class Solver {
 
  private:
   std::variant<HeuristicSolver, Z3Solver> solver_;
+  GridSolver grid_;
+  bool last_grid_ = false;  ///< the last problem went to grid_
 };
 
 }  // namespace rave::solver
