@@ -10,6 +10,7 @@
 #include "common/atomic_file.hpp"
 #include "common/error.hpp"
 #include "evaluation/export.hpp"
+#include "evaluation/smooth.hpp"
 
 namespace rave::apps {
 namespace {
@@ -18,6 +19,7 @@ struct ExportArgs {
   std::string data, format = "text", output;
   std::optional<std::uint64_t> shuffle_seed;
   bool no_answer = false, drop_ambiguous = false, angle = false;
+  double smooth = 1.0;
   int threads = 1;
 };
 
@@ -25,7 +27,8 @@ int run_export(const ExportArgs& a) {
   const auto format = evaluation::parse_format(a.format);
   if (!format) throw UsageError("--format must be text, text-disentangled or json, not '" + a.format + "'");
   const evaluation::ExportOptions o{.format = *format, .shuffle_seed = a.shuffle_seed, .no_answer = a.no_answer,
-                                    .drop_ambiguous = a.drop_ambiguous, .text = {.angle = a.angle}};
+                                    .drop_ambiguous = a.drop_ambiguous, .text = {.angle = a.angle, .smooth = a.smooth}};
+  evaluation::check_smoothing(a.smooth);
   std::string lines;
   const evaluation::ExportCounts n = evaluation::export_set(a.data, o, a.threads, lines);
   if (a.output.empty() || a.output == "-") std::fwrite(lines.data(), 1, lines.size(), stdout);
@@ -54,6 +57,10 @@ Runner add_export(CLI::App& app) {
   cmd->add_flag("--no-answer", a->no_answer, "Leave out the answer (and I-RAVEN's modifications, which reveal it)");
   cmd->add_flag("--drop-ambiguous", a->drop_ambiguous, "Keep only the problems whose answer the solver proves unique");
   cmd->add_flag("--angle", a->angle, "Text forms: add each entity's Angle (level x 100), as lm-raven's add_angle");
+  cmd->add_option("--smooth", a->smooth,
+                  "Show Type, Size and Color as distributions: P on the true level, 1-P on its neighbours "
+                  "(I-RAVEN-X's perceptual uncertainty; docs/evaluation.md)")
+      ->capture_default_str();
   cmd->add_option("-j,--jobs", a->threads, "Worker threads")->capture_default_str()->check(CLI::PositiveNumber);
   return [a] { return run_export(*a); };
 }

@@ -33,7 +33,7 @@ void append_payload(Ordered& out, const engine::Problem& problem, const ExportOp
       return;
     }
     case ExportFormat::kJson:
-      internal::append_problem_fields(out, problem, !o.no_answer);
+      internal::append_problem_fields(out, problem, !o.no_answer, o.text.smooth);
       return;
   }
 }

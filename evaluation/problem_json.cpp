@@ -3,6 +3,8 @@
 
 #include "common/error.hpp"
 #include "engine/model/configuration.hpp"
+#include "engine/model/variant.hpp"
+#include "evaluation/smooth.hpp"
 
 namespace rave::evaluation::internal {
 namespace {
@@ -10,15 +12,48 @@ namespace {
 using Json = nlohmann::json;
 using Ordered = nlohmann::ordered_json;
 
-Ordered panel_json(const engine::Panel& panel) {
-  Ordered out = Ordered::array();
-  for (const auto& c : panel.components) {
-    Ordered entities = Ordered::array();
-    for (const auto& e : c.entities)
-      entities.push_back({{"slot", e.slot}, {"type", e.type}, {"size", e.size}, {"color", e.color}, {"angle", e.angle}});
-    out.push_back({{"uniformity", c.uniformity}, {"entities", std::move(entities)}});
+// {"type": [[4, 0.8], [3, 0.1], [5, 0.1]], "size": ..., "color": ...} (smooth.hpp).
+Ordered smoothed_json(const engine::Problem& problem, int component, const engine::Entity& e, double smooth) {
+  Ordered out = Ordered::object();
+  const std::array<std::pair<const char*, int>, 3> attrs{{{"type", e.type}, {"size", e.size}, {"color", e.color}}};
+  for (std::size_t a = 0; a < attrs.size(); ++a) {
+    Ordered d = Ordered::array();
+    for (const LevelProbability& lp : smoothed_level(problem, component, static_cast<int>(a), attrs[a].second, smooth))
+      d.push_back({lp.level, lp.p});
+    out[attrs[a].first] = std::move(d);
   }
   return out;
+}
+
+Ordered panel_json(const engine::Problem& problem, const engine::Panel& panel, double smooth) {
+  Ordered out = Ordered::array();
+  const auto k = static_cast<std::size_t>(problem.variant.confounders);
+  for (std::size_t c = 0; c < panel.components.size(); ++c) {
+    const engine::ComponentPanel& cp = panel.components[c];
+    Ordered entities = Ordered::array();
+    for (std::size_t i = 0; i < cp.entities.size(); ++i) {
+      const engine::Entity& e = cp.entities[i];
+      Ordered entity{{"slot", e.slot}, {"type", e.type}, {"size", e.size}, {"color", e.color}, {"angle", e.angle}};
+      if (k > 0 && cp.confounders.size() >= (i + 1) * k)
+        entity["confounders"] = std::vector<int>(cp.confounders.begin() + static_cast<std::ptrdiff_t>(i * k),
+                                                 cp.confounders.begin() + static_cast<std::ptrdiff_t>((i + 1) * k));
+      if (smooth < 1.0) entity["smoothed"] = smoothed_json(problem, static_cast<int>(c), e, smooth);
+      entities.push_back(std::move(entity));
+    }
+    out.push_back({{"uniformity", cp.uniformity}, {"entities", std::move(entities)}});
+  }
+  return out;
+}
+
+// The variant's options (docs/variants.md), only for a problem that is not the original's.
+Ordered variant_json(const engine::Problem& problem) {
+  const engine::Variant& v = problem.variant;
+  return {{"grid", v.grid},
+          {"values", v.values},
+          {"confounders", v.confounders},
+          {"regime", engine::regime_name(v.regime)},
+          {"hold_out", engine::hold_out_text(v)},
+          {"split", problem.split ? Ordered(engine::split_name(*problem.split)) : Ordered(nullptr)}};
 }
 
 Ordered components_json(engine::ConfigId config) {
@@ -155,14 +190,36 @@ void read_panels(const Reader& r, const Json& in, const char* key, const engine:
     panels[i] = read_panel(r, list[i], std::string(key) + "[" + std::to_string(i) + "]", config);
 }
 
+// "variant": grid, values, confounders, regime, hold_out, split (variant_json).
+void read_variant(const Reader& r, const Json& j, engine::Problem& p) {
+  engine::Variant& v = p.variant;
+  v.grid = r.integer(j, "grid", "variant.", engine::kMinGrid, engine::kMaxGrid);
+  v.values = r.integer(j, "values", "variant.", 0, engine::kMaxValues);
+  v.confounders = r.integer(j, "confounders", "variant.", 0, engine::kMaxConfounders);
+  const auto regime = engine::parse_regime(r.text(j, "regime", "variant."));
+  if (!regime) r.fail("variant.regime", "not a regime (" + engine::regime_names() + ")");
+  v.regime = *regime;
+  try {
+    if (const std::string hold_out = r.text(j, "hold_out", "variant."); !hold_out.empty())
+      engine::parse_hold_out(hold_out, v.regime, v);
+    engine::check_variant(v);
+  } catch (const UsageError& e) {
+    r.fail("variant", e.what());
+  }
+  const Json& split = r.field(j, "split", "variant.");
+  if (!split.is_null()) p.split = engine::parse_split(r.text(j, "split", "variant."));
+  if (engine::is_value_regime(v.regime) && !p.split) r.fail("variant.split", "a problem of a value regime names its split");
+}
+
 }  // namespace
 
-void append_problem_fields(Ordered& out, const engine::Problem& problem, bool with_modifications) {
+void append_problem_fields(Ordered& out, const engine::Problem& problem, bool with_modifications, double smooth) {
+  if (!problem.variant.is_original()) out["variant"] = variant_json(problem);
   out["components"] = components_json(problem.config);
   out["rules"] = rules_json(problem.rules);
   Ordered context = Ordered::array(), candidates = Ordered::array();
-  for (const auto& p : problem.context) context.push_back(panel_json(p));
-  for (const auto& p : problem.candidates) candidates.push_back(panel_json(p));
+  for (const auto& p : problem.context) context.push_back(panel_json(problem, p, smooth));
+  for (const auto& p : problem.candidates) candidates.push_back(panel_json(problem, p, smooth));
   out["context"] = std::move(context);
   out["candidates"] = std::move(candidates);
   if (with_modifications && problem.modified) out["modified"] = modified_json(*problem.modified);
@@ -176,6 +233,8 @@ engine::Problem problem_from_fields(const Json& in, const JsonPlace& place) {
   const engine::Configuration& config = engine::configuration(*id);
   engine::Problem p;
   p.config = *id;
+  if (in.contains("variant")) read_variant(r, in.at("variant"), p);
+  p.context.resize(static_cast<std::size_t>(p.variant.context_panels()));
   read_panels(r, in, "context", config, p.context);
   read_panels(r, in, "candidates", config, p.candidates);
   p.rules = read_rules(r, r.field(in, "rules", ""), config.components.size());

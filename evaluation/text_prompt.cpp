@@ -8,6 +8,7 @@
 #include "common/error.hpp"
 #include "common/pyformat.hpp"
 #include "engine/model/configuration.hpp"
+#include "evaluation/smooth.hpp"
 
 namespace rave::evaluation {
 namespace {
@@ -49,14 +50,39 @@ std::vector<GridShape> grid_shapes(const engine::Problem& problem) {
   return out;
 }
 
-void append_entity(std::string& out, const engine::Entity& e, bool angle) {
+// How entities are written: with Angle or not, and with smoothed levels (smooth.hpp) when smooth < 1.
+struct EntityStyle {
+  const engine::Problem* problem = nullptr;
+  int component = 0;
+  bool angle = false;
+  double smooth = 1.0;
+};
+
+using Show = std::function<void(std::string&, int level)>;
+
+// Level `level` of attribute `attr` (0 Type, 1 Size, 2 Color) shown by `show`, or its smoothed
+// distribution "{5: 0.8, 4: 0.1, 6: 0.1}" (true level first).
+void append_level(std::string& out, int attr, int level, const EntityStyle& style, const Show& show) {
+  if (style.smooth >= 1.0) return show(out, level);
+  out += '{';
+  const auto d = smoothed_level(*style.problem, style.component, attr, level, style.smooth);
+  for (std::size_t i = 0; i < d.size(); ++i) {
+    if (i) out += ", ";
+    show(out, d[i].level);
+    out += ": ";
+    append_py_float(out, d[i].p);
+  }
+  out += '}';
+}
+
+void append_entity(std::string& out, const engine::Entity& e, const EntityStyle& style) {
   out += '(';
-  out += std::to_string(e.type + 2);
+  append_level(out, 0, e.type, style, [](std::string& o, int l) { o += std::to_string(l + 2); });
   out += ',';
-  append_py_float(out, (e.size + 1) / 10.0);
+  append_level(out, 1, e.size, style, [](std::string& o, int l) { append_py_float(o, (l + 1) / 10.0); });
   out += ',';
-  out += std::to_string(e.color * 10);
-  if (angle) out += ',' + std::to_string(e.angle * 100);
+  append_level(out, 2, e.color, style, [](std::string& o, int l) { o += std::to_string(l * 10); });
+  if (style.angle) out += ',' + std::to_string(e.angle * 100);
   out += ')';
 }
 
@@ -70,23 +96,25 @@ std::vector<const engine::Entity*> cells_of(const engine::ComponentPanel& compon
   return cells;
 }
 
-void append_component(std::string& out, const engine::ComponentPanel& component, const GridShape& g, bool angle) {
+void append_component(std::string& out, const engine::ComponentPanel& component, const GridShape& g,
+                      const EntityStyle& style) {
   if (!g.grid()) {
     if (component.entities.empty()) out += '-';
-    else append_entity(out, component.entities.front(), angle);
+    else append_entity(out, component.entities.front(), style);
     return;
   }
   out += '[';
   const auto cells = cells_of(component, g);
   for (std::size_t i = 0; i < cells.size(); ++i) {
     if (i) out += ", ";
-    if (cells[i]) append_entity(out, *cells[i], angle);
+    if (cells[i]) append_entity(out, *cells[i], style);
     else out += '-';
   }
   out += ']';
 }
 
-std::string panel_text(const engine::Panel& panel, const std::vector<GridShape>& shapes, bool angle) {
+std::string panel_text(const engine::Problem& problem, const engine::Panel& panel, const std::vector<GridShape>& shapes,
+                       const TextOptions& options) {
   std::string out;
   for (std::size_t c = 0; c < panel.components.size(); ++c) {
     if (panel.components.size() > 1) {
@@ -94,7 +122,8 @@ std::string panel_text(const engine::Panel& panel, const std::vector<GridShape>&
       out += static_cast<char>('A' + c);
       out += ' ';
     }
-    append_component(out, panel.components[c], shapes[c], angle);
+    const EntityStyle style{&problem, static_cast<int>(c), options.angle, options.smooth};
+    append_component(out, panel.components[c], shapes[c], style);
   }
   return out;
 }
@@ -127,29 +156,39 @@ std::string int_list(const std::vector<int>& values) {
   return out + "]";
 }
 
-using Level = std::function<int(const engine::Entity&)>;
-
+// An entity attribute of the disentangled form: its file level and how it is shown (Type + 2, Size + 1).
 struct Attribute {
   const char* name;
-  Level level;
+  int index;  ///< 0 Type, 1 Size, 2 Color (smoothed), 3 Angle (never)
+  std::function<int(const engine::Entity&)> level;
+  int offset;
 };
 
 std::vector<Attribute> entity_attributes(bool angle) {
-  std::vector<Attribute> out{{"type", [](const engine::Entity& e) { return e.type + 2; }},
-                             {"size", [](const engine::Entity& e) { return e.size + 1; }},
-                             {"color", [](const engine::Entity& e) { return e.color; }}};
-  if (angle) out.push_back({"angle", [](const engine::Entity& e) { return e.angle; }});
+  std::vector<Attribute> out{{"type", 0, [](const engine::Entity& e) { return e.type; }, 2},
+                             {"size", 1, [](const engine::Entity& e) { return e.size; }, 1},
+                             {"color", 2, [](const engine::Entity& e) { return e.color; }, 0}};
+  if (angle) out.push_back({"angle", 3, [](const engine::Entity& e) { return e.angle; }, 0});
   return out;
 }
 
-// One attribute of one component as text: the level of a single entity, or a grid's sorted distinct levels.
-std::string attribute_text(const engine::ComponentPanel& component, const GridShape& g, const Level& level) {
-  if (!g.grid()) return component.entities.empty() ? "-" : std::to_string(level(component.entities.front()));
+// One attribute of one component as text: the level of a single entity, or a grid's sorted distinct
+// levels ("[3, 5]"); smoothed levels as distributions.
+std::string attribute_text(const engine::ComponentPanel& component, const GridShape& g, const Attribute& a,
+                           const EntityStyle& style) {
   std::vector<int> values;
-  for (const auto& e : component.entities) values.push_back(level(e));
+  for (const auto& e : component.entities) values.push_back(a.level(e));
   std::sort(values.begin(), values.end());
   values.erase(std::unique(values.begin(), values.end()), values.end());
-  return int_list(values);
+  if (values.empty()) return g.grid() ? "[]" : "-";
+  const Show show = [&a](std::string& o, int l) { o += std::to_string(l + a.offset); };
+  std::string out = g.grid() ? "[" : "";
+  for (std::size_t i = 0; i < values.size() && (g.grid() || i == 0); ++i) {
+    if (i) out += ", ";
+    if (a.index < 3) append_level(out, a.index, values[i], style, show);
+    else show(out, values[i]);
+  }
+  return g.grid() ? out + "]" : out;
 }
 
 std::string layout_text(const engine::ComponentPanel& component, const GridShape& g) {
@@ -172,8 +211,8 @@ TextPrompt component_prompt(const engine::Problem& problem, std::size_t c, const
 TextPrompt entangled_prompt(const engine::Problem& problem, const TextOptions& options) {
   const auto shapes = grid_shapes(problem);
   std::vector<std::string> context, choices;
-  for (const auto& p : problem.context) context.push_back(panel_text(p, shapes, options.angle));
-  for (const auto& p : problem.candidates) choices.push_back(panel_text(p, shapes, options.angle));
+  for (const auto& p : problem.context) context.push_back(panel_text(problem, p, shapes, options));
+  for (const auto& p : problem.candidates) choices.push_back(panel_text(problem, p, shapes, options));
   return make_prompt(context, std::move(choices));
 }
 
@@ -184,9 +223,10 @@ std::vector<AttributePrompt> disentangled_prompts(const engine::Problem& problem
   for (std::size_t c = 0; c < components.size(); ++c) {
     const GridShape& g = shapes[c];
     const std::string name(components[c].name);
+    const EntityStyle style{&problem, static_cast<int>(c), options.angle, options.smooth};
     for (const auto& a : entity_attributes(options.angle))
       out.push_back({name, a.name, component_prompt(problem, c, [&](const engine::ComponentPanel& cp) {
-                       return attribute_text(cp, g, a.level);
+                       return attribute_text(cp, g, a, style);
                      })});
     if (!g.grid()) continue;
     out.push_back({name, "layout", component_prompt(problem, c, [&](const engine::ComponentPanel& cp) {

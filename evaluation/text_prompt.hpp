@@ -26,6 +26,7 @@ namespace rave::evaluation {
 /// Switches of the text form.
 struct TextOptions {
   bool angle = false;  ///< append Angle (level * 100) to each entity, and an `angle` sub-prompt
+  double smooth = 1.0;  ///< `--smooth P`: Type, Size, Color as distributions (smooth.hpp); 1 = the true levels
 };
 
 /// One prompt: the open matrix, the candidates and the whole multiple-choice text.
