@@ -2,9 +2,12 @@
 // explained and ranked first under abduction, no distractor satisfies the problem's own rules, no
 // two candidates are identical; plus the rule-free ambiguous share and the context-blind shortcut's
 // accuracy. Prints each failing problem, a summary table per configuration, and exits with 3 when
-// some problem failed (an unreadable file counts as failed).
+// some problem failed (an unreadable file counts as failed). A folder with a manifest (rave.json) is
+// first checked against it: who made it, and every listed file's size and CRC-32.
 #include <cstdio>
+#include <filesystem>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -12,8 +15,9 @@
 #include "apps/commands.hpp"
 #include "apps/progress.hpp"
 #include "common/error.hpp"
-#include "solver/dataset_check.hpp"
+#include "engine/dataset_manifest.hpp"
 #include "engine/formats/problem_files.hpp"
+#include "solver/dataset_check.hpp"
 
 namespace rave::apps {
 namespace {
@@ -76,11 +80,36 @@ void print_table(const Column& total, const std::array<Column, 7>& cols, int err
   std::printf("unreadable files: %d\n", errors);
 }
 
+std::string joined(const std::vector<std::string>& words) {
+  std::string out;
+  for (const std::string& w : words) out += (out.empty() ? "" : " ") + w;
+  return out;
+}
+
+// The manifest of each folder given (docs/dataset.md): what made the dataset, and every listed file
+// checked against its size and CRC-32. Returns how many files differ (or 1 for an incomplete one).
+int check_manifests(const std::vector<std::string>& paths) {
+  int bad = 0;
+  for (const std::string& path : paths) {
+    const std::filesystem::path file = std::filesystem::path(path) / engine::kManifestName;
+    const std::optional<engine::DatasetManifest> m = engine::read_manifest(file);
+    if (!m) continue;
+    const auto mismatches = engine::manifest_mismatches(path, *m);
+    std::printf("%s: made by rave %s with `%s`; %zu files listed, %zu differ%s\n", shown(file).c_str(),
+                m->rave_version.c_str(), joined(m->command).c_str(), m->files.size(), mismatches.size(),
+                m->complete ? "" : "; INCOMPLETE (the run did not finish: --resume it)");
+    for (const std::string& line : mismatches) std::printf("%s: %s\n", shown(file).c_str(), line.c_str());
+    bad += static_cast<int>(mismatches.size()) + (m->complete ? 0 : 1);
+  }
+  return bad;
+}
+
 int run_check(const CheckArgs& args) {
   const auto backend = solver::parse_backend(args.backend);
   if (!backend) throw UsageError("--backend must be heuristic or z3, not '" + args.backend + "'");
   const auto files = engine::collect_problem_files({args.paths.begin(), args.paths.end()});
   if (files.empty()) throw UsageError("no .xml or .asig problem files under the given paths");
+  const int manifest_defects = check_manifests(args.paths);
   Column total;
   std::array<Column, 7> cols{};
   int errors = 0;
@@ -100,7 +129,7 @@ int run_check(const CheckArgs& args) {
   });
   progress.finish();
   print_table(total, cols, errors);
-  return total.failed > 0 || errors > 0 ? 3 : 0;
+  return total.failed > 0 || errors > 0 || manifest_defects > 0 ? 3 : 0;
 }
 
 }  // namespace
@@ -111,7 +140,8 @@ Runner add_check(CLI::App& app) {
       "check",
       "Audit a dataset: every answer explained and ranked first by rule abduction, no distractor that\n"
       "satisfies the problem's own rules, no duplicate candidates; reports the rule-free ambiguous share\n"
-      "and the context-blind shortcut's accuracy. Exit code 3 when a problem fails.");
+      "and the context-blind shortcut's accuracy; a folder's rave.json is read and every file it lists\n"
+      "checked (size, CRC-32). Exit code 3 when a problem or a listed file fails.");
   cmd->add_option("paths", args->paths, "Dataset folders or problem files")->required();
   cmd->add_option("--backend,-b", args->backend, "heuristic or z3")->capture_default_str();
   cmd->add_flag("--strict", args->strict, "Also fail problems that are ambiguous without the rules");

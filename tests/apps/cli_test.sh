@@ -152,7 +152,14 @@ expect 0 "show grid 4" -- "$rave" show "$work/g4/center_single/RAVEN_0_train.xml
 [[ -s "$work/g4.png" ]] || fail "show drew no 4 x 4 sheet"
 expect 2 "show values 100" -- "$rave" show "$(ls "$work/v100/distribute_four/"*.xml | head -1)" -o "$work/v100.png"
 [[ ! -e "$work/v100.png" ]] || fail "show drew a problem whose levels have no drawing"
-expect 2 "solve a 4 x 4 problem" -- "$rave" solve "$work/g4/center_single/RAVEN_0_train.xml"
+expect 0 "solve a 4 x 4 set" -- "$rave" solve "$work/g4" --json
+[[ $(grep -c '"answer"' "$work/out") == 12 ]] || fail "rave solve did not answer the 12 problems of the 4 x 4 set"
+"$rave" check "$work/g4" >"$work/out" 2>"$work/err"
+grep -q "rave.json: made by rave .* 24 files listed, 0 differ" "$work/out" || fail "rave check did not verify rave.json"
+printf 'x' >>"$work/g4/center_single/RAVEN_1_train.xml"
+"$rave" check "$work/g4" >"$work/out" 2>"$work/err"
+[[ $? == 3 ]] || fail "rave check of a set with a changed file did not exit 3"
+grep -q "RAVEN_1_train.xml: .* bytes listed" "$work/out" || fail "rave check did not name the changed file"
 
 [[ $failures == 0 ]] && echo "all CLI checks passed"
 exit $((failures > 0))
