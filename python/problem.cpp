@@ -12,7 +12,10 @@
 #include "engine/formats/asig_io.hpp"
 #include "engine/formats/npz.hpp"
 #include "engine/formats/problem_files.hpp"
+#include "engine/dataset_manifest.hpp"
+#include "engine/formats/layout.hpp"
 #include "engine/generate.hpp"
+#include "engine/rules/variant_rules.hpp"
 #include "engine/model/configuration.hpp"
 #include "engine/model/structure.hpp"
 #include "engine/render/render.hpp"
@@ -97,12 +100,50 @@ void save(PyProblem& self, const py::object& path_object, bool compress) {
   }
 }
 
-PyProblem generate(const std::string& config, std::int64_t index, std::uint64_t seed, const std::string& answers) {
+// The variant of `rave generate --grid ... --hold-out ...` (docs/variants.md); UsageError when out of range.
+engine::Variant variant_arg(int grid, std::optional<int> values, int confounders, const std::string& regime,
+                            const std::string& hold_out) {
+  engine::Variant v{.grid = grid, .values = values.value_or(0), .confounders = confounders};
+  if (values && *values < engine::kMinValues) v.values = -1;  // check_variant names the range
+  const auto parsed = engine::parse_regime(regime);
+  if (!parsed) throw UsageError("regime '" + regime + "': expected one of " + engine::regime_names());
+  v.regime = *parsed;
+  if (!hold_out.empty()) engine::parse_hold_out(hold_out, v.regime, v);
+  engine::check_variant(v);
+  return v;
+}
+
+// .asig is lossless for the original's problems (docs/asig.md); a variant's goes as XML plus the
+// answer and the solver's choice, which the XML does not hold. Then the npz's predict shape.
+py::tuple pickle_state(const PyProblem& s) {
+  if (s.problem.variant.is_original()) return py::make_tuple(engine::write_asig(s.problem), s.predict_as_vector);
+  return py::make_tuple(engine::write_problem_xml(s.problem), s.predict_as_vector, s.problem.target, s.problem.predict);
+}
+
+PyProblem unpickle(const py::tuple& state) {
+  const auto text = state[0].cast<std::string>();
+  PyProblem p{.problem = {}, .image = {}, .predict_as_vector = state.size() > 1 && state[1].cast<bool>()};
+  if (state.size() <= 2) {
+    p.problem = engine::parse_asig(text, "<pickle>");
+    return p;
+  }
+  p.problem = engine::parse_problem_xml(text, "<pickle>");
+  p.problem.target = state[2].cast<std::optional<int>>();
+  p.problem.predict = state[3].cast<std::optional<int>>();
+  return p;
+}
+
+PyProblem generate(const std::string& config, std::int64_t index, std::uint64_t seed, const std::string& answers,
+                   int grid, std::optional<int> values, int confounders, const std::string& regime,
+                   const std::string& hold_out) {
   const engine::ConfigId id = config_arg(config);
   const engine::AnswerStrategy strategy = strategy_arg(answers);
   const std::uint64_t k = index_arg(index);
+  const engine::Variant variant = variant_arg(grid, values, confounders, regime, hold_out);
+  const engine::Split split = engine::split_of(k, 2, 2);  // the CLI's default --val 2 --test 2
+  if (const std::string why = engine::variant_rules_defect(id, variant, split); !why.empty()) throw UsageError(why);
   py::gil_scoped_release release;
-  return PyProblem{.problem = engine::generate_problem(id, strategy, seed, k),
+  return PyProblem{.problem = engine::generate_problem(id, strategy, seed, k, variant, split),
                    .image = {},
                    .predict_as_vector = strategy == engine::AnswerStrategy::kFair};
 }
@@ -147,6 +188,7 @@ py::array panel_array(std::shared_ptr<const void> owner, const engine::Image* pa
 
 const engine::Image* PyProblem::images() {
   if (image) return reinterpret_cast<const engine::Image*>(py::array(image).data());
+  engine::check_drawable(problem);
   const std::size_t n = panel_count();
   std::shared_ptr<engine::Image[]> panels(new engine::Image[n]);
   {
@@ -196,15 +238,23 @@ void bind_problem(py::module_& m) {
       .def("save", &save, "path"_a, "compress"_a = false,
            "writes <path>.npz and <path>.xml as `rave generate` does (both or neither)")
       .def("__repr__", &repr)
-      .def(py::pickle(
-          [](const PyProblem& s) { return py::make_tuple(engine::write_asig(s.problem), s.predict_as_vector); },
-          [](const py::tuple& state) {  // .asig is lossless (docs/asig.md), plus the npz's predict shape
-            return PyProblem{.problem = engine::parse_asig(state[0].cast<std::string>(), "<pickle>"),
-                             .image = {},
-                             .predict_as_vector = state.size() > 1 && state[1].cast<bool>()};
-          }));
-  m.def("generate", &generate, "config"_a, "index"_a, "seed"_a = 1234, "answers"_a = "raven",
-        "problem `index` of `config` as `rave generate --seed seed --answers answers` writes it");
+      .def(py::pickle(&pickle_state, &unpickle));
+  m.def("generate", &generate, "config"_a, "index"_a, "seed"_a = 1234, "answers"_a = "raven", py::kw_only(),
+        "grid"_a = engine::kDefaultGrid, "values"_a = py::none(), "confounders"_a = 0, "regime"_a = "neutral",
+        "hold_out"_a = "",
+        "problem `index` of `config` as `rave generate --seed seed --answers answers` writes it; the keywords are\n"
+        "the variant options of `rave generate` (docs/variants.md: --grid, --values, --confounders, --regime,\n"
+        "--hold-out), the split taken from the index as the CLI's default --val 2 --test 2 does");
+  m.def(
+      "manifest",
+      [](const std::string& path) {
+        std::filesystem::path file(path);
+        if (std::filesystem::is_directory(file)) file /= engine::kManifestName;
+        const std::optional<engine::DatasetManifest> m = engine::read_manifest(file);
+        if (!m) throw InputError(file.string(), "", "no such file (rave writes rave.json at a dataset's root)");
+        return engine::manifest_json(*m);
+      },
+      "path"_a, "the dataset manifest (rave.json, docs/dataset.md) of a folder or file, checked and as JSON text");
   m.def("load", &load, "path"_a, "a problem from a .xml (answer from the npz beside it), .npz or .asig file");
 }
 

@@ -20,6 +20,7 @@ configuration, negative index), FileNotFoundError (a path that does not exist) o
 (a ValueError: a file rave cannot read), with the one-line message the `rave` CLI prints.
 """
 import importlib
+import json
 
 from rave._rave import (
     ALIASES,
@@ -36,6 +37,7 @@ from rave._rave import (
     generate_batch,
     load,
     load_arrays,
+    manifest as _manifest_text,
     resize,
     solve,
 )
@@ -46,8 +48,15 @@ Solution.__module__ = "rave"
 
 __all__ = [
     "ALIASES", "CONFIGS", "PANEL_SIZE", "PAPER_NAMES", "STRATEGIES", "FormatError", "Problem", "Solution",
-    "check", "config_name", "generate", "generate_batch", "load", "load_arrays", "resize", "solve",
+    "check", "config_name", "generate", "generate_batch", "load", "load_arrays", "manifest", "resize", "solve",
 ]
+
+
+def manifest(path):
+    """The manifest (rave.json) of the dataset folder `path` (or the file itself) as a dict: what made
+    the dataset (version, command, seed, answers, variant), its counts, and each file's size and
+    CRC-32 (check one with zlib.crc32). rave.FormatError when the file is not a valid manifest."""
+    return json.loads(_manifest_text(str(path)))
 
 
 def __getattr__(name):
