@@ -145,6 +145,24 @@ bool constant_holds(int attr, const GridCarry& carry, const GridComponent& g, in
   return last.usable;
 }
 
+// Arithmetic Position (docs/variants.md): the last slot set is the union (+) or the running
+// difference (-) of the first N-1, and every middle set adds a slot to the union, or leaves the
+// difference non-empty.
+bool arithmetic_position(int sign, const GridComponent& g, int candidate) {
+  for (int r = 0; r < g.grid; ++r) {
+    std::uint32_t acc = g.panel(r, 0, candidate).mask;
+    for (int c = 1; c + 1 < g.grid; ++c) {
+      const std::uint32_t m = g.panel(r, c, candidate).mask;
+      const std::uint32_t next = sign > 0 ? (acc | m) : (acc & ~m);
+      if (next == (sign > 0 ? acc : 0u)) return false;  // + added nothing, - emptied the set
+      acc = next;
+    }
+    const GridPanel& last = g.panel(r, g.grid - 1, candidate);
+    if (!last.usable || last.mask != acc) return false;
+  }
+  return true;
+}
+
 bool number_position_rule(const engine::Rule& rule, const GridComponent& g, int candidate) {
   const bool number = rule.attr == engine::RuleAttr::kNumber;
   const ValueOf value = number ? ValueOf(count_of) : ValueOf(mask_of);
@@ -157,7 +175,7 @@ bool number_position_rule(const engine::Rule& rule, const GridComponent& g, int 
       return each_step(g, candidate, value, [v, n](long a, long b) { return static_cast<long>(shift_slots(static_cast<std::uint32_t>(a), v, n)) == b; });
     case RuleName::kArithmetic:
       if (number) return each_fold(g, candidate, value, [v](long a, long b) { return v > 0 ? a + b : a - b; });
-      return each_fold(g, candidate, value, [v](long a, long b) { return v > 0 ? (a | b) : (a & ~b); });
+      return arithmetic_position(v, g, candidate);
     case RuleName::kDistributeThree: return latin_square(g, candidate, value);
   }
   return false;

@@ -26,6 +26,14 @@ struct ComponentHypotheses {
   std::array<bool, kGridAttrs> structured{};
 };
 
+// Whether a Number/Position rule can change anything in a layout: Number rules need two counts,
+// Position rules two slots (a one-slot layout keeps its Number/Position Constant, as the original).
+bool can_hold(const engine::RuleRow& row, const GridComponent& g) {
+  if (row.attr == engine::RuleAttr::kNumber) return g.layout->number.size() >= 2;
+  if (row.attr == engine::RuleAttr::kPosition) return g.slots >= 2;
+  return true;
+}
+
 void add_row(const engine::VariantRules& table, int c, int group, const engine::RuleRow& row, std::vector<PriorRule>& out) {
   const auto add = [&](int value) {
     const engine::Rule rule{.name = row.name, .attr = row.attr, .value = value};
@@ -41,7 +49,7 @@ ComponentHypotheses hypotheses(const engine::Problem& problem, int c, const Grid
   for (int group = 0; group < engine::kNumRuleGroups; ++group)
     for (const engine::RuleRow& row : table.rows.at(static_cast<std::size_t>(c))[static_cast<std::size_t>(group)]) {
       const engine::Rule& known = options.use_rules ? problem.rules[static_cast<std::size_t>(c)].rules[static_cast<std::size_t>(group)] : engine::Rule{};
-      if (!options.use_rules || (row.name == known.name && row.attr == known.attr))
+      if ((!options.use_rules || (row.name == known.name && row.attr == known.attr)) && can_hold(row, g))
         add_row(table, c, group, row, h.groups[static_cast<std::size_t>(group)]);
     }
   for (int attr = 0; attr < kGridAttrs; ++attr)
