@@ -119,6 +119,41 @@ std::vector<int> sorted_levels(const std::vector<int>& by_slot) {
   return out;
 }
 
+// The Distribute_N Position carry of one attribute (docs/solver.md#n-x-n-matrices). Every row visits
+// the row-1 slot sets in cyclic order, so the move from set i to set i+1 is one fixed bijection of
+// their slots (entry j of one position array to entry j of the next) wherever it occurs. Which slot
+// went where is not in the picture; a bijection carrying the levels exists exactly when the slots
+// of the two sets hold the same multiset of *signatures*, a slot's levels at every occurrence.
+bool move_holds(std::size_t attr, const GridComponent& g, int candidate) {
+  const int n = g.grid;
+  std::vector<std::uint32_t> sets(static_cast<std::size_t>(n));
+  for (int c = 0; c < n; ++c) sets[static_cast<std::size_t>(c)] = g.panel(0, c, candidate).mask;
+  const auto set_at = [&](int r, int c) {
+    const auto it = std::find(sets.begin(), sets.end(), g.panel(r, c, candidate).mask);
+    return static_cast<int>(it - sets.begin());
+  };
+  for (int i = 0; i < n; ++i) {
+    std::vector<std::pair<int, int>> at;  // (row, col) where set i moves on to set i+1
+    for (int r = 0; r < n; ++r)
+      for (int c = 0; c + 1 < n; ++c)
+        if (set_at(r, c) == i) at.emplace_back(r, c);
+    const auto signatures = [&](int dc, std::uint32_t mask) {
+      std::vector<std::vector<int>> out;
+      for (int s = 0; s < g.slots; ++s) {
+        if ((mask >> s & 1u) == 0) continue;
+        std::vector<int> sig;
+        for (const auto& [r, c] : at) sig.push_back(g.panel(r, c + dc, candidate).by_slot[attr][static_cast<std::size_t>(s)]);
+        out.push_back(std::move(sig));
+      }
+      std::sort(out.begin(), out.end());
+      return out;
+    };
+    if (signatures(0, sets[static_cast<std::size_t>(i)]) != signatures(1, sets[static_cast<std::size_t>((i + 1) % n)]))
+      return false;
+  }
+  return true;
+}
+
 // A Constant attribute (docs/rules.md#noise): one level per row in a uniform layout; otherwise the
 // carried entities keep their levels, and regenerated ones are noise over the layout's range.
 bool constant_holds(int attr, const GridCarry& carry, const GridComponent& g, int candidate, double& log_lik) {
@@ -135,8 +170,9 @@ bool constant_holds(int attr, const GridCarry& carry, const GridComponent& g, in
       });
     case GridCarry::kMove:
       return each_panel_step(g, candidate, [a](const GridPanel& x, const GridPanel& y) {
-        return sorted_levels(x.by_slot[a]) == sorted_levels(y.by_slot[a]);
-      });
+               return sorted_levels(x.by_slot[a]) == sorted_levels(y.by_slot[a]);
+             }) &&
+             move_holds(a, g, candidate);
     case GridCarry::kRegenerate: break;
   }
   const GridPanel& last = g.panel(g.grid - 1, g.grid - 1, candidate);
