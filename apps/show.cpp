@@ -1,4 +1,4 @@
-// `rave show`: a contact sheet PNG of one problem (3x3 matrix above the 8 numbered candidates).
+// `rave show`: a contact sheet PNG of one problem (the N x N matrix above the 8 numbered candidates).
 #include <memory>
 
 #include "apps/cli_util.hpp"
@@ -21,9 +21,10 @@ struct ShowArgs {
 
 std::string sheet_from_npz(const std::string& path) {
   const engine::NpzFile file = engine::read_npz(path);
-  const auto pixels = file.image();
-  std::array<engine::Image, 16> images;
-  for (std::size_t i = 0; i < 16; ++i)
+  int grid = 0;
+  const auto pixels = file.grid_image(grid);  // (N*N+7, 160, 160): an N x N variant's too
+  std::vector<engine::Image> images(pixels.size() / static_cast<std::size_t>(engine::kPanelPixels));
+  for (std::size_t i = 0; i < images.size(); ++i)
     std::copy_n(pixels.begin() + static_cast<std::ptrdiff_t>(i * images[i].size()), images[i].size(), images[i].begin());
   return engine::encode_gray_png(engine::problem_sheet(images, static_cast<int>(file.target())));
 }
@@ -56,8 +57,8 @@ int run_show(const ShowArgs& args) {
 Runner add_show(CLI::App& app) {
   auto args = std::make_shared<ShowArgs>();
   auto* cmd = app.add_subcommand("show",
-                                 "Draw a problem as a PNG sheet: the 3x3 matrix (missing panel marked ?) above the 8 "
-                                 "candidates numbered 0..7, the answer framed when known.");
+                                 "Draw a problem as a PNG sheet: the 3x3 (or N x N) matrix, missing panel marked ?, above "
+                                 "the 8 candidates numbered 0..7, the answer framed when known.");
   cmd->add_option("problem", args->input, "Problem .npz (images as stored), or .xml or .asig (rendered)")->required();
   cmd->add_option("-o,--output", args->output, "Output .png")->required();
   return [args] { return run_show(*args); };
