@@ -11,3 +11,7 @@ for strategy in raven iraven fair; do
   "$rave" generate --num-samples 1 --save-dir "$root/data/$strategy" --answers "$strategy" \
     --compress --seed 2019 -j 1
 done
+# A variant (docs/variants.md): 4 x 4 matrices with two confounders per entity, I-RAVEN answers.
+rm -rf "$root/data/variants"
+"$rave" generate --num-samples 1 --save-dir "$root/data/variants" --answers iraven --grid 4 --confounders 2 \
+  --compress --seed 2019 -j 1

@@ -29,6 +29,22 @@ TEST_P(GoldenData, RegeneratingGivesTheSameBytes) {
   }
 }
 
+// data/variants: 4 x 4 I-RAVEN problems with two confounders per entity (scripts/make_data.sh).
+TEST(GoldenData, VariantRegeneratesAndReadsBack) {
+  const Variant variant{.grid = 4, .confounders = 2};
+  for (const auto& config : all_configurations()) {
+    const auto stem = testing::source_dir() / "data" / "variants" / config.folder / "RAVEN_0_train";
+    const Problem p = generate_problem(config.id, AnswerStrategy::kIRaven, kDataSeed, 0, variant, Split::kTrain);
+    const auto files = encode_problem_files(p, {.compress = true});
+    EXPECT_TRUE(files.xml == read_file(stem.string() + ".xml")) << stem << ".xml changed";
+    EXPECT_TRUE(files.npz == read_file(stem.string() + ".npz")) << stem << ".npz changed";
+    const Problem read = read_problem_xml(stem.string() + ".xml");
+    EXPECT_EQ(read.variant, variant);
+    EXPECT_EQ(read.context, p.context) << stem;
+    EXPECT_EQ(read.candidates, p.candidates) << stem;
+  }
+}
+
 TEST_P(GoldenData, FilesReadBackAsTheirProblem) {
   const auto strategy = GetParam();
   const auto root = testing::source_dir() / "data" / std::string(strategy_name(strategy));
