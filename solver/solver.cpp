@@ -16,7 +16,7 @@ Solver::Solver(Backend backend, SolveOptions options, Z3Budget budget)
 }
 
 Solution Solver::solve(const engine::Problem& problem) {
-  last_grid_ = needs_grid_solver(problem);
+  last_grid_ = backend() == Backend::kHeuristic && needs_grid_solver(problem);  // Z3 decides N x N itself
   if (last_grid_) return grid_.solve(problem);
   return std::visit([&](auto& s) { return s.solve(problem); }, solver_);
 }

@@ -1,9 +1,10 @@
 #pragma once
 // One entry point over both backends: the heuristic (posterior ranking, no allocation per problem)
 // and Z3 (proves the consistent set). Both return the same Solution type; see heuristic.hpp and
-// z3_backend.hpp for what each does. A problem the 3x3 backends cannot read (another matrix side,
-// widened values, a value regime: needs_grid_solver) goes to the grid solver whichever backend
-// was chosen (solver/grid/grid_solver.hpp).
+// z3_backend.hpp for what each does. A problem the 3x3 encodings cannot read (another matrix side,
+// widened values, a value regime: needs_grid_solver) goes to the grid solver under the heuristic
+// backend (solver/grid/grid_solver.hpp), and to Z3 on the grid solver's checks under the Z3 backend
+// (solver/z3/grid_decision.hpp).
 //
 //   Solver solver(Backend::kZ3, {.use_rules = true});
 //   Solution s = solver.solve(problem);

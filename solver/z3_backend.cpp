@@ -9,7 +9,10 @@
 #include "common/error.hpp"
 #include "solver/fits.hpp"
 #include "solver/panel_view.hpp"
+#include "solver/grid/grid_fit.hpp"
+#include "solver/grid/grid_solver.hpp"
 #include "solver/z3/encoder.hpp"
+#include "solver/z3/grid_decision.hpp"
 #include "solver/z3/objective.hpp"
 
 namespace rave::solver {
@@ -72,6 +75,8 @@ struct Z3Solver::Impl {
   Objective objective;
   int checks = 0;
   std::string unknown_reason;
+
+  Solution solve_grid(const engine::Problem& problem);
 
   Impl(SolveOptions o, Z3Budget b) : options(o), budget(b), solver(ctx), answer(ctx.int_const("answer")) {
     solver.set(budget_params());
@@ -365,11 +370,28 @@ std::string Z3Solver::Impl::first_gap(int c) {
   return {};
 }
 
+// N x N problems, wide values, value regimes: Z3 on the grid solver's rule checks.
+Solution Z3Solver::Impl::solve_grid(const engine::Problem& problem) {
+  std::vector<GridComponentFit> fits;
+  for (int c = 0; c < components; ++c) fits.push_back(fit_grid_component(problem, c, options));
+  try {
+    z3enc::GridDecision d = z3enc::decide_grid(ctx, budget_params(), fits, options.score_unique);
+    readings = d.readings;
+    checks = d.checks;
+    return d.solution;
+  } catch (const z3::exception& e) {
+    RAVE_CHECK(false, std::string("Z3 failed: ") + e.msg());
+  }
+  return {};
+}
+
 Solution Z3Solver::solve(const engine::Problem& problem) {
   Impl& im = *impl_;
   im.checks = 0;
   im.unknown_reason.clear();
   im.readings.fill(Reading{});
+  im.components = static_cast<int>(engine::configuration(problem.config).components.size());
+  if (needs_grid_solver(problem)) return im.solve_grid(problem);
   im.asserted.clear();
   im.objective = Objective{};
   im.components = static_cast<int>(engine::configuration(problem.config).components.size());
