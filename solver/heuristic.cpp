@@ -4,9 +4,14 @@
 
 namespace rave::solver {
 
-HeuristicSolver::HeuristicSolver(SolveOptions options) : options_(options) {}
+HeuristicSolver::HeuristicSolver(SolveOptions options) : options_(options), grid_(options) {}
 
 Solution HeuristicSolver::solve(const engine::Problem& problem) {
+  last_grid_ = needs_grid_solver(problem);
+  if (last_grid_) {
+    last_grid_solution_ = grid_.solve(problem);
+    return last_grid_solution_;
+  }
   const auto& config = engine::configuration(problem.config);
   components_ = static_cast<int>(config.components.size());
   RAVE_CHECK(components_ >= 1 && components_ <= 2, "configurations have one or two components");
@@ -42,12 +47,14 @@ std::string HeuristicSolver::none_reason(engine::ConfigId config) const {
 }
 
 double HeuristicSolver::score(int candidate) const {
+  if (last_grid_) return last_grid_solution_.log_score.at(static_cast<std::size_t>(candidate));
   double total = 0;
   for (int c = 0; c < components_ && total != kNoScore; ++c) total += fits_[c].score(candidate);
   return total;
 }
 
 Reading HeuristicSolver::reading(int candidate) const {
+  if (last_grid_) return grid_.reading(candidate);
   Reading r;
   for (int c = 0; c < components_; ++c)
     if (fits_[c].score(candidate, &r.components[c]) == kNoScore) return Reading{};

@@ -4,7 +4,8 @@
 // scored as the 9th panel. A candidate is consistent when some valid rule assignment explains it;
 // the answer is the consistent candidate with the highest posterior under the generator's own prior
 // and sampling distributions (lowest index on exact ties: deterministic). No allocation per
-// problem.
+// problem. A problem the 3x3 views cannot hold (another matrix side, widened values, a value
+// regime: needs_grid_solver) is solved by the grid solver (solver/grid/grid_solver.hpp) instead.
 //
 //   HeuristicSolver solver({.use_rules = false});
 //   Solution s = solver.solve(problem);          // s.answer, s.verdict, s.consistent
@@ -14,6 +15,7 @@
 
 #include "engine/model/problem.hpp"
 #include "solver/component_fit.hpp"
+#include "solver/grid/grid_solver.hpp"
 #include "solver/panel_view.hpp"
 #include "solver/solution.hpp"
 
@@ -43,6 +45,9 @@ class HeuristicSolver {
   int components_ = 0;
   std::array<ComponentView, 2> views_{};
   std::array<ComponentFit, 2> fits_{};
+  GridSolver grid_;
+  bool last_grid_ = false;          ///< the last problem went to grid_
+  Solution last_grid_solution_{};
 };
 
 }  // namespace rave::solver

@@ -11,18 +11,15 @@ std::optional<Backend> parse_backend(std::string_view name) {
 }
 
 Solver::Solver(Backend backend, SolveOptions options, Z3Budget budget)
-    : solver_(std::in_place_type<HeuristicSolver>, options), grid_(options) {
+    : solver_(std::in_place_type<HeuristicSolver>, options) {
   if (backend == Backend::kZ3) solver_.emplace<Z3Solver>(options, budget);
 }
 
 Solution Solver::solve(const engine::Problem& problem) {
-  last_grid_ = backend() == Backend::kHeuristic && needs_grid_solver(problem);  // Z3 decides N x N itself
-  if (last_grid_) return grid_.solve(problem);
   return std::visit([&](auto& s) { return s.solve(problem); }, solver_);
 }
 
 Reading Solver::reading(int candidate) const {
-  if (last_grid_) return grid_.reading(candidate);
   return std::visit([&](const auto& s) { return s.reading(candidate); }, solver_);
 }
 

@@ -2,9 +2,8 @@
 // One entry point over both backends: the heuristic (posterior ranking, no allocation per problem)
 // and Z3 (proves the consistent set). Both return the same Solution type; see heuristic.hpp and
 // z3_backend.hpp for what each does. A problem the 3x3 encodings cannot read (another matrix side,
-// widened values, a value regime: needs_grid_solver) goes to the grid solver under the heuristic
-// backend (solver/grid/grid_solver.hpp), and to Z3 on the grid solver's checks under the Z3 backend
-// (solver/z3/grid_decision.hpp).
+// widened values, a value regime: needs_grid_solver) is read by the grid rule checks in both: the
+// heuristic ranks (solver/grid/grid_solver.hpp), Z3 decides (solver/z3/grid_decision.hpp).
 //
 //   Solver solver(Backend::kZ3, {.use_rules = true});
 //   Solution s = solver.solve(problem);
@@ -13,7 +12,6 @@
 #include <string_view>
 #include <variant>
 
-#include "solver/grid/grid_solver.hpp"
 #include "solver/heuristic.hpp"
 #include "solver/z3_backend.hpp"
 
@@ -35,8 +33,6 @@ class Solver {
 
  private:
   std::variant<HeuristicSolver, Z3Solver> solver_;
-  GridSolver grid_;
-  bool last_grid_ = false;  ///< the last problem went to grid_
 };
 
 }  // namespace rave::solver
