@@ -1,5 +1,7 @@
 #include "evaluation/smooth.hpp"
 
+#include <cmath>
+
 #include "common/error.hpp"
 #include "engine/model/variant_space.hpp"
 
@@ -22,10 +24,12 @@ std::vector<LevelProbability> smoothed_level(const engine::Problem& problem, int
   for (int i : {*index - 1, *index + 1})
     if (range.contains(i)) neighbours.push_back(map.level(i));
   if (neighbours.empty()) {
-    out.front().p = 1.0;
+    out.front().p = 1.0;  // a one-level range: nothing to share with
     return out;
   }
-  for (int n : neighbours) out.push_back({n, (1.0 - p) / static_cast<double>(neighbours.size())});
+  // Rounded to 1e-9, so that 1 - 0.8 reads 0.2, not 0.19999999999999996.
+  const double share = std::round((1.0 - p) / static_cast<double>(neighbours.size()) * 1e9) / 1e9;
+  for (int n : neighbours) out.push_back({n, share});
   return out;
 }
 

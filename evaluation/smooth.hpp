@@ -24,7 +24,8 @@ struct LevelProbability {
 /// Throws UsageError unless 0 < p <= 1.
 void check_smoothing(double p);
 /// The distribution of file level `level` of attribute `attr` (0 Type, 1 Size, 2 Color) of component
-/// `component` of `problem` under `--smooth p`: the true level first, then its neighbours ascending.
+/// `component` of `problem` under `--smooth p`: the true level first, then its neighbours ascending
+/// (their shares rounded to 1e-9).
 std::vector<LevelProbability> smoothed_level(const engine::Problem& problem, int component, int attr, int level, double p);
 
 }  // namespace rave::evaluation

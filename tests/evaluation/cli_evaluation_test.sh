@@ -116,4 +116,21 @@ mkdir -p "$work/empty"
 grep -q "empty: no problems here" "$work/err" || fail "empty set: $(cat "$work/err")"
 [[ $(run "$rave" export "$work/empty") == 1 ]] || fail "export of an empty folder: exit code"
 
+# Variants (docs/variants.md): a 4 x 4 set with confounders exports its variant, 15 context panels
+# and every verdict; --smooth writes distributions; a smoothing outside (0, 1] is one line, exit 2.
+[[ $(run "$rave" generate -n 3 -o "$work/grid4" -c center,2x2 --grid 4 --confounders 1 --symbolic-only) == 0 ]] ||
+  fail "generate grid 4: $(cat "$work/err")"
+[[ $(run "$rave" export "$work/grid4" -f json --smooth 0.8 -o "$work/grid4.jsonl") == 0 ]] ||
+  fail "export grid 4: $(cat "$work/err")"
+"$py" -c '
+import json, sys
+for line in open(sys.argv[1]):
+    j = json.loads(line)
+    assert j["variant"]["grid"] == 4 and len(j["context"]) == 15 and j["verdict"] in ("unique", "ambiguous"), j["id"]
+    e = j["context"][0][0]["entities"][0]
+    assert len(e["confounders"]) == 1 and e["smoothed"]["color"][0] == [e["color"], 0.8], e
+' "$work/grid4.jsonl" || fail "export of a 4 x 4 set"
+[[ $(run "$rave" export "$work/grid4" --smooth 1.5) == 2 ]] || fail "--smooth 1.5: exit code"
+grep -q -- "--smooth" "$work/err" || fail "--smooth 1.5 not named: $(cat "$work/err")"
+
 finish "evaluation CLI"
