@@ -375,7 +375,7 @@ Solution Z3Solver::Impl::solve_grid(const engine::Problem& problem) {
   std::vector<GridComponentFit> fits;
   for (int c = 0; c < components; ++c) fits.push_back(fit_grid_component(problem, c, options));
   try {
-    z3enc::GridDecision d = z3enc::decide_grid(ctx, budget_params(), fits, options.score_unique);
+    z3enc::GridDecision d = z3enc::decide_grid(ctx, solver, budget_params(), fits, options.score_unique);
     readings = d.readings;
     checks = d.checks;
     return d.solution;

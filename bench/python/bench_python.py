@@ -51,10 +51,22 @@ def cpu_per_item(fn, items, reps):
     return statistics.median(times)
 
 
+def warm_allocator(n):
+    """Every configuration once through each timed path, untimed. glibc raises its mmap threshold
+    after the first large free, and until then each ~400 KB image block is fresh pages, faulted in
+    (costly in this VM: ~1 ms per problem); without this the first configuration timed pays it."""
+    for config in rave.CONFIGS:
+        for size in (160, 80):
+            for k in range(0, n, 32):
+                rave.generate_batch(config, range(k, min(n, k + 32)), seed=1234, image_size=size)
+        [rave.generate(config, k).image for k in range(n)]
+
+
 def per_config(bench, args):
     cpp = cpp_medians(bench, "BM_Generate_(Problem|Render)/", args.reps)
     rows = []
     n = args.problems
+    warm_allocator(n)
     for c, config in enumerate(rave.CONFIGS):
         def batch(size):  # batches of 32, as a training loop asks for them
             return lambda: [rave.generate_batch(config, range(k, min(n, k + 32)), seed=1234, image_size=size)
@@ -73,19 +85,24 @@ def per_config(bench, args):
     return rows
 
 
-def stream_rate(batch_size, length, reps):
-    """Problems/s (wall) of RavenStream through DataLoader(num_workers=2), after the first batch."""
+def stream_rate(batch_size, length, reps, uint8=False):
+    """Problems/s (wall) of RavenStream through DataLoader(num_workers=2), after the first batch. With
+    `uint8` the workers send grey levels as bytes and the consumer converts each batch to float32
+    (the conversion is inside the timing)."""
     import torch
     from torch.utils.data import DataLoader
     from rave.torch import RavenStream
     rates = []
     for rep in range(reps):
-        stream = RavenStream(seed=100 + rep, image_size=80, length=length, batch_size=batch_size)
+        stream = RavenStream(seed=100 + rep, image_size=80, length=length, batch_size=batch_size,
+                             dtype=torch.uint8 if uint8 else torch.float32)
         loader = DataLoader(stream, batch_size=None if batch_size else 32, num_workers=2)
         it = iter(loader)
         first = next(it)
         seen, start = 0, time.perf_counter()
         for batch in it:
+            if uint8:
+                batch[0].float()
             seen += len(batch[1])
         rates.append(seen / (time.perf_counter() - start))
         del first, it
@@ -160,9 +177,11 @@ def main():
     consumes = 32 / step_s
     print(f"\nCNN+DRT training step (BM_TrainStep_CnnMlpDrt/1, batch 32, one thread): {step_s * 1e3:.1f} ms "
           f"= {consumes:,.0f} problems/s consumed")
-    for label, batch_size in (("samples collated by the DataLoader (batch_size=32)", None),
-                              ("whole batches (RavenStream(batch_size=32), DataLoader(batch_size=None))", 32)):
-        rate, threads = stream_rate(batch_size, args.stream_length, 1 if args.quick else 3)
+    for label, batch_size, uint8 in (
+            ("samples collated by the DataLoader (batch_size=32)", None, False),
+            ("whole batches (RavenStream(batch_size=32), DataLoader(batch_size=None))", 32, False),
+            ("whole batches sent as uint8 (dtype=torch.uint8), .float() in the consumer", 32, True)):
+        rate, threads = stream_rate(batch_size, args.stream_length, 1 if args.quick else 3, uint8)
         print(f"RavenStream, 2 workers, 80x80, {label}: {rate:,.0f} problems/s = {rate / consumes:.1f}x the step")
     for kind in ("stream", "generate"):
         marks = ", ".join(f"{int(n):,}: {mb:.1f} MB" for n, mb in peak_rss(kind, args.rss_problems))

@@ -96,8 +96,8 @@ Reading reading_of(const z3::model& m, const std::vector<GridComponentFit>& fits
 
 }  // namespace
 
-GridDecision decide_grid(z3::context& ctx, const z3::params& budget, const std::vector<GridComponentFit>& fits,
-                         bool score_unique) {
+GridDecision decide_grid(z3::context& ctx, z3::solver& solver, const z3::params& budget,
+                         const std::vector<GridComponentFit>& fits, bool score_unique) {
   GridDecision d;
   Solution& s = d.solution;
   s.log_score.fill(kNoScore);
@@ -106,8 +106,7 @@ GridDecision decide_grid(z3::context& ctx, const z3::params& budget, const std::
   constraints.push_back(answer >= 0 && answer < engine::kCandidates);
   std::vector<Selectors> sel;
   for (std::size_t c = 0; c < fits.size(); ++c) sel.push_back(encode(ctx, answer, fits[c], static_cast<int>(c), constraints));
-  z3::solver solver(ctx);
-  solver.set(budget);
+  solver.push();  // the caller's solver, reused (creating one costs milliseconds)
   solver.add(constraints);
   for (;;) {  // enumerate: each answer found is blocked and Z3 asked again
     ++d.checks;
@@ -116,6 +115,7 @@ GridDecision decide_grid(z3::context& ctx, const z3::params& budget, const std::
     if (r == z3::unknown) {
       s.verdict = Verdict::kUnknown;
       s.reason = "Z3 stopped before deciding: " + solver.reason_unknown();
+      solver.pop();
       return d;
     }
     const int a = solver.get_model().eval(answer, true).get_numeral_int();
@@ -124,6 +124,7 @@ GridDecision decide_grid(z3::context& ctx, const z3::params& budget, const std::
     s.log_score[static_cast<std::size_t>(a)] = 0;
     solver.add(answer != a);
   }
+  solver.pop();
   s.verdict = verdict_of(s.consistent);
   if (s.verdict == Verdict::kNone) s.reason = "no candidate completes rules that hold on every row of the matrix";
   const bool rank = s.verdict == Verdict::kAmbiguous || (s.verdict == Verdict::kUnique && score_unique);

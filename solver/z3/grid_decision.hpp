@@ -7,7 +7,7 @@
 // are enumerated by blocking each answer found, and each one that competes is scored by Z3's
 // optimiser: the largest log-posterior of a reading that explains it. Internal to the Z3 backend.
 //
-//   GridDecision d = decide_grid(ctx, params, fits, /*score_unique=*/false);
+//   GridDecision d = decide_grid(ctx, solver, params, fits, /*score_unique=*/false);
 //   d.solution.verdict;   d.readings[*d.solution.answer];
 #include <z3++.h>
 
@@ -26,9 +26,10 @@ struct GridDecision {
   int checks = 0;                                       ///< Z3 checks run
 };
 
-/// Decides the problem whose components' tables are `fits`; `budget` holds rlimit and timeout.
-/// A check Z3 cannot settle makes the verdict kUnknown (reason set, no answer).
-GridDecision decide_grid(z3::context& ctx, const z3::params& budget, const std::vector<GridComponentFit>& fits,
-                         bool score_unique);
+/// Decides the problem whose components' tables are `fits` with `solver` (its assertions are left
+/// as they were: push/pop); `budget` holds rlimit and timeout for the optimiser. A check Z3 cannot
+/// settle makes the verdict kUnknown (reason set, no answer).
+GridDecision decide_grid(z3::context& ctx, z3::solver& solver, const z3::params& budget,
+                         const std::vector<GridComponentFit>& fits, bool score_unique);
 
 }  // namespace rave::solver::z3enc
