@@ -6,6 +6,8 @@
 #   fuzz/run.sh                       # 60 s per target, all five
 #   fuzz/run.sh 300 xml npz           # 5 minutes each for two targets
 #   RAVE_FUZZ_BUILD=/tmp/fz RAVE_JOBS=2 fuzz/run.sh 30
+#   RAVE_FUZZ_TIMEOUT=120 nice -n 19 fuzz/run.sh 1800 xml   # beside other work: libFuzzer's per-input
+#                                                           # timeout is wall-clock, and a niced run waits
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 seconds="${1:-60}"
@@ -60,5 +62,5 @@ for name in "${targets[@]}"; do
   echo "== rave_fuzz_$name: $seconds s"
   # shellcheck disable=SC2046
   (cd "$build/fuzz-findings" && "$build/fuzz/rave_fuzz_$name" "$build/fuzz-corpus/$name" $(flags "$name") \
-    -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1)
+    -max_total_time="$seconds" -timeout="${RAVE_FUZZ_TIMEOUT:-10}" -rss_limit_mb=2048 -print_final_stats=1)
 done
