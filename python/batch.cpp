@@ -66,6 +66,21 @@ struct Batch {
   Bytes meta_target, meta_matrix, meta_structure;
 };
 
+// The arrays of a previous result `out`, reused when each has the shape and type this batch needs
+// (no fresh pages to fault in: in a VM that costs more than drawing the panels); UsageError naming
+// the array otherwise.
+template <class Array>
+Array reuse(const py::dict& out, const char* key, const Array& wanted) {
+  if (!out.contains(key)) throw UsageError(std::string("out has no array '") + key + "'");
+  const py::object given = out[key];
+  if (!py::isinstance<Array>(given)) throw UsageError(std::string("out['") + key + "'] is not a C-contiguous array of the batch's type");
+  Array a = given.cast<Array>();
+  const bool same = a.ndim() == wanted.ndim() && std::equal(a.shape(), a.shape() + a.ndim(), wanted.shape()) &&
+                    a.dtype().is(wanted.dtype()) && a.writeable() && (a.flags() & py::array::c_style) != 0;
+  if (!same) throw UsageError(std::string("out['") + key + "'] has not the shape and type of this batch's");
+  return a;
+}
+
 Batch allocate(std::size_t n, int side) {
   const auto b = static_cast<py::ssize_t>(n);
   return {.image = Bytes({b, static_cast<py::ssize_t>(engine::kPanels), py::ssize_t{side}, py::ssize_t{side}}),
@@ -101,8 +116,25 @@ void fill(const engine::Problem& p, std::size_t i, std::uint64_t k, const engine
   std::copy(structure.begin(), structure.end(), o.meta_structure + i * kStructureBits);
 }
 
+Batch reuse_batch(const py::dict& out, std::size_t n, int side) {
+  const Batch shape = allocate(0, side);  // dtypes and trailing dimensions
+  const auto b = static_cast<py::ssize_t>(n);
+  const auto like = [b](const auto& a) {
+    std::vector<py::ssize_t> dims(a.shape(), a.shape() + a.ndim());
+    dims[0] = b;
+    return std::remove_cvref_t<decltype(a)>(dims);
+  };
+  return {.image = reuse(out, "image", like(shape.image)),
+          .target = reuse(out, "target", like(shape.target)),
+          .config = reuse(out, "config", like(shape.config)),
+          .index = reuse(out, "index", like(shape.index)),
+          .meta_target = reuse(out, "meta_target", like(shape.meta_target)),
+          .meta_matrix = reuse(out, "meta_matrix", like(shape.meta_matrix)),
+          .meta_structure = reuse(out, "meta_structure", like(shape.meta_structure))};
+}
+
 py::dict generate_batch(const py::object& configs, const py::object& indices, std::uint64_t seed,
-                        const std::string& answers, int image_size, int threads) {
+                        const std::string& answers, int image_size, int threads, const py::object& out_arrays) {
   const Int64s ks = Int64s::ensure(indices);
   if (!ks || ks.ndim() != 1) throw UsageError("indices must be a one-dimensional sequence of integers");
   const auto n = static_cast<std::size_t>(ks.size());
@@ -111,7 +143,7 @@ py::dict generate_batch(const py::object& configs, const py::object& indices, st
   const engine::AnswerStrategy strategy = strategy_arg(answers);
   if (threads < 1) throw UsageError("threads must be at least 1, not " + std::to_string(threads));
   const engine::PanelResizer resize(engine::kPanelSize, size_arg(image_size));
-  Batch b = allocate(n, image_size);
+  Batch b = out_arrays.is_none() ? allocate(n, image_size) : reuse_batch(out_arrays.cast<py::dict>(), n, image_size);
   const BatchOut out{b.image.mutable_data(), b.target.mutable_data(), b.config.mutable_data(), b.index.mutable_data(),
                      b.meta_target.mutable_data(), b.meta_matrix.mutable_data(), b.meta_structure.mutable_data(),
                      static_cast<std::size_t>(image_size) * static_cast<std::size_t>(image_size)};
@@ -124,6 +156,7 @@ py::dict generate_batch(const py::object& configs, const py::object& indices, st
       fill(engine::generate_problem(id, strategy, seed, ki), i, ki, resize, out);
     });
   }
+  if (!out_arrays.is_none()) return out_arrays.cast<py::dict>();
   return py::dict("image"_a = b.image, "target"_a = b.target, "meta_target"_a = b.meta_target,
                   "meta_matrix"_a = b.meta_matrix, "meta_structure"_a = b.meta_structure, "config"_a = b.config,
                   "index"_a = b.index);
@@ -194,10 +227,11 @@ Bytes resize(const Bytes& images, int image_size) {
 
 void bind_batch(py::module_& m) {
   m.def("generate_batch", &generate_batch, "configs"_a, "indices"_a, "seed"_a = 1234, "answers"_a = "raven",
-        "image_size"_a = engine::kPanelSize, "threads"_a = 1,
+        "image_size"_a = engine::kPanelSize, "threads"_a = 1, "out"_a = py::none(),
         "problems `indices` of `configs` (one name, or one per index) as a model takes them: a dict of numpy "
         "arrays image (B, 16, S, S) uint8, target (B,), meta_target (B, 9), meta_matrix (B, 8, 9), "
-        "meta_structure (B, 21), config (B,) (index into CONFIGS), index (B,)");
+        "meta_structure (B, 21), config (B,) (index into CONFIGS), index (B,). `out`: a previous result of the "
+        "same batch size and image_size, filled in place and returned (no new arrays)");
   m.def("load_arrays", &load_arrays, "path"_a, "image_size"_a = engine::kPanelSize,
         "the arrays of an npz file (image resized to image_size as `rave train` does), as a dict");
   m.def("resize", &resize, "images"_a, "image_size"_a,

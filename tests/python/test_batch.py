@@ -107,3 +107,19 @@ def test_load_arrays_reads_the_original_generators_files(reference_dir):
     raven = [f for f in files if f.parts[-3] == "raven-reference"]
     for f in raven[::7]:  # re-rendered from the XML alone, the original's pixels (a sample: rendering is slow-ish)
         np.testing.assert_array_equal(rave.load(f.with_suffix(".xml")).image, np.load(f)["image"])
+
+
+def test_generate_batch_fills_out_in_place():
+    first = rave.generate_batch("distribute_four", range(4), seed=3, image_size=80)
+    image = first["image"]
+    again = rave.generate_batch("center", range(10, 14), seed=3, image_size=80, out=first)
+    assert again is first and again["image"] is image
+    fresh = rave.generate_batch("center", range(10, 14), seed=3, image_size=80)
+    for key in fresh:
+        np.testing.assert_array_equal(again[key], fresh[key])
+    with pytest.raises(ValueError, match="shape"):
+        rave.generate_batch("center", range(3), seed=3, image_size=80, out=first)
+    with pytest.raises(ValueError, match="shape"):
+        rave.generate_batch("center", range(4), seed=3, image_size=160, out=first)
+    with pytest.raises(ValueError, match="no array 'target'"):
+        rave.generate_batch("center", range(4), seed=3, image_size=80, out={"image": image})
