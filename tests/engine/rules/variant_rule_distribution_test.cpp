@@ -78,7 +78,8 @@ TEST(VariantRuleDistribution, SupportsTheDocsName) {
   EXPECT_EQ(std::get<0>(at10[0][1].begin()->first), RuleName::kConstant);
   const auto at5 = draw_rules({ConfigId::kCenterSingle, Variant{.grid = 5}, 3000});
   for (const auto& [key, k] : at5[0][1]) {
-    if (std::get<0>(key) == RuleName::kProgression) EXPECT_EQ(std::abs(std::get<2>(key)), 1);  // |v| = 2 needs N <= 3
+    if (std::get<0>(key) != RuleName::kProgression) continue;
+    EXPECT_EQ(std::abs(std::get<2>(key)), 1);  // |v| = 2 needs N <= 3
   }
   EXPECT_TRUE(at5[0][1].count({RuleName::kDistributeThree, RuleAttr::kType, 0}));  // 5 shapes for Distribute_5
   ASSERT_EQ(at5[0][0].size(), 1u);  // one slot: Number/Position Constant
