@@ -60,19 +60,8 @@ engine::Shard parse_shard(const std::string& text) {
 }
 
 engine::Variant to_variant(const GenerateArgs& args) {
-  engine::Variant v{.grid = args.grid, .values = 0, .confounders = args.confounders};
-  if (args.values != kValuesNotGiven) {
-    if (args.values < engine::kMinValues)
-      throw UsageError("--values " + std::to_string(args.values) + " is out of range: it takes " +
-                       std::to_string(engine::kMinValues) + ".." + std::to_string(engine::kMaxValues));
-    v.values = args.values;
-  }
-  const auto regime = engine::parse_regime(args.regime);
-  if (!regime) throw UsageError("--regime '" + args.regime + "': expected one of " + engine::regime_names());
-  v.regime = *regime;
-  if (!args.hold_out.empty()) engine::parse_hold_out(args.hold_out, v.regime, v);
-  engine::check_variant(v);
-  return v;
+  const std::optional<int> values = args.values == kValuesNotGiven ? std::nullopt : std::optional(args.values);
+  return engine::variant_from_options(args.grid, values, args.confounders, args.regime, args.hold_out);
 }
 
 

@@ -100,19 +100,6 @@ void save(PyProblem& self, const py::object& path_object, bool compress) {
   }
 }
 
-// The variant of `rave generate --grid ... --hold-out ...` (docs/variants.md); UsageError when out of range.
-engine::Variant variant_arg(int grid, std::optional<int> values, int confounders, const std::string& regime,
-                            const std::string& hold_out) {
-  engine::Variant v{.grid = grid, .values = values.value_or(0), .confounders = confounders};
-  if (values && *values < engine::kMinValues) v.values = -1;  // check_variant names the range
-  const auto parsed = engine::parse_regime(regime);
-  if (!parsed) throw UsageError("regime '" + regime + "': expected one of " + engine::regime_names());
-  v.regime = *parsed;
-  if (!hold_out.empty()) engine::parse_hold_out(hold_out, v.regime, v);
-  engine::check_variant(v);
-  return v;
-}
-
 // .asig is lossless for the original's problems (docs/asig.md); a variant's goes as XML plus the
 // answer and the solver's choice, which the XML does not hold. Then the npz's predict shape.
 py::tuple pickle_state(const PyProblem& s) {
@@ -139,7 +126,7 @@ PyProblem generate(const std::string& config, std::int64_t index, std::uint64_t 
   const engine::ConfigId id = config_arg(config);
   const engine::AnswerStrategy strategy = strategy_arg(answers);
   const std::uint64_t k = index_arg(index);
-  const engine::Variant variant = variant_arg(grid, values, confounders, regime, hold_out);
+  const engine::Variant variant = engine::variant_from_options(grid, values, confounders, regime, hold_out);
   const engine::Split split = engine::split_of(k, 2, 2);  // the CLI's default --val 2 --test 2
   if (const std::string why = engine::variant_rules_defect(id, variant, split); !why.empty()) throw UsageError(why);
   py::gil_scoped_release release;

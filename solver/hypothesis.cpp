@@ -121,14 +121,17 @@ AllowedHypotheses allowed_by(const LayoutModel& model, const engine::RuleGroup& 
   return allowed;
 }
 
-AllowedHypotheses allowed_in(const engine::Problem& problem, int component, const LayoutModel& model,
-                             bool use_rules) {
-  if (!use_rules) return {};
-  const auto components = engine::configuration(problem.config).components.size();
-  if (problem.rules.size() != components)
+void require_rule_names(const engine::Problem& problem) {
+  if (problem.rules.size() != engine::configuration(problem.config).components.size())
     throw InputError("", "Data/Rules",
                      problem.rules.empty() ? "the rule names are unknown (no Rules element), so they cannot be used"
                                            : "expected one rule group per component");
+}
+
+AllowedHypotheses allowed_in(const engine::Problem& problem, int component, const LayoutModel& model,
+                             bool use_rules) {
+  if (!use_rules) return {};
+  require_rule_names(problem);
   return allowed_by(model, problem.rules[static_cast<std::size_t>(component)]);
 }
 

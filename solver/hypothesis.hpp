@@ -69,6 +69,8 @@ struct AllowedHypotheses {
 };
 /// The hypotheses of `model` that carry the rule names of `rules`.
 AllowedHypotheses allowed_by(const LayoutModel& model, const engine::RuleGroup& rules);
+/// Throws InputError (place Data/Rules) unless `problem` names one rule group per component.
+void require_rule_names(const engine::Problem& problem);
 /// What component `component` of `problem` may use: everything, or with `use_rules` the names of
 /// its rule group. Throws InputError (place "Data/Rules") when `use_rules` and the problem's rules
 /// are unknown (a file without a Rules element).

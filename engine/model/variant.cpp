@@ -130,4 +130,21 @@ std::string hold_out_text(const Variant& variant) {
   return out;
 }
 
+Variant variant_from_options(int grid, std::optional<int> values, int confounders, std::string_view regime,
+                             std::string_view hold_out) {
+  Variant v{.grid = grid, .values = 0, .confounders = confounders};
+  if (values) {
+    if (*values < kMinValues)
+      throw UsageError("--values " + std::to_string(*values) + " is out of range: it takes " + std::to_string(kMinValues) +
+                       ".." + std::to_string(kMaxValues));
+    v.values = *values;
+  }
+  const auto parsed = parse_regime(regime);
+  if (!parsed) throw UsageError("--regime '" + std::string(regime) + "': expected one of " + regime_names());
+  v.regime = *parsed;
+  if (!hold_out.empty()) parse_hold_out(hold_out, v.regime, v);
+  check_variant(v);
+  return v;
+}
+
 }  // namespace rave::engine

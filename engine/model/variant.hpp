@@ -94,6 +94,10 @@ void check_variant(const Variant& variant);
 /// Color; rules Constant, Progression, Arithmetic, Distribute_Three, also spelled Distribute_N),
 /// "Color" (Type, Size or Color) for a held-out attribute. Throws UsageError naming the word.
 void parse_hold_out(std::string_view text, Regime regime, Variant& variant);
+/// The variant the options `--grid --values --confounders --regime --hold-out` name (`values`
+/// nullopt: the original tables); UsageError naming the option when one is out of range or unknown.
+Variant variant_from_options(int grid, std::optional<int> values, int confounders, std::string_view regime,
+                             std::string_view hold_out);
 /// The hold-out list as parse_hold_out reads it back ("" when none).
 std::string hold_out_text(const Variant& variant);
 

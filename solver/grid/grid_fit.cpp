@@ -2,11 +2,11 @@
 
 #include <cmath>
 
-#include "common/error.hpp"
 #include "engine/model/configuration.hpp"
 #include "engine/model/variant_space.hpp"
 #include "engine/rules/variant_rules.hpp"
 #include "solver/grid/grid_rules.hpp"
+#include "solver/hypothesis.hpp"
 
 namespace rave::solver {
 namespace {
@@ -76,10 +76,7 @@ GridEntityFit fit_entity(const PriorRule& r, int attr, const GridCarry& carry, c
 }  // namespace
 
 GridComponentFit fit_grid_component(const engine::Problem& problem, int component, const SolveOptions& options) {
-  if (options.use_rules && problem.rules.size() != engine::configuration(problem.config).components.size())
-    throw InputError("", "Data/Rules",
-                     problem.rules.empty() ? "the rule names are unknown (no Rules element), so they cannot be used"
-                                           : "expected one rule group per component");
+  if (options.use_rules) require_rule_names(problem);
   const engine::VariantSpace& space = engine::variant_space(problem.config, problem.variant, problem.split);
   const GridComponent g = build_grid_component(problem, component, space);
   const auto lists = hypotheses(problem, component, g, options);

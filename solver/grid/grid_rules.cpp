@@ -111,14 +111,6 @@ bool all_common(const GridComponent& g, int candidate, int attr) {
   return true;
 }
 
-std::vector<int> sorted_levels(const std::vector<int>& by_slot) {
-  std::vector<int> out;
-  for (int level : by_slot)
-    if (level >= 0) out.push_back(level);
-  std::sort(out.begin(), out.end());
-  return out;
-}
-
 // The Distribute_N Position carry of one attribute (docs/solver.md#n-x-n-matrices). Every row visits
 // the row-1 slot sets in cyclic order, so the move from set i to set i+1 is one fixed bijection of
 // their slots (entry j of one position array to entry j of the next) wherever it occurs. Which slot
@@ -168,11 +160,7 @@ bool constant_holds(int attr, const GridCarry& carry, const GridComponent& g, in
       return each_panel_step(g, candidate, [a, v = carry.shift](const GridPanel& x, const GridPanel& y) {
         return shift_levels(x.by_slot[a], v) == y.by_slot[a];
       });
-    case GridCarry::kMove:
-      return each_panel_step(g, candidate, [a](const GridPanel& x, const GridPanel& y) {
-               return sorted_levels(x.by_slot[a]) == sorted_levels(y.by_slot[a]);
-             }) &&
-             move_holds(a, g, candidate);
+    case GridCarry::kMove: return move_holds(a, g, candidate);
     case GridCarry::kRegenerate: break;
   }
   const GridPanel& last = g.panel(g.grid - 1, g.grid - 1, candidate);
