@@ -6,8 +6,9 @@
 Each case runs --runs times in turn (cases interleaved, so load changes hit all alike); the CPU time
 of a run (user + system) is the difference of getrusage(RUSAGE_CHILDREN) around it; peak RSS is
 /usr/bin/time's %M of one extra run. /bin/true and an empty C program linked to the libraries that
-`rave` links (OpenCV core/imgproc, Z3, TBB, pugixml, zlib, libdeflate; built here with g++ when
-absent) set the floor.
+`rave` links (Z3, TBB, pugixml, zlib, libdeflate; built here with g++) set the floor; the same
+program linked to OpenCV core/imgproc as well shows what `rave` cost before OpenCV moved into the
+drawing module, and `rave show` is a command that loads it.
 """
 import argparse
 import pathlib
@@ -37,11 +38,13 @@ def peak_rss_mb(cmd):
     return int(out.strip().splitlines()[-1]) / 1024
 
 
-def empty_linked(tmp):
+RAVE_LIBS = ["-lz3", "-ltbb", "-lpugixml", "-lz", "-ldeflate"]
+
+
+def empty_linked(tmp, name, libs):
     src = tmp / "empty.c"
     src.write_text("int main(void) { return 0; }\n")
-    exe = tmp / "empty-linked"
-    libs = ["-lopencv_core", "-lopencv_imgproc", "-lz3", "-ltbb", "-lpugixml", "-lz", "-ldeflate"]
+    exe = tmp / name
     subprocess.run(["g++", str(src), "-o", str(exe), "-Wl,--no-as-needed"] + libs, check=True)
     return exe
 
@@ -56,10 +59,13 @@ def main():
         tmp = pathlib.Path(t)
         cases = {
             "/bin/true": ["/bin/true"],
-            "empty program linked like rave": [str(empty_linked(tmp))],
+            "empty program linked like rave": [str(empty_linked(tmp, "empty-rave", RAVE_LIBS))],
+            "empty program linked like rave + OpenCV": [
+                str(empty_linked(tmp, "empty-opencv", RAVE_LIBS + ["-lopencv_core", "-lopencv_imgproc"]))],
             "rave --version": [a.rave, "--version"],
             "rave convert (one .xml to .asig)": [a.rave, "convert", str(xml), str(tmp / "p.asig")],
             "rave solve (one .xml)": [a.rave, "solve", str(xml)],
+            "rave show (one .xml to .png: loads OpenCV)": [a.rave, "show", str(xml), "-o", str(tmp / "p.png")],
         }
         times = {name: [] for name in cases}
         for _ in range(a.runs):

@@ -1,67 +1,18 @@
-// OpenCV side of the renderer (see engine/render/internal/opencv_reference.hpp). Every call mirrors
-// rendering.py of the original with OpenCV's defaults: LINE_8, shift 0, INTER_LINEAR, zero border.
-#include <opencv2/core.hpp>
-#include <opencv2/imgproc.hpp>
-
+// The reference renderer of engine/render/internal/opencv_reference.hpp: the original's drawing
+// calls, made by the drawing module (engine/render/opencv/, loaded on first use), and the
+// full-frame, layer-by-layer composition of rendering.py on top of them.
 #include "common/error.hpp"
 #include "engine/model/attributes.hpp"
+#include "engine/render/internal/drawing_module.hpp"
 #include "engine/render/internal/opencv_reference.hpp"
 
 namespace rave::engine::internal {
-namespace {
-
-constexpr int kOutlineWidth = 2;  // DEFAULT_WIDTH
-
-cv::Mat wrap(std::uint8_t* data) { return cv::Mat(kPanelSize, kPanelSize, CV_8UC1, data); }
-
-std::vector<cv::Point> polygon(const ShapeGeometry& shape) {
-  std::vector<cv::Point> points;
-  for (int i = 0; i < shape.vertex_count; ++i) {
-    const PixelPoint& p = shape.vertices[static_cast<std::size_t>(i)];
-    points.emplace_back(p.x, p.y);
-  }
-  return points;
-}
-
-}  // namespace
 
 void draw_shape(const ShapeGeometry& shape, int fill, int outline, std::uint8_t* frame) {
-  cv::Mat img = wrap(frame);
-  const cv::Point center(shape.center.x, shape.center.y);
-  switch (shape.type) {
-    case kShapeNone:
-      return;
-    case kCircle:
-      if (fill != 0) cv::circle(img, center, shape.radius, cv::Scalar(fill), -1);
-      cv::circle(img, center, shape.radius, cv::Scalar(outline), kOutlineWidth);
-      return;
-    case kSquare: {
-      const int d = shape.half_side;
-      const cv::Point pt1(center.x - d, center.y - d), pt2(center.x + d, center.y + d);
-      if (fill != 0) cv::rectangle(img, pt1, pt2, cv::Scalar(fill), -1);
-      cv::rectangle(img, pt1, pt2, cv::Scalar(outline), kOutlineWidth);
-      return;
-    }
-    default: {
-      const std::vector<cv::Point> points = polygon(shape);
-      if (fill != 0) cv::fillConvexPoly(img, points, cv::Scalar(fill));
-      cv::polylines(img, std::vector<std::vector<cv::Point>>{points}, true, cv::Scalar(outline),
-                    kOutlineWidth);
-      return;
-    }
-  }
+  drawing_module().draw_shape(shape, fill, outline, frame);
 }
 
-Image warp_reference(const Affine& forward, const Image& src) {
-  Image dst{};
-  cv::Mat m(2, 3, CV_64F);
-  for (int i = 0; i < 6; ++i) m.at<double>(i / 3, i % 3) = forward.m[static_cast<std::size_t>(i)];
-  cv::Mat in(kPanelSize, kPanelSize, CV_8UC1, const_cast<std::uint8_t*>(src.data()));
-  cv::Mat out = wrap(dst.data());
-  cv::warpAffine(in, out, m, cv::Size(kPanelSize, kPanelSize), cv::INTER_LINEAR);
-  RAVE_CHECK(out.data == dst.data(), "warpAffine reallocated its output");
-  return dst;
-}
+Image warp_reference(const Affine& forward, const Image& src) { return drawing_module().warp_reference(forward, src); }
 
 Image render_entity_reference(const Slot& slot, const Entity& entity, int color) {
   RAVE_CHECK(color >= 0 && color < static_cast<int>(kColorValues.size()), "Color level out of range");

@@ -161,5 +161,16 @@ printf 'x' >>"$work/g4/center_single/RAVEN_1_train.xml"
 [[ $? == 3 ]] || fail "rave check of a set with a changed file did not exit 3"
 grep -q "RAVEN_1_train.xml: .* bytes listed" "$work/out" || fail "rave check did not name the changed file"
 
+# Fast start: the symbolic commands never load OpenCV (its drawing module is loaded on first draw).
+loaded_opencv() { LD_DEBUG=libs "$@" 2>&1 >/dev/null | grep -c 'calling init: .*libopencv_core'; }
+xml="$work/j1/distribute_nine/RAVEN_4_train.xml"
+[[ $(loaded_opencv "$rave" --version) == 0 ]] || fail "rave --version loaded OpenCV"
+[[ $(loaded_opencv "$rave" convert "$xml" "$work/fast.asig") == 0 ]] || fail "rave convert to .asig loaded OpenCV"
+[[ $(loaded_opencv "$rave" solve "$xml") == 0 ]] || fail "rave solve on an XML file loaded OpenCV"
+[[ $(loaded_opencv "$rave" show "$xml" -o "$work/fast.png") -ge 1 ]] || fail "rave show drew without OpenCV"
+RAVE_OPENCV_MODULE="$work/nowhere.so" expect 1 "drawing module missing" -- "$rave" show "$xml" -o "$work/nomodule.png"
+grep -q "drawing module" "$work/err" || fail "a missing drawing module is not named: $(cat "$work/err")"
+[[ ! -e "$work/nomodule.png" ]] || fail "show left a file behind without its drawing module"
+
 [[ $failures == 0 ]] && echo "all CLI checks passed"
 exit $((failures > 0))

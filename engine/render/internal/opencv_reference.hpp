@@ -1,6 +1,7 @@
 #pragma once
-// The original's drawing calls, one to one, through OpenCV 4.6 (docs/rendering.md; rendering.py):
-// the only place rave::engine touches OpenCV. The fast renderer (engine/render/render.cpp) uses the
+// The original's drawing calls, one to one, through OpenCV 4.6 (docs/rendering.md; rendering.py),
+// made by the drawing module (engine/render/opencv/, the only code that touches OpenCV, loaded on
+// first use: engine/render/internal/drawing_module.hpp). The fast renderer (engine/render/render.cpp) uses the
 // drawing to build its per-entity templates; the full-frame warp and panel renderer here are the
 // straightforward reference the tests hold the fast path against.
 //
