@@ -17,7 +17,7 @@ int floor_half(int x) { return x >= 0 ? x / 2 : -((-x + 1) / 2); }
 }  // namespace
 
 Encoder::Encoder(z3::context& ctx, const LayoutModel& model, const z3::expr& answer)
-    : ctx_(ctx), model_(model), answer_(answer), slots_(model.slots) {}
+    : ctx_(ctx), answer_(answer), slots_(model.slots) {}
 
 PanelTerms Encoder::known(const PanelView& v) const {
   auto common = [&](int a) { return Term::integer(v.common[a]); };

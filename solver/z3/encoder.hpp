@@ -57,7 +57,6 @@ class Encoder {
   Term moves(int attr, const std::vector<PanelTerms>& p) const;
 
   z3::context& ctx_;
-  const LayoutModel& model_;
   const z3::expr& answer_;
   int slots_;
 };
