@@ -37,6 +37,7 @@ void ComponentFit::fit(const LayoutModel& model, const ComponentView& view,
     group0_carry_[k] = carry_slot(group0_[k]);
     group0_weight_[k] = model.group0[group0_[k].hypothesis].log_prior + group0_[k].log_lik;
   }
+  fit_carries();
   for (int a = 0; a < kRuleAttrs; ++a)
     for (int v = 0; v < value_count_[a]; ++v)
       value_weight_[a][v] = model.entity[a][values_[a][v].hypothesis].log_prior + values_[a][v].log_lik;
@@ -54,24 +55,25 @@ int ComponentFit::carry_slot(const Group0Fit& g) {
     if (k.uniform == key.uniform && k.carry == key.carry && k.shift == key.shift) return c;
   }
   RAVE_CHECK(carry_count_ < static_cast<int>(carries_.size()), "more carry kinds than expected");
-  CarrySlot& slot = carries_[carry_count_];
-  slot.key = key;
-  slot.ready = 0;
-  slot.accepts_ready = 0;
+  carries_[carry_count_].key = key;
   return carry_count_++;
 }
 
-const CarryFit& ComponentFit::carry_fit(const CarrySlot& slot, int attr) const {
-  if (!((slot.ready >> attr) & 1u)) {
-    slot.attrs[attr] = fit_carry(slot.key, attr, model_->ranges[attr], model_->slots, *view_);
-    slot.ready |= 1u << attr;
+// Every carry's readings and the candidates continuing them, once per fit (a handful of carries;
+// Angle only when it plays a part).
+void ComponentFit::fit_carries() {
+  for (int c = 0; c < carry_count_; ++c) {
+    CarrySlot& slot = carries_[c];
+    for (int attr = 0; attr < 4; ++attr) {
+      if (attr == kAngle && !angle_) continue;
+      slot.attrs[attr] = fit_carry(slot.key, attr, model_->ranges[attr], model_->slots, *view_);
+      slot.accepts[attr] = accepts_of(slot, attr);
+    }
   }
-  return slot.attrs[attr];
 }
 
 // Bit i: candidate i continues the reading of `attr` under `slot` (carry_accepts for all 8).
-std::uint8_t ComponentFit::accepted(const CarrySlot& slot, int attr) const {
-  if ((slot.accepts_ready >> attr) & 1u) return slot.accepts[attr];
+std::uint8_t ComponentFit::accepts_of(const CarrySlot& slot, int attr) const {
   const PanelView& col2 = view_->panels[7];
   const CarryKey& key = slot.key;
   unsigned bits = 0;
@@ -82,16 +84,14 @@ std::uint8_t ComponentFit::accepted(const CarrySlot& slot, int attr) const {
   } else if (key.carry == Carry::kRegenerate) {
     bits = 0xFFu;
   } else if (key.carry == Carry::kMove) {
-    const MoveFit& move = carry_fit(slot, attr).move;
+    const MoveFit& move = slot.attrs[attr].move;
     for (int i = 0; i < 8; ++i) bits |= static_cast<unsigned>(move_accepts(move, attr, view_->panels[8 + i])) << i;
   } else {  // carry_copies from col2, its compare hoisted out of the loop
     const PackedLevels expected =
         key.carry == Carry::kShift ? shift_levels(col2.by_slot[attr], key.shift, model_->slots) : col2.by_slot[attr];
     for (int i = 0; i < 8; ++i) bits |= static_cast<unsigned>(expected == view_->panels[8 + i].by_slot[attr]) << i;
   }
-  slot.accepts[attr] = static_cast<std::uint8_t>(bits);
-  slot.accepts_ready |= 1u << attr;
-  return slot.accepts[attr];
+  return static_cast<std::uint8_t>(bits);
 }
 
 // The candidates group-0 fit k may explain, given `values` (per attribute, the candidates some
@@ -106,14 +106,14 @@ std::uint8_t ComponentFit::possible_under(int k, const std::array<std::uint8_t, 
   }
   const CarrySlot& carry = carries_[group0_carry_[k]];
   if (angle_) {
-    if (bits == 0 || !carry_fit(carry, kAngle).fits) return 0;
-    bits &= accepted(carry, kAngle);
+    if (bits == 0 || !carry.attrs[kAngle].fits) return 0;
+    bits &= carry.accepts[kAngle];
   }
   for (int a = 0; a < kRuleAttrs && bits != 0; ++a) {
     unsigned constant = 0;
     if (constant_[a] >= 0) {
-      const CarryFit& cf = carry_fit(carry, a);
-      if (cf.fits && (!cf.noise || noise_allowed_[a])) constant = accepted(carry, a);
+      const CarryFit& cf = carry.attrs[a];
+      if (cf.fits && (!cf.noise || noise_allowed_[a])) constant = carry.accepts[a];
     }
     bits &= values[a] | constant;
   }
@@ -142,7 +142,7 @@ double ComponentFit::attr_term(int attr, const CarrySlot& carry, const PanelView
   double constant = kNoScore;
   bool noise = false;
   if (constant_[attr] >= 0) {
-    const CarryFit& cf = carry_fit(carry, attr);
+    const CarryFit& cf = carry.attrs[attr];
     noise = cf.noise;
     if (cf.fits && (!cf.noise || noise_allowed_[attr]) && carry_accepts(carry.key, cf, attr, model_->slots, *view_, cand))
       constant = constant_weight_[attr] + cf.log_lik + cand.count * cf.log_per_entity;
@@ -182,7 +182,7 @@ double ComponentFit::score(int i, ComponentReading* best) const {
     if (!group0_accepts(g, *model_, cand, log_lik)) continue;
     const CarrySlot& carry = carries_[group0_carry_[k]];
     if (angle_) {
-      const CarryFit& angle = carry_fit(carry, kAngle);
+      const CarryFit& angle = carry.attrs[kAngle];
       if (!angle.fits || !carry_accepts(carry.key, angle, kAngle, model_->slots, *view_, cand)) continue;
       log_lik += angle.log_lik + cand.count * angle.log_per_entity;
     }
@@ -216,7 +216,7 @@ std::string ComponentFit::context_gap() const {
   for (int a = 0; a < (angle_ ? 4 : kRuleAttrs); ++a) {
     bool any = a < kRuleAttrs && value_count_[a] > 0;
     for (int c = 0; c < carry_count_ && !any; ++c) {
-      const CarryFit& cf = carry_fit(carries_[c], a);
+      const CarryFit& cf = carries_[c].attrs[a];
       any = cf.fits && (a == kAngle || (constant_[a] >= 0 && (!cf.noise || noise_allowed_[a])));
     }
     if (!any) return kAttrNames[a];

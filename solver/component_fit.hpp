@@ -51,15 +51,13 @@ class ComponentFit {
   std::string context_gap() const;
 
  private:
-  struct CarrySlot {          // readings of Type, Size, Color, Angle under one carry
+  struct CarrySlot {          // readings of Type, Size, Color, Angle under one carry, fitted by fit()
     CarryKey key;
-    mutable std::array<CarryFit, 4> attrs;        // computed when first needed (most candidates fail earlier)
-    mutable unsigned ready = 0;                   // bit a: attrs[a] computed
-    mutable std::array<std::uint8_t, 4> accepts;  // bit i: candidate i continues the reading of attr
-    mutable unsigned accepts_ready = 0;           // bit a: accepts[a] computed
+    std::array<CarryFit, 4> attrs;        // the reading of attr on the context
+    std::array<std::uint8_t, 4> accepts;  // bit i: candidate i continues the reading of attr
   };
-  const CarryFit& carry_fit(const CarrySlot& slot, int attr) const;
-  std::uint8_t accepted(const CarrySlot& slot, int attr) const;
+  void fit_carries();
+  std::uint8_t accepts_of(const CarrySlot& slot, int attr) const;
   std::uint8_t possible_under(int k, const std::array<std::uint8_t, kRuleAttrs>& values) const;
   struct AttrTerms {          // non-Constant rules matching a candidate on one attribute
     double sum = kNoScore;
