@@ -2,8 +2,8 @@
 // explained and ranked first under abduction, no distractor satisfies the problem's own rules, no
 // two candidates are identical; plus the rule-free ambiguous share and the context-blind shortcut's
 // accuracy. Prints each failing problem, a summary table per configuration, and exits with 3 when
-// some problem failed (an unreadable file counts as failed). A folder with a manifest (rave.json) is
-// first checked against it: who made it, and every listed file's size and CRC-32.
+// some problem failed (an unreadable file counts as failed). A folder with a manifest (rave.json)
+// is first checked against it: who made it, and every listed file's size and CRC-32.
 #include <cstdio>
 #include <filesystem>
 #include <memory>
@@ -31,8 +31,8 @@ struct CheckArgs {
 
 // Counts of one column (a configuration, or all).
 struct Column {
-  int problems = 0, unique = 0, ambiguous = 0, unexplained = 0, misranked = 0, valid_distractor = 0, duplicates = 0,
-      failed = 0, with_target = 0, blind_hits = 0;
+  int problems = 0, unique = 0, ambiguous = 0, unexplained = 0, misranked = 0, valid_distractor = 0,
+      duplicates = 0, failed = 0, with_target = 0, blind_hits = 0;
 };
 
 void count(Column& col, const solver::ProblemCheck& c, bool strict) {
@@ -48,7 +48,8 @@ void count(Column& col, const solver::ProblemCheck& c, bool strict) {
   col.blind_hits += c.blind_hit;
 }
 
-void print_row(const char* name, const Column& total, const std::array<Column, 7>& cols, int Column::*field) {
+void print_row(const char* name, const Column& total, const std::array<Column, 7>& cols,
+               int Column::*field) {
   std::printf("%-22s %8d", name, total.*field);
   for (const Column& c : cols) std::printf(" %8d", c.*field);
   std::printf("\n");
@@ -56,7 +57,8 @@ void print_row(const char* name, const Column& total, const std::array<Column, 7
 
 void print_table(const Column& total, const std::array<Column, 7>& cols, int errors) {
   std::printf("%-22s %8s", "", "all");
-  for (const auto& config : engine::all_configurations()) std::printf(" %8s", std::string(config.paper_name).c_str());
+  for (const auto& config : engine::all_configurations())
+    std::printf(" %8s", std::string(config.paper_name).c_str());
   std::printf("\n");
   print_row("problems", total, cols, &Column::problems);
   print_row("unique (no rules)", total, cols, &Column::unique);
@@ -76,7 +78,8 @@ void print_table(const Column& total, const std::array<Column, 7>& cols, int err
   blind(total);
   for (const Column& c : cols) blind(c);
   std::printf("\n");
-  print_row("with target", total, cols, &Column::with_target);  // what the accuracy and answer rows count
+  print_row("with target", total, cols,
+            &Column::with_target);  // what the accuracy and answer rows count
   std::printf("unreadable files: %d\n", errors);
 }
 
@@ -95,10 +98,12 @@ int check_manifests(const std::vector<std::string>& paths) {
     const std::optional<engine::DatasetManifest> m = engine::read_manifest(file);
     if (!m) continue;
     const auto mismatches = engine::manifest_mismatches(path, *m);
-    std::printf("%s: made by rave %s with `%s`; %zu files listed, %zu differ%s\n", shown(file).c_str(),
-                m->rave_version.c_str(), joined(m->command).c_str(), m->files.size(), mismatches.size(),
+    std::printf("%s: made by rave %s with `%s`; %zu files listed, %zu differ%s\n",
+                shown(file).c_str(), m->rave_version.c_str(), joined(m->command).c_str(),
+                m->files.size(), mismatches.size(),
                 m->complete ? "" : "; INCOMPLETE (the run did not finish: --resume it)");
-    for (const std::string& line : mismatches) std::printf("%s: %s\n", shown(file).c_str(), line.c_str());
+    for (const std::string& line : mismatches)
+      std::printf("%s: %s\n", shown(file).c_str(), line.c_str());
     bad += static_cast<int>(mismatches.size()) + (m->complete ? 0 : 1);
   }
   return bad;
@@ -125,7 +130,8 @@ int run_check(const CheckArgs& args) {
     }
     count(total, r.check, args.strict);
     count(cols[engine::config_index(r.config)], r.check, args.strict);
-    if (r.check.failed(args.strict)) std::printf("%s: %s\n", shown(r.file).c_str(), r.check.failures(args.strict).c_str());
+    if (r.check.failed(args.strict))
+      std::printf("%s: %s\n", shown(r.file).c_str(), r.check.failures(args.strict).c_str());
   });
   progress.finish();
   print_table(total, cols, errors);
@@ -138,14 +144,20 @@ Runner add_check(CLI::App& app) {
   auto args = std::make_shared<CheckArgs>();
   auto* cmd = app.add_subcommand(
       "check",
-      "Audit a dataset: every answer explained and ranked first by rule abduction, no distractor that\n"
-      "satisfies the problem's own rules, no duplicate candidates; reports the rule-free ambiguous share\n"
-      "and the context-blind shortcut's accuracy; a folder's rave.json is read and every file it lists\n"
+      "Audit a dataset: every answer explained and ranked first by rule abduction, no distractor "
+      "that\n"
+      "satisfies the problem's own rules, no duplicate candidates; reports the rule-free ambiguous "
+      "share\n"
+      "and the context-blind shortcut's accuracy; a folder's rave.json is read and every file it "
+      "lists\n"
       "checked (size, CRC-32). Exit code 3 when a problem or a listed file fails.");
   cmd->add_option("paths", args->paths, "Dataset folders or problem files")->required();
   cmd->add_option("--backend,-b", args->backend, "heuristic or z3")->capture_default_str();
-  cmd->add_flag("--strict", args->strict, "Also fail problems that are ambiguous without the rules");
-  cmd->add_option("-j,--jobs", args->threads, "Worker threads")->capture_default_str()->check(jobs_range());
+  cmd->add_flag("--strict", args->strict,
+                "Also fail problems that are ambiguous without the rules");
+  cmd->add_option("-j,--jobs", args->threads, "Worker threads")
+      ->capture_default_str()
+      ->check(jobs_range());
   return [args] { return run_check(*args); };
 }
 

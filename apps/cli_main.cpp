@@ -30,7 +30,8 @@ std::optional<std::string> unknown_arguments(const CLI::App& app, const std::str
   return std::nullopt;
 }
 
-// `rave` alone and `rave help [command]` print help, as `rave --help` and `rave <command> --help` do.
+// `rave` alone and `rave help [command]` print help, as `rave --help` and `rave <command> --help`
+// do.
 std::optional<std::string> help_request(CLI::App& app, int argc, char** argv) {
   if (argc <= 1) return app.help();
   if (std::string_view(argv[1]) != "help" || argc > 3) return std::nullopt;
@@ -58,9 +59,10 @@ int parse_and_run(int argc, char** argv, const Program& program, const std::vect
   } catch (const CLI::Success& e) {
     return app.exit(e);  // --help, --version
   } catch (const CLI::ParseError& e) {
-    std::fprintf(stderr, "%s: error: %s (see %s --help, or %s <command> --help)\n", program.name.c_str(),
-                 printable(unknown_arguments(app, program.name).value_or(e.what())).c_str(), program.name.c_str(),
-                 program.name.c_str());
+    std::fprintf(stderr, "%s: error: %s (see %s --help, or %s <command> --help)\n",
+                 program.name.c_str(),
+                 printable(unknown_arguments(app, program.name).value_or(e.what())).c_str(),
+                 program.name.c_str(), program.name.c_str());
     return 2;
   }
   for (auto& [sub, runner] : runners)

@@ -3,7 +3,8 @@
 // the exit code, shared by `rave` and `rave-train` (0 ok, 1 bad input or a runtime error, 2 usage,
 // 3 a check that found problems). Errors print as one line: `<program>: error: <what>`.
 //
-//   int main(int argc, char** argv) { return rave::apps::cli_main(argc, argv, kProgram, subcommands()); }
+//   int main(int argc, char** argv) { return rave::apps::cli_main(argc, argv, kProgram,
+//   subcommands()); }
 #include <string>
 #include <vector>
 

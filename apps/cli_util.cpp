@@ -42,19 +42,23 @@ CLI::Validator jobs_range() {
       [](std::string& text) -> std::string {
         int value = 0;
         const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-        if (ec == std::errc() && ptr == text.data() + text.size() && value >= 1 && value <= kMaxJobs) return "";
-        return "must be a number of worker threads from 1 to " + std::to_string(kMaxJobs) + ", not " + quote_value(text);
+        if (ec == std::errc() && ptr == text.data() + text.size() && value >= 1 &&
+            value <= kMaxJobs)
+          return "";
+        return "must be a number of worker threads from 1 to " + std::to_string(kMaxJobs) +
+               ", not " + quote_value(text);
       },
       "1.." + std::to_string(kMaxJobs));
 }
 
-std::uint64_t parse_whole_number(const std::string& text, const std::string& flag, std::uint64_t lo, std::uint64_t hi) {
+std::uint64_t parse_whole_number(const std::string& text, const std::string& flag, std::uint64_t lo,
+                                 std::uint64_t hi) {
   std::uint64_t value = 0;
   const bool digits = !text.empty() && text.find_first_not_of("0123456789") == std::string::npos;
   const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
   if (!digits || ec != std::errc() || ptr != text.data() + text.size() || value < lo || value > hi)
-    throw UsageError(flag + " must be a whole number from " + std::to_string(lo) + " to " + std::to_string(hi) +
-                     ", not " + quote_value(text));
+    throw UsageError(flag + " must be a whole number from " + std::to_string(lo) + " to " +
+                     std::to_string(hi) + ", not " + quote_value(text));
   return value;
 }
 
@@ -72,7 +76,9 @@ std::string read_standard_input(std::size_t max_bytes) {
     const std::size_t n = std::fread(buffer, 1, sizeof buffer, stdin);
     text.append(buffer, n);
     if (text.size() > max_bytes)
-      throw InputError("<stdin>", "", "more than " + std::to_string(max_bytes) + " bytes; a problem needs under 1 MB");
+      throw InputError(
+          "<stdin>", "",
+          "more than " + std::to_string(max_bytes) + " bytes; a problem needs under 1 MB");
     if (n < sizeof buffer) break;
   }
   if (std::ferror(stdin)) throw InputError("<stdin>", "", "read failed");

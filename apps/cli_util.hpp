@@ -20,18 +20,22 @@ std::vector<engine::ConfigId> parse_config_list(const std::vector<std::string>& 
 engine::AnswerStrategy parse_answer_strategy(const std::string& word);
 /// Default worker count: the hardware's threads (at least 1).
 int default_threads();
-/// A path as it may be printed: control characters and bytes that are not UTF-8 escaped (printable).
+/// A path as it may be printed: control characters and bytes that are not UTF-8 escaped
+/// (printable).
 std::string shown(const std::filesystem::path& path);
 /// A path for a JSON string: itself when it is valid UTF-8 (JSON escapes controls), else printable.
 std::string json_path(const std::filesystem::path& path);
-/// All of standard input (at most `max_bytes`; InputError naming <stdin> beyond, or on a read error).
+/// All of standard input (at most `max_bytes`; InputError naming <stdin> beyond, or on a read
+/// error).
 std::string read_standard_input(std::size_t max_bytes);
 /// Most worker threads a command accepts.
 inline constexpr int kMaxJobs = 1024;
-/// CLI11 check of a worker count, 1..kMaxJobs (CLI::PositiveNumber's message prints DBL_MAX in full).
+/// CLI11 check of a worker count, 1..kMaxJobs (CLI::PositiveNumber's message prints DBL_MAX in
+/// full).
 CLI::Validator jobs_range();
 /// `text` as a whole decimal number in [lo, hi] (digits only: no sign, exponent or fraction); a
 /// UsageError naming `flag` otherwise. CLI11 would clamp -1, 2^64 or 10^23 silently.
-std::uint64_t parse_whole_number(const std::string& text, const std::string& flag, std::uint64_t lo, std::uint64_t hi);
+std::uint64_t parse_whole_number(const std::string& text, const std::string& flag, std::uint64_t lo,
+                                 std::uint64_t hi);
 
 }  // namespace rave::apps

@@ -1,8 +1,8 @@
 // `rave convert`: problems between their file forms, chosen by extension: RAVEN XML (.xml), the
 // text form (.asig, docs/asig.md) and, as output only, a rendered RAVEN npz (.npz).
 // `rave convert A.xml B.asig` then `rave convert B.asig C.xml` gives C == A byte for byte;
-// `rave convert --to asig FILES-OR-FOLDERS [-o DIR]` converts many at once; `-` is standard input (its
-// form told by its first character) and, with --to, `-o -` standard output.
+// `rave convert --to asig FILES-OR-FOLDERS [-o DIR]` converts many at once; `-` is standard input
+// (its form told by its first character) and, with --to, `-o -` standard output.
 #include <cstdio>
 #include <filesystem>
 #include <memory>
@@ -36,10 +36,12 @@ std::string encode_as(const engine::Problem& problem, const std::filesystem::pat
   if (ext == ".xml") return engine::write_problem_xml(problem);
   if (ext == ".asig") return engine::write_asig(problem);
   if (!problem.target)
-    throw InputError(output.string(), "", "an npz needs the answer index, which the input does not give");
+    throw InputError(output.string(), "",
+                     "an npz needs the answer index, which the input does not give");
   engine::Problem with_predict = problem;
   if (!with_predict.predict) with_predict.predict = with_predict.target;
-  return engine::encode_problem_npz(with_predict, engine::render_problem(with_predict), /*compress=*/false);
+  return engine::encode_problem_npz(with_predict, engine::render_problem(with_predict),
+                                    /*compress=*/false);
 }
 
 constexpr const char* kStandardStream = "-";
@@ -57,7 +59,8 @@ void convert_one(const FileJob& job, bool refuse_existing, bool to_stdout) {
   const engine::Problem problem = read_input(job.input);
   const std::string bytes = encode_as(problem, job.output);
   if (to_stdout) {
-    if (std::fwrite(bytes.data(), 1, bytes.size(), stdout) != bytes.size() || std::fflush(stdout) != 0)
+    if (std::fwrite(bytes.data(), 1, bytes.size(), stdout) != bytes.size() ||
+        std::fflush(stdout) != 0)
       throw InputError("<stdout>", "", "cannot write to standard output");
     return;
   }
@@ -72,13 +75,16 @@ std::string checked_extension(const std::string& word) {
   return ext;
 }
 
-// Standard input is one input on its own: `convert - OUT` or `convert --to FORM - -o OUT` (OUT may be
+// Standard input is one input on its own: `convert - OUT` or `convert --to FORM - -o OUT` (OUT may
+// be
 // `-`, standard output).
 std::vector<FileJob> plan_stdin(const ConvertArgs& args) {
   if (args.paths.size() != (args.to.empty() ? 2 : 1))
-    throw UsageError("standard input (-) is one input: convert - OUTPUT, or convert --to FORMAT - -o OUTPUT");
+    throw UsageError(
+        "standard input (-) is one input: convert - OUTPUT, or convert --to FORMAT - -o OUTPUT");
   if (args.to.empty()) return {{kStandardStream, args.paths[1]}};
-  if (args.out_dir.empty()) throw UsageError("convert --to FORMAT - needs -o: a file, or - for standard output");
+  if (args.out_dir.empty())
+    throw UsageError("convert --to FORMAT - needs -o: a file, or - for standard output");
   const std::string ext = checked_extension(args.to);
   const std::filesystem::path output = args.out_dir == kStandardStream ? "-" + ext : args.out_dir;
   return {{kStandardStream, output}};
@@ -88,12 +94,15 @@ std::vector<FileJob> plan(const ConvertArgs& args) {
   if (!args.paths.empty() && args.paths[0] == kStandardStream) return plan_stdin(args);
   if (!args.to.empty() && args.out_dir == kStandardStream) {
     const auto files = engine::collect_problem_files({args.paths.begin(), args.paths.end()});
-    if (files.size() != 1) throw UsageError("-o - (standard output) takes one problem, not " + std::to_string(files.size()));
+    if (files.size() != 1)
+      throw UsageError("-o - (standard output) takes one problem, not " +
+                       std::to_string(files.size()));
     return {{files[0], "-" + checked_extension(args.to)}};
   }
   if (!args.to.empty()) return plan_file_jobs(args.paths, args.out_dir, checked_extension(args.to));
   if (args.paths.size() != 2 || !args.out_dir.empty())
-    throw UsageError("convert takes INPUT OUTPUT, or --to FORMAT with any number of inputs (and -o DIR)");
+    throw UsageError(
+        "convert takes INPUT OUTPUT, or --to FORMAT with any number of inputs (and -o DIR)");
   if (args.paths[1] == kStandardStream)
     throw UsageError("to write to standard output, give the form: convert --to FORMAT INPUT -o -");
   checked_extension(std::filesystem::path(args.paths[1]).extension().string());
@@ -113,17 +122,20 @@ int run_convert(const ConvertArgs& args) {
 
 Runner add_convert(CLI::App& app) {
   auto args = std::make_shared<ConvertArgs>();
-  auto* cmd = app.add_subcommand("convert",
-                                 "Convert problems between RAVEN XML (.xml) and the A-SIG text form (.asig, "
-                                 "docs/asig.md); .npz output renders them. XML -> .asig -> XML is byte-identical.\n"
-                                 "  rave convert A.xml B.asig\n"
-                                 "  rave convert --to asig data/raven -o asig/   # every problem below, same paths\n"
-                                 "  cat p.xml | rave convert --to asig - -o -     # standard input to standard output");
-  cmd->add_option("paths", args->paths, "INPUT OUTPUT, or with --to: input files and folders; - is standard input")
+  auto* cmd = app.add_subcommand(
+      "convert",
+      "Convert problems between RAVEN XML (.xml) and the A-SIG text form (.asig, "
+      "docs/asig.md); .npz output renders them. XML -> .asig -> XML is byte-identical.\n"
+      "  rave convert A.xml B.asig\n"
+      "  rave convert --to asig data/raven -o asig/   # every problem below, same paths\n"
+      "  cat p.xml | rave convert --to asig - -o -     # standard input to standard output");
+  cmd->add_option("paths", args->paths,
+                  "INPUT OUTPUT, or with --to: input files and folders; - is standard input")
       ->required();
   cmd->add_option("--to", args->to, "Output format for many inputs: xml, asig or npz");
   cmd->add_option("-o,--out-dir", args->out_dir,
-                  "With --to: folder for the outputs (default: beside each input); for one input a file, or - for "
+                  "With --to: folder for the outputs (default: beside each input); for one input a "
+                  "file, or - for "
                   "standard output");
   cmd->add_flag("--overwrite", args->overwrite, "With --to: replace outputs that exist already");
   return [args] { return run_convert(*args); };

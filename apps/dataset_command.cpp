@@ -10,8 +10,10 @@ void append_variant(const engine::DatasetSpec& spec, std::vector<std::string>& o
   if (v.grid != engine::kDefaultGrid) out.insert(out.end(), {"--grid", std::to_string(v.grid)});
   if (v.values != 0) out.insert(out.end(), {"--values", std::to_string(v.values)});
   if (v.confounders != 0) out.insert(out.end(), {"--confounders", std::to_string(v.confounders)});
-  if (v.regime != engine::Regime::kNeutral) out.insert(out.end(), {"--regime", std::string(engine::regime_name(v.regime))});
-  if (const std::string hold_out = engine::hold_out_text(v); !hold_out.empty()) out.insert(out.end(), {"--hold-out", hold_out});
+  if (v.regime != engine::Regime::kNeutral)
+    out.insert(out.end(), {"--regime", std::string(engine::regime_name(v.regime))});
+  if (const std::string hold_out = engine::hold_out_text(v); !hold_out.empty())
+    out.insert(out.end(), {"--hold-out", hold_out});
   if (spec.symbolic_only) out.emplace_back("--symbolic-only");
 }
 
@@ -21,12 +23,16 @@ std::vector<std::string> dataset_command(const engine::DatasetSpec& spec) {
   std::string configs;
   for (engine::ConfigId id : spec.configs) {
     if (!configs.empty()) configs += ',';
-    configs.append(engine::configuration(id).folder);  // append: g++ 12 warns falsely (-Wrestrict) on "," + string
+    configs.append(engine::configuration(id)
+                       .folder);  // append: g++ 12 warns falsely (-Wrestrict) on "," + string
   }
-  std::vector<std::string> out{"rave", "generate", "--num-samples", std::to_string(spec.num_samples),
-                               "--configs", configs.empty() ? "all" : configs, "--seed", std::to_string(spec.seed),
-                               "--answers", std::string(engine::strategy_name(spec.answers)),
-                               "--val", std::to_string(spec.val), "--test", std::to_string(spec.test)};
+  std::vector<std::string> out{"rave",          "generate",
+                               "--num-samples", std::to_string(spec.num_samples),
+                               "--configs",     configs.empty() ? "all" : configs,
+                               "--seed",        std::to_string(spec.seed),
+                               "--answers",     std::string(engine::strategy_name(spec.answers)),
+                               "--val",         std::to_string(spec.val),
+                               "--test",        std::to_string(spec.test)};
   if (spec.compress) out.emplace_back("--compress");
   if (spec.accept) out.emplace_back("--unique-only");
   append_variant(spec, out);

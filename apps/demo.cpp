@@ -10,9 +10,9 @@
 #include "common/atomic_file.hpp"
 #include "engine/audit.hpp"
 #include "engine/dataset.hpp"
+#include "engine/formats/png.hpp"
 #include "engine/formats/problem_files.hpp"
 #include "engine/render/render.hpp"
-#include "engine/formats/png.hpp"
 #include "engine/render/sheet.hpp"
 
 namespace rave::apps {
@@ -31,13 +31,16 @@ std::string rules_text(const engine::Problem& p) {
     for (const auto& rule : p.rules[c].rules) {
       if (rule.name == engine::RuleName::kConstant) continue;
       if (!out.empty()) out += ", ";
-      if (p.rules.size() > 1) out += std::string(engine::configuration(p.config).components[c].name) + ":";
-      out += std::string(engine::rule_attr_text(rule.attr)) + " " + std::string(engine::rule_name_text(rule.name));
+      if (p.rules.size() > 1)
+        out += std::string(engine::configuration(p.config).components[c].name) + ":";
+      out += std::string(engine::rule_attr_text(rule.attr)) + " " +
+             std::string(engine::rule_name_text(rule.name));
     }
   return out.empty() ? "all Constant" : out;
 }
 
-void describe_config(const engine::DatasetSpec& spec, engine::ConfigId id, engine::BlindAudit& audit) {
+void describe_config(const engine::DatasetSpec& spec, engine::ConfigId id,
+                     engine::BlindAudit& audit) {
   const auto dir = spec.dir / engine::configuration(id).folder;
   std::vector<engine::Problem> problems;
   for (std::uint64_t k = 0; k < spec.num_samples; ++k)
@@ -47,9 +50,11 @@ void describe_config(const engine::DatasetSpec& spec, engine::ConfigId id, engin
   audit.problems += a.problems;
   audit.hits += a.hits;
   const auto sheet = dir / "RAVEN_0_train.png";
-  write_file_atomic(sheet, engine::encode_gray_png(engine::problem_sheet(engine::render_problem(problems[0]), problems[0].target)));
-  std::printf("  %-8s %-40s problem 0: answer %d, rules: %s\n", std::string(engine::configuration(id).paper_name).c_str(),
-              dir.string().c_str(), *problems[0].target, rules_text(problems[0]).c_str());
+  write_file_atomic(sheet, engine::encode_gray_png(engine::problem_sheet(
+                               engine::render_problem(problems[0]), problems[0].target)));
+  std::printf("  %-8s %-40s problem 0: answer %d, rules: %s\n",
+              std::string(engine::configuration(id).paper_name).c_str(), dir.string().c_str(),
+              *problems[0].target, rules_text(problems[0]).c_str());
 }
 
 int run_demo(const DemoArgs& args) {
@@ -61,17 +66,22 @@ int run_demo(const DemoArgs& args) {
                            .threads = default_threads()};
   spec.command = dataset_command(spec);
   const auto report = engine::write_dataset(spec);
-  std::printf("rave demo: %llu problems (%s answer sets, seed %llu) in %s/<configuration>/RAVEN_<k>_<split>.{npz,xml}\n",
-              static_cast<unsigned long long>(report.written), args.answers.c_str(),
-              static_cast<unsigned long long>(spec.seed), shown(args.dir).c_str());
+  std::printf(
+      "rave demo: %llu problems (%s answer sets, seed %llu) in "
+      "%s/<configuration>/RAVEN_<k>_<split>.{npz,xml}\n",
+      static_cast<unsigned long long>(report.written), args.answers.c_str(),
+      static_cast<unsigned long long>(spec.seed), shown(args.dir).c_str());
   engine::BlindAudit audit;
   for (const auto& config : engine::all_configurations()) describe_config(spec, config.id, audit);
-  std::printf("each folder also has RAVEN_0_train.png, a sheet of its first problem (answer framed)\n");
-  std::printf("context-blind audit (answer found from the candidates alone): %.1f%% of %d problems "
-              "(about 98%% expected for raven, 12.5%% for iraven)\n",
-              100.0 * audit.accuracy(), audit.problems);
-  std::printf("next: rave generate --help, rave show %s/center_single/RAVEN_0_train.npz -o sheet.png\n",
-              shown(args.dir).c_str());
+  std::printf(
+      "each folder also has RAVEN_0_train.png, a sheet of its first problem (answer framed)\n");
+  std::printf(
+      "context-blind audit (answer found from the candidates alone): %.1f%% of %d problems "
+      "(about 98%% expected for raven, 12.5%% for iraven)\n",
+      100.0 * audit.accuracy(), audit.problems);
+  std::printf(
+      "next: rave generate --help, rave show %s/center_single/RAVEN_0_train.npz -o sheet.png\n",
+      shown(args.dir).c_str());
   return 0;
 }
 
@@ -79,13 +89,16 @@ int run_demo(const DemoArgs& args) {
 
 Runner add_demo(CLI::App& app) {
   auto args = std::make_shared<DemoArgs>();
-  auto* cmd = app.add_subcommand("demo", "Generate a small sample of every configuration and describe it "
-                                         "(the quickest way to see what rave makes)");
+  auto* cmd = app.add_subcommand("demo",
+                                 "Generate a small sample of every configuration and describe it "
+                                 "(the quickest way to see what rave makes)");
   cmd->add_option("-o,--save-dir", args->dir, "Output folder")->capture_default_str();
   cmd->add_option("-n,--num-samples", args->per_config, "Problems per configuration")
-      ->capture_default_str()->check(CLI::Range(1, 100000));
+      ->capture_default_str()
+      ->check(CLI::Range(1, 100000));
   cmd->add_option("-a,--answers", args->answers, "raven, iraven or fair")->capture_default_str();
-  cmd->add_option("-s,--seed", args->seed, "Random seed, 0..18446744073709551615")->capture_default_str();
+  cmd->add_option("-s,--seed", args->seed, "Random seed, 0..18446744073709551615")
+      ->capture_default_str();
   return [args] { return run_demo(*args); };
 }
 

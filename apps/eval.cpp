@@ -11,17 +11,18 @@
 #include "apps/neural_words.hpp"
 #include "common/atomic_file.hpp"
 #include "common/error.hpp"
+#include "engine/formats/problem_files.hpp"
 #include "evaluation/report_chart.hpp"
 #include "neural/dataset.hpp"
 #include "neural/trainer.hpp"
-#include "engine/formats/problem_files.hpp"
 
 namespace rave::apps {
 namespace {
 
 struct EvalArgs {
   std::vector<std::string> checkpoints;
-  std::string data, split = "test", model, device = "auto", precision = "fp32", chart, csv, title, predictions;
+  std::string data, split = "test", model, device = "auto", precision = "fp32", chart, csv, title,
+                    predictions;
   std::vector<std::string> configs;
   int batch_size = 32, threads = default_threads();
   bool candidates_only = false, with_context = false, no_solver = false, seeds = false;
@@ -56,11 +57,13 @@ std::string label_of(const neural::EvalResult& r, bool candidates_only) {
   return neural::display_name(r.info.model) + (candidates_only ? " (candidates only)" : "");
 }
 
-// Where a checkpoint's predictions go: `out` itself for one checkpoint, else <out>/<run folder>.jsonl.
+// Where a checkpoint's predictions go: `out` itself for one checkpoint, else <out>/<run
+// folder>.jsonl.
 std::filesystem::path predictions_path(const EvalArgs& a, const std::string& checkpoint) {
   if (a.checkpoints.size() == 1) return a.predictions;
   std::filesystem::create_directories(a.predictions);
-  return std::filesystem::path(a.predictions) / (std::filesystem::path(checkpoint).parent_path().filename().string() + ".jsonl");
+  return std::filesystem::path(a.predictions) /
+         (std::filesystem::path(checkpoint).parent_path().filename().string() + ".jsonl");
 }
 
 // The report: scored against the set's answer key when its .xml files are there (the solver and
@@ -71,11 +74,15 @@ evaluation::Report make_report(const EvalArgs& a, const std::vector<evaluation::
     const auto key = evaluation::AnswerKey::load(a.data, a.threads);
     return evaluation::build_report(key, files, {}, a.seeds, !a.no_solver);
   }
-  std::fprintf(stderr, "rave eval: no .xml files in %s: no solver or context-blind rows\n", a.data.c_str());
-  evaluation::Report report{.protocol = "multiple-choice", .data = a.data, .rows = {}, .outside = 0};
+  std::fprintf(stderr, "rave eval: no .xml files in %s: no solver or context-blind rows\n",
+               a.data.c_str());
+  evaluation::Report report{
+      .protocol = "multiple-choice", .data = a.data, .rows = {}, .outside = 0};
   for (std::size_t i = 0; i < files.size(); ++i)
-    report.rows.push_back(evaluation::file_row(
-        evaluation::counts_score(files[i].label, results[i].accuracy.correct, results[i].accuracy.total), a.checkpoints[i]));
+    report.rows.push_back(
+        evaluation::file_row(evaluation::counts_score(files[i].label, results[i].accuracy.correct,
+                                                      results[i].accuracy.total),
+                             a.checkpoints[i]));
   return report;
 }
 
@@ -89,15 +96,21 @@ int run_eval(const EvalArgs& args) {
     const std::string label = label_of(r, o.candidates_only.value_or(r.info.candidates_only));
     files.push_back({label, prediction_file(args.data, r, label)});
     files.back().file.file = checkpoint;
-    if (!args.predictions.empty()) write_file_atomic(predictions_path(args, checkpoint), predictions_jsonl(files.back().file, label));
-    std::fprintf(stderr, "%s: %s of epoch %d (val %.2f%%), %zu problems, cross-entropy %.4f\n", checkpoint.c_str(),
-                 label.c_str(), r.info.epoch, 100 * r.info.best_val_accuracy, r.problems, r.loss);
+    if (!args.predictions.empty())
+      write_file_atomic(predictions_path(args, checkpoint),
+                        predictions_jsonl(files.back().file, label));
+    std::fprintf(stderr, "%s: %s of epoch %d (val %.2f%%), %zu problems, cross-entropy %.4f\n",
+                 checkpoint.c_str(), label.c_str(), r.info.epoch, 100 * r.info.best_val_accuracy,
+                 r.problems, r.loss);
   }
   const evaluation::Report report = make_report(args, files, results);
-  std::printf("%s accuracy (%%) on %s:\n%s", args.split.c_str(), args.data.c_str(), evaluation::report_table(report).c_str());
+  std::printf("%s accuracy (%%) on %s:\n%s", args.split.c_str(), args.data.c_str(),
+              evaluation::report_table(report).c_str());
   if (!args.csv.empty()) write_file_atomic(args.csv, evaluation::report_csv(report));
   if (!args.chart.empty())
-    write_file_atomic(args.chart, evaluation::report_chart_png(report, args.title.empty() ? args.split + " accuracy" : args.title));
+    write_file_atomic(args.chart,
+                      evaluation::report_chart_png(
+                          report, args.title.empty() ? args.split + " accuracy" : args.title));
   return 0;
 }
 
@@ -108,29 +121,40 @@ Runner add_eval(CLI::App& app) {
   auto* cmd = app.add_subcommand(
       "eval",
       "Evaluate trained checkpoints (rave train's best.pt) on a split of a dataset: accuracy per\n"
-      "configuration in the paper's column order, with the solver's accuracy on the same files as the\n"
-      "ceiling and the context-blind shortcut. Several checkpoints give one row each (with --seeds, one\n"
+      "configuration in the paper's column order, with the solver's accuracy on the same files as "
+      "the\n"
+      "ceiling and the context-blind shortcut. Several checkpoints give one row each (with "
+      "--seeds, one\n"
       "per model). --predictions writes the answers for rave score.");
   cmd->add_option("checkpoints", a->checkpoints, "Checkpoint files (best.pt)")->required();
   cmd->add_option("--data,-d", a->data, "Dataset folder")->required();
   cmd->add_option("--split", a->split, "train | val | test")->capture_default_str();
-  cmd->add_option("--configs,--test-configs", a->configs, "Configurations to evaluate (default all)")->delimiter(',');
-  cmd->add_option("--model,-m", a->model, "Fail unless every checkpoint holds this model (cnn, resnet, lstm, wren)");
-  cmd->add_flag("--candidates-only", a->candidates_only, "Zero the context panels (default: as the checkpoint was trained)");
+  cmd->add_option("--configs,--test-configs", a->configs,
+                  "Configurations to evaluate (default all)")
+      ->delimiter(',');
+  cmd->add_option("--model,-m", a->model,
+                  "Fail unless every checkpoint holds this model (cnn, resnet, lstm, wren)");
+  cmd->add_flag("--candidates-only", a->candidates_only,
+                "Zero the context panels (default: as the checkpoint was trained)");
   cmd->add_flag("--no-candidates-only", a->with_context,
                 "Show the context panels even to a checkpoint trained with --candidates-only");
   cmd->add_option("--batch-size,-b", a->batch_size, "Problems per batch")->capture_default_str();
-  cmd->add_option("-j,--threads", a->threads, "Torch and BLAS threads")->capture_default_str()->check(CLI::PositiveNumber);
+  cmd->add_option("-j,--threads", a->threads, "Torch and BLAS threads")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);
   cmd->add_option("--device", a->device, "auto | cpu | cuda | cuda:K")->capture_default_str();
   cmd->add_option("--precision", a->precision, "fp32 | bf16 (autocast)")->capture_default_str();
   cmd->add_option("--chart", a->chart, "Write a PNG bar chart of accuracy per configuration");
   cmd->add_option("--title", a->title, "Title of the chart");
   cmd->add_option("--csv", a->csv, "Write the table as CSV");
   cmd->add_flag("--no-solver", a->no_solver, "Leave out the solver and context-blind rows");
-  cmd->add_option("--predictions", a->predictions,
-                  "Write each checkpoint's answers and logits for rave score: this file for one checkpoint, "
-                  "<this folder>/<run folder>.jsonl for several");
-  cmd->add_flag("--seeds", a->seeds, "Checkpoints of the same model are seeds: one row each model, mean ± 95% t interval");
+  cmd->add_option(
+      "--predictions", a->predictions,
+      "Write each checkpoint's answers and logits for rave score: this file for one checkpoint, "
+      "<this folder>/<run folder>.jsonl for several");
+  cmd->add_flag(
+      "--seeds", a->seeds,
+      "Checkpoints of the same model are seeds: one row each model, mean ± 95% t interval");
   return [a] { return run_eval(*a); };
 }
 

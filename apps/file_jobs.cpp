@@ -45,17 +45,19 @@ std::vector<FileJob> plan_file_jobs(const std::vector<std::string>& inputs, cons
   for (const std::string& input : inputs) {
     const bool folder = fs::is_directory(input, ec);
     for (const fs::path& file : engine::collect_problem_files({input}))
-      jobs.push_back({file, output_of(file, folder ? fs::path(input) : fs::path(), out, single, ext)});
+      jobs.push_back(
+          {file, output_of(file, folder ? fs::path(input) : fs::path(), out, single, ext)});
   }
   std::map<fs::path, fs::path> seen;
   for (const FileJob& j : jobs) {
     const fs::path key = j.output.lexically_normal();
     if (key == j.input.lexically_normal())
-      throw UsageError(j.input.string() + ": the output would replace the input; choose another -o");
+      throw UsageError(j.input.string() +
+                       ": the output would replace the input; choose another -o");
     const auto [it, fresh] = seen.emplace(key, j.input);
     if (!fresh)
-      throw UsageError(it->second.string() + " and " + j.input.string() + " would both write " + key.string() +
-                       "; pass folders, or -o a folder per set");
+      throw UsageError(it->second.string() + " and " + j.input.string() + " would both write " +
+                       key.string() + "; pass folders, or -o a folder per set");
   }
   return jobs;
 }

@@ -3,8 +3,9 @@
 // render`): where each output goes, and running the jobs so that one bad file is reported on its
 // own line and never stops the others.
 //
-//   auto jobs = plan_file_jobs({"data/raven"}, "out", ".npz");   // out/center_single/RAVEN_0_train.npz ...
-//   return run_file_jobs(jobs, "rendered", [](const FileJob& j) { render_one(j.input, j.output); });
+//   auto jobs = plan_file_jobs({"data/raven"}, "out", ".npz");   //
+//   out/center_single/RAVEN_0_train.npz ... return run_file_jobs(jobs, "rendered", [](const
+//   FileJob& j) { render_one(j.input, j.output); });
 #include <filesystem>
 #include <functional>
 #include <string>
@@ -28,8 +29,8 @@ std::vector<FileJob> plan_file_jobs(const std::vector<std::string>& inputs, cons
                                     std::string_view ext);
 
 /// Runs `job` on each in order; an InputError from one is printed as `rave: error: <what>` and the
-/// others still run; with several files and a failure, a last line counts them ("3 of 10 files could
-/// not be <done>"). Returns the command's exit code: 0, or 1 when any failed.
+/// others still run; with several files and a failure, a last line counts them ("3 of 10 files
+/// could not be <done>"). Returns the command's exit code: 0, or 1 when any failed.
 int run_file_jobs(const std::vector<FileJob>& jobs, std::string_view done,
                   const std::function<void(const FileJob&)>& job);
 

@@ -1,7 +1,7 @@
 // `rave train` and `rave eval`: the neural commands live in rave-train (the only executable that
-// loads LibTorch, ~0.45 s and 167 MB before main). These subcommands take every argument after their
-// name unparsed and replace this process with `rave-train <name> <arguments>`, found beside the
-// running executable, so exit codes, output and signals are rave-train's own.
+// loads LibTorch, ~0.45 s and 167 MB before main). These subcommands take every argument after
+// their name unparsed and replace this process with `rave-train <name> <arguments>`, found beside
+// the running executable, so exit codes, output and signals are rave-train's own.
 #include <unistd.h>
 
 #include <cerrno>
@@ -25,8 +25,9 @@ fs::path neural_executable() {
   const fs::path self = fs::read_symlink("/proc/self/exe", ec);
   const fs::path candidate = (ec ? fs::path("rave") : self).parent_path() / "rave-train";
   if (!fs::is_regular_file(candidate, ec))
-    throw Error("the neural commands need rave-train beside rave (" + candidate.string() +
-                "), which this build does not have: configure with -DRAVE_BUILD_NEURAL=ON and LibTorch");
+    throw Error(
+        "the neural commands need rave-train beside rave (" + candidate.string() +
+        "), which this build does not have: configure with -DRAVE_BUILD_NEURAL=ON and LibTorch");
   return candidate;
 }
 
@@ -42,8 +43,8 @@ fs::path neural_executable() {
 }
 
 Runner add_forward(CLI::App& app, const std::string& name, const std::string& description) {
-  auto* cmd = app.add_subcommand(name, description + "\n(runs rave-train " + name + "; `rave " + name +
-                                           " --help` lists its flags)");
+  auto* cmd = app.add_subcommand(name, description + "\n(runs rave-train " + name + "; `rave " +
+                                           name + " --help` lists its flags)");
   cmd->prefix_command();
   cmd->set_help_flag();  // --help goes to rave-train, which knows the flags
   return [cmd, name]() -> int { exec_neural(name, cmd->remaining()); };
@@ -52,9 +53,10 @@ Runner add_forward(CLI::App& app, const std::string& name, const std::string& de
 }  // namespace
 
 Runner add_train_forward(CLI::App& app) {
-  return add_forward(app, "train",
-                     "Train a baseline of the RAVEN paper (CNN, ResNet-18, LSTM, WReN, each with or without the "
-                     "Dynamic Residual Tree) on a dataset folder");
+  return add_forward(
+      app, "train",
+      "Train a baseline of the RAVEN paper (CNN, ResNet-18, LSTM, WReN, each with or without the "
+      "Dynamic Residual Tree) on a dataset folder");
 }
 
 Runner add_eval_forward(CLI::App& app) {

@@ -7,9 +7,12 @@ namespace {
 
 static_assert(std::atomic<int>::is_always_lock_free, "the handler stores into it");
 std::atomic<int> g_signal{0};
-struct sigaction g_old_int {}, g_old_term {};
+struct sigaction g_old_int {
+}, g_old_term{};
 
-extern "C" void on_signal(int number) { g_signal.store(number); }  // async-signal-safe: a lock-free store
+extern "C" void on_signal(int number) {
+  g_signal.store(number);
+}  // async-signal-safe: a lock-free store
 
 }  // namespace
 
@@ -18,7 +21,8 @@ InterruptGuard::InterruptGuard() {
   struct sigaction action {};
   action.sa_handler = on_signal;
   sigemptyset(&action.sa_mask);
-  action.sa_flags = SA_RESTART | SA_RESETHAND;  // the second signal gets the default action: the process ends
+  action.sa_flags =
+      SA_RESTART | SA_RESETHAND;  // the second signal gets the default action: the process ends
   sigaction(SIGINT, &action, &g_old_int);
   sigaction(SIGTERM, &action, &g_old_term);
 }

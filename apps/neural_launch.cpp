@@ -27,18 +27,22 @@ namespace rave::apps {
 namespace {
 
 constexpr const char* kErrorFileVariable = "RAVE_RANK_ERROR_FILE";
-constexpr auto kGrace = std::chrono::seconds(10);  // after one rank fails, before the rest are stopped
+constexpr auto kGrace =
+    std::chrono::seconds(10);  // after one rank fails, before the rest are stopped
 
 // This process's command line (argv as started), without `--nproc N` / `--nproc=N`.
 std::vector<std::string> command_line_without_nproc() {
   std::ifstream in("/proc/self/cmdline", std::ios::binary);
   std::vector<std::string> args;
   for (std::string arg; std::getline(in, arg, '\0');) args.push_back(arg);
-  if (args.empty()) throw UsageError("--nproc: cannot read this process's command line (/proc/self/cmdline)");
+  if (args.empty())
+    throw UsageError("--nproc: cannot read this process's command line (/proc/self/cmdline)");
   std::vector<std::string> out;
   for (std::size_t i = 0; i < args.size(); ++i) {
-    if (args[i] == "--nproc") ++i;
-    else if (!args[i].starts_with("--nproc=")) out.push_back(args[i]);
+    if (args[i] == "--nproc")
+      ++i;
+    else if (!args[i].starts_with("--nproc="))
+      out.push_back(args[i]);
   }
   return out;
 }
@@ -61,7 +65,9 @@ pid_t spawn_rank(const std::vector<std::string>& args, const std::vector<std::st
   for (auto& e : env_strings) envp.push_back(e.data());
   envp.push_back(nullptr);
   pid_t pid = 0;
-  if (const int rc = ::posix_spawn(&pid, "/proc/self/exe", nullptr, nullptr, argv.data(), envp.data()); rc != 0)
+  if (const int rc =
+          ::posix_spawn(&pid, "/proc/self/exe", nullptr, nullptr, argv.data(), envp.data());
+      rc != 0)
     throw UsageError(std::string("--nproc: cannot start a rank (") + std::strerror(rc) + ")");
   return pid;
 }
@@ -89,7 +95,8 @@ void wait_all(std::vector<Rank>& ranks) {
     for (auto& r : ranks) {
       if (r.pid != pid) continue;
       r.done = true, r.status = status, --left;
-      if (!(WIFEXITED(status) && WEXITSTATUS(status) == 0) && !failed_at) failed_at = std::chrono::steady_clock::now();
+      if (!(WIFEXITED(status) && WEXITSTATUS(status) == 0) && !failed_at)
+        failed_at = std::chrono::steady_clock::now();
     }
   }
 }
@@ -107,9 +114,11 @@ int report(const std::vector<Rank>& ranks) {
         return text.starts_with("usage ") ? 2 : 1;
       }
       if (pass == 1 && WIFSIGNALED(r.status) && WTERMSIG(r.status) != SIGTERM) {
-        std::fprintf(stderr, "rave: error: rank %zu of %zu (pid %d) was killed by signal %d (%s); the other ranks "
-                     "stopped; continue the run from its last checkpoint with --resume\n", i, ranks.size(), r.pid,
-                     WTERMSIG(r.status), strsignal(WTERMSIG(r.status)));
+        std::fprintf(
+            stderr,
+            "rave: error: rank %zu of %zu (pid %d) was killed by signal %d (%s); the other ranks "
+            "stopped; continue the run from its last checkpoint with --resume\n",
+            i, ranks.size(), r.pid, WTERMSIG(r.status), strsignal(WTERMSIG(r.status)));
         return 1;
       }
       if (pass == 2 && lost) {
@@ -130,16 +139,18 @@ bool launched_rank() { return std::getenv(kErrorFileVariable) != nullptr; }
 int launch_ranks(int nproc) {
   const auto args = command_line_without_nproc();
   const int port = free_local_port();
-  const auto dir = std::filesystem::temp_directory_path() / ("rave-ranks-" + std::to_string(::getpid()));
+  const auto dir =
+      std::filesystem::temp_directory_path() / ("rave-ranks-" + std::to_string(::getpid()));
   std::filesystem::create_directories(dir);
   std::vector<Rank> ranks(static_cast<std::size_t>(nproc));
   for (int r = 0; r < nproc; ++r) {
     auto& rank = ranks[static_cast<std::size_t>(r)];
     rank.error_file = dir / ("rank-" + std::to_string(r) + ".err");
     const std::string n = std::to_string(nproc), i = std::to_string(r);
-    rank.pid = spawn_rank(args, {"RANK=" + i, "LOCAL_RANK=" + i, "WORLD_SIZE=" + n, "LOCAL_WORLD_SIZE=" + n,
-                                 "MASTER_ADDR=127.0.0.1", "MASTER_PORT=" + std::to_string(port),
-                                 std::string(kErrorFileVariable) + "=" + rank.error_file.string()});
+    rank.pid = spawn_rank(
+        args, {"RANK=" + i, "LOCAL_RANK=" + i, "WORLD_SIZE=" + n, "LOCAL_WORLD_SIZE=" + n,
+               "MASTER_ADDR=127.0.0.1", "MASTER_PORT=" + std::to_string(port),
+               std::string(kErrorFileVariable) + "=" + rank.error_file.string()});
   }
   wait_all(ranks);
   const int code = report(ranks);

@@ -7,13 +7,15 @@
 
 namespace rave::apps {
 
-evaluation::Report counts_report(const std::string& label, const neural::AccuracyByConfig& a, const std::string& note) {
+evaluation::Report counts_report(const std::string& label, const neural::AccuracyByConfig& a,
+                                 const std::string& note) {
   evaluation::Report r{.protocol = "multiple-choice", .data = {}, .rows = {}, .outside = 0};
   r.rows.push_back(evaluation::file_row(evaluation::counts_score(label, a.correct, a.total), note));
   return r;
 }
 
-evaluation::PredictionFile prediction_file(const std::filesystem::path& data, const neural::EvalResult& result,
+evaluation::PredictionFile prediction_file(const std::filesystem::path& data,
+                                           const neural::EvalResult& result,
                                            const std::string& model) {
   evaluation::PredictionFile f{.file = model, .model = model, .predictions = {}};
   for (const auto& p : result.predictions)
@@ -36,8 +38,13 @@ std::string curves_png(const std::string& title, const std::vector<neural::Epoch
     train.y.push_back(100.0 * m.train_accuracy);
     val.y.push_back(100.0 * m.val_accuracy);
   }
-  const engine::ChartLabels labels{.title = title, .x_label = "epoch", .y_label = "accuracy (%)", .y_min = 0,
-                                   .y_max = 100, .reference = 100.0 / engine::kCandidates, .reference_label = "chance"};
+  const engine::ChartLabels labels{.title = title,
+                                   .x_label = "epoch",
+                                   .y_label = "accuracy (%)",
+                                   .y_min = 0,
+                                   .y_max = 100,
+                                   .reference = 100.0 / engine::kCandidates,
+                                   .reference_label = "chance"};
   return engine::encode_gray_png(engine::line_chart(labels, {train, val}));
 }
 

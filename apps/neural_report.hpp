@@ -20,7 +20,8 @@ evaluation::Report counts_report(const std::string& label, const neural::Accurac
                                  const std::string& note);
 /// A checkpoint's answers as predictions: ids relative to `data`, the argmax as the answer, the 8
 /// logits as scores.
-evaluation::PredictionFile prediction_file(const std::filesystem::path& data, const neural::EvalResult& result,
+evaluation::PredictionFile prediction_file(const std::filesystem::path& data,
+                                           const neural::EvalResult& result,
                                            const std::string& model);
 /// The same as JSON Lines, each line naming the model.
 std::string predictions_jsonl(const evaluation::PredictionFile& file, const std::string& model);

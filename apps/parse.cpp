@@ -23,7 +23,8 @@ int run_parse(const ParseArgs& args) {
   const std::string text = is_file ? read_file(args.source) : args.source;
   try {
     const grammar::Tree tree = grammar::parse_sentence(text, is_file ? args.source : "<argument>");
-    const std::string out = args.sentence ? grammar::write_sentence(tree) + "\n" : grammar::write_indented(tree);
+    const std::string out =
+        args.sentence ? grammar::write_sentence(tree) + "\n" : grammar::write_indented(tree);
     std::fputs(out.c_str(), stdout);
     return 0;
   } catch (const grammar::SyntaxError& e) {  // this command's output is the located error itself
@@ -36,11 +37,13 @@ int run_parse(const ParseArgs& args) {
 
 Runner add_parse(CLI::App& app) {
   auto args = std::make_shared<ParseArgs>();
-  auto* cmd = app.add_subcommand("parse",
-                                 "Parse an A-SIG sentence (structure or attributed, e.g. 'Scene Singleton Grid "
-                                 "Center_Single / / / /') and print its tree, or the error with a caret.");
+  auto* cmd = app.add_subcommand(
+      "parse",
+      "Parse an A-SIG sentence (structure or attributed, e.g. 'Scene Singleton Grid "
+      "Center_Single / / / /') and print its tree, or the error with a caret.");
   cmd->add_option("sentence", args->source, "The sentence, or a file holding one")->required();
-  cmd->add_flag("--sentence", args->sentence, "Print the canonical one-line sentence instead of the tree");
+  cmd->add_flag("--sentence", args->sentence,
+                "Print the canonical one-line sentence instead of the tree");
   return [args] { return run_parse(*args); };
 }
 

@@ -31,18 +31,20 @@ struct Job {
   fs::path npz, xml;
 };
 
-// Files as given (-o names the XML for a single file, else a folder for <name>.xml); folders walked,
-// their XML mirroring the folder's layout under -o.
+// Files as given (-o names the XML for a single file, else a folder for <name>.xml); folders
+// walked, their XML mirroring the folder's layout under -o.
 std::vector<Job> jobs_for(const PerceiveArgs& args) {
   std::vector<Job> jobs;
   const bool single = args.paths.size() == 1 && !fs::is_directory(args.paths.front());
   for (const fs::path input : args.paths)
-    for (const fs::path& npz : engine::collect_problem_files({input}, [](const fs::path& f) { return f.extension() == ".npz"; })) {
+    for (const fs::path& npz : engine::collect_problem_files(
+             {input}, [](const fs::path& f) { return f.extension() == ".npz"; })) {
       fs::path xml;
       if (single)
         xml = args.output;
       else if (!args.output.empty())
-        xml = (fs::path(args.output) / (fs::is_directory(input) ? npz.lexically_relative(input) : npz.filename()))
+        xml = (fs::path(args.output) /
+               (fs::is_directory(input) ? npz.lexically_relative(input) : npz.filename()))
                   .replace_extension(".xml");
       jobs.push_back(Job{npz, xml});
     }
@@ -86,16 +88,20 @@ int run_perceive(const PerceiveArgs& args) {
 
 Runner add_perceive(CLI::App& app) {
   auto args = std::make_shared<PerceiveArgs>();
-  auto* cmd = app.add_subcommand(
-      "perceive",
-      "Read problems from their npz images alone: the configuration, and every panel's entities by\n"
-      "analysis by synthesis with rave's byte-exact renderer. Writes RAVEN XML without rules (-o), or\n"
-      "prints the panels (a reading that renders identically shown as alternatives, e.g. Size 2|3).");
+  auto* cmd = app.add_subcommand("perceive",
+                                 "Read problems from their npz images alone: the configuration, "
+                                 "and every panel's entities by\n"
+                                 "analysis by synthesis with rave's byte-exact renderer. Writes "
+                                 "RAVEN XML without rules (-o), or\n"
+                                 "prints the panels (a reading that renders identically shown as "
+                                 "alternatives, e.g. Size 2|3).");
   cmd->add_option("paths", args->paths, "npz files or folders (walked recursively)")->required();
   cmd->add_option("-o,--output", args->output,
-                  "XML file to write (one npz), or a folder (several; a folder's layout is kept); the first reading "
+                  "XML file to write (one npz), or a folder (several; a folder's layout is kept); "
+                  "the first reading "
                   "of each entity");
-  cmd->add_flag("--json", args->json, "One JSON object per file and line: what was read, how exactly");
+  cmd->add_flag("--json", args->json,
+                "One JSON object per file and line: what was read, how exactly");
   return [args] { return run_perceive(*args); };
 }
 

@@ -44,7 +44,8 @@ std::vector<std::string> parse_lines(const perception::PerceivedProblem& p) {
   if (!p.recognised) return {"not read: " + p.failure};
   const auto& config = engine::configuration(p.config);
   char head[160];
-  std::snprintf(head, sizeof head, "perceived %s: %d of 16 panels re-render identically, largest residual %.2f",
+  std::snprintf(head, sizeof head,
+                "perceived %s: %d of 16 panels re-render identically, largest residual %.2f",
                 std::string(config.paper_name).c_str(), exact_panels(p), p.max_residual());
   std::vector<std::string> lines{head};
   for (int i = 0; i < engine::kPanels; ++i) {
@@ -52,7 +53,8 @@ std::vector<std::string> parse_lines(const perception::PerceivedProblem& p) {
     const auto& readings = p.panels[i].readings;
     for (std::size_t c = 0; c < readings.size(); ++c) {
       line += std::string(c ? " |" : "") + " " + std::string(config.components[c].name) + ":";
-      for (std::size_t j = 0; j < readings[c].size(); ++j) line += std::string(j ? "," : "") + " " + entity_text(readings[c][j]);
+      for (std::size_t j = 0; j < readings[c].size(); ++j)
+        line += std::string(j ? "," : "") + " " + entity_text(readings[c][j]);
     }
     lines.push_back(line);
   }

@@ -14,7 +14,8 @@ std::chrono::milliseconds log_interval() {
   const char* text = std::getenv("RAVE_PROGRESS_SECONDS");
   char* end = nullptr;
   const double seconds = text != nullptr ? std::strtod(text, &end) : 5.0;
-  const bool valid = text == nullptr || (end != text && *end == '\0' && seconds >= 0 && seconds < 1e6);
+  const bool valid =
+      text == nullptr || (end != text && *end == '\0' && seconds >= 0 && seconds < 1e6);
   return std::chrono::milliseconds(static_cast<long long>((valid ? seconds : 5.0) * 1000));
 }
 
@@ -55,9 +56,10 @@ void ProgressLine::log_line(std::uint64_t done) {
   const double rate = seconds > 0 ? static_cast<double>(done) / seconds : 0.0;
   const double eta = rate > 0 ? static_cast<double>(total_ - done) / rate : 0.0;
   std::fprintf(stderr, "%s: %llu/%llu %s (%.0f%%), %.1f %s/s, elapsed %s, ETA %s\n", label_.c_str(),
-               static_cast<unsigned long long>(done), static_cast<unsigned long long>(total_), unit_.c_str(),
-               total_ > 0 ? 100.0 * static_cast<double>(done) / static_cast<double>(total_) : 100.0, rate, unit_.c_str(),
-               format_duration(seconds).c_str(), format_duration(eta).c_str());
+               static_cast<unsigned long long>(done), static_cast<unsigned long long>(total_),
+               unit_.c_str(),
+               total_ > 0 ? 100.0 * static_cast<double>(done) / static_cast<double>(total_) : 100.0,
+               rate, unit_.c_str(), format_duration(seconds).c_str(), format_duration(eta).c_str());
   std::fflush(stderr);
 }
 

@@ -1,6 +1,6 @@
 #pragma once
-// Progress of long work on stderr. On a terminal: `label  done/total  rate/s  ETA mm:ss`, redrawn in
-// place at most 5 times a second. Otherwise (a log file, a cluster job's output): one full line
+// Progress of long work on stderr. On a terminal: `label  done/total  rate/s  ETA mm:ss`, redrawn
+// in place at most 5 times a second. Otherwise (a log file, a cluster job's output): one full line
 // every few seconds (RAVE_PROGRESS_SECONDS, default 5; 0 prints every update), none for short work.
 //
 //   ProgressLine line("generate", total);

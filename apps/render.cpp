@@ -1,5 +1,5 @@
-// `rave render`: re-render problems from their XML alone into npz files (what the parity test uses).
-// One XML to one npz, or many files and folders into an output folder.
+// `rave render`: re-render problems from their XML alone into npz files (what the parity test
+// uses). One XML to one npz, or many files and folders into an output folder.
 #include <cstdio>
 #include <memory>
 #include <string>
@@ -28,13 +28,14 @@ void render_one(const RenderArgs& args, const FileJob& job) {
   engine::Problem problem = engine::read_problem(job.input);
   if (args.target >= 0) problem.target = args.target;
   if (!problem.target)
-    throw InputError(job.input.string(), "",
-                     "the answer index is not in the XML and no .npz lies beside it; pass --target");
+    throw InputError(
+        job.input.string(), "",
+        "the answer index is not in the XML and no .npz lies beside it; pass --target");
   if (!problem.predict) problem.predict = problem.target;
   const auto images = engine::render_problem(problem);
   write_file_atomic(job.output, engine::encode_problem_npz(problem, images, args.compress));
-  std::printf("rendered %s -> %s (16 panels, target %d)\n", shown(job.input).c_str(), shown(job.output).c_str(),
-              *problem.target);
+  std::printf("rendered %s -> %s (16 panels, target %d)\n", shown(job.input).c_str(),
+              shown(job.output).c_str(), *problem.target);
 }
 
 int run_render(const RenderArgs& args) {
@@ -47,16 +48,18 @@ int run_render(const RenderArgs& args) {
 
 Runner add_render(CLI::App& app) {
   auto args = std::make_shared<RenderArgs>();
-  auto* cmd = app.add_subcommand("render",
-                                 "Re-render problems from their XML alone into RAVEN npz files (16 panels, target, "
-                                 "meta fields). Target and predict come from the npz beside each XML when it exists.\n"
-                                 "  rave render RAVEN_0_train.xml -o new.npz\n"
-                                 "  rave render data/raven -o rendered/     # every XML below, same relative paths");
+  auto* cmd = app.add_subcommand(
+      "render",
+      "Re-render problems from their XML alone into RAVEN npz files (16 panels, target, "
+      "meta fields). Target and predict come from the npz beside each XML when it exists.\n"
+      "  rave render RAVEN_0_train.xml -o new.npz\n"
+      "  rave render data/raven -o rendered/     # every XML below, same relative paths");
   cmd->add_option("inputs", args->inputs, "Problem XML (or .asig) files and folders")->required();
   cmd->add_option("-o,--output", args->output,
                   "Output .npz for one input; otherwise a folder (created) that mirrors the inputs")
       ->required();
-  cmd->add_option("--target", args->target, "Answer index 0..7 when it cannot be found beside the XML")
+  cmd->add_option("--target", args->target,
+                  "Answer index 0..7 when it cannot be found beside the XML")
       ->check(CLI::Range(0, 7));
   cmd->add_flag("--compress", args->compress, "Deflate the npz (numpy.savez_compressed)");
   return [args] { return run_render(*args); };

@@ -1,4 +1,5 @@
-// `rave show`: a contact sheet PNG of one problem (the N x N matrix above the 8 numbered candidates).
+// `rave show`: a contact sheet PNG of one problem (the N x N matrix above the 8 numbered
+// candidates).
 #include <memory>
 
 #include "apps/cli_util.hpp"
@@ -6,9 +7,9 @@
 #include "common/atomic_file.hpp"
 #include "common/error.hpp"
 #include "engine/formats/npz.hpp"
+#include "engine/formats/png.hpp"
 #include "engine/formats/problem_files.hpp"
 #include "engine/render/render.hpp"
-#include "engine/formats/png.hpp"
 #include "engine/render/sheet.hpp"
 
 namespace rave::apps {
@@ -25,7 +26,8 @@ std::string sheet_from_npz(const std::string& path) {
   const auto pixels = file.grid_image(grid);  // (N*N+7, 160, 160): an N x N variant's too
   std::vector<engine::Image> images(pixels.size() / static_cast<std::size_t>(engine::kPanelPixels));
   for (std::size_t i = 0; i < images.size(); ++i)
-    std::copy_n(pixels.begin() + static_cast<std::ptrdiff_t>(i * images[i].size()), images[i].size(), images[i].begin());
+    std::copy_n(pixels.begin() + static_cast<std::ptrdiff_t>(i * images[i].size()),
+                images[i].size(), images[i].begin());
   return engine::encode_gray_png(engine::problem_sheet(images, static_cast<int>(file.target())));
 }
 
@@ -56,10 +58,13 @@ int run_show(const ShowArgs& args) {
 
 Runner add_show(CLI::App& app) {
   auto args = std::make_shared<ShowArgs>();
-  auto* cmd = app.add_subcommand("show",
-                                 "Draw a problem as a PNG sheet: the 3x3 (or N x N) matrix, missing panel marked ?, above "
-                                 "the 8 candidates numbered 0..7, the answer framed when known.");
-  cmd->add_option("problem", args->input, "Problem .npz (images as stored), or .xml or .asig (rendered)")->required();
+  auto* cmd = app.add_subcommand(
+      "show",
+      "Draw a problem as a PNG sheet: the 3x3 (or N x N) matrix, missing panel marked ?, above "
+      "the 8 candidates numbered 0..7, the answer framed when known.");
+  cmd->add_option("problem", args->input,
+                  "Problem .npz (images as stored), or .xml or .asig (rendered)")
+      ->required();
   cmd->add_option("-o,--output", args->output, "Output .png")->required();
   return [args] { return run_show(*args); };
 }

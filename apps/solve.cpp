@@ -66,10 +66,12 @@ std::string json_line(const FileResult& r) {
   j["verdict"] = solver::verdict_name(s.verdict);
   j["consistent"] = s.consistent_candidates();
   if (!s.reason.empty()) j["reason"] = s.reason;
-  if (!r.readings.empty() && r.readings.front().first == s.answer) j["rules"] = rules_json(r.problem, r.readings.front().second);
+  if (!r.readings.empty() && r.readings.front().first == s.answer)
+    j["rules"] = rules_json(r.problem, r.readings.front().second);
   if (r.readings.size() > 1) {
     nlohmann::ordered_json competing = nlohmann::ordered_json::array();
-    for (const auto& [i, reading] : r.readings) competing.push_back({{"candidate", i}, {"rules", rules_json(r.problem, reading)}});
+    for (const auto& [i, reading] : r.readings)
+      competing.push_back({{"candidate", i}, {"rules", rules_json(r.problem, reading)}});
     j["competing"] = competing;
   }
   if (r.perceived) j["perception"] = perception_json(*r.perceived);
@@ -79,10 +81,12 @@ std::string json_line(const FileResult& r) {
 // "<file>: answer 6 (target 6), ambiguous: Grid: Size Progression +2 (candidate 6) | ..."
 std::string text_line(const FileResult& r) {
   const solver::Solution& s = r.solution;
-  std::string line = shown(r.file) + ": answer " + (s.answer ? std::to_string(*s.answer) : std::string("none"));
+  std::string line =
+      shown(r.file) + ": answer " + (s.answer ? std::to_string(*s.answer) : std::string("none"));
   if (r.problem.target) line += " (target " + std::to_string(*r.problem.target) + ")";
   line += ", " + std::string(solver::verdict_name(s.verdict));
-  if (s.verdict == Verdict::kAmbiguous) line += ": " + solver::competing_readings(r.problem, r.readings);
+  if (s.verdict == Verdict::kAmbiguous)
+    line += ": " + solver::competing_readings(r.problem, r.readings);
   if (!s.reason.empty()) line += ": " + s.reason;
   return line;
 }
@@ -104,7 +108,8 @@ void print_result(const FileResult& r, const SolveArgs& args, bool single) {
   if (args.show_parse && r.perceived)
     for (const auto& line : parse_lines(*r.perceived)) std::printf("  %s\n", line.c_str());
   if (args.explain && !r.readings.empty() && r.readings.front().first == r.solution.answer)
-    for (const auto& line : solver::explain_lines(r.problem, r.readings.front().second)) std::printf("  %s\n", line.c_str());
+    for (const auto& line : solver::explain_lines(r.problem, r.readings.front().second))
+      std::printf("  %s\n", line.c_str());
 }
 
 std::string cell_text(const solver::AccuracyTable::Cell& cell) {
@@ -126,17 +131,21 @@ std::string exact_text(const solver::AccuracyTable::Cell& cell) {
 void print_summary(const solver::AccuracyTable& t, const SolveArgs& args, double seconds) {
   FILE* out = args.json ? stderr : stdout;
   const auto& c = t.total;
-  std::fprintf(out, "%d problems (%s backend, %s): %d unique, %d ambiguous, %d none, %d unknown; %d errors; %.2f s\n",
-               c.problems, args.backend.c_str(), args.use_rules ? "rule names given" : "rules abduced", c.unique,
-               c.ambiguous, c.none, c.unknown, t.errors, seconds);
+  std::fprintf(out,
+               "%d problems (%s backend, %s): %d unique, %d ambiguous, %d none, %d unknown; %d "
+               "errors; %.2f s\n",
+               c.problems, args.backend.c_str(),
+               args.use_rules ? "rule names given" : "rules abduced", c.unique, c.ambiguous, c.none,
+               c.unknown, t.errors, seconds);
   if (c.with_target == 0) {
     std::fprintf(out, "no problem has a known target (no npz beside the XML): no accuracy\n");
     return;
   }
-  std::fprintf(out, "accuracy %s%% on the %d of %d problems with a known target\n", cell_text(c).c_str(), c.with_target,
-               c.problems);
+  std::fprintf(out, "accuracy %s%% on the %d of %d problems with a known target\n",
+               cell_text(c).c_str(), c.with_target, c.problems);
   std::fprintf(out, "%-11s %8s", "", "Acc");
-  for (const auto& config : engine::all_configurations()) std::fprintf(out, " %8s", std::string(config.paper_name).c_str());
+  for (const auto& config : engine::all_configurations())
+    std::fprintf(out, " %8s", std::string(config.paper_name).c_str());
   std::fprintf(out, "\n%-11s %8s", "accuracy %", cell_text(c).c_str());
   for (const auto& cell : t.configs) std::fprintf(out, " %8s", cell_text(cell).c_str());
   std::fprintf(out, "\n%-11s %8d", "with target", c.with_target);
@@ -160,14 +169,17 @@ int run_solve(const SolveArgs& args) {
   std::vector<std::filesystem::path> inputs(args.paths.begin(), args.paths.end());
   const auto files = solver::collect_inputs(inputs, args.from_pixels);
   if (files.empty())
-    throw UsageError(args.from_pixels ? "no .npz files under the given paths"
-                                      : "no .xml, .asig or lone .npz problem files under the given paths");
-  if (args.from_pixels && args.use_rules) throw UsageError("--use-rules needs the rules of an XML; --from-pixels reads none");
-  const solver::BatchOptions options{.backend = *backend,
-                                     .solve = {.use_rules = args.use_rules, .occam = !args.no_occam},
-                                     .budget = {.rlimit = args.rlimit, .timeout_ms = args.timeout_ms},
-                                     .threads = args.threads,
-                                     .from_pixels = args.from_pixels};
+    throw UsageError(args.from_pixels
+                         ? "no .npz files under the given paths"
+                         : "no .xml, .asig or lone .npz problem files under the given paths");
+  if (args.from_pixels && args.use_rules)
+    throw UsageError("--use-rules needs the rules of an XML; --from-pixels reads none");
+  const solver::BatchOptions options{
+      .backend = *backend,
+      .solve = {.use_rules = args.use_rules, .occam = !args.no_occam},
+      .budget = {.rlimit = args.rlimit, .timeout_ms = args.timeout_ms},
+      .threads = args.threads,
+      .from_pixels = args.from_pixels};
   solver::AccuracyTable table;
   ProgressLine progress("solve", files.size());
   std::uint64_t done = 0;
@@ -187,25 +199,38 @@ Runner add_solve(CLI::App& app) {
   auto args = std::make_shared<SolveArgs>();
   auto* cmd = app.add_subcommand(
       "solve",
-      "Solve problem files by rule abduction: infer each component's rules and parameters from the\n"
+      "Solve problem files by rule abduction: infer each component's rules and parameters from "
+      "the\n"
       "matrix, answer with the most probable consistent candidate, and say whether the answer is\n"
-      "provably unique. Files and folders (.xml with the .npz beside it for the answer, or .asig); an\n"
-      ".npz with no XML beside it, or any file with --from-pixels, is solved from its image alone.");
-  cmd->add_option("paths", args->paths, "Problem files or folders (walked recursively)")->required();
-  cmd->add_option("--backend,-b", args->backend, "heuristic (posterior ranking) or z3 (proves the consistent set)")
+      "provably unique. Files and folders (.xml with the .npz beside it for the answer, or .asig); "
+      "an\n"
+      ".npz with no XML beside it, or any file with --from-pixels, is solved from its image "
+      "alone.");
+  cmd->add_option("paths", args->paths, "Problem files or folders (walked recursively)")
+      ->required();
+  cmd->add_option("--backend,-b", args->backend,
+                  "heuristic (posterior ranking) or z3 (proves the consistent set)")
       ->capture_default_str();
   cmd->add_flag("--use-rules", args->use_rules,
-                "Only the rule names stored in the file (the paper's setting); parameters are still inferred");
-  cmd->add_flag("--no-occam", args->no_occam, "Keep noise readings that a structured rule explains (ablation)");
+                "Only the rule names stored in the file (the paper's setting); parameters are "
+                "still inferred");
+  cmd->add_flag("--no-occam", args->no_occam,
+                "Keep noise readings that a structured rule explains (ablation)");
   cmd->add_flag("--explain", args->explain, "Print the rules found for every answer");
-  cmd->add_flag("--json", args->json, "One JSON object per problem and line on stdout (summary on stderr)");
-  cmd->add_flag("--from-pixels", args->from_pixels, "Solve from the npz image alone, ignoring any XML beside it");
-  cmd->add_flag("--show-parse", args->show_parse, "Print what perception read in each panel (problems solved from pixels)");
-  cmd->add_option("--rlimit", args->rlimit, "Z3 resource limit per check (0: none); exhausted -> verdict unknown")
+  cmd->add_flag("--json", args->json,
+                "One JSON object per problem and line on stdout (summary on stderr)");
+  cmd->add_flag("--from-pixels", args->from_pixels,
+                "Solve from the npz image alone, ignoring any XML beside it");
+  cmd->add_flag("--show-parse", args->show_parse,
+                "Print what perception read in each panel (problems solved from pixels)");
+  cmd->add_option("--rlimit", args->rlimit,
+                  "Z3 resource limit per check (0: none); exhausted -> verdict unknown")
       ->capture_default_str();
-  cmd->add_option("--timeout-ms", args->timeout_ms, "Z3 time limit per check in ms (0: none)")->capture_default_str();
+  cmd->add_option("--timeout-ms", args->timeout_ms, "Z3 time limit per check in ms (0: none)")
+      ->capture_default_str();
   cmd->add_option("-j,--jobs", args->threads, "Worker threads (output does not depend on it)")
-      ->capture_default_str()->check(jobs_range());
+      ->capture_default_str()
+      ->check(jobs_range());
   return [args] { return run_solve(*args); };
 }
 

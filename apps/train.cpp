@@ -33,7 +33,8 @@ struct TrainArgs {
   double lr = 1e-4;
   std::optional<double> meta_alpha, meta_beta;
   std::uint64_t seed = 12345;
-  bool candidates_only = false, shuffle_candidates = false, resume = false, no_sync_batch_norm = false;
+  bool candidates_only = false, shuffle_candidates = false, resume = false,
+       no_sync_batch_norm = false;
 };
 
 // -j's default: the machine's threads, shared among the ranks started on it.
@@ -45,7 +46,10 @@ int threads_per_rank() {
 
 neural::TrainOptions to_options(const TrainArgs& a) {
   neural::TrainOptions o;
-  o.model = {.kind = model_from_word(a.model), .drt = a.drt, .image_size = a.image_size, .wren_tag = !a.no_tag};
+  o.model = {.kind = model_from_word(a.model),
+             .drt = a.drt,
+             .image_size = a.image_size,
+             .wren_tag = !a.no_tag};
   if (a.drt) {
     neural::LabelTable table = neural::label_table(a.label_embeddings);
     o.model.label_embeddings = std::move(table.values);
@@ -81,9 +85,10 @@ class StatusLine {
     const auto now = std::chrono::steady_clock::now();
     if (!enabled_ || (p.step != p.steps && now - last_ < std::chrono::milliseconds(200))) return;
     last_ = now;
-    std::fprintf(stderr, "\r%-5s %s%d/%d  batch %zu/%zu  loss %.4f  acc %5.1f%%  %.1f problems/s  ETA %s   ",
-                 std::string(p.phase).c_str(), p.epoch ? "epoch " : "", p.epoch, p.epochs, p.step, p.steps, p.loss,
-                 100 * p.accuracy, p.rate, format_duration(p.eta_seconds).c_str());
+    std::fprintf(
+        stderr, "\r%-5s %s%d/%d  batch %zu/%zu  loss %.4f  acc %5.1f%%  %.1f problems/s  ETA %s   ",
+        std::string(p.phase).c_str(), p.epoch ? "epoch " : "", p.epoch, p.epochs, p.step, p.steps,
+        p.loss, 100 * p.accuracy, p.rate, format_duration(p.eta_seconds).c_str());
     if (p.step == p.steps) std::fputc('\r', stderr);
     std::fflush(stderr);
   }
@@ -94,32 +99,41 @@ class StatusLine {
 };
 
 void print_epoch(const neural::EpochMetrics& m, int epochs) {
-  std::printf("epoch %d/%d  train loss %.4f acc %.2f%%  val loss %.4f acc %.2f%%  %.1f s  %.1f problems/s%s\n",
-              m.epoch, epochs, m.train_loss, 100 * m.train_accuracy, m.val_loss, 100 * m.val_accuracy, m.seconds,
-              m.train_rate, m.best ? "  (best)" : "");
+  std::printf(
+      "epoch %d/%d  train loss %.4f acc %.2f%%  val loss %.4f acc %.2f%%  %.1f s  %.1f "
+      "problems/s%s\n",
+      m.epoch, epochs, m.train_loss, 100 * m.train_accuracy, m.val_loss, 100 * m.val_accuracy,
+      m.seconds, m.train_rate, m.best ? "  (best)" : "");
   std::fflush(stdout);
 }
 
 // Rank 0 of a data-parallel run reports; the other ranks train silently.
 int run_train(const TrainArgs& args) {
   const neural::TrainOptions o = to_options(args);
-  const std::string name = neural::display_name(o.model) + (o.candidates_only ? " (candidates only)" : "");
+  const std::string name =
+      neural::display_name(o.model) + (o.candidates_only ? " (candidates only)" : "");
   const int world = o.distributed.world_size;
   if (o.distributed.rank != 0) {
     neural::train(o);
     return 0;
   }
-  std::printf("training %s on %s -> %s (%d epochs, batch %d%s, lr %g, device %s, %s, %d threads%s)\n", name.c_str(),
-              o.data.c_str(), o.out.c_str(), o.epochs, o.batch_size * world,
-              world > 1 ? (" = " + std::to_string(world) + " ranks x " + std::to_string(o.batch_size)).c_str() : "",
-              o.learning_rate, neural::resolve_device_name(o.device).c_str(),
-              std::string(neural::precision_name(o.precision)).c_str(), o.threads, world > 1 ? " per rank" : "");
+  std::printf(
+      "training %s on %s -> %s (%d epochs, batch %d%s, lr %g, device %s, %s, %d threads%s)\n",
+      name.c_str(), o.data.c_str(), o.out.c_str(), o.epochs, o.batch_size * world,
+      world > 1
+          ? (" = " + std::to_string(world) + " ranks x " + std::to_string(o.batch_size)).c_str()
+          : "",
+      o.learning_rate, neural::resolve_device_name(o.device).c_str(),
+      std::string(neural::precision_name(o.precision)).c_str(), o.threads,
+      world > 1 ? " per rank" : "");
   std::fflush(stdout);
   StatusLine status;
-  const neural::TrainResult r = neural::train(o, std::ref(status), [&](const auto& m) { print_epoch(m, o.epochs); });
-  std::printf("%s: %lld parameters, %zu/%zu/%zu train/val/test problems, best epoch %d (val %.2f%%)\n", name.c_str(),
-              static_cast<long long>(r.parameters), r.train_problems, r.val_problems, r.test_problems, r.best_epoch,
-              100 * r.best_val_accuracy);
+  const neural::TrainResult r =
+      neural::train(o, std::ref(status), [&](const auto& m) { print_epoch(m, o.epochs); });
+  std::printf(
+      "%s: %lld parameters, %zu/%zu/%zu train/val/test problems, best epoch %d (val %.2f%%)\n",
+      name.c_str(), static_cast<long long>(r.parameters), r.train_problems, r.val_problems,
+      r.test_problems, r.best_epoch, 100 * r.best_val_accuracy);
   const evaluation::Report report = counts_report(name, r.test, o.out.filename().string());
   const std::string table = evaluation::report_table(report);
   std::printf("test accuracy (%%) of best.pt:\n%s", table.c_str());
@@ -134,48 +148,75 @@ int run_train(const TrainArgs& args) {
 
 Runner add_train(CLI::App& app) {
   auto a = std::make_shared<TrainArgs>();
-  auto* cmd = app.add_subcommand(
-      "train",
-      "Train a baseline of the RAVEN paper (CNN_MLP, ResNet18_MLP, CNN_LSTM, WReN; --drt adds the Dynamic\n"
-      "Residual Tree) on <data>/<configuration>/RAVEN_<k>_<split>.npz; validates each epoch and reports\n"
-      "test accuracy per configuration of the best-validation checkpoint. Writes --out/{best,last}.pt,\n"
-      "metrics.jsonl, curves.png, test.md, test.csv.");
+  auto* cmd = app.add_subcommand("train",
+                                 "Train a baseline of the RAVEN paper (CNN_MLP, ResNet18_MLP, "
+                                 "CNN_LSTM, WReN; --drt adds the Dynamic\n"
+                                 "Residual Tree) on <data>/<configuration>/RAVEN_<k>_<split>.npz; "
+                                 "validates each epoch and reports\n"
+                                 "test accuracy per configuration of the best-validation "
+                                 "checkpoint. Writes --out/{best,last}.pt,\n"
+                                 "metrics.jsonl, curves.png, test.md, test.csv.");
   cmd->add_option("--model,-m", a->model, "cnn | resnet | lstm | wren")->required();
   cmd->add_flag("--drt", a->drt, "Add the Dynamic Residual Tree (structure sentence as input)");
-  cmd->add_option("--data,-d", a->data, "Dataset folder (rave generate --save-dir, or the original RAVEN)")->required();
+  cmd->add_option("--data,-d", a->data,
+                  "Dataset folder (rave generate --save-dir, or the original RAVEN)")
+      ->required();
   cmd->add_option("--out,-o", a->out, "Run folder for checkpoints and reports")->required();
   cmd->add_option("--epochs,-e", a->epochs, "Epochs")->capture_default_str();
   cmd->add_option("--batch-size,-b", a->batch_size, "Problems per batch")->capture_default_str();
   cmd->add_option("--lr", a->lr, "Adam learning rate")->capture_default_str();
-  cmd->add_option("--image-size", a->image_size, "Panel side fed to the model (default: 224 ResNet, 80 others)");
-  cmd->add_option("--meta-alpha", a->meta_alpha, "Weight of the structure-bit BCE (resnet; default 0)");
-  cmd->add_option("--meta-beta", a->meta_beta, "Weight of the rule-bit BCE (resnet, wren; default 0, wren 10)");
-  cmd->add_option("--seed,-s", a->seed, "Seed of initialisation, dropout and shuffling")->capture_default_str();
-  cmd->add_option("-j,--threads", a->threads, "Torch and BLAS threads (default: the machine's, shared among its ranks)")
-      ->check(CLI::PositiveNumber);
-  cmd->add_option("--loader-threads", a->loader_threads, "Data pipeline workers (default: --threads)");
-  cmd->add_option("--device", a->device, "auto | cpu | cuda | cuda:K (cuda: the GPU of LOCAL_RANK)")->capture_default_str();
-  cmd->add_option("--precision", a->precision, "fp32 | bf16 (autocast of the forward pass)")->capture_default_str();
-  cmd->add_option("--cache-mb", a->cache_mb, "Keep this much of the decoded train/val problems in memory; the rest streams from disk")
+  cmd->add_option("--image-size", a->image_size,
+                  "Panel side fed to the model (default: 224 ResNet, 80 others)");
+  cmd->add_option("--meta-alpha", a->meta_alpha,
+                  "Weight of the structure-bit BCE (resnet; default 0)");
+  cmd->add_option("--meta-beta", a->meta_beta,
+                  "Weight of the rule-bit BCE (resnet, wren; default 0, wren 10)");
+  cmd->add_option("--seed,-s", a->seed, "Seed of initialisation, dropout and shuffling")
       ->capture_default_str();
-  cmd->add_option("--nproc", a->nproc, "Data-parallel ranks to start on this machine (batch is per rank; "
-                                       "several machines: RANK, WORLD_SIZE, MASTER_ADDR, MASTER_PORT as torchrun)")
-      ->capture_default_str()->check(CLI::PositiveNumber);
+  cmd->add_option("-j,--threads", a->threads,
+                  "Torch and BLAS threads (default: the machine's, shared among its ranks)")
+      ->check(CLI::PositiveNumber);
+  cmd->add_option("--loader-threads", a->loader_threads,
+                  "Data pipeline workers (default: --threads)");
+  cmd->add_option("--device", a->device, "auto | cpu | cuda | cuda:K (cuda: the GPU of LOCAL_RANK)")
+      ->capture_default_str();
+  cmd->add_option("--precision", a->precision, "fp32 | bf16 (autocast of the forward pass)")
+      ->capture_default_str();
+  cmd->add_option(
+         "--cache-mb", a->cache_mb,
+         "Keep this much of the decoded train/val problems in memory; the rest streams from disk")
+      ->capture_default_str();
+  cmd->add_option("--nproc", a->nproc,
+                  "Data-parallel ranks to start on this machine (batch is per rank; "
+                  "several machines: RANK, WORLD_SIZE, MASTER_ADDR, MASTER_PORT as torchrun)")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);
   cmd->add_flag("--no-sync-batch-norm", a->no_sync_batch_norm,
-                "With several ranks, batch-norm statistics per rank (PyTorch DDP's default) instead of the global batch");
-  cmd->add_option("--train-configs", a->train_configs, "Configurations to train and validate on (default all)")->delimiter(',');
-  cmd->add_option("--test-configs", a->test_configs, "Configurations to test on (default: the training ones)")->delimiter(',');
-  cmd->add_flag("--candidates-only", a->candidates_only, "Zero the 8 context panels (answer-set shortcut ablation)");
+                "With several ranks, batch-norm statistics per rank (PyTorch DDP's default) "
+                "instead of the global batch");
+  cmd->add_option("--train-configs", a->train_configs,
+                  "Configurations to train and validate on (default all)")
+      ->delimiter(',');
+  cmd->add_option("--test-configs", a->test_configs,
+                  "Configurations to test on (default: the training ones)")
+      ->delimiter(',');
+  cmd->add_flag("--candidates-only", a->candidates_only,
+                "Zero the 8 context panels (answer-set shortcut ablation)");
   cmd->add_flag("--shuffle-candidates", a->shuffle_candidates,
-                "Augment: permute each training problem's 8 candidates anew every epoch (off in the reference)");
-  cmd->add_option("--label-embeddings", a->label_embeddings,
-                  "DRT label vectors: glove (the original's), random (seeded), or a float32 22x300 .npy")->capture_default_str();
+                "Augment: permute each training problem's 8 candidates anew every epoch (off in "
+                "the reference)");
+  cmd->add_option(
+         "--label-embeddings", a->label_embeddings,
+         "DRT label vectors: glove (the original's), random (seeded), or a float32 22x300 .npy")
+      ->capture_default_str();
   cmd->add_flag("--no-tag", a->no_tag, "WReN without the panel tags");
   cmd->add_flag("--resume", a->resume, "Continue the run in --out from last.pt");
   return [a] {
     if (a->nproc > 1 && !launched_rank()) {
       if (std::getenv("WORLD_SIZE"))
-        throw UsageError("--nproc with WORLD_SIZE set: the ranks are started already (torchrun, Slurm); drop --nproc");
+        throw UsageError(
+            "--nproc with WORLD_SIZE set: the ranks are started already (torchrun, Slurm); drop "
+            "--nproc");
       return launch_ranks(a->nproc);
     }
     return run_as_rank([&] { return run_train(*a); });

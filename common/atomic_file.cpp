@@ -1,16 +1,16 @@
 #include "common/atomic_file.hpp"
 
-#include <algorithm>
-#include <atomic>
-#include <cstdint>
-#include <utility>
-#include <cerrno>
-#include <cstdio>
-#include <cstring>
-#include <system_error>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <algorithm>
+#include <atomic>
+#include <cerrno>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <system_error>
+#include <utility>
 
 #include "common/error.hpp"
 
@@ -19,7 +19,8 @@ namespace {
 
 std::filesystem::path temp_path_for(const std::filesystem::path& path) {
   static std::atomic<unsigned> counter{0};
-  std::string name(".");  // appends, not `"." + std::string`: g++ 12 warns falsely (-Wrestrict) on that
+  std::string name(
+      ".");  // appends, not `"." + std::string`: g++ 12 warns falsely (-Wrestrict) on that
   name.append(path.filename().string()).append(".tmp.").append(std::to_string(::getpid()));
   name.append(".").append(std::to_string(counter.fetch_add(1)));
   return path.parent_path() / name;
@@ -62,7 +63,8 @@ bool is_temporary_name(std::string_view name) {
   const auto digits = [](std::string_view s) {
     return !s.empty() && s.find_first_not_of("0123456789") == std::string_view::npos;
   };
-  return dot != std::string_view::npos && digits(tail.substr(0, dot)) && digits(tail.substr(dot + 1));
+  return dot != std::string_view::npos && digits(tail.substr(0, dot)) &&
+         digits(tail.substr(dot + 1));
 }
 
 void write_file_atomic(const std::filesystem::path& path, std::string_view text) {
@@ -76,9 +78,10 @@ void write_file_atomic(const std::filesystem::path& path, const std::string& tex
 namespace {
 
 // Opens `path` for reading; returns the descriptor and the size. Throws InputError for a file that
-// cannot be opened, is not a regular file (a folder, a device such as /dev/zero, a FIFO, a socket) or
-// is larger than `max_bytes`. O_NONBLOCK: opening a FIFO must not wait for a writer.
-std::pair<int, std::uint64_t> open_for_read(const std::filesystem::path& path, std::size_t max_bytes) {
+// cannot be opened, is not a regular file (a folder, a device such as /dev/zero, a FIFO, a socket)
+// or is larger than `max_bytes`. O_NONBLOCK: opening a FIFO must not wait for a writer.
+std::pair<int, std::uint64_t> open_for_read(const std::filesystem::path& path,
+                                            std::size_t max_bytes) {
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
   if (fd < 0) fail_read(path, std::string("cannot open file: ") + std::strerror(errno));
   struct stat info {};
@@ -90,8 +93,8 @@ std::pair<int, std::uint64_t> open_for_read(const std::filesystem::path& path, s
   else if (!S_ISREG(info.st_mode))
     failure = "is not a regular file (a device, FIFO or socket); rave reads only regular files";
   else if (static_cast<std::uint64_t>(info.st_size) > max_bytes)
-    failure = "is " + std::to_string(info.st_size) + " bytes, more than the " + std::to_string(max_bytes) +
-              " this reader accepts";
+    failure = "is " + std::to_string(info.st_size) + " bytes, more than the " +
+              std::to_string(max_bytes) + " this reader accepts";
   if (!failure.empty()) {
     ::close(fd);
     fail_read(path, failure);
@@ -114,7 +117,8 @@ void read_file_into(const std::filesystem::path& path, std::string& text, std::s
     if (n < 0) failure = std::string("read failed: ") + std::strerror(errno);
     if (n <= 0) break;
     size += static_cast<std::size_t>(n);
-    if (size > max_bytes) failure = "grew past " + std::to_string(max_bytes) + " bytes while being read";
+    if (size > max_bytes)
+      failure = "grew past " + std::to_string(max_bytes) + " bytes while being read";
     if (size == text.size()) text.resize(std::min(2 * size, max_bytes + 1));
   }
   ::close(fd);
@@ -122,13 +126,15 @@ void read_file_into(const std::filesystem::path& path, std::string& text, std::s
   text.resize(size);
 }
 
-std::uint64_t read_file_tail(const std::filesystem::path& path, std::size_t max_bytes, std::string& tail) {
+std::uint64_t read_file_tail(const std::filesystem::path& path, std::size_t max_bytes,
+                             std::string& tail) {
   const auto [fd, size] = open_for_read(path, kMaxReadBytes);
   const std::uint64_t start = size > max_bytes ? size - max_bytes : 0;
   tail.resize(static_cast<std::size_t>(size - start));
   std::size_t done = 0;
   while (done < tail.size()) {
-    const ssize_t n = ::pread(fd, tail.data() + done, tail.size() - done, static_cast<off_t>(start + done));
+    const ssize_t n =
+        ::pread(fd, tail.data() + done, tail.size() - done, static_cast<off_t>(start + done));
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) break;
     done += static_cast<std::size_t>(n);

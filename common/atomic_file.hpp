@@ -30,9 +30,12 @@ inline constexpr std::size_t kMaxReadBytes = std::size_t{64} << 20;
 std::string read_file(const std::filesystem::path& path, std::size_t max_bytes = kMaxReadBytes);
 /// Reads a whole file into `text` (its capacity is reused: one open, fstat and read for a batch of
 /// files); throws InputError like read_file.
-void read_file_into(const std::filesystem::path& path, std::string& text, std::size_t max_bytes = kMaxReadBytes);
-/// Reads the last `max_bytes` bytes of a file (all of it when it is shorter) into `tail` and returns
-/// the file's size; throws InputError like read_file (a file over kMaxReadBytes is refused).
-std::uint64_t read_file_tail(const std::filesystem::path& path, std::size_t max_bytes, std::string& tail);
+void read_file_into(const std::filesystem::path& path, std::string& text,
+                    std::size_t max_bytes = kMaxReadBytes);
+/// Reads the last `max_bytes` bytes of a file (all of it when it is shorter) into `tail` and
+/// returns the file's size; throws InputError like read_file (a file over kMaxReadBytes is
+/// refused).
+std::uint64_t read_file_tail(const std::filesystem::path& path, std::size_t max_bytes,
+                             std::string& tail);
 
 }  // namespace rave

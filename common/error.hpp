@@ -1,7 +1,8 @@
 #pragma once
 // The three error channels of rave (DESIGN.md, "House style"):
 //  - outcomes are values (never exceptions);
-//  - bad input or I/O throws rave::InputError with the file and the place (line:col or element path);
+//  - bad input or I/O throws rave::InputError with the file and the place (line:col or element
+//  path);
 //  - broken invariants are bugs: RAVE_CHECK throws std::logic_error, always on.
 // apps/ catches once and prints `rave: error: <what()>`.
 //
@@ -21,7 +22,8 @@ class Error : public std::runtime_error {
 /// Bad input or failed I/O: names the file and the place inside it.
 class InputError : public Error {
  public:
-  /// `place` is "line:col", an element path, a byte offset..., or empty when the whole file is meant.
+  /// `place` is "line:col", an element path, a byte offset..., or empty when the whole file is
+  /// meant.
   InputError(std::string file, std::string place, const std::string& message);
   const std::string& file() const { return file_; }
   const std::string& place() const { return place_; }
@@ -46,7 +48,7 @@ class UsageError : public Error {
 }  // namespace rave
 
 /// Always-on precondition / invariant check; a failure is a bug in rave, not bad input.
-#define RAVE_CHECK(cond, msg)                                      \
-  do {                                                             \
+#define RAVE_CHECK(cond, msg)                                            \
+  do {                                                                   \
     if (!(cond)) ::rave::check_failed(#cond, (msg), __FILE__, __LINE__); \
   } while (false)

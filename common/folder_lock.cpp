@@ -37,39 +37,48 @@ std::string host_name() {
 // Whether `fd` is still the file at `path` (a holder that finished removes the file it locked; a
 // lock on the removed file would lock nothing).
 bool still_linked(int fd, const std::filesystem::path& path) {
-  struct stat open_file {}, named {};
-  return ::fstat(fd, &open_file) == 0 && ::stat(path.c_str(), &named) == 0 && open_file.st_ino == named.st_ino &&
-         open_file.st_dev == named.st_dev;
+  struct stat open_file {
+  }, named{};
+  return ::fstat(fd, &open_file) == 0 && ::stat(path.c_str(), &named) == 0 &&
+         open_file.st_ino == named.st_ino && open_file.st_dev == named.st_dev;
 }
 
 }  // namespace
 
-FolderLock::FolderLock(const std::filesystem::path& folder, const std::string& command, const std::string& name)
+FolderLock::FolderLock(const std::filesystem::path& folder, const std::string& command,
+                       const std::string& name)
     : path_(folder / name) {
   for (;;) {
     fd_ = ::open(path_.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-    if (fd_ < 0) throw InputError(folder.string(), "", std::string("cannot create the lock file: ") + std::strerror(errno));
+    if (fd_ < 0)
+      throw InputError(folder.string(), "",
+                       std::string("cannot create the lock file: ") + std::strerror(errno));
     if (::flock(fd_, LOCK_EX | LOCK_NB) != 0) {
       const int err = errno;
       const std::string holder = err == EWOULDBLOCK ? holder_of(fd_) : std::string();
       ::close(fd_);
       fd_ = -1;
-      if (err != EWOULDBLOCK) throw InputError(folder.string(), "", std::string("cannot lock: ") + std::strerror(err));
-      throw InputError(folder.string(), "", "in use by another writer (" + holder +
-                                                "); wait for it to finish or stop it, or choose another folder");
+      if (err != EWOULDBLOCK)
+        throw InputError(folder.string(), "", std::string("cannot lock: ") + std::strerror(err));
+      throw InputError(folder.string(), "",
+                       "in use by another writer (" + holder +
+                           "); wait for it to finish or stop it, or choose another folder");
     }
     if (still_linked(fd_, path_)) break;
     ::close(fd_);  // locked a file its holder removed on the way out: take the new one
   }
-  const std::string who = "pid " + std::to_string(::getpid()) + " on " + host_name() + ": " + command + "\n";
-  if (::ftruncate(fd_, 0) != 0 || ::pwrite(fd_, who.data(), who.size(), 0) != static_cast<ssize_t>(who.size())) {
+  const std::string who =
+      "pid " + std::to_string(::getpid()) + " on " + host_name() + ": " + command + "\n";
+  if (::ftruncate(fd_, 0) != 0 ||
+      ::pwrite(fd_, who.data(), who.size(), 0) != static_cast<ssize_t>(who.size())) {
     // The lock holds without the note; the next writer is told less about us.
   }
 }
 
 FolderLock::~FolderLock() {
   if (fd_ < 0) return;
-  ::unlink(path_.c_str());  // while still locked: a waiting process notices (still_linked) and retries
+  ::unlink(
+      path_.c_str());  // while still locked: a waiting process notices (still_linked) and retries
   ::close(fd_);
 }
 

@@ -4,7 +4,8 @@
 // (pid, host and command, which the holder writes into the lock file). The kernel drops the lock
 // when its holder dies, even by SIGKILL, so a stale lock file never blocks anyone.
 //
-//   FolderLock lock(dataset_dir, "rave generate -n 100 -o out");   // throws if another writer holds it
+//   FolderLock lock(dataset_dir, "rave generate -n 100 -o out");   // throws if another writer
+//   holds it
 //   ... write into dataset_dir ...
 //   // ~FolderLock removes the lock file and releases the lock
 #include <filesystem>
@@ -20,7 +21,8 @@ class FolderLock {
   /// Takes the lock of `folder` (which must exist) for `command` (recorded for whoever asks next).
   /// Throws InputError naming the holder when another process has it.
   /// `name` is the lock file's (another name: a separate lock, e.g. one per dataset shard).
-  FolderLock(const std::filesystem::path& folder, const std::string& command, const std::string& name = kFileName);
+  FolderLock(const std::filesystem::path& folder, const std::string& command,
+             const std::string& name = kFileName);
   ~FolderLock();
   FolderLock(const FolderLock&) = delete;
   FolderLock& operator=(const FolderLock&) = delete;

@@ -25,9 +25,10 @@ void parallel_for_index(std::size_t n, int threads, const std::function<void(std
   RAVE_CHECK(threads >= 1, "at least one worker thread");
   tbb::task_arena arena(threads);
   arena.execute([&] {
-    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, n, 1), [&](const tbb::blocked_range<std::size_t>& range) {
-      for (std::size_t i = range.begin(); i != range.end(); ++i) work(i);
-    });
+    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, n, 1),
+                      [&](const tbb::blocked_range<std::size_t>& range) {
+                        for (std::size_t i = range.begin(); i != range.end(); ++i) work(i);
+                      });
   });
 }
 

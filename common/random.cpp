@@ -29,7 +29,8 @@ Rng Rng::for_problem(std::uint64_t seed, int config, std::uint64_t k, std::uint6
   std::uint64_t h = mix64(seed);
   h = mix64(h ^ (0x5bd1e995ULL + static_cast<std::uint64_t>(config)));
   h = mix64(h ^ k);
-  if (attempt > 0) h = mix64(h ^ (0xa7e3f1c2d4b59687ULL + attempt));  // attempt 0: the stream as ever
+  if (attempt > 0)
+    h = mix64(h ^ (0xa7e3f1c2d4b59687ULL + attempt));  // attempt 0: the stream as ever
   return Rng(h);
 }
 

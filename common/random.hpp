@@ -23,7 +23,8 @@ class Rng {
   explicit Rng(std::uint64_t seed);
   /// The independent stream of problem `k` of configuration `config` under `seed`; `attempt` > 0
   /// gives further independent streams for the same problem (a redraw), attempt 0 the first.
-  static Rng for_problem(std::uint64_t seed, int config, std::uint64_t k, std::uint64_t attempt = 0);
+  static Rng for_problem(std::uint64_t seed, int config, std::uint64_t k,
+                         std::uint64_t attempt = 0);
 
   /// Raw 64 random bits.
   std::uint64_t next();

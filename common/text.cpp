@@ -29,10 +29,14 @@ std::size_t utf8_sequence_length(std::string_view text, std::size_t at) {
   if (first < 0x80) return 1;
   std::size_t length = 0;
   unsigned char lo = 0x80, hi = 0xBF;
-  if (first >= 0xC2 && first <= 0xDF) length = 2;
-  else if (first >= 0xE0 && first <= 0xEF) length = 3, lo = first == 0xE0 ? 0xA0 : 0x80, hi = first == 0xED ? 0x9F : 0xBF;
-  else if (first >= 0xF0 && first <= 0xF4) length = 4, lo = first == 0xF0 ? 0x90 : 0x80, hi = first == 0xF4 ? 0x8F : 0xBF;
-  else return 0;
+  if (first >= 0xC2 && first <= 0xDF)
+    length = 2;
+  else if (first >= 0xE0 && first <= 0xEF)
+    length = 3, lo = first == 0xE0 ? 0xA0 : 0x80, hi = first == 0xED ? 0x9F : 0xBF;
+  else if (first >= 0xF0 && first <= 0xF4)
+    length = 4, lo = first == 0xF0 ? 0x90 : 0x80, hi = first == 0xF4 ? 0x8F : 0xBF;
+  else
+    return 0;
   if (text.size() - at < length || byte(1) < lo || byte(1) > hi) return 0;
   for (std::size_t i = 2; i < length; ++i)
     if (!continuation(byte(i))) return 0;
@@ -45,7 +49,8 @@ std::size_t utf8_error(std::string_view text) {
     // Eight ASCII bytes at a time: most of a problem file.
     while (i + 8 <= text.size()) {
       unsigned long long word = 0;
-      for (std::size_t k = 0; k < 8; ++k) word |= static_cast<unsigned long long>(static_cast<unsigned char>(text[i + k])) << (8 * k);
+      for (std::size_t k = 0; k < 8; ++k)
+        word |= static_cast<unsigned long long>(static_cast<unsigned char>(text[i + k])) << (8 * k);
       if ((word & 0x8080808080808080ULL) != 0) break;
       i += 8;
     }
@@ -81,7 +86,8 @@ std::string printable(std::string_view text) {
   return out;
 }
 
-// Appends rather than "'" + string: g++ 12 warns falsely (-Wrestrict) on that, and CI builds with -Werror.
+// Appends rather than "'" + string: g++ 12 warns falsely (-Wrestrict) on that, and CI builds with
+// -Werror.
 std::string quote_value(std::string_view value, std::size_t max_chars) {
   std::string out(1, '\'');
   if (value.size() <= max_chars) return out.append(printable(value)).append(1, '\'');

@@ -47,7 +47,8 @@ int shared(const std::vector<ComponentValues>& a, const std::vector<ComponentVal
 
 int shared_values(const Panel& a, const Panel& b) { return shared(values_of(a), values_of(b)); }
 
-std::array<int, kCandidates> context_blind_scores(const std::array<Panel, kCandidates>& candidates) {
+std::array<int, kCandidates> context_blind_scores(
+    const std::array<Panel, kCandidates>& candidates) {
   std::array<std::vector<ComponentValues>, kCandidates> values;
   for (std::size_t i = 0; i < kCandidates; ++i) values[i] = values_of(candidates[i]);
   std::array<int, kCandidates> scores{};
@@ -75,7 +76,8 @@ BlindAudit context_blind_audit(std::span<const Problem> problems) {
   return audit;
 }
 
-std::array<BlindAudit, kNumConfigs> context_blind_audit_by_config(std::span<const Problem> problems) {
+std::array<BlindAudit, kNumConfigs> context_blind_audit_by_config(
+    std::span<const Problem> problems) {
   std::array<BlindAudit, kNumConfigs> audits{};
   for (const Problem& p : problems) {
     const BlindAudit one = context_blind_audit(std::span<const Problem>(&p, 1));

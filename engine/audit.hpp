@@ -17,7 +17,8 @@
 namespace rave::engine {
 
 /// Number of attribute values panels `a` and `b` share: per component (up to the smaller component
-/// count) one each for equal Number, equal slot set, equal Type, Size and Color tuples (entity order).
+/// count) one each for equal Number, equal slot set, equal Type, Size and Color tuples (entity
+/// order).
 int shared_values(const Panel& a, const Panel& b);
 /// Per candidate, the sum of shared_values with each of the other seven.
 std::array<int, kCandidates> context_blind_scores(const std::array<Panel, kCandidates>& candidates);
@@ -33,6 +34,7 @@ struct BlindAudit {
 /// Audits every problem with a known target (others are skipped).
 BlindAudit context_blind_audit(std::span<const Problem> problems);
 /// The same, one result per configuration (indexed by config_index).
-std::array<BlindAudit, kNumConfigs> context_blind_audit_by_config(std::span<const Problem> problems);
+std::array<BlindAudit, kNumConfigs> context_blind_audit_by_config(
+    std::span<const Problem> problems);
 
 }  // namespace rave::engine

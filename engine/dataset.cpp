@@ -48,8 +48,9 @@ void check_variant_spec(const DatasetSpec& spec) {
   check_variant(v);
   if (!v.drawable() && !spec.symbolic_only)
     throw UsageError("--values " + std::to_string(v.values) + " cannot be drawn: Type has " +
-                     std::to_string(kMaxDrawableValues) + " shapes, so images need --values <= " +
-                     std::to_string(kMaxDrawableValues) + "; add --symbolic-only to write symbols only");
+                     std::to_string(kMaxDrawableValues) +
+                     " shapes, so images need --values <= " + std::to_string(kMaxDrawableValues) +
+                     "; add --symbolic-only to write symbols only");
   for (ConfigId id : chosen_configs(spec))
     for (Split split : splits_present(spec))
       if (std::string why = variant_rules_defect(id, v, split); !why.empty()) throw UsageError(why);
@@ -73,7 +74,8 @@ std::string joined(const std::vector<std::string>& words, const char* separator)
 
 // "center_single/RAVEN_7_val": where problem k of a configuration lives, relative to the root.
 std::string problem_path(const DatasetSpec& spec, ConfigId id, std::uint64_t k) {
-  return std::string(configuration(id).folder) + "/" + problem_stem(k, split_of(k, spec.val, spec.test));
+  return std::string(configuration(id).folder) + "/" +
+         problem_stem(k, split_of(k, spec.val, spec.test));
 }
 
 DatasetManifest manifest_for(const DatasetSpec& spec, const std::vector<ConfigId>& configs) {
@@ -101,43 +103,51 @@ DatasetManifest manifest_for(const DatasetSpec& spec, const std::vector<ConfigId
 // The records a resumed run may trust. A manifest that differs from the run, or RAVEN files without
 // any manifest, stop the run: it would mix two datasets. `manifest` takes over the command line of
 // the run that started the dataset.
-Records existing_records(const DatasetSpec& spec, DatasetManifest& manifest, const std::vector<fs::path>& folders) {
+Records existing_records(const DatasetSpec& spec, DatasetManifest& manifest,
+                         const std::vector<fs::path>& folders) {
   const internal::StateNames names = internal::state_names(spec.shard);
   const fs::path path = spec.dir / names.manifest;
   std::optional<DatasetManifest> existing = read_manifest(path);
   if (!existing && spec.shard.count > 1) existing = internal::merged_manifest(spec.dir, spec.shard);
   if (!existing) {
-    if (spec.shard.count > 1 && internal::sibling_shard_agrees(spec.dir, manifest, spec.shard)) return {};
+    if (spec.shard.count > 1 && internal::sibling_shard_agrees(spec.dir, manifest, spec.shard))
+      return {};
     for (const fs::path& folder : folders)
       if (internal::holds_problem_files(folder))
-        throw InputError(folder.string(), "", "holds RAVEN problem files but the save dir has no " + names.manifest + ": rave cannot "
-                                              "tell what made them; choose an empty folder");
+        throw InputError(folder.string(), "",
+                         "holds RAVEN problem files but the save dir has no " + names.manifest +
+                             ": rave cannot "
+                             "tell what made them; choose an empty folder");
     return {};
   }
   const auto differences = manifest_differences(*existing, manifest);
   if (!differences.empty())
-    throw InputError(path.string(), "", "holds another dataset (" + joined(differences, "; ") +
-                                            "); choose another folder, or remove this one to start afresh");
+    throw InputError(path.string(), "",
+                     "holds another dataset (" + joined(differences, "; ") +
+                         "); choose another folder, or remove this one to start afresh");
   manifest.command = existing->command;
   if (!spec.resume) return {};
   Records records = internal::records_of(*existing);
-  for (auto& [problem, record] : internal::read_journal(spec.dir / names.journal)) records[problem] = record;
+  for (auto& [problem, record] : internal::read_journal(spec.dir / names.journal))
+    records[problem] = record;
   return records;
 }
 
 // Problem k drawn until spec.accept passes it (at once when there is no test).
 std::pair<Problem, std::uint64_t> draw(const DatasetSpec& spec, ConfigId id, std::uint64_t k) {
   for (std::uint64_t attempt = 0; attempt < kMaxDraws; ++attempt) {
-    Problem problem =
-        generate_problem(id, spec.answers, spec.seed, k, spec.variant, split_of(k, spec.val, spec.test), attempt);
+    Problem problem = generate_problem(id, spec.answers, spec.seed, k, spec.variant,
+                                       split_of(k, spec.val, spec.test), attempt);
     if (!spec.accept || spec.accept(problem)) return {std::move(problem), attempt};
   }
-  throw Error("problem " + std::to_string(k) + " of " + std::string(configuration(id).folder) + ": none of " +
-              std::to_string(kMaxDraws) + " draws passed the acceptance test (" + spec.accept_name + ")");
+  throw Error("problem " + std::to_string(k) + " of " + std::string(configuration(id).folder) +
+              ": none of " + std::to_string(kMaxDraws) + " draws passed the acceptance test (" +
+              spec.accept_name + ")");
 }
 
 // The counts of the problems this run (its shard) holds.
-ManifestCounts counts_of(const DatasetSpec& spec, const std::vector<std::optional<PairRecord>>& records) {
+ManifestCounts counts_of(const DatasetSpec& spec,
+                         const std::vector<std::optional<PairRecord>>& records) {
   ManifestCounts c;
   for (std::size_t index = 0; index < records.size(); ++index) {
     if (!spec.shard.holds(index)) continue;
@@ -151,7 +161,8 @@ ManifestCounts counts_of(const DatasetSpec& spec, const std::vector<std::optiona
 
 // The problems of `shard` among `all`: local i is global problem i*N + K-1.
 std::uint64_t shard_size(std::uint64_t all, const Shard& shard) {
-  const auto n = static_cast<std::uint64_t>(shard.count), first = static_cast<std::uint64_t>(shard.index - 1);
+  const auto n = static_cast<std::uint64_t>(shard.count),
+             first = static_cast<std::uint64_t>(shard.index - 1);
   return all > first ? (all - first + n - 1) / n : 0;
 }
 
@@ -159,7 +170,10 @@ std::uint64_t shard_size(std::uint64_t all, const Shard& shard) {
 class Run {
  public:
   Run(const DatasetSpec& spec, const ProgressFn& progress)
-      : spec_(spec), progress_(progress), configs_(chosen_configs(spec)), records_(spec.num_samples * configs_.size()) {}
+      : spec_(spec),
+        progress_(progress),
+        configs_(chosen_configs(spec)),
+        records_(spec.num_samples * configs_.size()) {}
   DatasetReport execute();
 
  private:
@@ -187,7 +201,8 @@ void Run::tick() {
 }
 
 void Run::one(std::size_t local) {
-  const std::size_t index = local * static_cast<std::size_t>(spec_.shard.count) + static_cast<std::size_t>(spec_.shard.index - 1);
+  const std::size_t index = local * static_cast<std::size_t>(spec_.shard.count) +
+                            static_cast<std::size_t>(spec_.shard.index - 1);
   if (spec_.stop != nullptr && spec_.stop->load() != 0) {
     interrupted_ = true;
     return;
@@ -205,12 +220,14 @@ void Run::one(std::size_t local) {
     if (internal::pair_partly_exists(spec_.dir, problem)) ++redone_;
   }
   auto [drawn, attempt] = draw(spec_, id, k);
-  const ProblemFiles files = encode_problem_files(drawn, {.compress = spec_.compress,
-                                                         .predict_as_vector = spec_.answers == AnswerStrategy::kFair,
-                                                         .symbolic_only = spec_.symbolic_only});
+  const ProblemFiles files =
+      encode_problem_files(drawn, {.compress = spec_.compress,
+                                   .predict_as_vector = spec_.answers == AnswerStrategy::kFair,
+                                   .symbolic_only = spec_.symbolic_only});
   const fs::path where = spec_.dir / problem;
   write_problem_files(where.parent_path(), where.filename().string(), files);
-  const PairRecord record{attempt, files.npz.size(), files.xml.size(), crc32(files.npz), crc32(files.xml)};
+  const PairRecord record{attempt, files.npz.size(), files.xml.size(), crc32(files.npz),
+                          crc32(files.xml)};
   journal_->append(problem, record);
   records_[index] = record;
   bytes_ += files.npz.size() + files.xml.size();
@@ -226,8 +243,9 @@ void Run::finish(DatasetManifest& manifest, internal::Journal& journal) {
   listed.reserve(records_.size());
   for (std::size_t index = 0; index < records_.size(); ++index)
     if (spec_.shard.holds(index))
-      listed.emplace_back(problem_path(spec_, configs_[index / spec_.num_samples], index % spec_.num_samples),
-                          *records_[index]);
+      listed.emplace_back(
+          problem_path(spec_, configs_[index / spec_.num_samples], index % spec_.num_samples),
+          *records_[index]);
   internal::list_records(listed, manifest);
   manifest.counts = counts_of(spec_, records_);
   manifest.complete = true;
@@ -241,12 +259,14 @@ std::uint64_t Run::remove_temporary(const std::vector<fs::path>& folders) const 
   if (spec_.shard.count == 1) return internal::remove_temporary_files(folders);
   std::uint64_t removed = 0;
   for (std::size_t position = 0; position < configs_.size(); ++position)
-    removed += internal::remove_temporary_files({folders[position + 1]}, [&](std::string_view name) {
-      return internal::temporary_of_shard(name, position, spec_.num_samples, spec_.shard);
-    });
+    removed +=
+        internal::remove_temporary_files({folders[position + 1]}, [&](std::string_view name) {
+          return internal::temporary_of_shard(name, position, spec_.num_samples, spec_.shard);
+        });
   const internal::StateNames names = internal::state_names(spec_.shard);
   return removed + internal::remove_temporary_files({spec_.dir}, [&](std::string_view name) {
-           return name.starts_with("." + names.manifest + ".") || name.starts_with("." + names.journal + ".");
+           return name.starts_with("." + names.manifest + ".") ||
+                  name.starts_with("." + names.journal + ".");
          });
 }
 
@@ -259,10 +279,12 @@ DatasetReport Run::execute() {
   report.removed_temporary = remove_temporary(folders);
   DatasetManifest manifest = manifest_for(spec_, configs_);
   known_ = existing_records(spec_, manifest, folders);
-  internal::Journal journal(spec_.dir / names.journal, known_);  // before rave.json drops its file list
+  internal::Journal journal(spec_.dir / names.journal,
+                            known_);  // before rave.json drops its file list
   journal_ = &journal;
   write_manifest(spec_.dir / names.manifest, manifest);
-  parallel_for_index(shard_size(records_.size(), spec_.shard), spec_.threads, [&](std::size_t i) { one(i); });
+  parallel_for_index(shard_size(records_.size(), spec_.shard), spec_.threads,
+                     [&](std::size_t i) { one(i); });
   report.interrupted = interrupted_.load();
   if (!report.interrupted) finish(manifest, journal);
   for (const auto& r : records_) report.redrawn += r && r->attempt > 0;
@@ -277,21 +299,24 @@ DatasetReport Run::execute() {
 }  // namespace
 
 void check_dataset_spec(const DatasetSpec& spec) {
-  if (spec.num_samples == 0) throw UsageError("a dataset needs a positive number of problems per configuration");
+  if (spec.num_samples == 0)
+    throw UsageError("a dataset needs a positive number of problems per configuration");
   if (spec.val < 0 || spec.test < 0 || spec.val + spec.test > 10)
-    throw UsageError("the val and test splits are tenths of the problems: each >= 0, together <= 10");
+    throw UsageError(
+        "the val and test splits are tenths of the problems: each >= 0, together <= 10");
   if (spec.threads < 1) throw UsageError("a dataset is written by at least one worker thread");
   if (spec.dir.empty()) throw UsageError("the dataset folder must not be empty");
   for (std::size_t i = 0; i < spec.configs.size(); ++i)
     for (std::size_t j = 0; j < i; ++j)
       if (spec.configs[i] == spec.configs[j])
-        throw UsageError("the configuration " + std::string(configuration(spec.configs[i]).folder) + " is named twice");
+        throw UsageError("the configuration " + std::string(configuration(spec.configs[i]).folder) +
+                         " is named twice");
   std::uint64_t total = 0;
   const std::uint64_t configs = spec.configs.empty() ? kNumConfigs : spec.configs.size();
   if (__builtin_mul_overflow(spec.num_samples, configs, &total) || total > kMaxDatasetProblems)
-    throw UsageError(std::to_string(spec.num_samples) + " problems for each of " + std::to_string(configs) +
-                     " configurations are more than the " + std::to_string(kMaxDatasetProblems) +
-                     " problems one dataset may hold");
+    throw UsageError(std::to_string(spec.num_samples) + " problems for each of " +
+                     std::to_string(configs) + " configurations are more than the " +
+                     std::to_string(kMaxDatasetProblems) + " problems one dataset may hold");
   if (spec.shard.count < 1 || spec.shard.index < 1 || spec.shard.index > spec.shard.count)
     throw UsageError("--shard K/N takes 1 <= K <= N");
   check_variant_spec(spec);

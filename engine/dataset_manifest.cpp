@@ -23,19 +23,21 @@ std::string hex32(std::uint32_t v) {
 std::uint32_t parse_hex32(const std::string& text) {
   std::size_t used = 0;
   const unsigned long v = text.size() == 8 ? std::stoul(text, &used, 16) : 0;
-  if (text.size() != 8 || used != 8) throw std::invalid_argument("crc32 must be 8 hex digits, not '" + text + "'");
+  if (text.size() != 8 || used != 8)
+    throw std::invalid_argument("crc32 must be 8 hex digits, not '" + text + "'");
   return static_cast<std::uint32_t>(v);
 }
 
 Json files_json(const std::vector<ManifestFile>& files) {
   Json out = Json::array();
-  for (const ManifestFile& f : files) out.push_back({{"path", f.path}, {"size", f.size}, {"crc32", hex32(f.crc32)}});
+  for (const ManifestFile& f : files)
+    out.push_back({{"path", f.path}, {"size", f.size}, {"crc32", hex32(f.crc32)}});
   return out;
 }
 
 Json variant_json(const ManifestVariant& v) {
-  return Json{{"grid", v.grid},         {"values", v.values},     {"confounders", v.confounders},
-              {"regime", v.regime},     {"hold_out", v.hold_out}, {"symbolic_only", v.symbolic_only}};
+  return Json{{"grid", v.grid},     {"values", v.values},     {"confounders", v.confounders},
+              {"regime", v.regime}, {"hold_out", v.hold_out}, {"symbolic_only", v.symbolic_only}};
 }
 
 // A manifest written before variants existed has no "variant": the original's.
@@ -118,13 +120,16 @@ std::string joined(const std::vector<std::string>& words) {
 
 }  // namespace
 
-std::string manifest_json(const DatasetManifest& manifest) { return to_json(manifest).dump(2) + "\n"; }
+std::string manifest_json(const DatasetManifest& manifest) {
+  return to_json(manifest).dump(2) + "\n";
+}
 
 DatasetManifest parse_manifest(const std::string& text, const std::string& file) {
   try {
     const Json j = Json::parse(text);
     if (!j.is_object() || j.value("format", "") != "rave dataset manifest")
-      throw InputError(file, "", "not a rave dataset manifest (no \"format\": \"rave dataset manifest\")");
+      throw InputError(file, "",
+                       "not a rave dataset manifest (no \"format\": \"rave dataset manifest\")");
     return from_json(j);
   } catch (const nlohmann::json::exception& e) {
     throw InputError(file, "", std::string("not a readable rave dataset manifest: ") + e.what());
@@ -143,10 +148,12 @@ std::optional<DatasetManifest> read_manifest(const std::filesystem::path& path) 
   return parse_manifest(read_file(path), path.string());
 }
 
-std::vector<std::string> manifest_differences(const DatasetManifest& existing, const DatasetManifest& wanted) {
+std::vector<std::string> manifest_differences(const DatasetManifest& existing,
+                                              const DatasetManifest& wanted) {
   std::vector<std::string> out;
   const auto differ = [&](const char* what, const std::string& have, const std::string& want) {
-    if (have != want) out.push_back(std::string(what) + ": " + have + " in rave.json, " + want + " in this run");
+    if (have != want)
+      out.push_back(std::string(what) + ": " + have + " in rave.json, " + want + " in this run");
   };
   differ("rave version", existing.rave_version, wanted.rave_version);
   differ("seed", std::to_string(existing.seed), std::to_string(wanted.seed));
@@ -156,19 +163,23 @@ std::vector<std::string> manifest_differences(const DatasetManifest& existing, c
   differ("val", std::to_string(existing.val), std::to_string(wanted.val));
   differ("test", std::to_string(existing.test), std::to_string(wanted.test));
   differ("compress", existing.compress ? "yes" : "no", wanted.compress ? "yes" : "no");
-  differ("accept", existing.accept.empty() ? "none" : existing.accept, wanted.accept.empty() ? "none" : wanted.accept);
+  differ("accept", existing.accept.empty() ? "none" : existing.accept,
+         wanted.accept.empty() ? "none" : wanted.accept);
   const ManifestVariant &a = existing.variant, &b = wanted.variant;
   differ("grid", std::to_string(a.grid), std::to_string(b.grid));
   differ("values", std::to_string(a.values), std::to_string(b.values));
   differ("confounders", std::to_string(a.confounders), std::to_string(b.confounders));
   differ("regime", a.regime, b.regime);
-  differ("hold-out", a.hold_out.empty() ? "none" : a.hold_out, b.hold_out.empty() ? "none" : b.hold_out);
+  differ("hold-out", a.hold_out.empty() ? "none" : a.hold_out,
+         b.hold_out.empty() ? "none" : b.hold_out);
   differ("symbolic-only", a.symbolic_only ? "yes" : "no", b.symbolic_only ? "yes" : "no");
-  differ("shard", existing.shard.empty() ? "none" : existing.shard, wanted.shard.empty() ? "none" : wanted.shard);
+  differ("shard", existing.shard.empty() ? "none" : existing.shard,
+         wanted.shard.empty() ? "none" : wanted.shard);
   return out;
 }
 
-std::vector<std::string> manifest_mismatches(const std::filesystem::path& root, const DatasetManifest& manifest) {
+std::vector<std::string> manifest_mismatches(const std::filesystem::path& root,
+                                             const DatasetManifest& manifest) {
   std::vector<std::string> out;
   for (const ManifestFile& f : manifest.files) {
     std::error_code ec;
@@ -179,10 +190,12 @@ std::vector<std::string> manifest_mismatches(const std::filesystem::path& root, 
     }
     const std::uint64_t size = std::filesystem::file_size(path, ec);
     if (size != f.size) {
-      out.push_back(f.path + ": " + std::to_string(f.size) + " bytes listed, " + std::to_string(size) + " found");
+      out.push_back(f.path + ": " + std::to_string(f.size) + " bytes listed, " +
+                    std::to_string(size) + " found");
       continue;
     }
-    if (crc32(read_file(path, f.size + 1)) != f.crc32) out.push_back(f.path + ": CRC-32 differs from rave.json");
+    if (crc32(read_file(path, f.size + 1)) != f.crc32)
+      out.push_back(f.path + ": CRC-32 differs from rave.json");
   }
   return out;
 }

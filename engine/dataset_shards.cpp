@@ -1,8 +1,8 @@
 #include "engine/internal/dataset_shards.hpp"
 
 #include <charconv>
-#include <system_error>
 #include <optional>
+#include <system_error>
 #include <vector>
 
 #include "common/folder_lock.hpp"
@@ -31,7 +31,8 @@ std::optional<std::uint64_t> problem_number(std::string_view name) {
 std::optional<std::vector<DatasetManifest>> shard_manifests(const fs::path& dir, int count) {
   std::vector<DatasetManifest> out;
   for (int index = 1; index <= count; ++index) {
-    std::optional<DatasetManifest> m = read_manifest(dir / state_names(Shard{index, count}).manifest);
+    std::optional<DatasetManifest> m =
+        read_manifest(dir / state_names(Shard{index, count}).manifest);
     if (!m) return std::nullopt;
     out.push_back(std::move(*m));
   }
@@ -68,7 +69,8 @@ DatasetManifest union_of(const std::vector<DatasetManifest>& shards) {
   whole.files.reserve(total);
   for (std::size_t j = 0; whole.files.size() < total; ++j)
     for (const DatasetManifest& m : shards)
-      if (2 * j + 1 < m.files.size()) whole.files.insert(whole.files.end(), m.files.begin() + 2 * j, m.files.begin() + 2 * j + 2);
+      if (2 * j + 1 < m.files.size())
+        whole.files.insert(whole.files.end(), m.files.begin() + 2 * j, m.files.begin() + 2 * j + 2);
   return whole;
 }
 
@@ -84,15 +86,18 @@ std::string shard_text(const Shard& shard) {
   return shard.count == 1 ? "" : std::to_string(shard.index) + "/" + std::to_string(shard.count);
 }
 
-bool temporary_of_shard(std::string_view name, std::uint64_t position, std::uint64_t num_samples, const Shard& shard) {
+bool temporary_of_shard(std::string_view name, std::uint64_t position, std::uint64_t num_samples,
+                        const Shard& shard) {
   const std::optional<std::uint64_t> k = problem_number(name);
   return k && *k < num_samples && shard.holds(position * num_samples + *k);
 }
 
-bool sibling_shard_agrees(const fs::path& dir, const DatasetManifest& manifest, const Shard& shard) {
+bool sibling_shard_agrees(const fs::path& dir, const DatasetManifest& manifest,
+                          const Shard& shard) {
   for (int index = 1; index <= shard.count; ++index) {
     if (index == shard.index) continue;
-    const std::optional<DatasetManifest> other = read_manifest(dir / state_names(Shard{index, shard.count}).manifest);
+    const std::optional<DatasetManifest> other =
+        read_manifest(dir / state_names(Shard{index, shard.count}).manifest);
     if (other && same_dataset(manifest, *other)) return true;
   }
   return false;
@@ -111,7 +116,8 @@ bool merge_shards(const fs::path& dir, const DatasetManifest& mine, const Shard&
     if (!m.complete || !same_dataset(mine, m)) return false;
   write_manifest(dir / kManifestName, union_of(*all));
   std::error_code ec;  // rave.json now says it all: the folder is the one a single machine makes
-  for (int index = 1; index <= shard.count; ++index) fs::remove(dir / state_names(Shard{index, shard.count}).manifest, ec);
+  for (int index = 1; index <= shard.count; ++index)
+    fs::remove(dir / state_names(Shard{index, shard.count}).manifest, ec);
   return true;
 }
 

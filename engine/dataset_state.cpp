@@ -35,8 +35,9 @@ bool parse_line(std::string_view line, std::string& problem, PairRecord& r) {
   if (fields.size() != 6 || fields[0].empty()) return false;
   problem = std::string(fields[0]);
   return parse_number(fields[1], r.attempt) && parse_number(fields[2], r.npz_size) &&
-         parse_number(fields[3], r.npz_crc, 16) && fields[3].size() == 8 && parse_number(fields[4], r.xml_size) &&
-         parse_number(fields[5], r.xml_crc, 16) && fields[5].size() == 8;
+         parse_number(fields[3], r.npz_crc, 16) && fields[3].size() == 8 &&
+         parse_number(fields[4], r.xml_size) && parse_number(fields[5], r.xml_crc, 16) &&
+         fields[5].size() == 8;
 }
 
 std::string hex32(std::uint32_t v) {
@@ -58,8 +59,8 @@ bool file_matches(const fs::path& path, std::uint64_t size, std::uint32_t crc) {
 }  // namespace
 
 std::string journal_line(const std::string& problem, const PairRecord& r) {
-  return problem + " " + std::to_string(r.attempt) + " " + std::to_string(r.npz_size) + " " + hex32(r.npz_crc) + " " +
-         std::to_string(r.xml_size) + " " + hex32(r.xml_crc) + "\n";
+  return problem + " " + std::to_string(r.attempt) + " " + std::to_string(r.npz_size) + " " +
+         hex32(r.npz_crc) + " " + std::to_string(r.xml_size) + " " + hex32(r.xml_crc) + "\n";
 }
 
 std::map<std::string, PairRecord> read_journal(const fs::path& path) {
@@ -72,7 +73,8 @@ std::map<std::string, PairRecord> read_journal(const fs::path& path) {
     if (end == std::string::npos) break;  // the last line was cut short
     std::string problem;
     PairRecord record;
-    if (parse_line(std::string_view(text).substr(start, end - start), problem, record)) out[problem] = record;
+    if (parse_line(std::string_view(text).substr(start, end - start), problem, record))
+      out[problem] = record;
     start = end + 1;
   }
   return out;
@@ -109,7 +111,8 @@ std::map<std::string, PairRecord> records_of(const DatasetManifest& manifest) {
   return out;
 }
 
-void list_records(const std::vector<std::pair<std::string, PairRecord>>& records, DatasetManifest& manifest) {
+void list_records(const std::vector<std::pair<std::string, PairRecord>>& records,
+                  DatasetManifest& manifest) {
   manifest.files.clear();
   manifest.redraws.clear();
   for (const auto& [problem, r] : records) {
@@ -119,12 +122,15 @@ void list_records(const std::vector<std::pair<std::string, PairRecord>>& records
   }
 }
 
-Journal::Journal(const fs::path& path, const std::map<std::string, PairRecord>& records) : path_(path) {
+Journal::Journal(const fs::path& path, const std::map<std::string, PairRecord>& records)
+    : path_(path) {
   std::string text;
   for (const auto& [problem, record] : records) text += journal_line(problem, record);
   write_file_atomic(path, text);
   fd_ = ::open(path.c_str(), O_WRONLY | O_APPEND | O_CLOEXEC);
-  if (fd_ < 0) throw InputError(path.string(), "", std::string("cannot open the journal: ") + std::strerror(errno));
+  if (fd_ < 0)
+    throw InputError(path.string(), "",
+                     std::string("cannot open the journal: ") + std::strerror(errno));
 }
 
 Journal::~Journal() {
@@ -138,7 +144,9 @@ void Journal::append(const std::string& problem, const PairRecord& record) {
   while (done < line.size()) {
     const ssize_t n = ::write(fd_, line.data() + done, line.size() - done);
     if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) throw InputError(path_.string(), "", std::string("cannot write the journal: ") + std::strerror(errno));
+    if (n <= 0)
+      throw InputError(path_.string(), "",
+                       std::string("cannot write the journal: ") + std::strerror(errno));
     done += static_cast<std::size_t>(n);
   }
 }
@@ -160,7 +168,8 @@ bool pair_matches(const fs::path& root, const std::string& problem, const PairRe
 bool pair_partly_exists(const fs::path& root, const std::string& problem) {
   const fs::path base = root / problem;
   std::error_code ec;
-  return fs::exists(fs::path(base).concat(".npz"), ec) || fs::exists(fs::path(base).concat(".xml"), ec);
+  return fs::exists(fs::path(base).concat(".npz"), ec) ||
+         fs::exists(fs::path(base).concat(".xml"), ec);
 }
 
 std::uint64_t remove_temporary_files(const std::vector<fs::path>& folders,
@@ -170,7 +179,8 @@ std::uint64_t remove_temporary_files(const std::vector<fs::path>& folders,
     std::error_code ec;
     std::vector<fs::path> found;
     for (fs::directory_iterator it(folder, ec), end; !ec && it != end; it.increment(ec))
-      if (const std::string name = it->path().filename().string(); is_temporary_name(name) && (!ours || ours(name)))
+      if (const std::string name = it->path().filename().string();
+          is_temporary_name(name) && (!ours || ours(name)))
         found.push_back(it->path());
     for (const fs::path& path : found) removed += fs::remove(path, ec) ? 1 : 0;
   }
@@ -181,7 +191,9 @@ bool holds_problem_files(const fs::path& folder) {
   std::error_code ec;
   for (fs::directory_iterator it(folder, ec), end; !ec && it != end; it.increment(ec)) {
     const fs::path& p = it->path();
-    if (p.filename().string().starts_with("RAVEN_") && (p.extension() == ".npz" || p.extension() == ".xml")) return true;
+    if (p.filename().string().starts_with("RAVEN_") &&
+        (p.extension() == ".npz" || p.extension() == ".xml"))
+      return true;
   }
   return false;
 }

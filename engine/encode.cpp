@@ -11,7 +11,8 @@
 namespace rave::engine {
 
 std::string write_problem_xml(const Problem& problem) {
-  return write_problem_xml(problem, problem.variant.drawable() ? entity_marks : nullptr);  // no marks: no drawing
+  return write_problem_xml(
+      problem, problem.variant.drawable() ? entity_marks : nullptr);  // no marks: no drawing
 }
 
 ProblemFiles encode_problem_files(const Problem& problem, const EncodeOptions& options) {
@@ -28,7 +29,8 @@ ProblemFiles encode_problem_files(const Problem& problem, const EncodeOptions& o
   return files;
 }
 
-void write_problem_files(const std::filesystem::path& dir, const std::string& stem, const ProblemFiles& files) {
+void write_problem_files(const std::filesystem::path& dir, const std::string& stem,
+                         const ProblemFiles& files) {
   const auto npz = dir / (stem + ".npz");
   write_file_atomic(npz, std::span<const char>(files.npz.data(), files.npz.size()));
   try {

@@ -3,9 +3,9 @@
 // file formats (engine/formats), which know nothing of each other. The XML's `real_bbox` and `mask`
 // and the npz `image` both come from the renderer.
 //
-//   ProblemFiles f = encode_problem_files(generate_problem(id, AnswerStrategy::kRaven, 1234, 0), false);
-//   write_problem_files("out/center_single", "RAVEN_0_train", f);
-//   std::string xml = write_problem_xml(problem);   // the XML alone
+//   ProblemFiles f = encode_problem_files(generate_problem(id, AnswerStrategy::kRaven, 1234, 0),
+//   false); write_problem_files("out/center_single", "RAVEN_0_train", f); std::string xml =
+//   write_problem_xml(problem);   // the XML alone
 #include <filesystem>
 #include <string>
 
@@ -25,14 +25,16 @@ struct ProblemFiles {
 std::string write_problem_xml(const Problem& problem);
 /// How a problem's files are written.
 struct EncodeOptions {
-  bool compress = false;           ///< deflate the npz (numpy.savez_compressed)
-  bool predict_as_vector = false;  ///< predict with shape (1,), as the RAVEN-FAIR generator writes it
-  bool symbolic_only = false;      ///< no `image` member, no Entity `real_bbox` and `mask`
+  bool compress = false;  ///< deflate the npz (numpy.savez_compressed)
+  bool predict_as_vector =
+      false;                   ///< predict with shape (1,), as the RAVEN-FAIR generator writes it
+  bool symbolic_only = false;  ///< no `image` member, no Entity `real_bbox` and `mask`
 };
 /// Renders the panels and encodes the npz and the XML of a problem; a problem whose levels have no
 /// drawing (docs/variants.md) is written symbolic only.
 ProblemFiles encode_problem_files(const Problem& problem, const EncodeOptions& options = {});
 /// Writes `<dir>/<stem>.npz` and `.xml` atomically as a pair: if either fails, neither survives.
-void write_problem_files(const std::filesystem::path& dir, const std::string& stem, const ProblemFiles& files);
+void write_problem_files(const std::filesystem::path& dir, const std::string& stem,
+                         const ProblemFiles& files);
 
 }  // namespace rave::engine

@@ -30,13 +30,14 @@ void add_confounders(Panel& panel, const Variant& variant, Rng& rng) {
 }
 
 // File levels and confounders of a variant's problem (the original needs neither).
-void finish_variant(Problem& problem, const VariantSpace& space, std::uint64_t seed, std::uint64_t k,
-                    std::uint64_t attempt) {
+void finish_variant(Problem& problem, const VariantSpace& space, std::uint64_t seed,
+                    std::uint64_t k, std::uint64_t attempt) {
   const int panels = problem.panel_count();
   if (!space.identity)
     for (int i = 0; i < panels; ++i) map_levels(problem.panel(i), space);
   if (problem.variant.confounders == 0) return;
-  Rng rng = Rng::for_problem(mix64(seed ^ kConfounderSalt), config_index(problem.config), k, attempt);
+  Rng rng =
+      Rng::for_problem(mix64(seed ^ kConfounderSalt), config_index(problem.config), k, attempt);
   for (int i = 0; i < panels; ++i) add_confounders(problem.panel(i), problem.variant, rng);
 }
 
@@ -55,8 +56,8 @@ Problem assemble_problem(const Matrix& matrix, AnswerSet answers, int predict) {
   return problem;
 }
 
-Problem generate_problem(ConfigId config, AnswerStrategy strategy, std::uint64_t seed, std::uint64_t k,
-                         std::uint64_t attempt) {
+Problem generate_problem(ConfigId config, AnswerStrategy strategy, std::uint64_t seed,
+                         std::uint64_t k, std::uint64_t attempt) {
   Rng rng = Rng::for_problem(seed, config_index(config), k, attempt);
   const Matrix matrix = sample_matrix(config, rng);
   AnswerSet answers = build_answer_set(matrix, strategy, rng, render_panel);
@@ -64,10 +65,12 @@ Problem generate_problem(ConfigId config, AnswerStrategy strategy, std::uint64_t
   return assemble_problem(matrix, std::move(answers), predict);
 }
 
-Problem generate_problem(ConfigId config, AnswerStrategy strategy, std::uint64_t seed, std::uint64_t k,
-                         const Variant& variant, Split split, std::uint64_t attempt) {
+Problem generate_problem(ConfigId config, AnswerStrategy strategy, std::uint64_t seed,
+                         std::uint64_t k, const Variant& variant, Split split,
+                         std::uint64_t attempt) {
   if (variant.is_original()) return generate_problem(config, strategy, seed, k, attempt);
-  const std::optional<Split> known = variant.regime == Regime::kNeutral ? std::nullopt : std::optional(split);
+  const std::optional<Split> known =
+      variant.regime == Regime::kNeutral ? std::nullopt : std::optional(split);
   const VariantSpace& space = variant_space(config, variant, known);
   Rng rng = Rng::for_problem(seed, config_index(config), k, attempt);
   const Matrix matrix = sample_matrix(matrix_model(config, variant, known), rng);

@@ -20,13 +20,15 @@ namespace rave::engine {
 
 /// Problem `k` of configuration `config` under `seed`, with `strategy` answer sets; `attempt` > 0
 /// draws it again from another stream (Rng::for_problem), for datasets that redraw some problems.
-Problem generate_problem(ConfigId config, AnswerStrategy strategy, std::uint64_t seed, std::uint64_t k,
-                         std::uint64_t attempt = 0);
+Problem generate_problem(ConfigId config, AnswerStrategy strategy, std::uint64_t seed,
+                         std::uint64_t k, std::uint64_t attempt = 0);
 /// The same under `variant`, for a problem of `split` (the original for a default Variant).
-Problem generate_problem(ConfigId config, AnswerStrategy strategy, std::uint64_t seed, std::uint64_t k,
-                         const Variant& variant, Split split, std::uint64_t attempt = 0);
+Problem generate_problem(ConfigId config, AnswerStrategy strategy, std::uint64_t seed,
+                         std::uint64_t k, const Variant& variant, Split split,
+                         std::uint64_t attempt = 0);
 
-/// Assembles a Problem from a sampled matrix and its answer set (context = all panels but the last).
+/// Assembles a Problem from a sampled matrix and its answer set (context = all panels but the
+/// last).
 Problem assemble_problem(const Matrix& matrix, AnswerSet answers, int predict);
 
 }  // namespace rave::engine

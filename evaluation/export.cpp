@@ -19,9 +19,7 @@ void append_text(Ordered& out, const TextPrompt& t) {
 
 void append_payload(Ordered& out, const engine::Problem& problem, const ExportOptions& o) {
   switch (o.format) {
-    case ExportFormat::kText:
-      append_text(out, entangled_prompt(problem, o.text));
-      return;
+    case ExportFormat::kText: append_text(out, entangled_prompt(problem, o.text)); return;
     case ExportFormat::kTextDisentangled: {
       Ordered prompts = Ordered::array();
       for (const AttributePrompt& a : disentangled_prompts(problem, o.text)) {
@@ -57,7 +55,8 @@ std::optional<ExportFormat> parse_format(std::string_view name) {
 
 std::string export_line(const Item& item, const engine::Problem& problem, const ExportOptions& o) {
   const engine::Problem shown =
-      o.shuffle_seed ? shuffled(problem, candidate_order(*o.shuffle_seed, item.id, item.candidates)) : problem;
+      o.shuffle_seed ? shuffled(problem, candidate_order(*o.shuffle_seed, item.id, item.candidates))
+                     : problem;
   Ordered out{{"id", item.id},
               {"configuration", engine::configuration(item.config).folder},
               {"split", item.split}};
@@ -67,7 +66,8 @@ std::string export_line(const Item& item, const engine::Problem& problem, const 
   return out.dump();
 }
 
-ExportCounts export_set(const std::filesystem::path& root, const ExportOptions& o, int threads, std::string& out) {
+ExportCounts export_set(const std::filesystem::path& root, const ExportOptions& o, int threads,
+                        std::string& out) {
   ExportCounts n;
   for_each_item(root, threads, [&](const Item& item, const engine::Problem& problem) {
     if (o.drop_ambiguous && item.verdict != solver::Verdict::kUnique) {
@@ -81,7 +81,8 @@ ExportCounts export_set(const std::filesystem::path& root, const ExportOptions& 
   return n;
 }
 
-ExportedProblem parse_json_export_line(std::string_view line, const std::string& file, std::size_t line_number) {
+ExportedProblem parse_json_export_line(std::string_view line, const std::string& file,
+                                       std::size_t line_number) {
   const internal::JsonPlace place{file, line_number};
   nlohmann::json j;
   try {

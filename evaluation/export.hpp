@@ -9,7 +9,8 @@
 //   ExportOptions o{.format = ExportFormat::kText, .shuffle_seed = 7};
 //   std::string lines;
 //   ExportCounts n = export_set("data/raven", o, /*threads=*/1, lines);
-//   ExportedProblem back = parse_json_export_line(line, "set.jsonl", 1);   // the json form, read back
+//   ExportedProblem back = parse_json_export_line(line, "set.jsonl", 1);   // the json form, read
+//   back
 #include <cstdint>
 #include <filesystem>
 #include <optional>
@@ -30,9 +31,10 @@ std::optional<ExportFormat> parse_format(std::string_view name);
 /// What to write.
 struct ExportOptions {
   ExportFormat format = ExportFormat::kText;
-  std::optional<std::uint64_t> shuffle_seed = {};  ///< show the candidates in candidate_order(seed, id)
-  bool no_answer = false;        ///< withhold the answer (and I-RAVEN's modifications, which reveal it)
-  bool drop_ambiguous = false;   ///< keep only the problems whose answer the solver proves unique
+  std::optional<std::uint64_t> shuffle_seed =
+      {};                  ///< show the candidates in candidate_order(seed, id)
+  bool no_answer = false;  ///< withhold the answer (and I-RAVEN's modifications, which reveal it)
+  bool drop_ambiguous = false;  ///< keep only the problems whose answer the solver proves unique
   TextOptions text = {};
 };
 
@@ -43,9 +45,11 @@ struct ExportCounts {
 };
 
 /// The JSON line of one problem (no newline); the problem is shown as the options say.
-std::string export_line(const Item& item, const engine::Problem& problem, const ExportOptions& options);
+std::string export_line(const Item& item, const engine::Problem& problem,
+                        const ExportOptions& options);
 /// Every problem under `root` (for_each_item) as JSON Lines appended to `out`, in file order.
-ExportCounts export_set(const std::filesystem::path& root, const ExportOptions& options, int threads, std::string& out);
+ExportCounts export_set(const std::filesystem::path& root, const ExportOptions& options,
+                        int threads, std::string& out);
 
 /// A `json` export line read back.
 struct ExportedProblem {
@@ -54,6 +58,7 @@ struct ExportedProblem {
   engine::Problem problem;  ///< target from "answer" when present
 };
 /// Parses a line of `--format json`; InputError naming `file`, the line and the field.
-ExportedProblem parse_json_export_line(std::string_view line, const std::string& file, std::size_t line_number);
+ExportedProblem parse_json_export_line(std::string_view line, const std::string& file,
+                                       std::size_t line_number);
 
 }  // namespace rave::evaluation

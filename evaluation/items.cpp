@@ -41,7 +41,8 @@ struct Slot {
   std::optional<InputError> error;
 };
 
-void read_item(const IdMaker& id_of, const fs::path& file, solver::HeuristicSolver& solver, Slot& slot) {
+void read_item(const IdMaker& id_of, const fs::path& file, solver::HeuristicSolver& solver,
+               Slot& slot) {
   slot.error.reset();
   try {
     slot.problem = engine::read_problem(file, engine::TargetSource::kSibling);
@@ -69,15 +70,18 @@ std::string split_of(const fs::path& file) {
   const std::string stem = file.stem().string();
   for (const char* split : {"train", "val", "test"}) {
     const std::string suffix = std::string("_") + split;
-    if (stem.size() > suffix.size() && stem.compare(stem.size() - suffix.size(), suffix.size(), suffix) == 0)
+    if (stem.size() > suffix.size() &&
+        stem.compare(stem.size() - suffix.size(), suffix.size(), suffix) == 0)
       return split;
   }
   return "";
 }
 
-void for_each_item(const fs::path& root, int threads, const std::function<void(const Item&, const engine::Problem&)>& visit) {
+void for_each_item(const fs::path& root, int threads,
+                   const std::function<void(const Item&, const engine::Problem&)>& visit) {
   const auto files = engine::collect_problem_files({root});
-  if (files.empty()) throw InputError(root.string(), "", "no problems here (no .xml or .asig files)");
+  if (files.empty())
+    throw InputError(root.string(), "", "no problems here (no .xml or .asig files)");
   tbb::enumerable_thread_specific<std::unique_ptr<solver::HeuristicSolver>> solvers;
   std::vector<Slot> slots(std::min(files.size(), kChunk));
   std::unordered_map<std::string, std::size_t> seen;
@@ -94,14 +98,16 @@ void for_each_item(const fs::path& root, int threads, const std::function<void(c
         if (slot.error) throw *slot.error;
         const auto [at, fresh] = seen.emplace(slot.item.id, i);
         if (!fresh)
-          throw InputError(files[i].string(), "", "has the id " + slot.item.id + " of " + files[at->second].string());
+          throw InputError(files[i].string(), "",
+                           "has the id " + slot.item.id + " of " + files[at->second].string());
         visit(slot.item, slot.problem);
       });
 }
 
 std::vector<Item> load_items(const fs::path& root, int threads) {
   std::vector<Item> items;
-  for_each_item(root, threads, [&](const Item& item, const engine::Problem&) { items.push_back(item); });
+  for_each_item(root, threads,
+                [&](const Item& item, const engine::Problem&) { items.push_back(item); });
   return items;
 }
 

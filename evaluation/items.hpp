@@ -22,14 +22,17 @@ namespace rave::evaluation {
 
 /// One problem of an evaluation set.
 struct Item {
-  std::string id = {};              ///< path below the set's folder without extension: "center_single/RAVEN_0_train"
+  std::string id =
+      {};  ///< path below the set's folder without extension: "center_single/RAVEN_0_train"
   engine::ConfigId config = engine::ConfigId::kCenterSingle;
-  std::string split = {};           ///< "train", "val", "test" (the file name's suffix) or "" when it has none
-  std::optional<int> answer = {};   ///< index of the answer among the candidates, when known
+  std::string split =
+      {};  ///< "train", "val", "test" (the file name's suffix) or "" when it has none
+  std::optional<int> answer = {};        ///< index of the answer among the candidates, when known
   int candidates = engine::kCandidates;  ///< number of candidates
-  solver::Verdict verdict = solver::Verdict::kNone;  ///< the solver's, rules inferred (heuristic backend)
-  int solver_answer = 0;            ///< the solver's choice, -1 when it has none (verdict none)
-  int blind_answer = 0;             ///< the context-blind choice
+  solver::Verdict verdict =
+      solver::Verdict::kNone;  ///< the solver's, rules inferred (heuristic backend)
+  int solver_answer = 0;       ///< the solver's choice, -1 when it has none (verdict none)
+  int blind_answer = 0;        ///< the context-blind choice
 };
 
 /// The id of `file` in a set rooted at `root` (a folder, or the file itself: then its stem).

@@ -36,19 +36,23 @@ bool blank(std::string_view line) {
 std::optional<int> json_answer(const Json& value, const std::string& file, std::size_t line) {
   if (value.is_null()) return std::nullopt;
   if (!value.is_number_integer())
-    throw InputError(file, at_line(line), "\"answer\" must be a candidate index (an integer), got " + value.dump());
+    throw InputError(file, at_line(line),
+                     "\"answer\" must be a candidate index (an integer), got " + value.dump());
   const auto answer = value.get<std::int64_t>();
   if (answer < 0 || answer > 1'000'000)
-    throw InputError(file, at_line(line), "answer " + std::to_string(answer) + " is not a candidate index");
+    throw InputError(file, at_line(line),
+                     "answer " + std::to_string(answer) + " is not a candidate index");
   return static_cast<int>(answer);
 }
 
 std::vector<double> json_scores(const Json& value, const std::string& file, std::size_t line) {
-  if (!value.is_array()) throw InputError(file, at_line(line), "\"scores\" must be a list of numbers");
+  if (!value.is_array())
+    throw InputError(file, at_line(line), "\"scores\" must be a list of numbers");
   std::vector<double> scores;
   for (const Json& s : value) {
     if (!s.is_number() || !std::isfinite(s.get<double>()))
-      throw InputError(file, at_line(line), "\"scores\" must be a list of finite numbers, got " + s.dump());
+      throw InputError(file, at_line(line),
+                       "\"scores\" must be a list of finite numbers, got " + s.dump());
     scores.push_back(s.get<double>());
   }
   return scores;
@@ -59,7 +63,8 @@ Json json_object(std::string_view text, const std::string& file, std::size_t lin
   try {
     j = Json::parse(text);
   } catch (const Json::parse_error& e) {
-    throw InputError(file, at_line(line), "not a JSON object (syntax error at column " + std::to_string(e.byte) + ")");
+    throw InputError(file, at_line(line),
+                     "not a JSON object (syntax error at column " + std::to_string(e.byte) + ")");
   }
   if (!j.is_object()) throw InputError(file, at_line(line), "not a JSON object");
   return j;
@@ -68,10 +73,12 @@ Json json_object(std::string_view text, const std::string& file, std::size_t lin
 Prediction json_prediction(const Json& j, const std::string& file, std::size_t line) {
   Prediction p{.line = line};
   const auto id = j.contains("id") ? j.find("id") : j.find("file");
-  if (id == j.end() || !id->is_string()) throw InputError(file, at_line(line), "no \"id\" (or \"file\") string");
+  if (id == j.end() || !id->is_string())
+    throw InputError(file, at_line(line), "no \"id\" (or \"file\") string");
   p.id = id->get<std::string>();
   const bool has_answer = j.contains("answer"), has_scores = j.contains("scores");
-  if (!has_answer && !has_scores) throw InputError(file, at_line(line), "no \"answer\" or \"scores\"");
+  if (!has_answer && !has_scores)
+    throw InputError(file, at_line(line), "no \"answer\" or \"scores\"");
   if (has_answer) p.answer = json_answer(j.at("answer"), file, line);
   if (has_scores) p.scores = json_scores(j.at("scores"), file, line);
   return p;
@@ -90,15 +97,20 @@ PredictionFile parse_json_lines(std::string_view text, const std::string& file) 
 }
 
 // One CSV record: comma-separated fields, a field may be double-quoted with "" for a quote.
-std::vector<std::string> csv_fields(std::string_view line, const std::string& file, std::size_t number) {
+std::vector<std::string> csv_fields(std::string_view line, const std::string& file,
+                                    std::size_t number) {
   std::vector<std::string> fields(1);
   bool quoted = false;
   for (std::size_t i = 0; i < line.size(); ++i) {
     const char c = line[i];
-    if (quoted && c == '"' && i + 1 < line.size() && line[i + 1] == '"') fields.back() += '"', ++i;
-    else if (c == '"' && (quoted || fields.back().empty())) quoted = !quoted;
-    else if (c == ',' && !quoted) fields.emplace_back();
-    else fields.back() += c;
+    if (quoted && c == '"' && i + 1 < line.size() && line[i + 1] == '"')
+      fields.back() += '"', ++i;
+    else if (c == '"' && (quoted || fields.back().empty()))
+      quoted = !quoted;
+    else if (c == ',' && !quoted)
+      fields.emplace_back();
+    else
+      fields.back() += c;
   }
   if (quoted) throw InputError(file, at_line(number), "unterminated quoted field");
   return fields;
@@ -126,7 +138,8 @@ CsvColumns csv_columns(const std::vector<std::string>& header) {
 }
 
 template <class T>
-T csv_number(const std::string& field, const std::string& file, std::size_t line, const char* what) {
+T csv_number(const std::string& field, const std::string& file, std::size_t line,
+             const char* what) {
   T value{};
   const auto [end, ec] = std::from_chars(field.data(), field.data() + field.size(), value);
   if (ec != std::errc() || end != field.data() + field.size())
@@ -134,12 +147,13 @@ T csv_number(const std::string& field, const std::string& file, std::size_t line
   return value;
 }
 
-Prediction csv_prediction(const std::vector<std::string>& f, const CsvColumns& c, const std::string& file,
-                          std::size_t line) {
+Prediction csv_prediction(const std::vector<std::string>& f, const CsvColumns& c,
+                          const std::string& file, std::size_t line) {
   Prediction p{.id = f[c.id], .line = line};
   if (c.answer != std::string::npos && !f[c.answer].empty()) {
     const int answer = csv_number<int>(f[c.answer], file, line, "answer");
-    if (answer < 0) throw InputError(file, at_line(line), "answer " + f[c.answer] + " is not a candidate index");
+    if (answer < 0)
+      throw InputError(file, at_line(line), "answer " + f[c.answer] + " is not a candidate index");
     p.answer = answer;
   }
   for (std::size_t k : c.scores) p.scores.push_back(csv_number<double>(f[k], file, line, "score"));
@@ -155,15 +169,18 @@ PredictionFile parse_csv(std::string_view text, const std::string& file) {
     const auto fields = csv_fields(line, file, number);
     if (!columns) {
       columns = csv_columns(fields), width = fields.size();
-      if (columns->id == std::string::npos || (columns->answer == std::string::npos && columns->scores.empty()))
+      if (columns->id == std::string::npos ||
+          (columns->answer == std::string::npos && columns->scores.empty()))
         throw InputError(file, at_line(number),
-                         "neither JSON Lines (one JSON object per line) nor CSV with a header naming an id and an "
+                         "neither JSON Lines (one JSON object per line) nor CSV with a header "
+                         "naming an id and an "
                          "answer (or score_0, score_1, ...) column");
       return;
     }
     if (fields.size() != width)
-      throw InputError(file, at_line(number), std::to_string(fields.size()) + " fields, but the header has " +
-                                                  std::to_string(width));
+      throw InputError(
+          file, at_line(number),
+          std::to_string(fields.size()) + " fields, but the header has " + std::to_string(width));
     out.predictions.push_back(csv_prediction(fields, *columns, file, number));
   });
   return out;

@@ -1,10 +1,11 @@
 #pragma once
 // A model's answers, as `rave score` reads them (docs/evaluation.md):
-//  - JSON Lines, one object per problem: {"id": "center_single/RAVEN_0_train", "answer": 3}, or with
-//    "scores": [s0, ..., s7] (the single-candidate protocol: each candidate scored alone). The id may
-//    also be a path (with .xml/.npz/.asig), and "file" stands in for "id", so `rave solve --json`
-//    output is a predictions file as it is. "answer": null is an unanswered problem. An optional
-//    "model" names the row the file gives.
+//  - JSON Lines, one object per problem: {"id": "center_single/RAVEN_0_train", "answer": 3}, or
+//  with
+//    "scores": [s0, ..., s7] (the single-candidate protocol: each candidate scored alone). The id
+//    may also be a path (with .xml/.npz/.asig), and "file" stands in for "id", so `rave solve
+//    --json` output is a predictions file as it is. "answer": null is an unanswered problem. An
+//    optional "model" names the row the file gives.
 //  - CSV with a header: an `id` (or `file`) column and an `answer` column, or `score_0`..`score_7`.
 // Anything else, and a line that breaks the format, is an InputError naming the file and the line.
 //
@@ -20,10 +21,11 @@ namespace rave::evaluation {
 
 /// One line of a predictions file.
 struct Prediction {
-  std::string id = {};          ///< as written (normalised against the set by the scorer)
+  std::string id = {};             ///< as written (normalised against the set by the scorer)
   std::optional<int> answer = {};  ///< multiple choice; nullopt when the line has none or null
-  std::vector<double> scores = {};  ///< single candidate: one score per candidate (empty when absent)
-  std::size_t line = 0;         ///< 1-based line of the file
+  std::vector<double> scores =
+      {};                ///< single candidate: one score per candidate (empty when absent)
+  std::size_t line = 0;  ///< 1-based line of the file
 };
 
 /// A whole file.

@@ -13,12 +13,15 @@ using Json = nlohmann::json;
 using Ordered = nlohmann::ordered_json;
 
 // {"type": [[4, 0.8], [3, 0.1], [5, 0.1]], "size": ..., "color": ...} (smooth.hpp).
-Ordered smoothed_json(const engine::Problem& problem, int component, const engine::Entity& e, double smooth) {
+Ordered smoothed_json(const engine::Problem& problem, int component, const engine::Entity& e,
+                      double smooth) {
   Ordered out = Ordered::object();
-  const std::array<std::pair<const char*, int>, 3> attrs{{{"type", e.type}, {"size", e.size}, {"color", e.color}}};
+  const std::array<std::pair<const char*, int>, 3> attrs{
+      {{"type", e.type}, {"size", e.size}, {"color", e.color}}};
   for (std::size_t a = 0; a < attrs.size(); ++a) {
     Ordered d = Ordered::array();
-    for (const LevelProbability& lp : smoothed_level(problem, component, static_cast<int>(a), attrs[a].second, smooth))
+    for (const LevelProbability& lp :
+         smoothed_level(problem, component, static_cast<int>(a), attrs[a].second, smooth))
       d.push_back({lp.level, lp.p});
     out[attrs[a].first] = std::move(d);
   }
@@ -33,10 +36,15 @@ Ordered panel_json(const engine::Problem& problem, const engine::Panel& panel, d
     Ordered entities = Ordered::array();
     for (std::size_t i = 0; i < cp.entities.size(); ++i) {
       const engine::Entity& e = cp.entities[i];
-      Ordered entity{{"slot", e.slot}, {"type", e.type}, {"size", e.size}, {"color", e.color}, {"angle", e.angle}};
+      Ordered entity{{"slot", e.slot},
+                     {"type", e.type},
+                     {"size", e.size},
+                     {"color", e.color},
+                     {"angle", e.angle}};
       if (k > 0 && cp.confounders.size() >= (i + 1) * k)
-        entity["confounders"] = std::vector<int>(cp.confounders.begin() + static_cast<std::ptrdiff_t>(i * k),
-                                                 cp.confounders.begin() + static_cast<std::ptrdiff_t>((i + 1) * k));
+        entity["confounders"] =
+            std::vector<int>(cp.confounders.begin() + static_cast<std::ptrdiff_t>(i * k),
+                             cp.confounders.begin() + static_cast<std::ptrdiff_t>((i + 1) * k));
       if (smooth < 1.0) entity["smoothed"] = smoothed_json(problem, static_cast<int>(c), e, smooth);
       entities.push_back(std::move(entity));
     }
@@ -48,12 +56,13 @@ Ordered panel_json(const engine::Problem& problem, const engine::Panel& panel, d
 // The variant's options (docs/variants.md), only for a problem that is not the original's.
 Ordered variant_json(const engine::Problem& problem) {
   const engine::Variant& v = problem.variant;
-  return {{"grid", v.grid},
-          {"values", v.values},
-          {"confounders", v.confounders},
-          {"regime", engine::regime_name(v.regime)},
-          {"hold_out", engine::hold_out_text(v)},
-          {"split", problem.split ? Ordered(engine::split_name(*problem.split)) : Ordered(nullptr)}};
+  return {
+      {"grid", v.grid},
+      {"values", v.values},
+      {"confounders", v.confounders},
+      {"regime", engine::regime_name(v.regime)},
+      {"hold_out", engine::hold_out_text(v)},
+      {"split", problem.split ? Ordered(engine::split_name(*problem.split)) : Ordered(nullptr)}};
 }
 
 Ordered components_json(engine::ConfigId config) {
@@ -79,11 +88,13 @@ Ordered rules_json(const std::vector<engine::RuleGroup>& groups) {
   return out;
 }
 
-Ordered modified_json(const std::array<std::vector<engine::Modification>, engine::kCandidates>& modified) {
+Ordered modified_json(
+    const std::array<std::vector<engine::Modification>, engine::kCandidates>& modified) {
   Ordered out = Ordered::array();
   for (const auto& list : modified) {
     Ordered mods = Ordered::array();
-    for (const auto& m : list) mods.push_back({{"component", m.component}, {"attr", engine::attr_name(m.attr)}});
+    for (const auto& m : list)
+      mods.push_back({{"component", m.component}, {"attr", engine::attr_name(m.attr)}});
     out.push_back(std::move(mods));
   }
   return out;
@@ -94,7 +105,8 @@ class Reader {
  public:
   explicit Reader(const JsonPlace& place) : place_(place) {}
   [[noreturn]] void fail(const std::string& path, const std::string& what) const {
-    throw InputError(place_.file, "line " + std::to_string(place_.line), "\"" + path + "\": " + what);
+    throw InputError(place_.file, "line " + std::to_string(place_.line),
+                     "\"" + path + "\": " + what);
   }
   const Json& field(const Json& j, const std::string& key, const std::string& path) const {
     if (!j.is_object() || !j.contains(key)) fail(path + key, "missing");
@@ -102,10 +114,12 @@ class Reader {
   }
   const Json& array(const Json& j, const std::string& path, std::size_t size) const {
     if (!j.is_array()) fail(path, "not a list");
-    if (size != kAny && j.size() != size) fail(path, std::to_string(j.size()) + " entries, " + std::to_string(size) + " expected");
+    if (size != kAny && j.size() != size)
+      fail(path, std::to_string(j.size()) + " entries, " + std::to_string(size) + " expected");
     return j;
   }
-  int integer(const Json& j, const std::string& key, const std::string& path, int lo, int hi) const {
+  int integer(const Json& j, const std::string& key, const std::string& path, int lo,
+              int hi) const {
     const Json& v = field(j, key, path);
     if (!v.is_number_integer() || v.get<std::int64_t>() < lo || v.get<std::int64_t>() > hi)
       fail(path + key, "not an integer in " + std::to_string(lo) + ".." + std::to_string(hi));
@@ -132,16 +146,19 @@ engine::Entity read_entity(const Reader& r, const Json& j, const std::string& pa
                         .angle = r.integer(j, "angle", path, 0, kMaxLevel)};
 }
 
-engine::Panel read_panel(const Reader& r, const Json& j, const std::string& path, const engine::Configuration& config) {
+engine::Panel read_panel(const Reader& r, const Json& j, const std::string& path,
+                         const engine::Configuration& config) {
   engine::Panel panel;
   r.array(j, path, config.components.size());
   for (std::size_t c = 0; c < config.components.size(); ++c) {
     const std::string at = path + "[" + std::to_string(c) + "].";
-    engine::ComponentPanel cp{.uniformity = r.integer(j[c], "uniformity", at, 0, kMaxLevel), .entities = {}};
+    engine::ComponentPanel cp{.uniformity = r.integer(j[c], "uniformity", at, 0, kMaxLevel),
+                              .entities = {}};
     const Json& entities = r.array(r.field(j[c], "entities", at), at + "entities", Reader::kAny);
     const int slots = static_cast<int>(config.components[c].layout.slots.size());
     for (std::size_t e = 0; e < entities.size(); ++e)
-      cp.entities.push_back(read_entity(r, entities[e], at + "entities[" + std::to_string(e) + "].", slots));
+      cp.entities.push_back(
+          read_entity(r, entities[e], at + "entities[" + std::to_string(e) + "].", slots));
     panel.components.push_back(std::move(cp));
   }
   return panel;
@@ -150,8 +167,11 @@ engine::Panel read_panel(const Reader& r, const Json& j, const std::string& path
 engine::Rule read_rule(const Reader& r, const Json& j, const std::string& path) {
   const auto name = engine::parse_rule_name(r.text(j, "name", path));
   const auto attr = engine::parse_rule_attr(r.text(j, "attr", path));
-  if (!name) r.fail(path + "name", "not a rule name (Constant, Progression, Arithmetic, Distribute_Three)");
-  if (!attr) r.fail(path + "attr", "not a rule attribute (Number/Position, Number, Position, Type, Size, Color)");
+  if (!name)
+    r.fail(path + "name", "not a rule name (Constant, Progression, Arithmetic, Distribute_Three)");
+  if (!attr)
+    r.fail(path + "attr",
+           "not a rule attribute (Number/Position, Number, Position, Type, Size, Color)");
   const Json& value = r.field(j, "value", path);
   if (value.is_null()) return {*name, *attr, 0, false};
   return {*name, *attr, r.integer(j, "value", path, -kMaxLevel, kMaxLevel), true};
@@ -163,12 +183,15 @@ std::vector<engine::RuleGroup> read_rules(const Reader& r, const Json& j, std::s
   for (std::size_t c = 0; c < components; ++c) {
     const std::string at = "rules[" + std::to_string(c) + "]";
     r.array(j[c], at, 4);
-    for (std::size_t k = 0; k < 4; ++k) groups[c].rules[k] = read_rule(r, j[c][k], at + "[" + std::to_string(k) + "].");
+    for (std::size_t k = 0; k < 4; ++k)
+      groups[c].rules[k] = read_rule(r, j[c][k], at + "[" + std::to_string(k) + "].");
   }
   return groups;
 }
 
-std::array<std::vector<engine::Modification>, engine::kCandidates> read_modified(const Reader& r, const Json& j, int components) {
+std::array<std::vector<engine::Modification>, engine::kCandidates> read_modified(const Reader& r,
+                                                                                 const Json& j,
+                                                                                 int components) {
   std::array<std::vector<engine::Modification>, engine::kCandidates> out;
   r.array(j, "modified", out.size());
   for (std::size_t i = 0; i < out.size(); ++i) {
@@ -184,7 +207,8 @@ std::array<std::vector<engine::Modification>, engine::kCandidates> read_modified
 }
 
 template <class Panels>
-void read_panels(const Reader& r, const Json& in, const char* key, const engine::Configuration& config, Panels& panels) {
+void read_panels(const Reader& r, const Json& in, const char* key,
+                 const engine::Configuration& config, Panels& panels) {
   const Json& list = r.array(r.field(in, key, ""), key, panels.size());
   for (std::size_t i = 0; i < panels.size(); ++i)
     panels[i] = read_panel(r, list[i], std::string(key) + "[" + std::to_string(i) + "]", config);
@@ -208,12 +232,14 @@ void read_variant(const Reader& r, const Json& j, engine::Problem& p) {
   }
   const Json& split = r.field(j, "split", "variant.");
   if (!split.is_null()) p.split = engine::parse_split(r.text(j, "split", "variant."));
-  if (engine::is_value_regime(v.regime) && !p.split) r.fail("variant.split", "a problem of a value regime names its split");
+  if (engine::is_value_regime(v.regime) && !p.split)
+    r.fail("variant.split", "a problem of a value regime names its split");
 }
 
 }  // namespace
 
-void append_problem_fields(Ordered& out, const engine::Problem& problem, bool with_modifications, double smooth) {
+void append_problem_fields(Ordered& out, const engine::Problem& problem, bool with_modifications,
+                           double smooth) {
   if (!problem.variant.is_original()) out["variant"] = variant_json(problem);
   out["components"] = components_json(problem.config);
   out["rules"] = rules_json(problem.rules);
@@ -238,7 +264,8 @@ engine::Problem problem_from_fields(const Json& in, const JsonPlace& place) {
   read_panels(r, in, "context", config, p.context);
   read_panels(r, in, "candidates", config, p.candidates);
   p.rules = read_rules(r, r.field(in, "rules", ""), config.components.size());
-  if (in.contains("modified")) p.modified = read_modified(r, in.at("modified"), static_cast<int>(config.components.size()));
+  if (in.contains("modified"))
+    p.modified = read_modified(r, in.at("modified"), static_cast<int>(config.components.size()));
   if (in.contains("answer") && !in.at("answer").is_null())
     p.target = r.integer(in, "answer", "", 0, static_cast<int>(p.candidates.size()) - 1);
   return p;

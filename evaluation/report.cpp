@@ -46,7 +46,8 @@ std::string csv_field(const std::string& text) {
 // ",mean,sd,low,high" (empty fields where undefined).
 void append_csv_summary(std::string& out, const Summary& s) {
   const bool interval = s.n >= 2 && std::isfinite(s.half_width);
-  for (const double v : {s.n ? s.mean : NAN, s.sd, interval ? s.low() : NAN, interval ? s.high() : NAN}) {
+  for (const double v :
+       {s.n ? s.mean : NAN, s.sd, interval ? s.low() : NAN, interval ? s.high() : NAN}) {
     out += ',';
     out += csv_number(v);
   }
@@ -73,10 +74,15 @@ Ordered row_json(const ReportRow& r) {
   const auto names = report_columns();
   Ordered per = Ordered::object();
   for (std::size_t c = 1; c < names.size(); ++c) per[names[c]] = summary_json(r.columns[c]);
-  return {{"label", r.label}, {"note", r.note},       {"seeds", r.seeds},
-          {"accuracy", summary_json(r.columns[0])},   {"per_configuration", std::move(per)},
-          {"unique_accuracy", summary_json(r.unique)}, {"scored", r.scored},
-          {"missing", r.missing}, {"unknown", r.unknown}};
+  return {{"label", r.label},
+          {"note", r.note},
+          {"seeds", r.seeds},
+          {"accuracy", summary_json(r.columns[0])},
+          {"per_configuration", std::move(per)},
+          {"unique_accuracy", summary_json(r.unique)},
+          {"scored", r.scored},
+          {"missing", r.missing},
+          {"unknown", r.unknown}};
 }
 
 }  // namespace
@@ -88,10 +94,17 @@ std::vector<std::string> report_columns() {
 }
 
 ReportRow file_row(const FileScore& score, std::string note) {
-  ReportRow r{.label = score.label, .note = std::move(note), .seeds = 1, .columns = {}, .unique = {},
-              .scored = score.total.scored, .missing = score.total.missing, .unknown = score.unknown,
+  ReportRow r{.label = score.label,
+              .note = std::move(note),
+              .seeds = 1,
+              .columns = {},
+              .unique = {},
+              .scored = score.total.scored,
+              .missing = score.total.missing,
+              .unknown = score.unknown,
               .unknown_ids = score.unknown_ids};
-  for (double v : column_values(score)) r.columns.push_back(summarize(std::span<const double>(&v, 1)));
+  for (double v : column_values(score))
+    r.columns.push_back(summarize(std::span<const double>(&v, 1)));
   const double u = score.unique.accuracy();
   r.unique = summarize(std::span<const double>(&u, 1));
   return r;
@@ -99,8 +112,11 @@ ReportRow file_row(const FileScore& score, std::string note) {
 
 ReportRow seeds_row(std::string label, const std::vector<FileScore>& scores) {
   RAVE_CHECK(!scores.empty(), "a seeds row needs at least one file");
-  ReportRow r{.label = std::move(label), .note = std::to_string(scores.size()) + " seeds",
-              .seeds = static_cast<int>(scores.size()), .columns = {}, .unique = {}};
+  ReportRow r{.label = std::move(label),
+              .note = std::to_string(scores.size()) + " seeds",
+              .seeds = static_cast<int>(scores.size()),
+              .columns = {},
+              .unique = {}};
   const std::size_t columns = report_columns().size();
   std::vector<std::vector<double>> values(columns);
   std::vector<double> unique;
@@ -123,8 +139,8 @@ std::string file_label(const std::string& given, const PredictionFile& file) {
   return std::regex_replace(std::filesystem::path(file.file).stem().string(), seed_suffix, "");
 }
 
-Report build_report(const AnswerKey& key, const std::vector<LabeledFile>& files, const ScoreOptions& options,
-                    bool seeds, bool references) {
+Report build_report(const AnswerKey& key, const std::vector<LabeledFile>& files,
+                    const ScoreOptions& options, bool seeds, bool references) {
   struct Group {
     std::string label, first_file;
     std::vector<FileScore> scores;
@@ -135,18 +151,26 @@ Report build_report(const AnswerKey& key, const std::vector<LabeledFile>& files,
     FileScore s = score_file(key, f.file, options);
     for (std::size_t i = 0; i < evaluated.size(); ++i) evaluated[i] |= s.evaluated[i];
     s.label = f.label;
-    const auto same = std::find_if(groups.begin(), groups.end(), [&](const Group& g) { return g.label == f.label; });
-    if (seeds && same != groups.end()) same->scores.push_back(std::move(s));
-    else groups.push_back({f.label, f.file.file, {std::move(s)}});
+    const auto same = std::find_if(groups.begin(), groups.end(),
+                                   [&](const Group& g) { return g.label == f.label; });
+    if (seeds && same != groups.end())
+      same->scores.push_back(std::move(s));
+    else
+      groups.push_back({f.label, f.file.file, {std::move(s)}});
   }
-  Report report{.protocol = std::string(protocol_name(options.protocol)), .data = key.root().string()};
+  Report report{.protocol = std::string(protocol_name(options.protocol)),
+                .data = key.root().string()};
   for (const Group& g : groups)
-    report.rows.push_back(g.scores.size() == 1 ? file_row(g.scores[0], g.first_file) : seeds_row(g.label, g.scores));
+    report.rows.push_back(g.scores.size() == 1 ? file_row(g.scores[0], g.first_file)
+                                               : seeds_row(g.label, g.scores));
   if (references) {
-    report.rows.push_back(file_row(player_score(key, evaluated, Player::kSolver), "rave solve (heuristic), rules inferred"));
-    report.rows.push_back(file_row(player_score(key, evaluated, Player::kContextBlind), "docs/answer-sets.md, no matrix"));
+    report.rows.push_back(file_row(player_score(key, evaluated, Player::kSolver),
+                                   "rave solve (heuristic), rules inferred"));
+    report.rows.push_back(file_row(player_score(key, evaluated, Player::kContextBlind),
+                                   "docs/answer-sets.md, no matrix"));
   }
-  report.outside = static_cast<int>(std::count(evaluated.begin(), evaluated.end(), std::uint8_t{0}));
+  report.outside =
+      static_cast<int>(std::count(evaluated.begin(), evaluated.end(), std::uint8_t{0}));
   return report;
 }
 
@@ -172,7 +196,8 @@ std::string report_csv(const Report& report) {
   std::string out = "model,note,seeds";
   auto names = report_columns();
   names.emplace_back("unique");
-  for (const auto& n : names) out += "," + n + "," + n + "_sd," + n + "_ci95_low," + n + "_ci95_high";
+  for (const auto& n : names)
+    out += "," + n + "," + n + "_sd," + n + "_ci95_low," + n + "_ci95_high";
   out += ",scored,missing,unknown\n";
   for (const auto& r : report.rows) {
     out += csv_field(r.label) + "," + csv_field(r.note) + "," + std::to_string(r.seeds);
@@ -192,13 +217,18 @@ std::string report_json(const Report& report) {
   const ReportRow& first = report.rows.front();
   const auto names = report_columns();
   Ordered per = Ordered::object();
-  for (std::size_t c = 1; c < names.size(); ++c) per[names[c]] = number_or_null(first.columns[c].n ? first.columns[c].mean : NAN);
-  Ordered out{{"protocol", report.protocol}, {"data", report.data},
+  for (std::size_t c = 1; c < names.size(); ++c)
+    per[names[c]] = number_or_null(first.columns[c].n ? first.columns[c].mean : NAN);
+  Ordered out{{"protocol", report.protocol},
+              {"data", report.data},
               {"accuracy", number_or_null(first.columns[0].n ? first.columns[0].mean : NAN)},
               {"per_configuration", std::move(per)},
               {"unique_accuracy", number_or_null(first.unique.n ? first.unique.mean : NAN)},
-              {"scored", first.scored}, {"missing", first.missing}, {"unknown", first.unknown},
-              {"outside", report.outside}, {"rows", Ordered::array()}};
+              {"scored", first.scored},
+              {"missing", first.missing},
+              {"unknown", first.unknown},
+              {"outside", report.outside},
+              {"rows", Ordered::array()}};
   for (const auto& r : report.rows) out["rows"].push_back(row_json(r));
   return out.dump(2) + "\n";
 }

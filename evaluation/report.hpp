@@ -24,16 +24,16 @@ struct ReportRow {
   int seeds = 1;                      ///< files summarized
   std::vector<Summary> columns = {};  ///< Avg, then one per configuration (paper order), in percent
   Summary unique = {};                ///< accuracy on the provably unique items, in percent
-  int scored = 0, missing = 0, unknown = 0;  ///< summed over the row's files
+  int scored = 0, missing = 0, unknown = 0;   ///< summed over the row's files
   std::vector<std::string> unknown_ids = {};  ///< the first few unknown ids of its files
 };
 
 /// The whole report.
 struct Report {
-  std::string protocol = {};        ///< protocol_name()
-  std::string data = {};            ///< the set's folder
+  std::string protocol = {};  ///< protocol_name()
+  std::string data = {};      ///< the set's folder
   std::vector<ReportRow> rows = {};
-  int outside = 0;                  ///< items of the set in groups no file answered
+  int outside = 0;  ///< items of the set in groups no file answered
 };
 
 /// A predictions file and the label of the row it belongs to.
@@ -45,11 +45,11 @@ struct LabeledFile {
 /// extension and without a trailing "-seedN" / "_seedN" / ".seedN".
 std::string file_label(const std::string& given, const PredictionFile& file);
 
-/// Scores every file: one row per file, or with `seeds` one row per label (files sharing a label are
-/// seeds of one model, in order of first appearance); then, with `references`, the solver's and the
-/// context-blind rows on the items any file evaluated.
-Report build_report(const AnswerKey& key, const std::vector<LabeledFile>& files, const ScoreOptions& options,
-                    bool seeds, bool references);
+/// Scores every file: one row per file, or with `seeds` one row per label (files sharing a label
+/// are seeds of one model, in order of first appearance); then, with `references`, the solver's and
+/// the context-blind rows on the items any file evaluated.
+Report build_report(const AnswerKey& key, const std::vector<LabeledFile>& files,
+                    const ScoreOptions& options, bool seeds, bool references);
 
 /// Column names: "Avg", then the configurations' paper names.
 std::vector<std::string> report_columns();
@@ -58,7 +58,8 @@ ReportRow file_row(const FileScore& score, std::string note);
 /// A row from several seeds' scores of one model.
 ReportRow seeds_row(std::string label, const std::vector<FileScore>& scores);
 
-/// Markdown: one line per row; cells are "mean" or, over seeds, "mean ± half-width" (95% t interval).
+/// Markdown: one line per row; cells are "mean" or, over seeds, "mean ± half-width" (95% t
+/// interval).
 std::string report_table(const Report& report);
 /// CSV: per column the mean, sd, and interval ends (empty where undefined).
 std::string report_csv(const Report& report);

@@ -19,9 +19,16 @@ std::string report_chart_png(const Report& report, const std::string& title) {
     }
     series.push_back(std::move(s));
   }
-  const std::string x_label = intervals ? "configuration (bars: mean over seeds, whiskers: 95% t interval)" : "configuration";
-  const engine::ChartLabels labels{.title = title, .x_label = x_label, .y_label = "accuracy (%)", .y_min = 0,
-                                   .y_max = 100, .reference = 100.0 / engine::kCandidates, .reference_label = "chance"};
+  const std::string x_label =
+      intervals ? "configuration (bars: mean over seeds, whiskers: 95% t interval)"
+                : "configuration";
+  const engine::ChartLabels labels{.title = title,
+                                   .x_label = x_label,
+                                   .y_label = "accuracy (%)",
+                                   .y_min = 0,
+                                   .y_max = 100,
+                                   .reference = 100.0 / engine::kCandidates,
+                                   .reference_label = "chance"};
   return engine::encode_gray_png(engine::bar_chart(labels, report_columns(), series));
 }
 

@@ -1,6 +1,6 @@
 #pragma once
-// Scoring a model's answers against a set's answer key (docs/evaluation.md). Accuracy is counted per
-// configuration (the paper's columns), in total and on the items the solver proves unique. A
+// Scoring a model's answers against a set's answer key (docs/evaluation.md). Accuracy is counted
+// per configuration (the paper's columns), in total and on the items the solver proves unique. A
 // (configuration, split) group that a file answers at least once is evaluated: its items without a
 // prediction are counted as missing, and wrong; groups it never touches are left out (a file of
 // test-split answers is scored on the test split). Duplicate ids and answers that are no candidate
@@ -26,7 +26,8 @@ namespace rave::evaluation {
 
 /// How the predictions were made (docs/evaluation.md).
 enum class Protocol {
-  kMultipleChoice,   ///< the model saw all candidates and names one ("answer", else the top of "scores")
+  kMultipleChoice,   ///< the model saw all candidates and names one ("answer", else the top of
+                     ///< "scores")
   kSingleCandidate,  ///< each candidate scored alone ("scores"); the top score is the answer
 };
 std::string_view protocol_name(Protocol protocol);  ///< "multiple-choice", "single-candidate"
@@ -35,7 +36,8 @@ std::optional<Protocol> parse_protocol(std::string_view name);
 /// What the scorer is told besides the files.
 struct ScoreOptions {
   Protocol protocol = Protocol::kMultipleChoice;
-  std::optional<std::uint64_t> shuffle_seed = {};  ///< answers refer to `rave export --answers-shuffled SEED`'s order
+  std::optional<std::uint64_t> shuffle_seed =
+      {};  ///< answers refer to `rave export --answers-shuffled SEED`'s order
 };
 
 /// The items of a set with an index by id.
@@ -74,7 +76,7 @@ struct FileScore {
   int unknown = 0;                            ///< predictions for ids the set lacks
   std::vector<std::string> unknown_ids = {};  ///< the first 5 of them
   std::vector<std::uint8_t> evaluated = {};   ///< per key item: 1 when its group is evaluated
-  int outside() const;                   ///< key items left out (groups never answered)
+  int outside() const;                        ///< key items left out (groups never answered)
 };
 
 /// Scores one predictions file; InputError on duplicates and on answers that are no candidate.
@@ -82,11 +84,13 @@ FileScore score_file(const AnswerKey& key, const PredictionFile& file, const Sco
 
 /// The reference players, on the items `evaluated` marks.
 enum class Player { kSolver, kContextBlind };
-FileScore player_score(const AnswerKey& key, const std::vector<std::uint8_t>& evaluated, Player player);
+FileScore player_score(const AnswerKey& key, const std::vector<std::uint8_t>& evaluated,
+                       Player player);
 
 /// A score from per-configuration counts alone (no item list: nothing missing, no unique column),
 /// for tools that count accuracy themselves (rave train's test split).
-FileScore counts_score(std::string label, const std::array<std::int64_t, engine::kNumConfigs>& correct,
+FileScore counts_score(std::string label,
+                       const std::array<std::int64_t, engine::kNumConfigs>& correct,
                        const std::array<std::int64_t, engine::kNumConfigs>& total);
 
 /// Credit of a set of candidate scores: 1/k when the answer is among k tied maxima, else 0.

@@ -4,7 +4,8 @@
 // problems are exported, in which order, or on how many threads.
 //
 //   std::vector<int> order = candidate_order(7, "center_single/RAVEN_0_train", 8);
-//   engine::Problem shown = shuffled(problem, order);   // shown.candidates[k] == problem.candidates[order[k]]
+//   engine::Problem shown = shuffled(problem, order);   // shown.candidates[k] ==
+//   problem.candidates[order[k]]
 #include <cstdint>
 #include <string_view>
 #include <vector>

@@ -6,7 +6,8 @@
 // (engine/model/variant_space.hpp), so under the interpolation regime they are the next levels of
 // the same split. P = 1 is the true level alone.
 //
-//   std::vector<LevelProbability> d = smoothed_level(problem, /*component=*/0, /*attr=*/2, /*level=*/4, 0.8);
+//   std::vector<LevelProbability> d = smoothed_level(problem, /*component=*/0, /*attr=*/2,
+//   /*level=*/4, 0.8);
 //   // {4, 0.8}, {3, 0.1}, {5, 0.1}
 #include <vector>
 
@@ -23,9 +24,10 @@ struct LevelProbability {
 
 /// Throws UsageError unless 0 < p <= 1.
 void check_smoothing(double p);
-/// The distribution of file level `level` of attribute `attr` (0 Type, 1 Size, 2 Color) of component
-/// `component` of `problem` under `--smooth p`: the true level first, then its neighbours ascending
-/// (their shares rounded to 1e-9).
-std::vector<LevelProbability> smoothed_level(const engine::Problem& problem, int component, int attr, int level, double p);
+/// The distribution of file level `level` of attribute `attr` (0 Type, 1 Size, 2 Color) of
+/// component `component` of `problem` under `--smooth p`: the true level first, then its neighbours
+/// ascending (their shares rounded to 1e-9).
+std::vector<LevelProbability> smoothed_level(const engine::Problem& problem, int component,
+                                             int attr, int level, double p);
 
 }  // namespace rave::evaluation

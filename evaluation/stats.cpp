@@ -10,7 +10,8 @@ namespace rave::evaluation {
 
 // A&S 26.7.3 (odd df) and 26.7.4 (even df): with theta = atan(t / sqrt(df)),
 //   even: sin(theta) * (1 + 1/2 c^2 + 1*3/(2*4) c^4 + ... up to c^(df-2))
-//   odd:  2/pi * (theta + sin(theta) cos(theta) * (1 + 2/3 c^2 + 2*4/(3*5) c^4 + ... up to c^(df-3)))
+//   odd:  2/pi * (theta + sin(theta) cos(theta) * (1 + 2/3 c^2 + 2*4/(3*5) c^4 + ... up to
+//   c^(df-3)))
 // where c = cos(theta); the sums are finite, so the value is exact up to rounding.
 double t_central_probability(double t, int df) {
   RAVE_CHECK(df >= 1, "degrees of freedom must be at least 1");

@@ -13,10 +13,10 @@ namespace rave::evaluation {
 
 /// Mean, spread and 95% interval of a handful of measurements.
 struct Summary {
-  int n = 0;                 ///< measurements (NaNs left out)
-  double mean = 0;           ///< NaN when n == 0
-  double sd = 0;             ///< sample standard deviation (n - 1 in the denominator); NaN when n < 2
-  double half_width = 0;     ///< t(0.975, n - 1) * sd / sqrt(n); NaN when n < 2
+  int n = 0;              ///< measurements (NaNs left out)
+  double mean = 0;        ///< NaN when n == 0
+  double sd = 0;          ///< sample standard deviation (n - 1 in the denominator); NaN when n < 2
+  double half_width = 0;  ///< t(0.975, n - 1) * sd / sqrt(n); NaN when n < 2
   double low() const { return mean - half_width; }   ///< the interval's lower end
   double high() const { return mean + half_width; }  ///< the interval's upper end
 };
@@ -25,7 +25,8 @@ struct Summary {
 Summary summarize(std::span<const double> values);
 
 /// The 97.5% quantile of Student's t with `df` >= 1 degrees of freedom (the two-sided 95% value),
-/// from the exact finite-series CDF for integer df (Abramowitz & Stegun 26.7.3-4), inverted by bisection.
+/// from the exact finite-series CDF for integer df (Abramowitz & Stegun 26.7.3-4), inverted by
+/// bisection.
 double t_quantile_975(int df);
 
 /// P(|T| < t) for Student's t with `df` >= 1 degrees of freedom.

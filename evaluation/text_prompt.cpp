@@ -23,7 +23,8 @@ struct GridShape {
 
 std::vector<double> distinct_sorted(std::vector<double> values) {
   std::sort(values.begin(), values.end());
-  values.erase(std::unique(values.begin(), values.end(), [](double a, double b) { return std::abs(a - b) < 1e-9; }),
+  values.erase(std::unique(values.begin(), values.end(),
+                           [](double a, double b) { return std::abs(a - b) < 1e-9; }),
                values.end());
   return values;
 }
@@ -46,11 +47,13 @@ GridShape grid_shape(const engine::LayoutSpec& layout) {
 
 std::vector<GridShape> grid_shapes(const engine::Problem& problem) {
   std::vector<GridShape> out;
-  for (const auto& c : engine::configuration(problem.config).components) out.push_back(grid_shape(c.layout));
+  for (const auto& c : engine::configuration(problem.config).components)
+    out.push_back(grid_shape(c.layout));
   return out;
 }
 
-// How entities are written: with Angle or not, and with smoothed levels (smooth.hpp) when smooth < 1.
+// How entities are written: with Angle or not, and with smoothed levels (smooth.hpp) when smooth
+// < 1.
 struct EntityStyle {
   const engine::Problem* problem = nullptr;
   int component = 0;
@@ -62,7 +65,8 @@ using Show = std::function<void(std::string&, int level)>;
 
 // Level `level` of attribute `attr` (0 Type, 1 Size, 2 Color) shown by `show`, or its smoothed
 // distribution "{5: 0.8, 4: 0.1, 6: 0.1}" (true level first).
-void append_level(std::string& out, int attr, int level, const EntityStyle& style, const Show& show) {
+void append_level(std::string& out, int attr, int level, const EntityStyle& style,
+                  const Show& show) {
   if (style.smooth >= 1.0) return show(out, level);
   out += '{';
   const auto d = smoothed_level(*style.problem, style.component, attr, level, style.smooth);
@@ -79,7 +83,8 @@ void append_entity(std::string& out, const engine::Entity& e, const EntityStyle&
   out += '(';
   append_level(out, 0, e.type, style, [](std::string& o, int l) { o += std::to_string(l + 2); });
   out += ',';
-  append_level(out, 1, e.size, style, [](std::string& o, int l) { append_py_float(o, (l + 1) / 10.0); });
+  append_level(out, 1, e.size, style,
+               [](std::string& o, int l) { append_py_float(o, (l + 1) / 10.0); });
   out += ',';
   append_level(out, 2, e.color, style, [](std::string& o, int l) { o += std::to_string(l * 10); });
   if (style.angle) out += ',' + std::to_string(e.angle * 100);
@@ -87,10 +92,12 @@ void append_entity(std::string& out, const engine::Entity& e, const EntityStyle&
 }
 
 // The entities of a component by grid cell (nullptr = empty cell).
-std::vector<const engine::Entity*> cells_of(const engine::ComponentPanel& component, const GridShape& g) {
+std::vector<const engine::Entity*> cells_of(const engine::ComponentPanel& component,
+                                            const GridShape& g) {
   std::vector<const engine::Entity*> cells(static_cast<std::size_t>(g.cells), nullptr);
   for (const auto& e : component.entities) {
-    RAVE_CHECK(e.slot >= 0 && static_cast<std::size_t>(e.slot) < g.cell_of_slot.size(), "slot outside its layout");
+    RAVE_CHECK(e.slot >= 0 && static_cast<std::size_t>(e.slot) < g.cell_of_slot.size(),
+               "slot outside its layout");
     cells[static_cast<std::size_t>(g.cell_of_slot[static_cast<std::size_t>(e.slot)])] = &e;
   }
   return cells;
@@ -99,22 +106,26 @@ std::vector<const engine::Entity*> cells_of(const engine::ComponentPanel& compon
 void append_component(std::string& out, const engine::ComponentPanel& component, const GridShape& g,
                       const EntityStyle& style) {
   if (!g.grid()) {
-    if (component.entities.empty()) out += '-';
-    else append_entity(out, component.entities.front(), style);
+    if (component.entities.empty())
+      out += '-';
+    else
+      append_entity(out, component.entities.front(), style);
     return;
   }
   out += '[';
   const auto cells = cells_of(component, g);
   for (std::size_t i = 0; i < cells.size(); ++i) {
     if (i) out += ", ";
-    if (cells[i]) append_entity(out, *cells[i], style);
-    else out += '-';
+    if (cells[i])
+      append_entity(out, *cells[i], style);
+    else
+      out += '-';
   }
   out += ']';
 }
 
-std::string panel_text(const engine::Problem& problem, const engine::Panel& panel, const std::vector<GridShape>& shapes,
-                       const TextOptions& options) {
+std::string panel_text(const engine::Problem& problem, const engine::Panel& panel,
+                       const std::vector<GridShape>& shapes, const TextOptions& options) {
   std::string out;
   for (std::size_t c = 0; c < panel.components.size(); ++c) {
     if (panel.components.size() > 1) {
@@ -130,12 +141,15 @@ std::string panel_text(const engine::Problem& problem, const engine::Panel& pane
 
 // "row 1: a, b, c; row 2: d, e, f; row 3: g, h, " for the N * N - 1 context cells.
 std::string matrix_context(const std::vector<std::string>& cells) {
-  const auto side = static_cast<std::size_t>(std::lround(std::sqrt(static_cast<double>(cells.size() + 1))));
+  const auto side =
+      static_cast<std::size_t>(std::lround(std::sqrt(static_cast<double>(cells.size() + 1))));
   RAVE_CHECK(side * side == cells.size() + 1, "the context is not an N x N matrix less one panel");
   std::string out;
   for (std::size_t i = 0; i < cells.size(); ++i) {
-    if (i % side == 0) out += (i ? "; row " : "row ") + std::to_string(i / side + 1) + ": ";
-    else out += ", ";
+    if (i % side == 0)
+      out += (i ? "; row " : "row ") + std::to_string(i / side + 1) + ": ";
+    else
+      out += ", ";
     out += cells[i];
   }
   return out + ", ";
@@ -144,7 +158,8 @@ std::string matrix_context(const std::vector<std::string>& cells) {
 TextPrompt make_prompt(const std::vector<std::string>& context, std::vector<std::string> choices) {
   TextPrompt t{matrix_context(context), std::move(choices), {}};
   t.prompt = t.context + "\nSelect the correct Answer from the following list\n";
-  for (std::size_t i = 0; i < t.choices.size(); ++i) t.prompt += "Answer #" + std::to_string(i) + ": " + t.choices[i] + "\n";
+  for (std::size_t i = 0; i < t.choices.size(); ++i)
+    t.prompt += "Answer #" + std::to_string(i) + ": " + t.choices[i] + "\n";
   t.prompt += "Correct Answer #";
   return t;
 }
@@ -152,11 +167,13 @@ TextPrompt make_prompt(const std::vector<std::string>& context, std::vector<std:
 // Python's str() of a list of ints: "[3, 5]".
 std::string int_list(const std::vector<int>& values) {
   std::string out = "[";
-  for (std::size_t i = 0; i < values.size(); ++i) out += (i ? ", " : "") + std::to_string(values[i]);
+  for (std::size_t i = 0; i < values.size(); ++i)
+    out += (i ? ", " : "") + std::to_string(values[i]);
   return out + "]";
 }
 
-// An entity attribute of the disentangled form: its file level and how it is shown (Type + 2, Size + 1).
+// An entity attribute of the disentangled form: its file level and how it is shown (Type + 2, Size
+// + 1).
 struct Attribute {
   const char* name;
   int index;  ///< 0 Type, 1 Size, 2 Color (smoothed), 3 Angle (never)
@@ -174,8 +191,8 @@ std::vector<Attribute> entity_attributes(bool angle) {
 
 // One attribute of one component as text: the level of a single entity, or a grid's sorted distinct
 // levels ("[3, 5]"); smoothed levels as distributions.
-std::string attribute_text(const engine::ComponentPanel& component, const GridShape& g, const Attribute& a,
-                           const EntityStyle& style) {
+std::string attribute_text(const engine::ComponentPanel& component, const GridShape& g,
+                           const Attribute& a, const EntityStyle& style) {
   std::vector<int> values;
   for (const auto& e : component.entities) values.push_back(a.level(e));
   std::sort(values.begin(), values.end());
@@ -185,8 +202,10 @@ std::string attribute_text(const engine::ComponentPanel& component, const GridSh
   std::string out = g.grid() ? "[" : "";
   for (std::size_t i = 0; i < values.size() && (g.grid() || i == 0); ++i) {
     if (i) out += ", ";
-    if (a.index < 3) append_level(out, a.index, values[i], style, show);
-    else show(out, values[i]);
+    if (a.index < 3)
+      append_level(out, a.index, values[i], style, show);
+    else
+      show(out, values[i]);
   }
   return g.grid() ? out + "]" : out;
 }
@@ -212,11 +231,13 @@ TextPrompt entangled_prompt(const engine::Problem& problem, const TextOptions& o
   const auto shapes = grid_shapes(problem);
   std::vector<std::string> context, choices;
   for (const auto& p : problem.context) context.push_back(panel_text(problem, p, shapes, options));
-  for (const auto& p : problem.candidates) choices.push_back(panel_text(problem, p, shapes, options));
+  for (const auto& p : problem.candidates)
+    choices.push_back(panel_text(problem, p, shapes, options));
   return make_prompt(context, std::move(choices));
 }
 
-std::vector<AttributePrompt> disentangled_prompts(const engine::Problem& problem, const TextOptions& options) {
+std::vector<AttributePrompt> disentangled_prompts(const engine::Problem& problem,
+                                                  const TextOptions& options) {
   const auto shapes = grid_shapes(problem);
   const auto& components = engine::configuration(problem.config).components;
   std::vector<AttributePrompt> out;
@@ -225,16 +246,19 @@ std::vector<AttributePrompt> disentangled_prompts(const engine::Problem& problem
     const std::string name(components[c].name);
     const EntityStyle style{&problem, static_cast<int>(c), options.angle, options.smooth};
     for (const auto& a : entity_attributes(options.angle))
-      out.push_back({name, a.name, component_prompt(problem, c, [&](const engine::ComponentPanel& cp) {
-                       return attribute_text(cp, g, a, style);
-                     })});
+      out.push_back(
+          {name, a.name, component_prompt(problem, c, [&](const engine::ComponentPanel& cp) {
+             return attribute_text(cp, g, a, style);
+           })});
     if (!g.grid()) continue;
-    out.push_back({name, "layout", component_prompt(problem, c, [&](const engine::ComponentPanel& cp) {
-                     return layout_text(cp, g);
-                   })});
-    out.push_back({name, "number", component_prompt(problem, c, [](const engine::ComponentPanel& cp) {
-                     return std::to_string(cp.entities.size());
-                   })});
+    out.push_back(
+        {name, "layout", component_prompt(problem, c, [&](const engine::ComponentPanel& cp) {
+           return layout_text(cp, g);
+         })});
+    out.push_back(
+        {name, "number", component_prompt(problem, c, [](const engine::ComponentPanel& cp) {
+           return std::to_string(cp.entities.size());
+         })});
   }
   return out;
 }

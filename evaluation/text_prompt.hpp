@@ -5,7 +5,8 @@
 //    triangle's 3 corners up to the circle's 7; with `angle`, Angle * 100 is appended);
 //  - a single-slot component is its entity; a multi-slot component is the list of its grid cells in
 //    row-major order, `-` for an empty cell; several components are joined as "A x / B y";
-//  - the matrix is "row 1: p1, p2, p3; row 2: ...; row 3: p7, p8, " (the last cell left open) and the
+//  - the matrix is "row 1: p1, p2, p3; row 2: ...; row 3: p7, p8, " (the last cell left open) and
+//  the
 //    candidates are "Answer #0: ..." lines.
 // The disentangled form has one prompt per component and attribute: Type, Size and Color levels as
 // plain integers (Type + 2, Size + 1, Color), for grids the sorted distinct values, the occupancy
@@ -26,7 +27,8 @@ namespace rave::evaluation {
 /// Switches of the text form.
 struct TextOptions {
   bool angle = false;  ///< append Angle (level * 100) to each entity, and an `angle` sub-prompt
-  double smooth = 1.0;  ///< `--smooth P`: Type, Size, Color as distributions (smooth.hpp); 1 = the true levels
+  double smooth =
+      1.0;  ///< `--smooth P`: Type, Size, Color as distributions (smooth.hpp); 1 = the true levels
 };
 
 /// One prompt: the open matrix, the candidates and the whole multiple-choice text.
@@ -46,6 +48,7 @@ struct AttributePrompt {
 /// The entangled prompt of a problem (all attributes of all components per panel).
 TextPrompt entangled_prompt(const engine::Problem& problem, const TextOptions& options);
 /// The disentangled prompts: per component, one per attribute (grids add `layout` and `number`).
-std::vector<AttributePrompt> disentangled_prompts(const engine::Problem& problem, const TextOptions& options);
+std::vector<AttributePrompt> disentangled_prompts(const engine::Problem& problem,
+                                                  const TextOptions& options);
 
 }  // namespace rave::evaluation

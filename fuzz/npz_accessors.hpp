@@ -18,7 +18,8 @@ inline void use_every_accessor(const engine::NpzFile& file) {
   attempt([&] {  // an N x N variant's images (docs/variants.md)
     int grid = 0;
     const auto pixels = file.grid_image(grid);
-    check(grid >= 3 && grid <= 10 && pixels.size() == static_cast<std::size_t>(grid * grid + 7) * 160 * 160);
+    check(grid >= 3 && grid <= 10 &&
+          pixels.size() == static_cast<std::size_t>(grid * grid + 7) * 160 * 160);
   });
   attempt([&] { check(file.target() >= 0 && file.target() < 8); });
   attempt([&] { check(file.predict() >= 0 && file.predict() < 8); });

@@ -1,7 +1,7 @@
 // libFuzzer target for the npz reader: the ZIP layer (engine/formats/zip.hpp) and the .npy members
-// in it (npy.hpp, npz.hpp). Any bytes must either read or throw InputError (one printable line naming
-// the file), within the reader's memory cap; every typed accessor of what reads must either give a
-// value in range or throw InputError; a full read and a selective read must agree.
+// in it (npy.hpp, npz.hpp). Any bytes must either read or throw InputError (one printable line
+// naming the file), within the reader's memory cap; every typed accessor of what reads must either
+// give a value in range or throw InputError; a full read and a selective read must agree.
 #include <cstddef>
 #include <cstdint>
 #include <string>

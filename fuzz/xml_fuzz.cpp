@@ -35,13 +35,15 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   using rave::fuzz::check;
   const std::string text(reinterpret_cast<const char*>(data), size);
   const Outcome fast = outcome([&] { return engine::parse_problem_xml(text, "f.xml"); });
-  const Outcome whole = outcome([&] { return engine::internal::parse_problem_xml_uncut(text, "f.xml"); });
+  const Outcome whole =
+      outcome([&] { return engine::internal::parse_problem_xml_uncut(text, "f.xml"); });
   check(fast == whole);
   if (const auto* problem = std::get_if<engine::Problem>(&fast)) {
     if (problem->variant.is_original()) {
       const std::string asig = engine::write_asig(*problem);
       check(engine::parse_asig(asig, "f.asig") == *problem);
-    } else {  // a variant (docs/variants.md) has no .asig form: its XML, without marks, must read back
+    } else {  // a variant (docs/variants.md) has no .asig form: its XML, without marks, must read
+              // back
       const std::string xml = engine::write_problem_xml(*problem, nullptr);
       check(engine::parse_problem_xml(xml, "g.xml") == *problem);
     }

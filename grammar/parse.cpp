@@ -1,6 +1,6 @@
 // The one translation unit that instantiates the X3 sentence grammar (grammar/internal/) and hides
-// it behind plain functions (STYLE-ANCHORS 4: the context type of the call must match the grammar's,
-// which holds trivially when the call sits beside the definition).
+// it behind plain functions (STYLE-ANCHORS 4: the context type of the call must match the
+// grammar's, which holds trivially when the call sits beside the definition).
 #include "grammar/parse.hpp"
 
 #include <algorithm>
@@ -30,7 +30,8 @@ Tree parse(std::string_view text, std::string_view file_name, SourceMap* where) 
   const auto begin = first;
   try {
     const bool ok = parser::x3::phrase_parse(
-        first, last, parser::x3::with<parser::builder_tag>(builder)[parser::sentence], parser::separator);
+        first, last, parser::x3::with<parser::builder_tag>(builder)[parser::sentence],
+        parser::separator);
     // `eps > ...` makes every failure an expectation failure.
     RAVE_CHECK(ok && first == last, "the sentence rule either succeeds or throws");
     RAVE_CHECK(builder.size() == boost::num_vertices(tree), "one node per '/'");

@@ -97,15 +97,18 @@ SyntaxError syntax_error_at(std::string_view text, std::size_t offset, std::stri
 SyntaxError syntax_error_at(std::string_view text, std::size_t offset, std::string_view file,
                             std::string expected, std::string got) {
   offset = std::min(offset, text.size());
-  const std::size_t line_start = offset == 0 ? 0 : text.rfind('\n', offset - 1) + 1;  // npos + 1 == 0
+  const std::size_t line_start =
+      offset == 0 ? 0 : text.rfind('\n', offset - 1) + 1;  // npos + 1 == 0
   std::size_t line_end = text.find('\n', offset);
   if (line_end == std::string_view::npos) line_end = text.size();
   std::string_view line = text.substr(line_start, line_end - line_start);
   if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-  const auto line_number = 1 + std::count(text.begin(), text.begin() + static_cast<long>(line_start), '\n');
+  const auto line_number =
+      1 + std::count(text.begin(), text.begin() + static_cast<long>(line_start), '\n');
   const std::size_t column0 = offset - line_start;
-  return SyntaxError(std::string(file), static_cast<int>(line_number), static_cast<int>(column0 + 1),
-                     std::move(expected), std::move(got), make_excerpt(line, column0));
+  return SyntaxError(std::string(file), static_cast<int>(line_number),
+                     static_cast<int>(column0 + 1), std::move(expected), std::move(got),
+                     make_excerpt(line, column0));
 }
 
 }  // namespace rave::grammar

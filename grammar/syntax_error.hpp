@@ -18,11 +18,11 @@ class SyntaxError : public InputError {
  public:
   SyntaxError(std::string file, int line, int column, std::string expected, std::string got,
               std::string excerpt);
-  int line() const { return line_; }                          ///< 1-based
-  int column() const { return column_; }                      ///< 1-based, in bytes
-  const std::string& expected() const { return expected_; }   ///< e.g. "a Component or '/'"
-  const std::string& got() const { return got_; }             ///< e.g. "Layout 'Center_Single'"
-  const std::string& excerpt() const { return excerpt_; }     ///< source line, '\n', caret line
+  int line() const { return line_; }                         ///< 1-based
+  int column() const { return column_; }                     ///< 1-based, in bytes
+  const std::string& expected() const { return expected_; }  ///< e.g. "a Component or '/'"
+  const std::string& got() const { return got_; }            ///< e.g. "Layout 'Center_Single'"
+  const std::string& excerpt() const { return excerpt_; }    ///< source line, '\n', caret line
   /// what(), a newline, and the excerpt.
   std::string detailed() const;
 

@@ -27,9 +27,9 @@ struct Attribute {
 
 /// Bundled vertex property: what a node is.
 struct Node {
-  std::string label;                   ///< e.g. "Distribute_Four"
-  Level level = Level::kRoot;          ///< grammar level
-  std::vector<Attribute> attributes;   ///< in the order written
+  std::string label;                  ///< e.g. "Distribute_Four"
+  Level level = Level::kRoot;         ///< grammar level
+  std::vector<Attribute> attributes;  ///< in the order written
   friend bool operator==(const Node&, const Node&) = default;
 };
 

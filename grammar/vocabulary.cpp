@@ -37,7 +37,8 @@ std::optional<Level> level_of(std::string_view name) {
   const auto index = node_index(name);
   if (!index) return std::nullopt;
   for (std::size_t level = 0; level < kLevelSpans.size(); ++level)
-    if (static_cast<std::size_t>(*index) < kLevelSpans[level].second) return static_cast<Level>(level);
+    if (static_cast<std::size_t>(*index) < kLevelSpans[level].second)
+      return static_cast<Level>(level);
   return std::nullopt;
 }
 

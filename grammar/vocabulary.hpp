@@ -32,23 +32,53 @@ inline constexpr std::string_view kRootName = "Scene";
 inline constexpr std::string_view kEntityName = "Entity";
 
 /// META_STRUCTURE_FORMAT: index order of the npz `meta_structure` multi-hot vector.
-inline constexpr std::array<std::string_view, 21> kMetaStructureNames{
-    "Singleton",          "Left_Right",          "Up_Down",          "Out_In",
-    "Left",               "Right",               "Up",               "Down",
-    "Out",                "In",                  "Grid",             "Center_Single",
-    "Distribute_Four",    "Distribute_Nine",     "Left_Center_Single", "Right_Center_Single",
-    "Up_Center_Single",   "Down_Center_Single",  "Out_Center_Single", "In_Center_Single",
-    "In_Distribute_Four"};
+inline constexpr std::array<std::string_view, 21> kMetaStructureNames{"Singleton",
+                                                                      "Left_Right",
+                                                                      "Up_Down",
+                                                                      "Out_In",
+                                                                      "Left",
+                                                                      "Right",
+                                                                      "Up",
+                                                                      "Down",
+                                                                      "Out",
+                                                                      "In",
+                                                                      "Grid",
+                                                                      "Center_Single",
+                                                                      "Distribute_Four",
+                                                                      "Distribute_Nine",
+                                                                      "Left_Center_Single",
+                                                                      "Right_Center_Single",
+                                                                      "Up_Center_Single",
+                                                                      "Down_Center_Single",
+                                                                      "Out_Center_Single",
+                                                                      "In_Center_Single",
+                                                                      "In_Distribute_Four"};
 
 /// Every node name: Scene, the 21 names in META_STRUCTURE_FORMAT order, Entity. An index into
 /// this table is a node's token id (Scene 0, meta_structure slot i is token i + 1, Entity 22).
-inline constexpr std::array<std::string_view, 23> kNodeNames{
-    "Scene",              "Singleton",           "Left_Right",       "Up_Down",
-    "Out_In",             "Left",                "Right",            "Up",
-    "Down",               "Out",                 "In",               "Grid",
-    "Center_Single",      "Distribute_Four",     "Distribute_Nine",  "Left_Center_Single",
-    "Right_Center_Single", "Up_Center_Single",   "Down_Center_Single", "Out_Center_Single",
-    "In_Center_Single",   "In_Distribute_Four",  "Entity"};
+inline constexpr std::array<std::string_view, 23> kNodeNames{"Scene",
+                                                             "Singleton",
+                                                             "Left_Right",
+                                                             "Up_Down",
+                                                             "Out_In",
+                                                             "Left",
+                                                             "Right",
+                                                             "Up",
+                                                             "Down",
+                                                             "Out",
+                                                             "In",
+                                                             "Grid",
+                                                             "Center_Single",
+                                                             "Distribute_Four",
+                                                             "Distribute_Nine",
+                                                             "Left_Center_Single",
+                                                             "Right_Center_Single",
+                                                             "Up_Center_Single",
+                                                             "Down_Center_Single",
+                                                             "Out_Center_Single",
+                                                             "In_Center_Single",
+                                                             "In_Distribute_Four",
+                                                             "Entity"};
 
 /// Index of a name in kMetaStructureNames (nullopt for Scene, Entity and unknown names).
 std::optional<int> meta_structure_index(std::string_view name);
@@ -61,11 +91,11 @@ std::span<const std::string_view> names_at(Level level);
 
 /// Layout attributes of attributed sentences: levels, except Position (slot indices, `0,3`).
 inline constexpr std::array<std::string_view, 3> kLayoutAttributeNames{"Number", "Position",
-                                                                        "Uniformity"};
+                                                                       "Uniformity"};
 /// Entity attributes of attributed sentences: the slot index and four levels
 /// (docs/format.md#value-tables).
 inline constexpr std::array<std::string_view, 5> kEntityAttributeNames{"slot", "Type", "Size",
-                                                                        "Color", "Angle"};
+                                                                       "Color", "Angle"};
 /// The attribute names a node of `level` may carry (empty above Layout).
 std::span<const std::string_view> attribute_names(Level level);
 

@@ -73,7 +73,8 @@ std::vector<std::string> structure_tokens(const Tree& tree) {
 std::array<std::uint8_t, 21> meta_structure(const Tree& tree) {
   std::array<std::uint8_t, 21> bits{};
   for (auto [it, end] = boost::vertices(tree); it != end; ++it)
-    if (auto index = meta_structure_index(tree[*it].label)) bits[static_cast<std::size_t>(*index)] = 1;
+    if (auto index = meta_structure_index(tree[*it].label))
+      bits[static_cast<std::size_t>(*index)] = 1;
   return bits;
 }
 

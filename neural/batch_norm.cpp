@@ -25,7 +25,7 @@ class AllReduceSum : public torch::autograd::Function<AllReduceSum> {
 
 }  // namespace
 
-constexpr double kEps = 1e-5;      // PyTorch's BatchNorm2d defaults
+constexpr double kEps = 1e-5;  // PyTorch's BatchNorm2d defaults
 constexpr double kMomentum = 0.1;
 
 SyncBatchNorm2dImpl::SyncBatchNorm2dImpl(std::int64_t features) : features_(features) { reset(); }
@@ -39,11 +39,12 @@ void SyncBatchNorm2dImpl::reset() {
 }
 
 torch::Tensor SyncBatchNorm2dImpl::forward(const torch::Tensor& input) {
-  TORCH_CHECK(input.dim() == 4, "SyncBatchNorm2d: expected a 4-d input, got ", input.dim(), " dimensions");
+  TORCH_CHECK(input.dim() == 4, "SyncBatchNorm2d: expected a 4-d input, got ", input.dim(),
+              " dimensions");
   if (group_ && is_training()) return synced(input);
   if (is_training()) num_batches_tracked.add_(1);
-  return torch::batch_norm(input, weight, bias, running_mean, running_var, is_training(), kMomentum, kEps,
-                           at::globalContext().userEnabledCuDNN());
+  return torch::batch_norm(input, weight, bias, running_mean, running_var, is_training(), kMomentum,
+                           kEps, at::globalContext().userEnabledCuDNN());
 }
 
 // Two-pass statistics over the global batch (as the native kernel, for the same rounding): the

@@ -4,9 +4,9 @@
 // autograd function whose gradient is the all-reduced gradient), so every rank sees the statistics
 // one process would see with the whole batch, and the running statistics stay identical across
 // ranks. Without a group (one process), or in eval mode, it computes what LibTorch's BatchNorm2d
-// computes (the same kernel, defaults eps 1e-5 and momentum 0.1), with the same parameter and buffer
-// names. (It does not derive from torch::nn::BatchNorm2dImpl: LibTorch 1.13 does not export that
-// base's pretty_print, which a derived class's vtables need.) Torch-facing.
+// computes (the same kernel, defaults eps 1e-5 and momentum 0.1), with the same parameter and
+// buffer names. (It does not derive from torch::nn::BatchNorm2dImpl: LibTorch 1.13 does not export
+// that base's pretty_print, which a derived class's vtables need.) Torch-facing.
 //
 //   auto bn = SyncBatchNorm2d(32);
 //   bn->set_group(&collective);   // models.hpp: set_batch_norm_group(model, &collective)
@@ -42,7 +42,8 @@ class SyncBatchNorm2dImpl : public torch::nn::Cloneable<SyncBatchNorm2dImpl> {
 };
 TORCH_MODULE(SyncBatchNorm2d);
 
-/// Points every SyncBatchNorm2d inside `module` at `group` (nullptr: back to per-process statistics).
+/// Points every SyncBatchNorm2d inside `module` at `group` (nullptr: back to per-process
+/// statistics).
 void set_batch_norm_group(torch::nn::Module& module, internal::Collective* group);
 
 }  // namespace rave::neural

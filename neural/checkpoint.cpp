@@ -23,31 +23,51 @@ std::string first_line(const std::exception& e) {
 }
 
 json epoch_json(const EpochMetrics& m) {
-  return {{"epoch", m.epoch},     {"train_loss", m.train_loss},     {"train_accuracy", m.train_accuracy},
-          {"val_loss", m.val_loss}, {"val_accuracy", m.val_accuracy}, {"seconds", m.seconds},
-          {"train_problems_per_s", m.train_rate}, {"best", m.best}};
+  return {{"epoch", m.epoch},
+          {"train_loss", m.train_loss},
+          {"train_accuracy", m.train_accuracy},
+          {"val_loss", m.val_loss},
+          {"val_accuracy", m.val_accuracy},
+          {"seconds", m.seconds},
+          {"train_problems_per_s", m.train_rate},
+          {"best", m.best}};
 }
 
 EpochMetrics epoch_from(const json& j) {
-  return {.epoch = j.at("epoch").get<int>(), .train_loss = j.at("train_loss").get<double>(),
-          .train_accuracy = j.at("train_accuracy").get<double>(), .val_loss = j.at("val_loss").get<double>(),
-          .val_accuracy = j.at("val_accuracy").get<double>(), .seconds = j.at("seconds").get<double>(),
-          .train_rate = j.at("train_problems_per_s").get<double>(), .best = j.at("best").get<bool>()};
+  return {.epoch = j.at("epoch").get<int>(),
+          .train_loss = j.at("train_loss").get<double>(),
+          .train_accuracy = j.at("train_accuracy").get<double>(),
+          .val_loss = j.at("val_loss").get<double>(),
+          .val_accuracy = j.at("val_accuracy").get<double>(),
+          .seconds = j.at("seconds").get<double>(),
+          .train_rate = j.at("train_problems_per_s").get<double>(),
+          .best = j.at("best").get<bool>()};
 }
 
 json settings_json(const RunSettings& s) {
-  return {{"learning_rate", s.learning_rate}, {"seed", s.seed},         {"data", s.data},
-          {"batch_size", s.batch_size},       {"world_size", s.world_size}, {"shuffle_candidates", s.shuffle_candidates},
-          {"meta_alpha", s.meta_alpha},       {"meta_beta", s.meta_beta}, {"sync_batch_norm", s.sync_batch_norm},
+  return {{"learning_rate", s.learning_rate},
+          {"seed", s.seed},
+          {"data", s.data},
+          {"batch_size", s.batch_size},
+          {"world_size", s.world_size},
+          {"shuffle_candidates", s.shuffle_candidates},
+          {"meta_alpha", s.meta_alpha},
+          {"meta_beta", s.meta_beta},
+          {"sync_batch_norm", s.sync_batch_norm},
           {"precision", s.precision}};
 }
 
 RunSettings settings_from(const json& j) {
-  return {.learning_rate = j.at("learning_rate").get<double>(), .seed = j.at("seed").get<std::uint64_t>(),
-          .data = j.at("data").get<std::string>(), .batch_size = j.at("batch_size").get<int>(),
-          .world_size = j.at("world_size").get<int>(), .shuffle_candidates = j.at("shuffle_candidates").get<bool>(),
-          .meta_alpha = j.at("meta_alpha").get<double>(), .meta_beta = j.at("meta_beta").get<double>(),
-          .sync_batch_norm = j.at("sync_batch_norm").get<bool>(), .precision = j.at("precision").get<std::string>()};
+  return {.learning_rate = j.at("learning_rate").get<double>(),
+          .seed = j.at("seed").get<std::uint64_t>(),
+          .data = j.at("data").get<std::string>(),
+          .batch_size = j.at("batch_size").get<int>(),
+          .world_size = j.at("world_size").get<int>(),
+          .shuffle_candidates = j.at("shuffle_candidates").get<bool>(),
+          .meta_alpha = j.at("meta_alpha").get<double>(),
+          .meta_beta = j.at("meta_beta").get<double>(),
+          .sync_batch_norm = j.at("sync_batch_norm").get<bool>(),
+          .precision = j.at("precision").get<std::string>()};
 }
 
 json record_json(const CheckpointInfo& info) {
@@ -57,8 +77,12 @@ json record_json(const CheckpointInfo& info) {
   json history = json::array();
   for (const auto& e : info.history) history.push_back(epoch_json(e));
   return {{"format", kFormat},
-          {"model", {{"kind", model_key(m.kind)}, {"drt", m.drt}, {"image_size", resolved_image_size(m)},
-                     {"wren_tag", m.wren_tag}, {"label_table", m.label_table}}},
+          {"model",
+           {{"kind", model_key(m.kind)},
+            {"drt", m.drt},
+            {"image_size", resolved_image_size(m)},
+            {"wren_tag", m.wren_tag},
+            {"label_table", m.label_table}}},
           {"epoch", info.epoch},
           {"best_epoch", info.best_epoch},
           {"best_val_accuracy", info.best_val_accuracy},
@@ -70,21 +94,27 @@ json record_json(const CheckpointInfo& info) {
 
 CheckpointInfo info_from(const json& j, const std::string& file) {
   if (j.value("format", "") != kFormat)
-    throw InputError(file, "record", "unsupported checkpoint format '" + j.value("format", "") + "' (this rave reads " +
-                                         kFormat + "; retrain, or evaluate it with the rave that wrote it)");
+    throw InputError(file, "record",
+                     "unsupported checkpoint format '" + j.value("format", "") +
+                         "' (this rave reads " + kFormat +
+                         "; retrain, or evaluate it with the rave that wrote it)");
   CheckpointInfo info;
   const auto& m = j.at("model");
   const auto kind = parse_model_kind(m.at("kind").get<std::string>());
   if (!kind) throw InputError(file, "record.model.kind", "unknown model kind");
-  info.model = {.kind = *kind, .drt = m.at("drt").get<bool>(), .image_size = m.at("image_size").get<int>(),
-                .wren_tag = m.at("wren_tag").get<bool>(), .label_table = m.at("label_table").get<std::string>()};
+  info.model = {.kind = *kind,
+                .drt = m.at("drt").get<bool>(),
+                .image_size = m.at("image_size").get<int>(),
+                .wren_tag = m.at("wren_tag").get<bool>(),
+                .label_table = m.at("label_table").get<std::string>()};
   info.epoch = j.at("epoch").get<int>();
   info.best_epoch = j.at("best_epoch").get<int>();
   info.best_val_accuracy = j.at("best_val_accuracy").get<double>();
   info.candidates_only = j.at("candidates_only").get<bool>();
   for (const auto& folder : j.at("train_configs")) {
     const auto config = engine::find_configuration(folder.get<std::string>());
-    if (!config) throw InputError(file, "record.train_configs", "unknown configuration " + folder.dump());
+    if (!config)
+      throw InputError(file, "record.train_configs", "unknown configuration " + folder.dump());
     info.train_configs.push_back(*config);
   }
   info.settings = settings_from(j.at("settings"));
@@ -95,12 +125,14 @@ CheckpointInfo info_from(const json& j, const std::string& file) {
 CheckpointInfo read_record(torch::serialize::InputArchive& archive, const std::string& file) {
   c10::IValue v;
   if (!archive.try_read("rave_record", v) || !v.isString())
-    throw InputError(file, "rave_record", "not a rave checkpoint (no 'rave_record'; rave before format 2 wrote "
-                                          "'rave_format': retrain with this rave)");
+    throw InputError(file, "rave_record",
+                     "not a rave checkpoint (no 'rave_record'; rave before format 2 wrote "
+                     "'rave_format': retrain with this rave)");
   try {
     return info_from(json::parse(v.toStringRef()), file);
   } catch (const json::exception& e) {
-    throw InputError(file, "rave_record", std::string("malformed checkpoint record (") + e.what() + ")");
+    throw InputError(file, "rave_record",
+                     std::string("malformed checkpoint record (") + e.what() + ")");
   }
 }
 
@@ -111,10 +143,12 @@ bool same_architecture(const ModelOptions& a, const ModelOptions& b) {
 
 }  // namespace
 
-std::string metrics_json_line(const EpochMetrics& metrics) { return epoch_json(metrics).dump() + "\n"; }
+std::string metrics_json_line(const EpochMetrics& metrics) {
+  return epoch_json(metrics).dump() + "\n";
+}
 
-void save_checkpoint(const std::filesystem::path& path, const CheckpointInfo& info, RavenModelImpl& model,
-                     const torch::optim::Optimizer* optimizer) {
+void save_checkpoint(const std::filesystem::path& path, const CheckpointInfo& info,
+                     RavenModelImpl& model, const torch::optim::Optimizer* optimizer) {
   torch::serialize::OutputArchive archive;
   archive.write("rave_record", c10::IValue(record_json(info).dump()));
   torch::serialize::OutputArchive weights;
@@ -133,7 +167,8 @@ void save_checkpoint(const std::filesystem::path& path, const CheckpointInfo& in
 OpenCheckpoint open_checkpoint(const std::filesystem::path& path, const torch::Device& device) {
   const std::string file = path.string();
   std::error_code ec;
-  if (!std::filesystem::is_regular_file(path, ec)) throw InputError(file, "", "no such checkpoint file");
+  if (!std::filesystem::is_regular_file(path, ec))
+    throw InputError(file, "", "no such checkpoint file");
   OpenCheckpoint c;
   try {
     c.archive.load_from(file, device);
@@ -153,15 +188,17 @@ void load_weights(OpenCheckpoint& c, const std::filesystem::path& path, RavenMod
   const auto& have = c.info.model;
   if (!same_architecture(want, have))
     throw InputError(path.string(), "model_kind",
-                     "checkpoint holds a " + display_name(have) + " model at " + std::to_string(resolved_image_size(have)) +
-                         "x" + std::to_string(resolved_image_size(have)) + ", not " + display_name(want) + " at " +
-                         std::to_string(resolved_image_size(want)));
+                     "checkpoint holds a " + display_name(have) + " model at " +
+                         std::to_string(resolved_image_size(have)) + "x" +
+                         std::to_string(resolved_image_size(have)) + ", not " + display_name(want) +
+                         " at " + std::to_string(resolved_image_size(want)));
   try {
     torch::serialize::InputArchive weights;
     c.archive.read("model", weights);
     model.load(weights);
   } catch (const c10::Error& e) {
-    throw InputError(path.string(), "model", "weights do not fit the recorded model (" + first_line(e) + ")");
+    throw InputError(path.string(), "model",
+                     "weights do not fit the recorded model (" + first_line(e) + ")");
   }
 }
 
@@ -173,13 +210,16 @@ std::shared_ptr<RavenModelImpl> load_model(OpenCheckpoint& c, const std::filesys
   return model;
 }
 
-void load_optimizer(OpenCheckpoint& c, const std::filesystem::path& path, torch::optim::Optimizer& optimizer) {
+void load_optimizer(OpenCheckpoint& c, const std::filesystem::path& path,
+                    torch::optim::Optimizer& optimizer) {
   try {
     torch::serialize::InputArchive state;
-    if (!c.archive.try_read("optimizer", state)) throw InputError(path.string(), "optimizer", "no optimizer state to resume from");
+    if (!c.archive.try_read("optimizer", state))
+      throw InputError(path.string(), "optimizer", "no optimizer state to resume from");
     optimizer.load(state);
   } catch (const c10::Error& e) {
-    throw InputError(path.string(), "optimizer", "optimizer state does not fit (" + first_line(e) + ")");
+    throw InputError(path.string(), "optimizer",
+                     "optimizer state does not fit (" + first_line(e) + ")");
   }
 }
 

@@ -27,9 +27,9 @@ std::string first_line(const std::exception& e) {
 }
 
 [[noreturn]] void lost(const DistributedEnv& env, const std::exception& e) {
-  throw DistributedError("rank " + std::to_string(env.rank) + " of " + std::to_string(env.world_size) +
-                         ": lost contact with another rank (" + first_line(e) +
-                         "); the run stopped; resume it from the last checkpoint");
+  throw DistributedError("rank " + std::to_string(env.rank) + " of " +
+                         std::to_string(env.world_size) + ": lost contact with another rank (" +
+                         first_line(e) + "); the run stopped; resume it from the last checkpoint");
 }
 
 // Concatenates tensors (same dtype and device) into flat buckets of at most kBucketBytes.
@@ -38,7 +38,8 @@ std::vector<std::vector<torch::Tensor>> buckets(const std::vector<torch::Tensor>
   std::size_t bytes = 0;
   for (const auto& t : tensors) {
     const auto size = static_cast<std::size_t>(t.numel()) * t.element_size();
-    const bool fits = !out.empty() && bytes + size <= kBucketBytes && out.back().front().dtype() == t.dtype();
+    const bool fits =
+        !out.empty() && bytes + size <= kBucketBytes && out.back().front().dtype() == t.dtype();
     if (!fits) out.emplace_back(), bytes = 0;
     out.back().push_back(t);
     bytes += size;
@@ -61,7 +62,8 @@ struct Collective::Impl {
 #if defined(RAVE_HAVE_GLOO) || defined(RAVE_HAVE_NCCL)
 namespace {
 
-c10::intrusive_ptr<c10d::Store> connect_store(const DistributedEnv& env, std::chrono::milliseconds timeout) {
+c10::intrusive_ptr<c10d::Store> connect_store(const DistributedEnv& env,
+                                              std::chrono::milliseconds timeout) {
   c10d::TCPStoreOptions options;
   options.port = static_cast<std::uint16_t>(env.master_port);
   options.isServer = env.rank == 0;
@@ -71,8 +73,9 @@ c10::intrusive_ptr<c10d::Store> connect_store(const DistributedEnv& env, std::ch
   try {
     return c10::make_intrusive<c10d::TCPStore>(env.master_addr, options);
   } catch (const std::exception& e) {
-    throw DistributedError("rank " + std::to_string(env.rank) + " of " + std::to_string(env.world_size) +
-                           ": no rendezvous at " + env.master_addr + ":" + std::to_string(env.master_port) + " (" +
+    throw DistributedError("rank " + std::to_string(env.rank) + " of " +
+                           std::to_string(env.world_size) + ": no rendezvous at " +
+                           env.master_addr + ":" + std::to_string(env.master_port) + " (" +
                            first_line(e) + ")");
   }
 }
@@ -105,14 +108,16 @@ c10::intrusive_ptr<Group> make_group(const DistributedEnv& env, const torch::Dev
   options->devices.push_back(gloo_device(env));
   return c10::make_intrusive<c10d::ProcessGroupGloo>(store, env.rank, env.world_size, options);
 #else
-  throw UsageError("this rave was built without Gloo, and NCCL serves CUDA devices only: train on one process");
+  throw UsageError(
+      "this rave was built without Gloo, and NCCL serves CUDA devices only: train on one process");
 #endif
 }
 
 }  // namespace
 #endif
 
-Collective::Collective(const DistributedEnv& env, const torch::Device& device, std::chrono::milliseconds timeout)
+Collective::Collective(const DistributedEnv& env, const torch::Device& device,
+                       std::chrono::milliseconds timeout)
     : env_(env), impl_(std::make_unique<Impl>()) {
 #if defined(RAVE_HAVE_GLOO) || defined(RAVE_HAVE_NCCL)
   try {
@@ -125,8 +130,9 @@ Collective::Collective(const DistributedEnv& env, const torch::Device& device, s
 #else
   (void)device;
   (void)timeout;
-  throw UsageError("this rave was built without c10d process groups (install libgloo-dev and rebuild): "
-                   "WORLD_SIZE must be 1");
+  throw UsageError(
+      "this rave was built without c10d process groups (install libgloo-dev and rebuild): "
+      "WORLD_SIZE must be 1");
 #endif
 }
 
@@ -158,11 +164,13 @@ void bucketed(const DistributedEnv& env, const std::vector<torch::Tensor>& tenso
 }  // namespace
 
 void Collective::broadcast(const std::vector<torch::Tensor>& tensors) {
-  bucketed(env_, tensors, [&](std::vector<torch::Tensor>& flat) { return impl_->group->broadcast(flat); });
+  bucketed(env_, tensors,
+           [&](std::vector<torch::Tensor>& flat) { return impl_->group->broadcast(flat); });
 }
 
 void Collective::all_reduce_sum(const std::vector<torch::Tensor>& tensors) {
-  bucketed(env_, tensors, [&](std::vector<torch::Tensor>& flat) { return impl_->group->allreduce(flat); });
+  bucketed(env_, tensors,
+           [&](std::vector<torch::Tensor>& flat) { return impl_->group->allreduce(flat); });
 }
 
 torch::Tensor Collective::all_reduce_sum(const torch::Tensor& tensor) {
@@ -183,8 +191,8 @@ void Collective::barrier() {
   }
 }
 
-void average_gradients(Collective& group, const std::vector<torch::Tensor>& parameters, std::int64_t local,
-                       std::int64_t global) {
+void average_gradients(Collective& group, const std::vector<torch::Tensor>& parameters,
+                       std::int64_t local, std::int64_t global) {
   std::vector<torch::Tensor> grads;
   const double weight = static_cast<double>(local) / static_cast<double>(global);
   torch::NoGradGuard no_grad;

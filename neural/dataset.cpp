@@ -23,7 +23,8 @@ std::uint64_t problem_number(const fs::path& file) {
   const std::string stem = file.stem().string();
   const auto start = stem.find('_');
   std::uint64_t k = UINT64_MAX;
-  if (start != std::string::npos) std::from_chars(stem.data() + start + 1, stem.data() + stem.size(), k);
+  if (start != std::string::npos)
+    std::from_chars(stem.data() + start + 1, stem.data() + stem.size(), k);
   return k;
 }
 
@@ -47,7 +48,8 @@ bool wanted(engine::ConfigId id, std::span<const engine::ConfigId> configs) {
 std::string describe(std::span<const engine::ConfigId> configs) {
   if (configs.empty()) return "any configuration folder";
   std::string s;
-  for (auto id : configs) s += (s.empty() ? "" : ", ") + std::string(engine::configuration(id).folder);
+  for (auto id : configs)
+    s += (s.empty() ? "" : ", ") + std::string(engine::configuration(id).folder);
   return s;
 }
 
@@ -56,7 +58,8 @@ std::string describe(std::span<const engine::ConfigId> configs) {
 std::string_view read_reused(const fs::path& path) {
   thread_local std::string buffer;
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) throw InputError(path.string(), "", std::string("cannot open: ") + std::strerror(errno));
+  if (fd < 0)
+    throw InputError(path.string(), "", std::string("cannot open: ") + std::strerror(errno));
   struct stat st {};
   std::size_t size = 0;
   if (::fstat(fd, &st) == 0) size = static_cast<std::size_t>(st.st_size);
@@ -69,7 +72,8 @@ std::string_view read_reused(const fs::path& path) {
   }
   const int error = errno;
   ::close(fd);
-  if (done != size) throw InputError(path.string(), "", std::string("read failed: ") + std::strerror(error));
+  if (done != size)
+    throw InputError(path.string(), "", std::string("read failed: ") + std::strerror(error));
   return {buffer.data(), size};
 }
 
@@ -87,34 +91,40 @@ bool in_split(const fs::path& file, engine::Split split) {
   const std::string stem = file.stem().string();
   std::string suffix = "_";  // (built in two steps: g++ 12 warns falsely on "_" + string)
   suffix += engine::split_name(split);
-  return stem.size() > suffix.size() && stem.compare(stem.size() - suffix.size(), suffix.size(), suffix) == 0;
+  return stem.size() > suffix.size() &&
+         stem.compare(stem.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
-std::vector<DataFile> list_split(const fs::path& root, engine::Split split, std::span<const engine::ConfigId> configs) {
+std::vector<DataFile> list_split(const fs::path& root, engine::Split split,
+                                 std::span<const engine::ConfigId> configs) {
   std::error_code ec;
   if (!fs::is_directory(root, ec)) throw InputError(root.string(), "", "no such data folder");
   std::vector<DataFile> files;
   const auto self = engine::find_configuration(root.filename().string());
   for (const auto& c : engine::all_configurations()) {
     if (!wanted(c.id, configs)) continue;
-    const fs::path folder = self ? (*self == c.id ? root : fs::path{}) : root / std::string(c.folder);
+    const fs::path folder =
+        self ? (*self == c.id ? root : fs::path{}) : root / std::string(c.folder);
     if (folder.empty() || !fs::is_directory(folder, ec)) continue;
     for (auto& p : split_files(folder, split)) files.push_back({std::move(p), c.id});
   }
   if (files.empty())
-    throw InputError(root.string(), "", "empty split: no RAVEN_<k>_" + std::string(engine::split_name(split)) +
-                                            ".npz files in " + describe(configs));
+    throw InputError(root.string(), "",
+                     "empty split: no RAVEN_<k>_" + std::string(engine::split_name(split)) +
+                         ".npz files in " + describe(configs));
   return files;
 }
 
 LoadedProblem load_problem(const DataFile& file, const PanelResizer& resize, bool candidates_only) {
   const std::string name = file.path.string();
   const engine::NpzFile npz =
-      engine::parse_npz(read_reused(file.path), name, {"image", "target", "meta_target", "structure", "meta_structure"});
+      engine::parse_npz(read_reused(file.path), name,
+                        {"image", "target", "meta_target", "structure", "meta_structure"});
   LoadedProblem p;
   p.config = file.config;
   p.target = npz.target();
-  if (p.target < 0 || p.target > 7) throw InputError(name, "target.npy", "target " + std::to_string(p.target) + " is not in 0..7");
+  if (p.target < 0 || p.target > 7)
+    throw InputError(name, "target.npy", "target " + std::to_string(p.target) + " is not in 0..7");
   p.meta_target = bits(npz.meta_target());
   p.meta_structure = bits(npz.meta_structure());
   p.drt = drt_input_from_tokens(npz.structure(), name);
@@ -135,7 +145,8 @@ LoadedProblem load_problem(const DataFile& file, const PanelResizer& resize, boo
 
 void permute_candidates(LoadedProblem& p, const std::array<int, 8>& order) {
   const std::size_t panel = p.image.size() / 16;
-  std::vector<std::uint8_t> old(p.image.begin() + 8 * static_cast<std::ptrdiff_t>(panel), p.image.end());
+  std::vector<std::uint8_t> old(p.image.begin() + 8 * static_cast<std::ptrdiff_t>(panel),
+                                p.image.end());
   std::int64_t target = -1;
   for (std::size_t i = 0; i < 8; ++i) {
     const auto from = static_cast<std::size_t>(order[i]);

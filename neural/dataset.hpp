@@ -14,8 +14,8 @@
 #include <string>
 #include <vector>
 
-#include "engine/model/configuration.hpp"
 #include "engine/formats/layout.hpp"
+#include "engine/model/configuration.hpp"
 #include "engine/model/resize.hpp"
 #include "neural/structure_input.hpp"
 
@@ -43,18 +43,19 @@ std::vector<DataFile> list_split(const std::filesystem::path& root, engine::Spli
 
 /// One problem as the models take it.
 struct LoadedProblem {
-  std::vector<std::uint8_t> image;               ///< 16 x S x S panels, file order
-  std::int64_t target = 0;                       ///< 0..7
-  std::array<float, 9> meta_target{};            ///< rule bits
-  std::array<float, 21> meta_structure{};        ///< structure bits
-  DrtInput drt;                                  ///< the tree's rows and indicator
+  std::vector<std::uint8_t> image;         ///< 16 x S x S panels, file order
+  std::int64_t target = 0;                 ///< 0..7
+  std::array<float, 9> meta_target{};      ///< rule bits
+  std::array<float, 21> meta_structure{};  ///< structure bits
+  DrtInput drt;                            ///< the tree's rows and indicator
   engine::ConfigId config = engine::ConfigId::kCenterSingle;
 };
 
 /// Reads an npz, checks it, resizes the 16 panels with `resize` (160 -> S) and parses its
 /// structure; `candidates_only` zeroes the 8 context panels (the answer-set shortcut ablation).
 /// InputError naming the file on a missing, truncated or inconsistent npz.
-LoadedProblem load_problem(const DataFile& file, const PanelResizer& resize, bool candidates_only = false);
+LoadedProblem load_problem(const DataFile& file, const PanelResizer& resize,
+                           bool candidates_only = false);
 
 /// Puts the 8 candidates in the order `order` (candidate i becomes old candidate order[i]) and
 /// moves the target with them: the candidate-shuffle augmentation the original loader had (off).

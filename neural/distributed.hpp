@@ -17,7 +17,7 @@ namespace rave::neural {
 struct DistributedEnv {
   int rank = 0;
   int world_size = 1;
-  int local_rank = 0;                     ///< rank on this machine (picks the GPU for --device cuda)
+  int local_rank = 0;  ///< rank on this machine (picks the GPU for --device cuda)
   std::string master_addr = "127.0.0.1";  ///< host of rank 0's rendezvous store
   int master_port = 29500;
   friend bool operator==(const DistributedEnv&, const DistributedEnv&) = default;

@@ -17,9 +17,9 @@ namespace {
 // The base words; every label is the sum of the words its name joins with '_' (Left_Right = Left +
 // Right, In_Distribute_Four = In + Distribute + Four), the algebra of the original table
 // (docs/neural-reference.md#dynamic-residual-tree).
-constexpr std::array<std::string_view, 14> kBaseWords{"Scene", "Singleton", "Grid", "Left",   "Right",
-                                                     "Up",    "Down",      "Out",  "In",     "Center",
-                                                     "Single", "Distribute", "Four", "Nine"};
+constexpr std::array<std::string_view, 14> kBaseWords{
+    "Scene", "Singleton", "Grid",   "Left",   "Right",      "Up",   "Down",
+    "Out",   "In",        "Center", "Single", "Distribute", "Four", "Nine"};
 constexpr std::uint64_t kEmbeddingSeed = 0x5241564e4c424c53;  // "RAVNLBLS"
 constexpr double kWordStdDev = 0.4;                           // GloVe-300-like norms (about 7)
 
@@ -75,13 +75,15 @@ std::vector<float> random_label_embeddings() {
       for (int d = 0; d < kEmbeddingDim; ++d) sum[static_cast<std::size_t>(d)] += b[d];
     }
     for (int d = 0; d < kEmbeddingDim; ++d)
-      table[static_cast<std::size_t>(row) * kEmbeddingDim + d] = static_cast<float>(sum[static_cast<std::size_t>(d)]);
+      table[static_cast<std::size_t>(row) * kEmbeddingDim + d] =
+          static_cast<float>(sum[static_cast<std::size_t>(d)]);
   }
   return table;
 }
 
 std::vector<float> glove_label_embeddings() {
-  return table_from_npy(std::string_view(reinterpret_cast<const char*>(internal::kGloveNpy.data()), internal::kGloveNpy.size()),
+  return table_from_npy(std::string_view(reinterpret_cast<const char*>(internal::kGloveNpy.data()),
+                                         internal::kGloveNpy.size()),
                         "neural/data/glove-22x300.npy");
 }
 
@@ -101,12 +103,16 @@ std::vector<float> table_from_npy(std::string_view bytes, const std::string& fil
   const engine::NpyArray a = engine::parse_npy(bytes, file, "");
   const std::vector<std::size_t> shape{kNumLabels, kEmbeddingDim};
   if (a.descr != "<f4" || a.shape != shape)
-    throw InputError(file, "header", "label embeddings must be a float32 (22, 300) array ('<f4'), rows in the order of "
-                                     "docs/neural.md; got '" + a.descr + "' with " + std::to_string(a.shape.size()) + " dimensions");
+    throw InputError(
+        file, "header",
+        "label embeddings must be a float32 (22, 300) array ('<f4'), rows in the order of "
+        "docs/neural.md; got '" +
+            a.descr + "' with " + std::to_string(a.shape.size()) + " dimensions");
   std::vector<float> table(shape[0] * shape[1]);
   std::memcpy(table.data(), a.data.data(), table.size() * sizeof(float));  // little-endian host
   for (float v : table)
-    if (!std::isfinite(v)) throw InputError(file, "data", "label embeddings contain a non-finite value");
+    if (!std::isfinite(v))
+      throw InputError(file, "data", "label embeddings contain a non-finite value");
   return table;
 }
 

@@ -1,9 +1,9 @@
 #pragma once
-// The fixed word vectors the Dynamic Residual Tree reads for its node labels (docs/neural-reference.md).
-// The default is the original's 22 GloVe vectors (assets/embedding.npy, converted once to
-// neural/data/glove-22x300.npy and compiled into the library); "random" is a seeded 22x300 table
-// with the same algebra (a compound label is the sum of its parts: Left_Center_Single = Left +
-// Center + Single); any other (22, 300) float32 .npy can be read.
+// The fixed word vectors the Dynamic Residual Tree reads for its node labels
+// (docs/neural-reference.md). The default is the original's 22 GloVe vectors (assets/embedding.npy,
+// converted once to neural/data/glove-22x300.npy and compiled into the library); "random" is a
+// seeded 22x300 table with the same algebra (a compound label is the sum of its parts:
+// Left_Center_Single = Left + Center + Single); any other (22, 300) float32 .npy can be read.
 //
 //   std::vector<float> table = glove_label_embeddings();     // kNumLabels x kEmbeddingDim
 //   int row = *label_index("Out_In");                        // 4
@@ -21,13 +21,28 @@ namespace rave::neural {
 
 /// Row order of the table: Scene, then META_STRUCTURE_FORMAT (docs/format.md), i.e. the key
 /// order of the original embedding.npy as listed in docs/neural-reference.md
-inline constexpr std::array<std::string_view, kNumLabels> kLabelNames{
-    "Scene",           "Singleton",          "Left_Right",          "Up_Down",
-    "Out_In",          "Left",               "Right",               "Up",
-    "Down",            "Out",                "In",                  "Grid",
-    "Center_Single",   "Distribute_Four",    "Distribute_Nine",     "Left_Center_Single",
-    "Right_Center_Single", "Up_Center_Single", "Down_Center_Single", "Out_Center_Single",
-    "In_Center_Single", "In_Distribute_Four"};
+inline constexpr std::array<std::string_view, kNumLabels> kLabelNames{"Scene",
+                                                                      "Singleton",
+                                                                      "Left_Right",
+                                                                      "Up_Down",
+                                                                      "Out_In",
+                                                                      "Left",
+                                                                      "Right",
+                                                                      "Up",
+                                                                      "Down",
+                                                                      "Out",
+                                                                      "In",
+                                                                      "Grid",
+                                                                      "Center_Single",
+                                                                      "Distribute_Four",
+                                                                      "Distribute_Nine",
+                                                                      "Left_Center_Single",
+                                                                      "Right_Center_Single",
+                                                                      "Up_Center_Single",
+                                                                      "Down_Center_Single",
+                                                                      "Out_Center_Single",
+                                                                      "In_Center_Single",
+                                                                      "In_Distribute_Four"};
 
 /// Row of a node label in the table; nullopt for "/" and unknown words.
 std::optional<int> label_index(std::string_view name);

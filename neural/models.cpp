@@ -32,7 +32,8 @@ torch::Tensor panel_tags(std::int64_t batch, const torch::TensorOptions& options
 torch::nn::Sequential conv_stack(std::int64_t in_channels, std::int64_t width) {
   torch::nn::Sequential seq;
   for (int i = 0; i < 4; ++i) {
-    seq->push_back(torch::nn::Conv2d(torch::nn::Conv2dOptions(i == 0 ? in_channels : width, width, 3).stride(2)));
+    seq->push_back(torch::nn::Conv2d(
+        torch::nn::Conv2dOptions(i == 0 ? in_channels : width, width, 3).stride(2)));
     seq->push_back(SyncBatchNorm2d(width));
     seq->push_back(torch::nn::ReLU());
   }
@@ -41,7 +42,8 @@ torch::nn::Sequential conv_stack(std::int64_t in_channels, std::int64_t width) {
 
 TreeNet RavenModelImpl::make_tree(std::int64_t feature_dim) {
   if (!options_.drt) return TreeNet(nullptr);
-  return register_module("tree", TreeNet(TreeNetOptions(feature_dim).label_embeddings(options_.label_embeddings)));
+  return register_module(
+      "tree", TreeNet(TreeNetOptions(feature_dim).label_embeddings(options_.label_embeddings)));
 }
 
 torch::Tensor RavenModelImpl::with_tree(TreeNet& tree, const torch::Tensor& features,
@@ -101,14 +103,16 @@ CnnLstmImpl::CnnLstmImpl(ModelOptions options) : RavenModelImpl(std::move(option
   validate(model_options());
   conv_ = register_module("conv", conv_stack(1, 16));
   tree_ = make_tree(256);
-  lstm_ = register_module("lstm", torch::nn::LSTM(torch::nn::LSTMOptions(256, 96).batch_first(true)));
+  lstm_ =
+      register_module("lstm", torch::nn::LSTM(torch::nn::LSTMOptions(256, 96).batch_first(true)));
   fc_ = register_module("fc", linear(96, kAnswers));  // the reference's Dropout(0.5) is never used
 }
 
 ModelOutput CnnLstmImpl::forward(const ModelInput& input) {
   const auto b = input.images.size(0);
   const auto side = input.images.size(2);
-  auto x = conv_->forward(input.images.reshape({b * kPanels, 1, side, side})).view({b, kPanels, -1});
+  auto x =
+      conv_->forward(input.images.reshape({b * kPanels, 1, side, side})).view({b, kPanels, -1});
   x = with_tree(tree_, x, input);
   const auto sequence = std::get<0>(lstm_->forward(x));
   return {fc_(sequence.select(1, kPanels - 1)), {}, {}};
@@ -122,12 +126,14 @@ WReNImpl::WReNImpl(ModelOptions options) : RavenModelImpl(std::move(options)) {
   proj_ = register_module("proj", linear(model_options().wren_tag ? 512 + 9 : 512, 256));
   tree_ = make_tree(256);
   g1_ = register_module("g1", linear(512, 512));
-  g_rest_ = register_module("g", torch::nn::Sequential(torch::nn::ReLU(), linear(512, 512), torch::nn::ReLU(),
-                                                       linear(512, 512), torch::nn::ReLU(), linear(512, 256),
-                                                       torch::nn::ReLU()));
-  f_ = register_module("f", torch::nn::Sequential(linear(256, 256), torch::nn::ReLU(), linear(256, 256),
-                                                  torch::nn::ReLU(), torch::nn::Dropout(kDropout),
-                                                  linear(256, kMetaTargetBits + 1)));
+  g_rest_ = register_module(
+      "g", torch::nn::Sequential(torch::nn::ReLU(), linear(512, 512), torch::nn::ReLU(),
+                                 linear(512, 512), torch::nn::ReLU(), linear(512, 256),
+                                 torch::nn::ReLU()));
+  f_ = register_module("f",
+                       torch::nn::Sequential(linear(256, 256), torch::nn::ReLU(), linear(256, 256),
+                                             torch::nn::ReLU(), torch::nn::Dropout(kDropout),
+                                             linear(256, kMetaTargetBits + 1)));
 }
 
 // Sum of g over the 80 ordered pairs of each candidate (64 context pairs with i = j included, then
@@ -136,23 +142,28 @@ WReNImpl::WReNImpl(ModelOptions options) : RavenModelImpl(std::move(options)) {
 // pairs, identical for all 8 candidates, go through g once. Same function as the reference.
 torch::Tensor WReNImpl::relation_sums(const torch::Tensor& panels) {
   const auto left = torch::nn::functional::linear(panels, g1_->weight.narrow(1, 0, 256));
-  const auto right = torch::nn::functional::linear(panels, g1_->weight.narrow(1, 256, 256), g1_->bias);
+  const auto right =
+      torch::nn::functional::linear(panels, g1_->weight.narrow(1, 256, 256), g1_->bias);
   const auto lc = left.narrow(1, 0, 8), la = left.narrow(1, 8, 8);
   const auto rc = right.narrow(1, 0, 8), ra = right.narrow(1, 8, 8);
   const auto b = panels.size(0);
-  const auto context = g_rest_->forward((lc.unsqueeze(2) + rc.unsqueeze(1)).view({b, 64, 512})).sum(1);
+  const auto context =
+      g_rest_->forward((lc.unsqueeze(2) + rc.unsqueeze(1)).view({b, 64, 512})).sum(1);
   const auto to_answer = lc.unsqueeze(1) + ra.unsqueeze(2);    // (B, c, j): (context_j, c)
   const auto from_answer = la.unsqueeze(2) + rc.unsqueeze(1);  // (B, c, j): (c, context_j)
-  const auto answer = g_rest_->forward(torch::cat({to_answer, from_answer}, 2)).sum(2);  // (B, 8, 256)
+  const auto answer =
+      g_rest_->forward(torch::cat({to_answer, from_answer}, 2)).sum(2);  // (B, 8, 256)
   return answer + context.unsqueeze(1);
 }
 
 ModelOutput WReNImpl::forward(const ModelInput& input) {
   const auto b = input.images.size(0);
   const auto side = input.images.size(2);
-  auto x = conv_->forward(input.images.reshape({b * kPanels, 1, side, side})).view({b, kPanels, -1});
+  auto x =
+      conv_->forward(input.images.reshape({b * kPanels, 1, side, side})).view({b, kPanels, -1});
   if (model_options().wren_tag) x = torch::cat({x, panel_tags(b, x.options())}, 2);
-  x = with_tree(tree_, proj_(x), input);  // projection without activation (docs/neural-reference.md#wren)
+  x = with_tree(tree_, proj_(x),
+                input);  // projection without activation (docs/neural-reference.md#wren)
   const auto out = f_->forward(relation_sums(x));  // (B, 8, 10)
   return {out.select(2, kMetaTargetBits), out.narrow(2, 0, kMetaTargetBits).sum(1), {}};
 }

@@ -35,7 +35,8 @@ inline constexpr int kMetaStructureBits = 21;
 
 /// One batch as the models see it.
 struct ModelInput {
-  /// (B, 16, S, S) float, raw 0..255 (no normalisation, docs/neural-reference.md#data-and-preprocessing)
+  /// (B, 16, S, S) float, raw 0..255 (no normalisation,
+  /// docs/neural-reference.md#data-and-preprocessing)
   torch::Tensor images;
   torch::Tensor labels;     ///< (B, 6) int64 rows into kLabelNames, -1 = empty
   torch::Tensor indicator;  ///< (B) float, 1 = two-component structure
@@ -61,7 +62,8 @@ class RavenModelImpl : public torch::nn::Module {
   /// Builds the tree when options ask for it; returns a null holder otherwise.
   TreeNet make_tree(std::int64_t feature_dim);
   /// features + tree(features) when the tree exists, features otherwise; features (B, P, D).
-  torch::Tensor with_tree(TreeNet& tree, const torch::Tensor& features, const ModelInput& input) const;
+  torch::Tensor with_tree(TreeNet& tree, const torch::Tensor& features,
+                          const ModelInput& input) const;
 
  private:
   ModelOptions options_;

@@ -43,7 +43,9 @@ std::optional<DeviceSpec> parse_device(std::string_view word) {
   if (word == "cpu") return DeviceSpec{Device::kCpu, -1};
   if (word == "cuda") return DeviceSpec{Device::kCuda, -1};
   constexpr std::string_view kPrefix = "cuda:";
-  if (!word.starts_with(kPrefix) || word.size() == kPrefix.size() || word.size() > kPrefix.size() + 3) return std::nullopt;
+  if (!word.starts_with(kPrefix) || word.size() == kPrefix.size() ||
+      word.size() > kPrefix.size() + 3)
+    return std::nullopt;
   int index = 0;
   for (char c : word.substr(kPrefix.size())) {
     if (c < '0' || c > '9') return std::nullopt;
@@ -58,7 +60,9 @@ std::optional<Precision> parse_precision(std::string_view word) {
   return std::nullopt;
 }
 
-std::string_view precision_name(Precision precision) { return precision == Precision::kBf16 ? "bf16" : "fp32"; }
+std::string_view precision_name(Precision precision) {
+  return precision == Precision::kBf16 ? "bf16" : "fp32";
+}
 
 int resolved_image_size(const ModelOptions& options) {
   return options.image_size > 0 ? options.image_size : default_image_size(options.kind);
@@ -75,9 +79,11 @@ void validate(const ModelOptions& options) {
   const int size = resolved_image_size(options);
   if (options.kind == ModelKind::kResNet) {
     if (size < 32 || size > 1024)
-      throw UsageError("image size " + std::to_string(size) + ": ResNet18_MLP needs 32..1024 pixels");
+      throw UsageError("image size " + std::to_string(size) +
+                       ": ResNet18_MLP needs 32..1024 pixels");
   } else if (size != 80) {
-    throw UsageError("image size " + std::to_string(size) + ": " + std::string(model_paper_name(options.kind)) +
+    throw UsageError("image size " + std::to_string(size) + ": " +
+                     std::string(model_paper_name(options.kind)) +
                      " is defined for 80x80 panels only (its conv stack flattens 4x4 maps, "
                      "docs/neural-reference.md#models)");
   }

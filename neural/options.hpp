@@ -1,7 +1,7 @@
 #pragma once
-// What a neural run is made of: one of the RAVEN paper's four baselines, with or without the Dynamic
-// Residual Tree, at its input size, on a device (docs/neural-reference.md). Torch-free, so apps/ can
-// include it without compiling LibTorch headers.
+// What a neural run is made of: one of the RAVEN paper's four baselines, with or without the
+// Dynamic Residual Tree, at its input size, on a device (docs/neural-reference.md). Torch-free, so
+// apps/ can include it without compiling LibTorch headers.
 //
 //   ModelOptions m{.kind = ModelKind::kResNet, .drt = true};
 //   m.image_size == 0;  resolved_image_size(m) == 224;  display_name(m) == "ResNet+DRT"
@@ -23,7 +23,8 @@ std::optional<ModelKind> parse_model_kind(std::string_view word);
 std::string_view model_key(ModelKind kind);
 /// The paper's name: "CNN", "ResNet", "LSTM", "WReN".
 std::string_view model_paper_name(ModelKind kind);
-/// The reference input size: 224 for ResNet18_MLP (argparse default), 80 for the others (hard-coded).
+/// The reference input size: 224 for ResNet18_MLP (argparse default), 80 for the others
+/// (hard-coded).
 int default_image_size(ModelKind kind);
 
 /// Where tensors live. kAuto picks CUDA when the linked LibTorch has it and a GPU is present.
@@ -53,12 +54,14 @@ inline constexpr int kNumLabels = 22;
 /// Everything that fixes a model's architecture (and so its checkpoint layout).
 struct ModelOptions {
   ModelKind kind = ModelKind::kCnn;
-  bool drt = false;                     ///< add the Dynamic Residual Tree (docs/neural-reference.md)
-  int image_size = 0;                   ///< panel side fed to the model; 0 = default_image_size
-  bool wren_tag = true;                 ///< WReN: append the 9-d panel tag (docs/neural-reference.md)
-  /// kNumLabels x kEmbeddingDim row-major; empty = the original's GloVe table (label_embeddings.hpp).
+  bool drt = false;      ///< add the Dynamic Residual Tree (docs/neural-reference.md)
+  int image_size = 0;    ///< panel side fed to the model; 0 = default_image_size
+  bool wren_tag = true;  ///< WReN: append the 9-d panel tag (docs/neural-reference.md)
+  /// kNumLabels x kEmbeddingDim row-major; empty = the original's GloVe table
+  /// (label_embeddings.hpp).
   std::vector<float> label_embeddings = {};
-  /// Which table label_embeddings holds: "glove", "random" or the .npy path (the checkpoint records it).
+  /// Which table label_embeddings holds: "glove", "random" or the .npy path (the checkpoint records
+  /// it).
   std::string label_table = "glove";
 };
 

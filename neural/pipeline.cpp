@@ -20,12 +20,12 @@ namespace rave::neural {
 namespace {
 
 constexpr std::uint64_t kShuffleSalt = 0x53485546464c45;  // "SHUFFLE"
-constexpr std::uint64_t kCandidateSalt = 0x43414e444944;   // "CANDID"
+constexpr std::uint64_t kCandidateSalt = 0x43414e444944;  // "CANDID"
 
 // The candidate order of file `file` in `epoch`: a function of (seed, epoch, file) only.
 std::array<int, 8> candidate_order(std::uint64_t seed, int epoch, std::size_t file) {
   Rng rng(mix64(seed ^ kCandidateSalt) ^ mix64(static_cast<std::uint64_t>(epoch)) ^
-                  mix64(mix64(static_cast<std::uint64_t>(file))));
+          mix64(mix64(static_cast<std::uint64_t>(file))));
   std::array<int, 8> order{0, 1, 2, 3, 4, 5, 6, 7};
   rng.shuffle(std::span<int>(order));
   return order;
@@ -50,15 +50,15 @@ void append(HostBatch& b, LoadedProblem&& p, std::size_t position) {
 struct BatchStream::Shared {
   using Item = std::variant<HostBatch, std::monostate, std::exception_ptr>;
   std::vector<DataFile> files;
-  std::vector<std::size_t> order;     // file positions this rank visits, in order
+  std::vector<std::size_t> order;  // file positions this rank visits, in order
   std::vector<std::int64_t> global_sizes;
   PipelineOptions options;
   PanelResizer resize;
   std::mutex mutex;
   std::condition_variable changed;
   std::deque<Item> queue;
-  bool closed = false;             // the consumer is gone: drop everything
-  std::atomic<bool> stop{false};   // ask the source filter to stop
+  bool closed = false;            // the consumer is gone: drop everything
+  std::atomic<bool> stop{false};  // ask the source filter to stop
 
   int epoch;
   ProblemCache* cache;
@@ -77,7 +77,9 @@ struct BatchStream::Shared {
   // Blocks while `prefetch` batches wait, unless `force` (end and error markers always fit).
   void push(Item item, bool force) {
     std::unique_lock lock(mutex);
-    changed.wait(lock, [&] { return closed || force || queue.size() < static_cast<std::size_t>(options.prefetch); });
+    changed.wait(lock, [&] {
+      return closed || force || queue.size() < static_cast<std::size_t>(options.prefetch);
+    });
     if (closed) return;
     queue.push_back(std::move(item));
     changed.notify_all();
@@ -111,9 +113,11 @@ void BatchStream::Shared::run() {
   const auto decode = [&](std::size_t i) {
     const std::size_t file = order[i];
     const LoadedProblem* kept = cache ? cache->find(file) : nullptr;
-    LoadedProblem problem = kept ? *kept : load_problem(files[file], resize, options.candidates_only);
+    LoadedProblem problem =
+        kept ? *kept : load_problem(files[file], resize, options.candidates_only);
     if (cache && !kept) cache->store(file, problem);
-    if (options.shuffle_candidates) permute_candidates(problem, candidate_order(options.seed, epoch, file));
+    if (options.shuffle_candidates)
+      permute_candidates(problem, candidate_order(options.seed, epoch, file));
     return std::make_pair(i, std::move(problem));
   };
   const auto sink = [&](std::pair<std::size_t, LoadedProblem> item) {
@@ -129,8 +133,10 @@ void BatchStream::Shared::run() {
     tbb::parallel_pipeline(
         static_cast<std::size_t>(4 * options.threads),
         tbb::make_filter<void, std::size_t>(tbb::filter_mode::serial_in_order, source) &
-            tbb::make_filter<std::size_t, std::pair<std::size_t, LoadedProblem>>(tbb::filter_mode::parallel, decode) &
-            tbb::make_filter<std::pair<std::size_t, LoadedProblem>, void>(tbb::filter_mode::serial_in_order, sink));
+            tbb::make_filter<std::size_t, std::pair<std::size_t, LoadedProblem>>(
+                tbb::filter_mode::parallel, decode) &
+            tbb::make_filter<std::pair<std::size_t, LoadedProblem>, void>(
+                tbb::filter_mode::serial_in_order, sink));
   });
 }
 
@@ -150,20 +156,23 @@ std::size_t batch_count(std::size_t n, int batch_size) {
 
 // Global batch g of m problems goes to the ranks in slices [r m / W, (r + 1) m / W).
 RankShare rank_share(const std::vector<std::size_t>& order, const PipelineOptions& o) {
-  const auto n = order.size(), world = static_cast<std::size_t>(o.world_size), rank = static_cast<std::size_t>(o.rank);
+  const auto n = order.size(), world = static_cast<std::size_t>(o.world_size),
+             rank = static_cast<std::size_t>(o.rank);
   const auto batch = static_cast<std::size_t>(o.batch_size);
   RankShare share;
   if (!o.split_global_batches) {
     share.files.assign(order.begin() + static_cast<std::ptrdiff_t>(rank * n / world),
                        order.begin() + static_cast<std::ptrdiff_t>((rank + 1) * n / world));
     for (std::size_t i = 0; i < share.files.size(); i += batch)
-      share.global_sizes.push_back(static_cast<std::int64_t>(std::min(batch, share.files.size() - i)));
+      share.global_sizes.push_back(
+          static_cast<std::int64_t>(std::min(batch, share.files.size() - i)));
     return share;
   }
   for (std::size_t start = 0; start < n; start += batch * world) {
     const std::size_t m = std::min(batch * world, n - start);
     if (m < world) break;
-    share.files.insert(share.files.end(), order.begin() + static_cast<std::ptrdiff_t>(start + rank * m / world),
+    share.files.insert(share.files.end(),
+                       order.begin() + static_cast<std::ptrdiff_t>(start + rank * m / world),
                        order.begin() + static_cast<std::ptrdiff_t>(start + (rank + 1) * m / world));
     share.global_sizes.push_back(static_cast<std::int64_t>(m));
   }
@@ -175,7 +184,8 @@ std::size_t ProblemCache::problem_bytes(const PipelineOptions& options) {
   return 16 * side * side + sizeof(LoadedProblem);
 }
 
-ProblemCache::ProblemCache(std::size_t files, const PipelineOptions& options, std::size_t budget_bytes)
+ProblemCache::ProblemCache(std::size_t files, const PipelineOptions& options,
+                           std::size_t budget_bytes)
     : capacity_(std::min(files, budget_bytes / problem_bytes(options))) {
   slots_.resize(capacity_);
 }
@@ -189,12 +199,16 @@ void ProblemCache::store(std::size_t i, const LoadedProblem& problem) {
 }
 
 std::size_t ProblemCache::size() const {
-  return static_cast<std::size_t>(std::count_if(slots_.begin(), slots_.end(), [](const auto& s) { return s.has_value(); }));
+  return static_cast<std::size_t>(
+      std::count_if(slots_.begin(), slots_.end(), [](const auto& s) { return s.has_value(); }));
 }
 
-BatchStream::BatchStream(std::span<const DataFile> files, const PipelineOptions& options, int epoch, ProblemCache* cache) {
-  RAVE_CHECK(options.batch_size >= 1 && options.threads >= 1 && options.prefetch >= 1, "bad PipelineOptions");
-  RAVE_CHECK(options.world_size >= 1 && options.rank >= 0 && options.rank < options.world_size, "bad rank");
+BatchStream::BatchStream(std::span<const DataFile> files, const PipelineOptions& options, int epoch,
+                         ProblemCache* cache) {
+  RAVE_CHECK(options.batch_size >= 1 && options.threads >= 1 && options.prefetch >= 1,
+             "bad PipelineOptions");
+  RAVE_CHECK(options.world_size >= 1 && options.rank >= 0 && options.rank < options.world_size,
+             "bad rank");
   shared_ = std::make_shared<Shared>(files, options, epoch, cache);
   batches_ = shared_->global_sizes.size();
   worker_ = std::thread([s = shared_] {

@@ -7,8 +7,9 @@
 // order, so every batch is identical for any thread count. Torch-free: batches are plain buffers
 // the trainer wraps into tensors without copying.
 //
-//   BatchStream stream(files, {.image_size = 80, .batch_size = 32, .threads = 2, .shuffle = true}, epoch);
-//   while (auto batch = stream.next()) train_step(*batch);      // rethrows a bad file's InputError
+//   BatchStream stream(files, {.image_size = 80, .batch_size = 32, .threads = 2, .shuffle = true},
+//   epoch); while (auto batch = stream.next()) train_step(*batch);      // rethrows a bad file's
+//   InputError
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -23,15 +24,15 @@ namespace rave::neural {
 
 /// How batches are made.
 struct PipelineOptions {
-  int image_size = 80;           ///< panel side after resizing (80 or 224 in the paper)
-  int batch_size = 32;           ///< problems per batch; the last batch may be smaller
-  int threads = 1;               ///< TBB workers decoding in parallel (>= 1)
-  std::uint64_t seed = 12345;    ///< shuffling seed
-  bool shuffle = false;          ///< permute per epoch (train); identity order otherwise
-  bool candidates_only = false;  ///< zero the 8 context panels (answer-set shortcut ablation)
+  int image_size = 80;              ///< panel side after resizing (80 or 224 in the paper)
+  int batch_size = 32;              ///< problems per batch; the last batch may be smaller
+  int threads = 1;                  ///< TBB workers decoding in parallel (>= 1)
+  std::uint64_t seed = 12345;       ///< shuffling seed
+  bool shuffle = false;             ///< permute per epoch (train); identity order otherwise
+  bool candidates_only = false;     ///< zero the 8 context panels (answer-set shortcut ablation)
   bool shuffle_candidates = false;  ///< permute each problem's candidates, from (seed, epoch, file)
-  int prefetch = 4;              ///< finished batches kept ready ahead of the consumer
-  int rank = 0;                  ///< this process's share of the files (data-parallel runs)
+  int prefetch = 4;                 ///< finished batches kept ready ahead of the consumer
+  int rank = 0;                     ///< this process's share of the files (data-parallel runs)
   int world_size = 1;
   /// Training: each global batch of batch_size x world_size problems is split among the ranks
   /// (rank r takes the r-th slice), so W ranks see what one process with the global batch sees.
@@ -41,17 +42,17 @@ struct PipelineOptions {
 
 /// A batch in host memory, laid out as the model tensors (row-major).
 struct HostBatch {
-  std::int64_t size = 0;                 ///< problems in the batch
-  std::int64_t image_size = 0;           ///< S
-  std::vector<std::uint8_t> images;      ///< size x 16 x S x S, raw grey levels
-  std::vector<std::int64_t> targets;     ///< size, 0..7
-  std::vector<float> meta_target;        ///< size x 9
-  std::vector<float> meta_structure;     ///< size x 21
-  std::vector<std::int64_t> labels;      ///< size x 6, rows into kLabelNames, -1 empty
-  std::vector<float> indicator;          ///< size
-  std::vector<std::int64_t> configs;     ///< size, configuration index 0..6
-  std::vector<std::size_t> positions;    ///< size, index of each problem in the file list
-  std::int64_t global_size = 0;          ///< problems of the global batch this one is a slice of
+  std::int64_t size = 0;               ///< problems in the batch
+  std::int64_t image_size = 0;         ///< S
+  std::vector<std::uint8_t> images;    ///< size x 16 x S x S, raw grey levels
+  std::vector<std::int64_t> targets;   ///< size, 0..7
+  std::vector<float> meta_target;      ///< size x 9
+  std::vector<float> meta_structure;   ///< size x 21
+  std::vector<std::int64_t> labels;    ///< size x 6, rows into kLabelNames, -1 empty
+  std::vector<float> indicator;        ///< size
+  std::vector<std::int64_t> configs;   ///< size, configuration index 0..6
+  std::vector<std::size_t> positions;  ///< size, index of each problem in the file list
+  std::int64_t global_size = 0;        ///< problems of the global batch this one is a slice of
   friend bool operator==(const HostBatch&, const HostBatch&) = default;
 };
 
@@ -81,7 +82,8 @@ class ProblemCache {
   std::vector<std::optional<LoadedProblem>> slots_;
 };
 
-/// The order an epoch visits `n` files: 0..n-1, or a permutation that depends on (seed, epoch) only.
+/// The order an epoch visits `n` files: 0..n-1, or a permutation that depends on (seed, epoch)
+/// only.
 std::vector<std::size_t> epoch_order(std::size_t n, std::uint64_t seed, int epoch, bool shuffle);
 /// Number of batches of an epoch over `n` files (the last partial batch is kept, as the reference).
 std::size_t batch_count(std::size_t n, int batch_size);
@@ -102,7 +104,8 @@ class BatchStream {
  public:
   /// Starts decoding at once; `files` is copied. `cache` (optional, same files and options) serves
   /// problems decoded in earlier epochs and keeps the new ones.
-  BatchStream(std::span<const DataFile> files, const PipelineOptions& options, int epoch, ProblemCache* cache = nullptr);
+  BatchStream(std::span<const DataFile> files, const PipelineOptions& options, int epoch,
+              ProblemCache* cache = nullptr);
   /// Stops the pipeline (if still running) and waits for it.
   ~BatchStream();
   BatchStream(const BatchStream&) = delete;

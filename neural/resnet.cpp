@@ -5,18 +5,20 @@
 // torchvision's kaiming-normal (fan_out, ReLU) on every conv except conv1, which was swapped in
 // after torchvision's init loop and so keeps LibTorch's default Conv2d init (kaiming-uniform, a =
 // sqrt(5)), the same as PyTorch's; BN gamma 1, beta 0.
+#include <torch/nn/functional/pooling.h>
 #include <torch/nn/init.h>
 #include <torch/nn/modules/activation.h>
 #include <torch/nn/modules/linear.h>
-#include <torch/nn/functional/pooling.h>
 
 #include "neural/models.hpp"
 
 namespace rave::neural {
 namespace {
 
-torch::nn::Conv2d conv(std::int64_t in, std::int64_t out, std::int64_t kernel, std::int64_t stride, std::int64_t pad) {
-  torch::nn::Conv2d c(torch::nn::Conv2dOptions(in, out, kernel).stride(stride).padding(pad).bias(false));
+torch::nn::Conv2d conv(std::int64_t in, std::int64_t out, std::int64_t kernel, std::int64_t stride,
+                       std::int64_t pad) {
+  torch::nn::Conv2d c(
+      torch::nn::Conv2dOptions(in, out, kernel).stride(stride).padding(pad).bias(false));
   torch::nn::init::kaiming_normal_(c->weight, 0.0, torch::kFanOut, torch::kReLU);
   return c;
 }
@@ -30,8 +32,8 @@ class BasicBlockImpl : public torch::nn::Module {
         conv2_(register_module("conv2", conv(out, out, 3, 1, 1))),
         bn2_(register_module("bn2", SyncBatchNorm2d(out))) {
     if (stride != 1 || in != out)
-      downsample_ = register_module("downsample", torch::nn::Sequential(conv(in, out, 1, stride, 0),
-                                                                        SyncBatchNorm2d(out)));
+      downsample_ = register_module(
+          "downsample", torch::nn::Sequential(conv(in, out, 1, stride, 0), SyncBatchNorm2d(out)));
   }
   torch::Tensor forward(const torch::Tensor& x) {
     auto y = bn2_(conv2_(torch::relu(bn1_(conv1_(x)))));
@@ -54,8 +56,10 @@ torch::nn::Sequential stage(std::int64_t in, std::int64_t out, std::int64_t stri
 }  // namespace
 
 ResNet18TrunkImpl::ResNet18TrunkImpl(std::int64_t in_channels)
-    : conv1_(register_module("conv1", torch::nn::Conv2d(torch::nn::Conv2dOptions(in_channels, 64, 7)
-                                                             .stride(2).padding(3).bias(false)))),
+    : conv1_(register_module(
+          "conv1",
+          torch::nn::Conv2d(
+              torch::nn::Conv2dOptions(in_channels, 64, 7).stride(2).padding(3).bias(false)))),
       bn1_(register_module("bn1", SyncBatchNorm2d(64))),
       layer1_(register_module("layer1", stage(64, 64, 1))),
       layer2_(register_module("layer2", stage(64, 128, 2))),
@@ -63,10 +67,12 @@ ResNet18TrunkImpl::ResNet18TrunkImpl(std::int64_t in_channels)
       layer4_(register_module("layer4", stage(256, 512, 2))) {}
 
 // The input goes in channels-last (NHWC): oneDNN's convolutions run faster on it and the layout
-// carries through the network (measured: 4.55 s instead of 5.19 s per batch-32 step at 224, one thread).
+// carries through the network (measured: 4.55 s instead of 5.19 s per batch-32 step at 224, one
+// thread).
 torch::Tensor ResNet18TrunkImpl::forward(const torch::Tensor& x) {
   namespace F = torch::nn::functional;
-  auto y = F::max_pool2d(torch::relu(bn1_(conv1_(x.contiguous(torch::MemoryFormat::ChannelsLast)))), F::MaxPool2dFuncOptions(3).stride(2).padding(1));
+  auto y = F::max_pool2d(torch::relu(bn1_(conv1_(x.contiguous(torch::MemoryFormat::ChannelsLast)))),
+                         F::MaxPool2dFuncOptions(3).stride(2).padding(1));
   y = layer4_->forward(layer3_->forward(layer2_->forward(layer1_->forward(y))));
   return F::adaptive_avg_pool2d(y, F::AdaptiveAvgPool2dFuncOptions(1)).flatten(1);
 }

@@ -18,8 +18,10 @@ std::string text(bool value) { return value ? "on" : "off"; }
 
 // Appends "field A (checkpoint) vs B (now)" when the two differ.
 template <typename T>
-void compare(std::vector<std::string>& out, const std::string& field, const T& have, const T& want) {
-  if (!(have == want)) out.push_back(field + " " + text(have) + " (checkpoint) vs " + text(want) + " (now)");
+void compare(std::vector<std::string>& out, const std::string& field, const T& have,
+             const T& want) {
+  if (!(have == want))
+    out.push_back(field + " " + text(have) + " (checkpoint) vs " + text(want) + " (now)");
 }
 
 std::string configs_text(const std::vector<engine::ConfigId>& configs) {
@@ -35,12 +37,15 @@ std::string configs_text(const std::vector<engine::ConfigId>& configs) {
 }  // namespace
 
 ResolvedWeights resolved_weights(const TrainOptions& o) {
-  const ResolvedWeights w{o.meta_alpha.value_or(0.0), o.meta_beta.value_or(o.model.kind == ModelKind::kWReN ? 10.0 : 0.0)};
+  const ResolvedWeights w{o.meta_alpha.value_or(0.0),
+                          o.meta_beta.value_or(o.model.kind == ModelKind::kWReN ? 10.0 : 0.0)};
   const std::string name(model_paper_name(o.model.kind));
   if (w.meta_beta != 0.0 && o.model.kind != ModelKind::kResNet && o.model.kind != ModelKind::kWReN)
-    throw UsageError("meta beta (rule-bit loss weight): " + name + " has no rule-bit head (resnet and wren have one)");
+    throw UsageError("meta beta (rule-bit loss weight): " + name +
+                     " has no rule-bit head (resnet and wren have one)");
   if (w.meta_alpha != 0.0 && o.model.kind != ModelKind::kResNet)
-    throw UsageError("meta alpha (structure-bit loss weight): " + name + " has no structure-bit head (resnet has one)");
+    throw UsageError("meta alpha (structure-bit loss weight): " + name +
+                     " has no structure-bit head (resnet has one)");
   return w;
 }
 
@@ -48,9 +53,14 @@ RunSettings settings_of(const TrainOptions& o) {
   std::error_code ec;
   const auto data = std::filesystem::weakly_canonical(std::filesystem::absolute(o.data, ec), ec);
   const ResolvedWeights w = resolved_weights(o);
-  return {.learning_rate = o.learning_rate, .seed = o.seed, .data = data.string(), .batch_size = o.batch_size,
-          .world_size = o.distributed.world_size, .shuffle_candidates = o.shuffle_candidates,
-          .meta_alpha = w.meta_alpha, .meta_beta = w.meta_beta,
+  return {.learning_rate = o.learning_rate,
+          .seed = o.seed,
+          .data = data.string(),
+          .batch_size = o.batch_size,
+          .world_size = o.distributed.world_size,
+          .shuffle_candidates = o.shuffle_candidates,
+          .meta_alpha = w.meta_alpha,
+          .meta_beta = w.meta_beta,
           .sync_batch_norm = o.sync_batch_norm || o.distributed.world_size == 1,
           .precision = std::string(precision_name(o.precision))};
 }
@@ -58,10 +68,12 @@ RunSettings settings_of(const TrainOptions& o) {
 void check_resume(const CheckpointInfo& c, const TrainOptions& o, const std::string& file) {
   const RunSettings have = c.settings, want = settings_of(o);
   std::vector<std::string> diffs;
-  compare(diffs, "model", std::string(model_key(c.model.kind)), std::string(model_key(o.model.kind)));
+  compare(diffs, "model", std::string(model_key(c.model.kind)),
+          std::string(model_key(o.model.kind)));
   compare(diffs, "DRT", c.model.drt, o.model.drt);
   compare(diffs, "image size", resolved_image_size(c.model), resolved_image_size(o.model));
-  if (o.model.kind == ModelKind::kWReN) compare(diffs, "WReN tag", c.model.wren_tag, o.model.wren_tag);
+  if (o.model.kind == ModelKind::kWReN)
+    compare(diffs, "WReN tag", c.model.wren_tag, o.model.wren_tag);
   if (o.model.drt) compare(diffs, "label embeddings", c.model.label_table, o.model.label_table);
   compare(diffs, "learning rate", have.learning_rate, want.learning_rate);
   compare(diffs, "seed", have.seed, want.seed);
@@ -74,11 +86,13 @@ void check_resume(const CheckpointInfo& c, const TrainOptions& o, const std::str
   compare(diffs, "synchronised batch norm", have.sync_batch_norm, want.sync_batch_norm);
   compare(diffs, "precision", have.precision, want.precision);
   compare(diffs, "candidates only", c.candidates_only, o.candidates_only);
-  compare(diffs, "training configurations", configs_text(c.train_configs), configs_text(o.train_configs));
+  compare(diffs, "training configurations", configs_text(c.train_configs),
+          configs_text(o.train_configs));
   if (diffs.empty()) return;
   std::string message = file + " was trained with other settings: ";
   for (std::size_t i = 0; i < diffs.size(); ++i) message += (i ? "; " : "") + diffs[i];
-  throw UsageError(message + ". Resume with the checkpoint's settings, or start a new run in another folder");
+  throw UsageError(message +
+                   ". Resume with the checkpoint's settings, or start a new run in another folder");
 }
 
 }  // namespace rave::neural::internal

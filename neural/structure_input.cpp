@@ -11,7 +11,8 @@ namespace rave::neural {
 namespace {
 
 // Pre-order labels of the nodes above the entity level.
-void collect(const grammar::Tree& tree, grammar::NodeId node, std::vector<const grammar::Node*>& out) {
+void collect(const grammar::Tree& tree, grammar::NodeId node,
+             std::vector<const grammar::Node*>& out) {
   const grammar::Node& n = tree[node];
   if (n.level == grammar::Level::kEntity) return;
   out.push_back(&n);
@@ -20,12 +21,15 @@ void collect(const grammar::Tree& tree, grammar::NodeId node, std::vector<const 
 
 DrtInput rows_from_labels(const std::vector<std::string_view>& labels, const std::string& source) {
   if (labels.size() > static_cast<std::size_t>(kDrtRows))
-    throw InputError(source, "", "structure has " + std::to_string(labels.size()) +
-                                     " nodes above the entities; the tree input holds at most 6");
+    throw InputError(source, "",
+                     "structure has " + std::to_string(labels.size()) +
+                         " nodes above the entities; the tree input holds at most 6");
   DrtInput in;
   for (std::size_t i = 0; i < labels.size(); ++i) {
     const auto row = label_index(labels[i]);
-    if (!row) throw InputError(source, "node " + std::to_string(i), "unknown structure label '" + std::string(labels[i]) + "'");
+    if (!row)
+      throw InputError(source, "node " + std::to_string(i),
+                       "unknown structure label '" + std::string(labels[i]) + "'");
     in.labels[i] = *row;
   }
   in.indicator = labels.size() == static_cast<std::size_t>(kDrtRows) ? 1.0f : 0.0f;

@@ -6,7 +6,8 @@
 // sentence is an input error with a position, not a silently shifted row.
 //
 //   DrtInput in = drt_input(engine::structure_tree(ConfigId::kOutInGrid));
-//   in.labels == {Scene, Out_In, Out, Out_Center_Single, In, In_Distribute_Four};  in.indicator == 1
+//   in.labels == {Scene, Out_In, Out, Out_Center_Single, In, In_Distribute_Four};  in.indicator ==
+//   1
 #include <array>
 #include <cstdint>
 #include <span>

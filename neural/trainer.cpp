@@ -1,5 +1,6 @@
 // The epoch loop of trainer.hpp: data from the TBB pipeline, steps from training.hpp, checkpoints
-// from internal/checkpoint.hpp, and, with several ranks, the collectives of internal/collective.hpp.
+// from internal/checkpoint.hpp, and, with several ranks, the collectives of
+// internal/collective.hpp.
 #include "neural/trainer.hpp"
 
 #include <algorithm>
@@ -23,12 +24,15 @@ using Clock = std::chrono::steady_clock;
 
 constexpr auto kRendezvousTimeout = std::chrono::minutes(5);
 
-double seconds_since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
+double seconds_since(Clock::time_point t0) {
+  return std::chrono::duration<double>(Clock::now() - t0).count();
+}
 
 // Running totals of one phase (train, val, test) and the progress reports made from them.
 class PhaseMeter {
  public:
-  PhaseMeter(std::string_view phase, int epoch, int epochs, std::size_t steps, const ProgressFn& report)
+  PhaseMeter(std::string_view phase, int epoch, int epochs, std::size_t steps,
+             const ProgressFn& report)
       : report_(report), start_(Clock::now()) {
     progress_ = {phase, epoch, epochs, 0, steps, 0, 0, 0, 0};
   }
@@ -43,7 +47,8 @@ class PhaseMeter {
     progress_.loss = totals_.loss / n;
     progress_.accuracy = static_cast<double>(totals_.correct) / n;
     progress_.rate = elapsed > 0 ? static_cast<double>(totals_.problems) / elapsed : 0.0;
-    progress_.eta_seconds = elapsed / static_cast<double>(progress_.step) * static_cast<double>(progress_.steps - progress_.step);
+    progress_.eta_seconds = elapsed / static_cast<double>(progress_.step) *
+                            static_cast<double>(progress_.steps - progress_.step);
     report_(progress_);
   }
   StepStats& totals() { return totals_; }
@@ -61,22 +66,26 @@ double mean(double sum, std::int64_t n) { return n ? sum / static_cast<double>(n
 // Sums a phase's totals over the ranks (a no-op alone).
 void reduce(internal::Collective* group, StepStats& s) {
   if (!group) return;
-  auto t = torch::tensor({s.loss, static_cast<double>(s.correct), static_cast<double>(s.problems)}, torch::kDouble);
+  auto t = torch::tensor({s.loss, static_cast<double>(s.correct), static_cast<double>(s.problems)},
+                         torch::kDouble);
   group->all_reduce_sum({t});
-  s = {t[0].item<double>(), static_cast<std::int64_t>(t[1].item<double>()), static_cast<std::int64_t>(t[2].item<double>())};
+  s = {t[0].item<double>(), static_cast<std::int64_t>(t[1].item<double>()),
+       static_cast<std::int64_t>(t[2].item<double>())};
 }
 
 struct EvalTotals {
   double loss_sum = 0;
   AccuracyByConfig accuracy;
   double mean_loss() const { return mean(loss_sum, accuracy.problems()); }
-  std::vector<ProblemScores> predictions;  // with EvalPass::keep_scores: every problem's answer logits
+  std::vector<ProblemScores>
+      predictions;  // with EvalPass::keep_scores: every problem's answer logits
 };
 
 ProblemScores problem_scores(const DataFile& file, const float* logits) {
   ProblemScores p{.file = file.path, .config = file.config, .logits = {}, .answer = 0};
   std::copy(logits, logits + p.logits.size(), p.logits.begin());
-  p.answer = static_cast<int>(std::max_element(p.logits.begin(), p.logits.end()) - p.logits.begin());
+  p.answer =
+      static_cast<int>(std::max_element(p.logits.begin(), p.logits.end()) - p.logits.begin());
   return p;
 }
 
@@ -89,8 +98,10 @@ void reduce(internal::Collective* group, EvalTotals& e) {
   group->all_reduce_sum({t});
   e.loss_sum = t[0].item<double>();
   for (std::size_t c = 0; c < e.accuracy.correct.size(); ++c) {
-    e.accuracy.correct[c] = static_cast<std::int64_t>(t[static_cast<std::int64_t>(1 + c)].item<double>());
-    e.accuracy.total[c] = static_cast<std::int64_t>(t[static_cast<std::int64_t>(1 + engine::kNumConfigs + c)].item<double>());
+    e.accuracy.correct[c] =
+        static_cast<std::int64_t>(t[static_cast<std::int64_t>(1 + c)].item<double>());
+    e.accuracy.total[c] = static_cast<std::int64_t>(
+        t[static_cast<std::int64_t>(1 + engine::kNumConfigs + c)].item<double>());
   }
 }
 
@@ -99,12 +110,13 @@ struct EvalPass {
   const torch::Device& device;
   Precision precision;
   internal::Collective* group;  // each rank evaluates its shard; totals summed (nullptr: alone)
-  bool keep_scores = false;     // also keep every problem's answer logits (a pass alone, not sharded)
+  bool keep_scores = false;  // also keep every problem's answer logits (a pass alone, not sharded)
 };
 
 // One pass in eval mode over this rank's share of `files`, accuracy counted per configuration.
-EvalTotals evaluate_files(RavenModelImpl& model, const std::vector<DataFile>& files, const PipelineOptions& options,
-                          const EvalPass& pass, const Progress& label, const ProgressFn& progress,
+EvalTotals evaluate_files(RavenModelImpl& model, const std::vector<DataFile>& files,
+                          const PipelineOptions& options, const EvalPass& pass,
+                          const Progress& label, const ProgressFn& progress,
                           ProblemCache* cache = nullptr) {
   BatchStream stream(files, options, 0, cache);
   PhaseMeter meter(label.phase, label.epoch, label.epochs, stream.size(), progress);
@@ -118,7 +130,9 @@ EvalTotals evaluate_files(RavenModelImpl& model, const std::vector<DataFile>& fi
       const auto c = static_cast<std::size_t>(batch->configs[i]);
       out.accuracy.correct[c] += right[i];
       ++out.accuracy.total[c];
-      if (pass.keep_scores) out.predictions.push_back(problem_scores(files[batch->positions[i]], &logits[kAnswerLogits * i]));
+      if (pass.keep_scores)
+        out.predictions.push_back(
+            problem_scores(files[batch->positions[i]], &logits[kAnswerLogits * i]));
     }
   }
   out.loss_sum = meter.totals().loss;
@@ -136,7 +150,8 @@ void check_options(const TrainOptions& o) {
 }
 
 int threads_or_hardware(int threads) {
-  return threads > 0 ? threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  return threads > 0 ? threads
+                     : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
 }
 
 void write_metrics(const fs::path& path, const std::vector<EpochMetrics>& history) {
@@ -161,10 +176,12 @@ void prepare_out(const TrainOptions& o) {
   fs::create_directories(o.out, ec);
   if (ec) throw InputError(o.out.string(), "", "cannot create run folder: " + ec.message());
   if (!o.resume && fs::exists(o.out / "last.pt", ec))
-    throw UsageError(o.out.string() + " already holds a run (last.pt): resume it, or choose another run folder");
+    throw UsageError(o.out.string() +
+                     " already holds a run (last.pt): resume it, or choose another run folder");
 }
 
-// The state every rank must hold alike: parameters and buffers (batch-norm statistics, label table).
+// The state every rank must hold alike: parameters and buffers (batch-norm statistics, label
+// table).
 std::vector<torch::Tensor> replicated_state(RavenModelImpl& model) {
   auto state = model.parameters();
   for (auto& b : model.buffers()) state.push_back(b);
@@ -202,21 +219,38 @@ namespace {
 // with several ranks, the process group.
 class Run {
  public:
-  Run(const TrainOptions& o, const torch::Device& device, Splits files, std::unique_ptr<internal::Collective> group)
-      : o_(o), device_(device), files_(std::move(files)), group_(std::move(group)),
+  Run(const TrainOptions& o, const torch::Device& device, Splits files,
+      std::unique_ptr<internal::Collective> group)
+      : o_(o),
+        device_(device),
+        files_(std::move(files)),
+        group_(std::move(group)),
         weights_{internal::resolved_weights(o).meta_alpha, internal::resolved_weights(o).meta_beta},
-        rank_(o.distributed.rank), last_(o.out / "last.pt"), best_(o.out / "best.pt"),
+        rank_(o.distributed.rank),
+        last_(o.out / "last.pt"),
+        best_(o.out / "best.pt"),
         model_((torch::manual_seed(o.seed), make_model(o.model))),  // initialised from the seed
         adam_(make_adam(*model_, {o.learning_rate, o.beta1, o.beta2, o.epsilon})),
-        info_{.model = o.model, .best_val_accuracy = -1.0, .candidates_only = o.candidates_only,
-              .train_configs = o.train_configs, .settings = internal::settings_of(o), .history = {}},
-        train_pipe_{.image_size = resolved_image_size(o.model), .batch_size = o.batch_size,
-                    .threads = threads_or_hardware(o.loader_threads ? o.loader_threads : o.threads), .seed = o.seed,
-                    .shuffle = true, .candidates_only = o.candidates_only, .shuffle_candidates = o.shuffle_candidates,
-                    .rank = o.distributed.rank, .world_size = o.distributed.world_size, .split_global_batches = true},
+        info_{.model = o.model,
+              .best_val_accuracy = -1.0,
+              .candidates_only = o.candidates_only,
+              .train_configs = o.train_configs,
+              .settings = internal::settings_of(o),
+              .history = {}},
+        train_pipe_{.image_size = resolved_image_size(o.model),
+                    .batch_size = o.batch_size,
+                    .threads = threads_or_hardware(o.loader_threads ? o.loader_threads : o.threads),
+                    .seed = o.seed,
+                    .shuffle = true,
+                    .candidates_only = o.candidates_only,
+                    .shuffle_candidates = o.shuffle_candidates,
+                    .rank = o.distributed.rank,
+                    .world_size = o.distributed.world_size,
+                    .split_global_batches = true},
         eval_pipe_(for_evaluation(train_pipe_)),
         train_cache_(files_.train.size(), train_pipe_, o.cache_mb << 20),
-        val_cache_(files_.val.size(), eval_pipe_, (o.cache_mb << 20) - std::min(o.cache_mb << 20, cached_train_bytes())) {
+        val_cache_(files_.val.size(), eval_pipe_,
+                   (o.cache_mb << 20) - std::min(o.cache_mb << 20, cached_train_bytes())) {
     model_->to(device_);
     info_.model.label_embeddings.clear();  // the table travels as the model's buffer
     if (group_ && o.sync_batch_norm) set_batch_norm_group(*model_, group_.get());
@@ -235,15 +269,21 @@ class Run {
     BatchStream stream(files_.train, train_pipe_, epoch, &train_cache_);
     PhaseMeter meter("train", epoch, o_.epochs, stream.size(), progress);
     while (auto batch = stream.next())
-      meter.add(train_step(*model_, adam_, to_tensors(*batch, device_), weights_,
-                           {.precision = o_.precision, .group = group_.get(), .global_batch = batch->global_size}));
+      meter.add(train_step(
+          *model_, adam_, to_tensors(*batch, device_), weights_,
+          {.precision = o_.precision, .group = group_.get(), .global_batch = batch->global_size}));
     const double train_seconds = meter.seconds();
     StepStats train = meter.totals();
     reduce(group_.get(), train);
-    const EvalTotals val = evaluate_files(*model_, files_.val, eval_pipe_, {device_, o_.precision, group_.get()},
-                                          {.phase = "val", .epoch = epoch, .epochs = o_.epochs}, progress, &val_cache_);
-    return {epoch, mean(train.loss, train.problems), mean(static_cast<double>(train.correct), train.problems),
-            val.mean_loss(), val.accuracy.overall(), seconds_since(t0),
+    const EvalTotals val = evaluate_files(
+        *model_, files_.val, eval_pipe_, {device_, o_.precision, group_.get()},
+        {.phase = "val", .epoch = epoch, .epochs = o_.epochs}, progress, &val_cache_);
+    return {epoch,
+            mean(train.loss, train.problems),
+            mean(static_cast<double>(train.correct), train.problems),
+            val.mean_loss(),
+            val.accuracy.overall(),
+            seconds_since(t0),
             static_cast<double>(train.problems) / std::max(train_seconds, 1e-9),
             val.accuracy.overall() > info_.best_val_accuracy};
   }
@@ -269,11 +309,22 @@ class Run {
       internal::load_weights(chosen, best_, *model_);
     }
     if (group_) group_->broadcast(replicated_state(*model_));
-    const EvalTotals test = evaluate_files(*model_, files_.test, eval_pipe_, {device_, o_.precision, group_.get()},
-                                           {.phase = "test", .epochs = o_.epochs}, progress);
-    return {info_.history, info_.best_epoch, info_.best_val_accuracy, test.accuracy, test.mean_loss(), best_,
-            device_.str(), parameter_count(*model_), files_.train.size(), files_.val.size(), files_.test.size(),
-            rank_, o_.distributed.world_size};
+    const EvalTotals test =
+        evaluate_files(*model_, files_.test, eval_pipe_, {device_, o_.precision, group_.get()},
+                       {.phase = "test", .epochs = o_.epochs}, progress);
+    return {info_.history,
+            info_.best_epoch,
+            info_.best_val_accuracy,
+            test.accuracy,
+            test.mean_loss(),
+            best_,
+            device_.str(),
+            parameter_count(*model_),
+            files_.train.size(),
+            files_.val.size(),
+            files_.test.size(),
+            rank_,
+            o_.distributed.world_size};
   }
 
  private:
@@ -283,7 +334,9 @@ class Run {
     p.split_global_batches = false;
     return p;
   }
-  std::size_t cached_train_bytes() const { return train_cache_.capacity() * ProblemCache::problem_bytes(train_pipe_); }
+  std::size_t cached_train_bytes() const {
+    return train_cache_.capacity() * ProblemCache::problem_bytes(train_pipe_);
+  }
 
   // Continues from last.pt: weights, Adam state and the record; the settings must match.
   void resume() {
@@ -319,7 +372,8 @@ TrainResult train(const TrainOptions& o, const ProgressFn& progress, const Epoch
   Splits files = list_splits(o);
   prepare_out(o);
   std::unique_ptr<internal::Collective> group;
-  if (o.distributed.world_size > 1) group = std::make_unique<internal::Collective>(o.distributed, device, kRendezvousTimeout);
+  if (o.distributed.world_size > 1)
+    group = std::make_unique<internal::Collective>(o.distributed, device, kRendezvousTimeout);
   Run run(o, device, std::move(files), std::move(group));
   for (int epoch = run.epochs_done() + 1; epoch <= o.epochs; ++epoch) {
     const EpochMetrics m = run.run_epoch(epoch, progress);
@@ -329,7 +383,9 @@ TrainResult train(const TrainOptions& o, const ProgressFn& progress, const Epoch
   return run.finish(progress);
 }
 
-CheckpointInfo read_checkpoint_info(const fs::path& checkpoint) { return internal::open_checkpoint(checkpoint).info; }
+CheckpointInfo read_checkpoint_info(const fs::path& checkpoint) {
+  return internal::open_checkpoint(checkpoint).info;
+}
 
 EvalResult evaluate(const EvalOptions& o, const ProgressFn& progress) {
   if (o.batch_size < 1) throw UsageError("batch size must be at least 1");
@@ -343,12 +399,16 @@ EvalResult evaluate(const EvalOptions& o, const ProgressFn& progress) {
                          std::string(model_paper_name(*o.expect_model)));
   auto model = internal::load_model(c, o.checkpoint, device);
   const auto files = list_split(o.data, o.split, o.configs);
-  const PipelineOptions pipe{.image_size = resolved_image_size(info.model), .batch_size = o.batch_size,
-                             .threads = threads_or_hardware(o.threads), .seed = 0, .shuffle = false,
+  const PipelineOptions pipe{.image_size = resolved_image_size(info.model),
+                             .batch_size = o.batch_size,
+                             .threads = threads_or_hardware(o.threads),
+                             .seed = 0,
+                             .shuffle = false,
                              .candidates_only = o.candidates_only.value_or(info.candidates_only)};
-  EvalTotals t = evaluate_files(*model, files, pipe, {.device = device, .precision = o.precision, .group = nullptr,
-                                                     .keep_scores = true},
-                                {.phase = engine::split_name(o.split)}, progress);
+  EvalTotals t = evaluate_files(
+      *model, files, pipe,
+      {.device = device, .precision = o.precision, .group = nullptr, .keep_scores = true},
+      {.phase = engine::split_name(o.split)}, progress);
   return {info, t.accuracy, t.mean_loss(), files.size(), std::move(t.predictions)};
 }
 

@@ -8,8 +8,8 @@
 //   last.pt        weights + Adam state + history after the last finished epoch (for --resume)
 //   metrics.jsonl  one JSON object per epoch
 //
-//   TrainOptions o{.model = {.kind = ModelKind::kCnn, .drt = true}, .data = "data", .out = "runs/cnn"};
-//   TrainResult r = train(o, [](const Progress& p) { ... });   // r.test.overall()
+//   TrainOptions o{.model = {.kind = ModelKind::kCnn, .drt = true}, .data = "data", .out =
+//   "runs/cnn"}; TrainResult r = train(o, [](const Progress& p) { ... });   // r.test.overall()
 //   EvalResult e = evaluate({.checkpoint = "runs/cnn/best.pt", .data = "data"});
 #include <array>
 #include <cstdint>
@@ -35,7 +35,8 @@ struct AccuracyByConfig {
   std::array<std::int64_t, engine::kNumConfigs> total{};
   /// Accuracy in [0, 1] on one configuration; NaN when it had no problems.
   double accuracy(engine::ConfigId config) const;
-  /// Accuracy over all problems (per problem, not the reference's mean of batch means); NaN if none.
+  /// Accuracy over all problems (per problem, not the reference's mean of batch means); NaN if
+  /// none.
   double overall() const;
   /// Problems counted.
   std::int64_t problems() const;
@@ -43,14 +44,14 @@ struct AccuracyByConfig {
 
 /// The record of one epoch (a line of metrics.jsonl).
 struct EpochMetrics {
-  int epoch = 0;               ///< 1-based
-  double train_loss = 0;       ///< mean training objective (CE + auxiliary terms)
-  double train_accuracy = 0;   ///< on the training batches, in train mode
-  double val_loss = 0;         ///< mean cross-entropy on val, eval mode
+  int epoch = 0;              ///< 1-based
+  double train_loss = 0;      ///< mean training objective (CE + auxiliary terms)
+  double train_accuracy = 0;  ///< on the training batches, in train mode
+  double val_loss = 0;        ///< mean cross-entropy on val, eval mode
   double val_accuracy = 0;
-  double seconds = 0;          ///< wall time of training + validation
-  double train_rate = 0;       ///< training problems per second
-  bool best = false;           ///< best validation accuracy so far (best.pt written)
+  double seconds = 0;     ///< wall time of training + validation
+  double train_rate = 0;  ///< training problems per second
+  bool best = false;      ///< best validation accuracy so far (best.pt written)
 };
 
 /// A running report from inside an epoch (training or evaluation).
@@ -71,27 +72,30 @@ using EpochFn = std::function<void(const EpochMetrics&)>;
 /// A training run.
 struct TrainOptions {
   ModelOptions model = {};
-  std::filesystem::path data = {};              ///< dataset root: <data>/<configuration>/RAVEN_*.npz
-  std::filesystem::path out = {};               ///< run folder (created)
-  std::vector<engine::ConfigId> train_configs = {};  ///< train and val configurations; empty = all seven
-  std::vector<engine::ConfigId> test_configs = {};   ///< test configurations; empty = train_configs
-  int epochs = 200;                             ///< docs/neural-reference.md#training-and-evaluation
+  std::filesystem::path data = {};  ///< dataset root: <data>/<configuration>/RAVEN_*.npz
+  std::filesystem::path out = {};   ///< run folder (created)
+  std::vector<engine::ConfigId> train_configs =
+      {};  ///< train and val configurations; empty = all seven
+  std::vector<engine::ConfigId> test_configs = {};  ///< test configurations; empty = train_configs
+  int epochs = 200;  ///< docs/neural-reference.md#training-and-evaluation
   int batch_size = 32;
-  double learning_rate = 1e-4;                  ///< Adam (docs/neural-reference.md#training-and-evaluation)
+  double learning_rate = 1e-4;  ///< Adam (docs/neural-reference.md#training-and-evaluation)
   double beta1 = 0.9;
   double beta2 = 0.999;
   double epsilon = 1e-8;
-  std::optional<double> meta_alpha = {};        ///< weight of mean BCE on the 21 structure bits; default 0
-  std::optional<double> meta_beta = {};         ///< weight of mean BCE on the 9 rule bits; default 0, WReN 10
-  std::uint64_t seed = 12345;                   ///< init, dropout and shuffling
-  int threads = 0;                              ///< torch / BLAS threads; 0 = all hardware threads
-  int loader_threads = 0;                       ///< pipeline workers; 0 = threads
-  std::size_t cache_mb = 2048;                  ///< decoded train/val problems kept in memory (what fits)
+  std::optional<double> meta_alpha =
+      {};  ///< weight of mean BCE on the 21 structure bits; default 0
+  std::optional<double> meta_beta =
+      {};                       ///< weight of mean BCE on the 9 rule bits; default 0, WReN 10
+  std::uint64_t seed = 12345;   ///< init, dropout and shuffling
+  int threads = 0;              ///< torch / BLAS threads; 0 = all hardware threads
+  int loader_threads = 0;       ///< pipeline workers; 0 = threads
+  std::size_t cache_mb = 2048;  ///< decoded train/val problems kept in memory (what fits)
   DeviceSpec device = {};
-  Precision precision = Precision::kFp32;       ///< bf16: autocast of the forward pass
-  bool candidates_only = false;                 ///< zero the context panels (shortcut ablation)
-  bool shuffle_candidates = false;              ///< augmentation: permute candidates per epoch
-  bool resume = false;                          ///< continue from <out>/last.pt
+  Precision precision = Precision::kFp32;  ///< bf16: autocast of the forward pass
+  bool candidates_only = false;            ///< zero the context panels (shortcut ablation)
+  bool shuffle_candidates = false;         ///< augmentation: permute candidates per epoch
+  bool resume = false;                     ///< continue from <out>/last.pt
   /// This process's place in a data-parallel run (world_size 1: alone). batch_size is per rank;
   /// the global batch is batch_size x world_size.
   DistributedEnv distributed = {};
@@ -104,8 +108,8 @@ struct TrainOptions {
 struct RunSettings {
   double learning_rate = 0;
   std::uint64_t seed = 0;
-  std::string data;              ///< the dataset folder, absolute
-  int batch_size = 0;            ///< per rank
+  std::string data;    ///< the dataset folder, absolute
+  int batch_size = 0;  ///< per rank
   int world_size = 1;
   bool shuffle_candidates = false;
   double meta_alpha = 0, meta_beta = 0;
@@ -116,31 +120,32 @@ struct RunSettings {
 
 /// What a run produced.
 struct TrainResult {
-  std::vector<EpochMetrics> history;    ///< every epoch, resumed ones included
+  std::vector<EpochMetrics> history;  ///< every epoch, resumed ones included
   int best_epoch = 0;
   double best_val_accuracy = 0;
-  AccuracyByConfig test;                ///< best.pt on the test split
-  double test_loss = 0;                 ///< mean cross-entropy
+  AccuracyByConfig test;  ///< best.pt on the test split
+  double test_loss = 0;   ///< mean cross-entropy
   std::filesystem::path best_checkpoint;
-  std::string device;                   ///< "cpu" or "cuda:K"
+  std::string device;  ///< "cpu" or "cuda:K"
   std::int64_t parameters = 0;
   std::size_t train_problems = 0, val_problems = 0, test_problems = 0;
-  int rank = 0;                         ///< this process's rank (only rank 0 writes files)
+  int rank = 0;  ///< this process's rank (only rank 0 writes files)
   int world_size = 1;
 };
 
 /// Trains, validating each epoch; UsageError on bad options, InputError on bad data or files,
 /// DistributedError when another rank of a multi-process run is lost.
-TrainResult train(const TrainOptions& options, const ProgressFn& progress = {}, const EpochFn& on_epoch = {});
+TrainResult train(const TrainOptions& options, const ProgressFn& progress = {},
+                  const EpochFn& on_epoch = {});
 
 /// What a checkpoint says about itself.
 struct CheckpointInfo {
-  ModelOptions model;                          ///< architecture and label table name (not its values)
-  int epoch = 0;                               ///< epochs trained
+  ModelOptions model;  ///< architecture and label table name (not its values)
+  int epoch = 0;       ///< epochs trained
   int best_epoch = 0;
   double best_val_accuracy = 0;
-  bool candidates_only = false;                ///< trained on candidates-only input
-  std::vector<engine::ConfigId> train_configs; ///< empty = all
+  bool candidates_only = false;                 ///< trained on candidates-only input
+  std::vector<engine::ConfigId> train_configs;  ///< empty = all
   RunSettings settings;
   std::vector<EpochMetrics> history;
 };
@@ -152,13 +157,13 @@ struct EvalOptions {
   std::filesystem::path checkpoint = {};
   std::filesystem::path data = {};
   engine::Split split = engine::Split::kTest;
-  std::vector<engine::ConfigId> configs = {};   ///< empty = all seven
+  std::vector<engine::ConfigId> configs = {};  ///< empty = all seven
   int batch_size = 32;
   int threads = 0;
   DeviceSpec device = {};
   Precision precision = Precision::kFp32;
-  std::optional<bool> candidates_only = {};     ///< default: as the checkpoint was trained
-  std::optional<ModelKind> expect_model = {};   ///< InputError if the checkpoint holds another model
+  std::optional<bool> candidates_only = {};    ///< default: as the checkpoint was trained
+  std::optional<ModelKind> expect_model = {};  ///< InputError if the checkpoint holds another model
 };
 
 /// One answer logit per candidate.
@@ -166,10 +171,10 @@ inline constexpr std::size_t kAnswerLogits = engine::kCandidates;
 
 /// One problem's answer scores from an evaluation.
 struct ProblemScores {
-  std::filesystem::path file;                    ///< the .npz
+  std::filesystem::path file;  ///< the .npz
   engine::ConfigId config = engine::ConfigId::kCenterSingle;
-  std::array<float, kAnswerLogits> logits{};     ///< the model's answer logits, candidate order
-  int answer = 0;                                ///< the highest logit (lowest index on ties)
+  std::array<float, kAnswerLogits> logits{};  ///< the model's answer logits, candidate order
+  int answer = 0;                             ///< the highest logit (lowest index on ties)
 };
 
 /// Accuracy per configuration of one checkpoint.

@@ -66,7 +66,9 @@ class AutocastScope {
     at::autocast::set_autocast_enabled(type_, on);
   }
 #else  // LibTorch 1.13 .. 2.3: one switch per device type
-  bool enabled() const { return type_ == torch::kCUDA ? at::autocast::is_enabled() : at::autocast::is_cpu_enabled(); }
+  bool enabled() const {
+    return type_ == torch::kCUDA ? at::autocast::is_enabled() : at::autocast::is_cpu_enabled();
+  }
   void set(bool on) const {
     if (type_ == torch::kCUDA) {
       at::autocast::set_autocast_gpu_dtype(at::kBFloat16);
@@ -87,12 +89,14 @@ class AutocastScope {
 BatchTensors to_tensors(const HostBatch& b, const torch::Device& device) {
   const std::int64_t n = b.size, s = b.image_size;
   BatchTensors t;
-  t.input.images = on_device(b.images.data(), {n, kPanels, s, s}, torch::kUInt8, device).to(torch::kFloat);
+  t.input.images =
+      on_device(b.images.data(), {n, kPanels, s, s}, torch::kUInt8, device).to(torch::kFloat);
   t.input.labels = on_device(b.labels.data(), {n, 6}, torch::kLong, device);
   t.input.indicator = on_device(b.indicator.data(), {n}, torch::kFloat, device);
   t.targets = on_device(b.targets.data(), {n}, torch::kLong, device);
   t.meta_target = on_device(b.meta_target.data(), {n, kMetaTargetBits}, torch::kFloat, device);
-  t.meta_structure = on_device(b.meta_structure.data(), {n, kMetaStructureBits}, torch::kFloat, device);
+  t.meta_structure =
+      on_device(b.meta_structure.data(), {n, kMetaStructureBits}, torch::kFloat, device);
   t.configs = wrap(b.configs.data(), {n}, torch::kLong).clone();
   return t;
 }
@@ -117,10 +121,12 @@ torch::optim::Adam make_adam(RavenModelImpl& model, const AdamSettings& s) {
                                                     .weight_decay(0.0));
 }
 
-StepStats train_step(RavenModelImpl& model, torch::optim::Optimizer& optimizer, const BatchTensors& batch,
-                     const LossWeights& weights, const StepOptions& step) {
+StepStats train_step(RavenModelImpl& model, torch::optim::Optimizer& optimizer,
+                     const BatchTensors& batch, const LossWeights& weights,
+                     const StepOptions& step) {
   model.train();
-  for (auto& p : model.parameters()) p.mutable_grad() = torch::Tensor();  // set_to_none: backward writes, not adds
+  for (auto& p : model.parameters())
+    p.mutable_grad() = torch::Tensor();  // set_to_none: backward writes, not adds
   ModelOutput out;
   torch::Tensor loss;
   {
@@ -130,14 +136,17 @@ StepStats train_step(RavenModelImpl& model, torch::optim::Optimizer& optimizer, 
   }
   loss.backward();
   const auto n = batch.targets.size(0);
-  if (step.group) internal::average_gradients(*step.group, model.parameters(), n, step.global_batch ? step.global_batch : n);
+  if (step.group)
+    internal::average_gradients(*step.group, model.parameters(), n,
+                                step.global_batch ? step.global_batch : n);
   optimizer.step();
   return {loss.item<double>() * static_cast<double>(n),
           out.answer.argmax(1).eq(batch.targets).sum().item<std::int64_t>(), n};
 }
 
-StepStats eval_step(RavenModelImpl& model, const BatchTensors& batch, std::vector<std::uint8_t>* correct_per_problem,
-                    Precision precision, std::vector<float>* answer_logits) {
+StepStats eval_step(RavenModelImpl& model, const BatchTensors& batch,
+                    std::vector<std::uint8_t>* correct_per_problem, Precision precision,
+                    std::vector<float>* answer_logits) {
   model.eval();
   torch::NoGradGuard no_grad;
   ModelOutput out;
@@ -145,28 +154,37 @@ StepStats eval_step(RavenModelImpl& model, const BatchTensors& batch, std::vecto
     AutocastScope autocast(precision, batch.targets.device());
     out = model.forward(batch.input);
   }
-  const auto right = out.answer.argmax(1).eq(batch.targets).to(torch::kCPU).to(torch::kUInt8).contiguous();
+  const auto right =
+      out.answer.argmax(1).eq(batch.targets).to(torch::kCPU).to(torch::kUInt8).contiguous();
   const auto n = batch.targets.size(0);
-  if (correct_per_problem) correct_per_problem->assign(right.data_ptr<std::uint8_t>(), right.data_ptr<std::uint8_t>() + n);
+  if (correct_per_problem)
+    correct_per_problem->assign(right.data_ptr<std::uint8_t>(), right.data_ptr<std::uint8_t>() + n);
   if (answer_logits) {
     const auto logits = out.answer.detach().to(torch::kCPU).to(torch::kFloat).contiguous();
     answer_logits->assign(logits.data_ptr<float>(), logits.data_ptr<float>() + logits.numel());
   }
-  return {F::cross_entropy(out.answer.to(torch::kFloat), batch.targets).item<double>() * static_cast<double>(n),
+  return {F::cross_entropy(out.answer.to(torch::kFloat), batch.targets).item<double>() *
+              static_cast<double>(n),
           right.sum().item<std::int64_t>(), n};
 }
 
 torch::Device resolve_device(const DeviceSpec& device, int local_rank) {
   const bool cuda = torch::cuda::is_available();
   if (device.kind == Device::kCuda && !cuda)
-    throw UsageError("device cuda: no usable CUDA device (this LibTorch build or machine has none); use the CPU");
+    throw UsageError(
+        "device cuda: no usable CUDA device (this LibTorch build or machine has none); use the "
+        "CPU");
   if (device.kind == Device::kCpu || !cuda) return torch::Device(torch::kCPU);
   const auto count = static_cast<int>(torch::cuda::device_count());
-  const int index = device.index >= 0 ? device.index : device.kind == Device::kAuto ? local_rank % count : local_rank;
+  const int index = device.index >= 0              ? device.index
+                    : device.kind == Device::kAuto ? local_rank % count
+                                                   : local_rank;
   if (index >= count)
-    throw UsageError("device cuda:" + std::to_string(index) + ": this machine has " + std::to_string(count) +
-                     " CUDA device" + (count == 1 ? "" : "s") + " (cuda:0 .. cuda:" + std::to_string(count - 1) + ")");
-  at::globalContext().setBenchmarkCuDNN(true);  // fixed input shapes: let cudnn pick the fastest kernels once
+    throw UsageError("device cuda:" + std::to_string(index) + ": this machine has " +
+                     std::to_string(count) + " CUDA device" + (count == 1 ? "" : "s") +
+                     " (cuda:0 .. cuda:" + std::to_string(count - 1) + ")");
+  at::globalContext().setBenchmarkCuDNN(
+      true);  // fixed input shapes: let cudnn pick the fastest kernels once
   return torch::Device(torch::kCUDA, static_cast<c10::DeviceIndex>(index));
 }
 
@@ -179,7 +197,8 @@ void set_compute_threads(int threads) {
   if (threads <= 0) threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   torch::set_num_threads(threads);
   using SetThreads = void (*)(int);
-  if (auto* set_blas = reinterpret_cast<SetThreads>(dlsym(RTLD_DEFAULT, "openblas_set_num_threads")))
+  if (auto* set_blas =
+          reinterpret_cast<SetThreads>(dlsym(RTLD_DEFAULT, "openblas_set_num_threads")))
     set_blas(threads);
 }
 

@@ -8,7 +8,8 @@
 //   auto adam = make_adam(*model, {});
 //   BatchTensors t = to_tensors(host_batch, torch::kCPU);
 //   StepStats s = train_step(*model, adam, t, {});    // s.loss, s.correct
-//   train_step(*model, adam, t, {}, {.precision = Precision::kBf16, .group = &collective, .global_batch = 64});
+//   train_step(*model, adam, t, {}, {.precision = Precision::kBf16, .group = &collective,
+//   .global_batch = 64});
 #include <torch/optim/adam.h>
 
 #include <cstdint>
@@ -41,7 +42,8 @@ struct LossWeights {
   double meta_beta = 0.0;   ///< mean BCE over the 9 rule bits (ResNet, WReN heads)
 };
 /// Cross-entropy over the 8 candidates plus the weighted auxiliary terms (BCE with logits).
-torch::Tensor raven_loss(const ModelOutput& out, const BatchTensors& batch, const LossWeights& weights);
+torch::Tensor raven_loss(const ModelOutput& out, const BatchTensors& batch,
+                         const LossWeights& weights);
 
 /// Adam settings; the defaults are the reference's (lr 1e-4, betas 0.9/0.999, eps 1e-8, no decay).
 struct AdamSettings {
@@ -60,19 +62,22 @@ struct StepStats {
 };
 /// How a step runs beyond its batch.
 struct StepOptions {
-  Precision precision = Precision::kFp32;   ///< bf16: the forward pass and loss under autocast
-  internal::Collective* group = nullptr;     ///< data parallel: gradients averaged over its ranks
-  std::int64_t global_batch = 0;             ///< problems in the global batch (0: this batch alone)
+  Precision precision = Precision::kFp32;  ///< bf16: the forward pass and loss under autocast
+  internal::Collective* group = nullptr;   ///< data parallel: gradients averaged over its ranks
+  std::int64_t global_batch = 0;           ///< problems in the global batch (0: this batch alone)
 };
 
 /// zero_grad, forward (train mode), loss, backward, gradient all-reduce (with a group), step.
-StepStats train_step(RavenModelImpl& model, torch::optim::Optimizer& optimizer, const BatchTensors& batch,
-                     const LossWeights& weights, const StepOptions& step = {});
+StepStats train_step(RavenModelImpl& model, torch::optim::Optimizer& optimizer,
+                     const BatchTensors& batch, const LossWeights& weights,
+                     const StepOptions& step = {});
 /// Forward in eval mode without gradients; the loss is the cross-entropy; `correct_per_problem`
 /// (optional) receives one 0/1 per problem, `answer_logits` (optional) the 8 answer logits per
 /// problem, row-major.
-StepStats eval_step(RavenModelImpl& model, const BatchTensors& batch, std::vector<std::uint8_t>* correct_per_problem,
-                    Precision precision = Precision::kFp32, std::vector<float>* answer_logits = nullptr);
+StepStats eval_step(RavenModelImpl& model, const BatchTensors& batch,
+                    std::vector<std::uint8_t>* correct_per_problem,
+                    Precision precision = Precision::kFp32,
+                    std::vector<float>* answer_logits = nullptr);
 
 /// The torch device for a request: cuda without an index is cuda:local_rank. UsageError for cuda
 /// without a usable GPU or with an index past the last one. Turns cudnn's benchmark mode on (the

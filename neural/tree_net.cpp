@@ -28,10 +28,13 @@ torch::Tensor node(const torch::nn::Linear& layer, const torch::Tensor& e, const
 TreeNetImpl::TreeNetImpl(TreeNetOptions opts) : options(std::move(opts)) {
   const std::int64_t d = options.feature_dim();
   RAVE_CHECK(d > 0, "TreeNet feature_dim must be positive");
-  std::vector<float> rows = options.label_embeddings().empty() ? glove_label_embeddings() : options.label_embeddings();
-  RAVE_CHECK(rows.size() == static_cast<std::size_t>(kNumLabels) * kEmbeddingDim, "label table must be 22x300");
+  std::vector<float> rows =
+      options.label_embeddings().empty() ? glove_label_embeddings() : options.label_embeddings();
+  RAVE_CHECK(rows.size() == static_cast<std::size_t>(kNumLabels) * kEmbeddingDim,
+             "label table must be 22x300");
   rows.resize(rows.size() + kEmbeddingDim, 0.0f);  // the zero row for empty slots
-  table_ = register_buffer("labels", torch::from_blob(rows.data(), {kNumLabels + 1, kEmbeddingDim}).clone());
+  table_ = register_buffer("labels",
+                           torch::from_blob(rows.data(), {kNumLabels + 1, kEmbeddingDim}).clone());
   proj_ = register_module("proj", torch::nn::Linear(kEmbeddingDim, kEmbeddingDim));
   leaf_ = register_module("leaf", torch::nn::Linear(kEmbeddingDim + d, d));
   middle_ = register_module("middle", torch::nn::Linear(kEmbeddingDim + d, d));
@@ -44,9 +47,11 @@ TreeNetImpl::TreeNetImpl(TreeNetOptions opts) : options(std::move(opts)) {
 // the right branch.
 torch::Tensor TreeNetImpl::forward(const torch::Tensor& features, const torch::Tensor& labels,
                                    const torch::Tensor& indicator) {
-  RAVE_CHECK(features.dim() == 3 && features.size(2) == options.feature_dim(), "TreeNet features must be (B,P,D)");
+  RAVE_CHECK(features.dim() == 3 && features.size(2) == options.feature_dim(),
+             "TreeNet features must be (B,P,D)");
   const auto rows = torch::where(labels < 0, torch::full_like(labels, kNumLabels), labels);
-  const auto e = proj_(table_.index_select(0, rows.reshape(-1)).view({labels.size(0), labels.size(1), kEmbeddingDim}));
+  const auto e = proj_(table_.index_select(0, rows.reshape(-1))
+                           .view({labels.size(0), labels.size(1), kEmbeddingDim}));
   const auto row = [&](std::int64_t k) { return e.select(1, k); };
   const auto leaf_x = feature_part(leaf_, features);  // shared by both leaves
   const auto left_leaf = torch::relu(label_part(leaf_, row(3)) + leaf_x);

@@ -35,13 +35,15 @@ class TreeNetImpl : public torch::nn::Module {
   explicit TreeNetImpl(TreeNetOptions options);
   /// features (B, P, D); labels (B, 6) int64 rows into kLabelNames, -1 = empty; indicator (B).
   /// Returns the tree output, shaped like `features` (same 6 rows for all P features of a sample).
-  torch::Tensor forward(const torch::Tensor& features, const torch::Tensor& labels, const torch::Tensor& indicator);
+  torch::Tensor forward(const torch::Tensor& features, const torch::Tensor& labels,
+                        const torch::Tensor& indicator);
 
   TreeNetOptions options;
 
  private:
   torch::Tensor table_;  ///< (kNumLabels + 1, 300) buffer; the last row is the zero row
-  torch::nn::Linear proj_{nullptr}, leaf_{nullptr}, middle_{nullptr}, merge_{nullptr}, root_{nullptr};
+  torch::nn::Linear proj_{nullptr}, leaf_{nullptr}, middle_{nullptr}, merge_{nullptr},
+      root_{nullptr};
 };
 TORCH_MODULE(TreeNet);
 

@@ -11,20 +11,24 @@ namespace {
 
 using engine::Entity;
 
-bool same_class(const Entity& a, const Entity& b) { return a.type == b.type && a.size == b.size && a.color == b.color; }
+bool same_class(const Entity& a, const Entity& b) {
+  return a.type == b.type && a.size == b.size && a.color == b.color;
+}
 
 // One entity per distinct (Type, Size, Color), in table order.
 std::vector<Entity> one_per_class(std::span<const Entity> readings) {
   std::vector<Entity> out;
   for (const Entity& e : readings)
-    if (std::none_of(out.begin(), out.end(), [&](const Entity& o) { return same_class(o, e); })) out.push_back(e);
+    if (std::none_of(out.begin(), out.end(), [&](const Entity& o) { return same_class(o, e); }))
+      out.push_back(e);
   return out;
 }
 
 // The candidates whose layer over `under` (what lies below, region order) gives the image's
 // pixels in the region (composited as the renderer does: a layer pixel of 255 leaves what lies
 // below). Empty when none does.
-std::vector<Entity> composite_matches(const SlotTable& table, const std::vector<std::uint8_t>& under,
+std::vector<Entity> composite_matches(const SlotTable& table,
+                                      const std::vector<std::uint8_t>& under,
                                       const std::uint8_t* image) {
   const int n = table.region().pixels();
   std::vector<std::uint8_t> seen(static_cast<std::size_t>(n));
@@ -42,8 +46,8 @@ std::vector<Entity> composite_matches(const SlotTable& table, const std::vector<
 
 // What a slot shows over `under` (empty: white below): no entity (true, empty list), these
 // readings, or nothing the table knows (false).
-bool read_slot(const SlotTable& table, const std::vector<std::uint8_t>& under, const std::uint8_t* image,
-               std::vector<Entity>& out) {
+bool read_slot(const SlotTable& table, const std::vector<std::uint8_t>& under,
+               const std::uint8_t* image, std::vector<Entity>& out) {
   out.clear();
   if (under.empty()) {
     const std::uint64_t key = hash_pixels(image, table.region());
@@ -65,7 +69,8 @@ bool renders_as(engine::ConfigId config, const engine::Panel& panel, const std::
 
 // Keeps, for every entity with several readings, those that re-render the image with the other
 // entities at their first reading (the region decides most; this checks the pixels it leaves out).
-void keep_rendering_readings(engine::ConfigId config, PanelParse& parse, const std::uint8_t* image) {
+void keep_rendering_readings(engine::ConfigId config, PanelParse& parse,
+                             const std::uint8_t* image) {
   for (std::size_t c = 0; c < parse.readings.size(); ++c)
     for (std::size_t j = 0; j < parse.readings[c].size(); ++j) {
       auto& list = parse.readings[c][j];
@@ -93,7 +98,8 @@ PanelParse parse_panel(engine::ConfigId config, const std::uint8_t* image) {
   for (int c = 0; c < tables.components(); ++c) {
     if (c == 1 && first < 0) return parse;  // component 0 must hold its entity
     for (int s = 0; s < tables.slots(c); ++s) {
-      if (!read_slot(tables.slot(c, s), c == 0 ? kWhite : tables.under(first, s), image, found)) return parse;
+      if (!read_slot(tables.slot(c, s), c == 0 ? kWhite : tables.under(first, s), image, found))
+        return parse;
       if (found.empty()) continue;
       parse.panel.components[c].entities.push_back(found.front());
       parse.readings[c].push_back(found);
@@ -102,7 +108,8 @@ PanelParse parse_panel(engine::ConfigId config, const std::uint8_t* image) {
   }
   for (int c = 0; c < tables.components(); ++c) {  // a panel of this configuration has these counts
     const engine::Range number = engine::configuration(config).components[c].layout.number;
-    if (!number.contains(static_cast<int>(parse.panel.components[c].entities.size()) - 1)) return parse;
+    if (!number.contains(static_cast<int>(parse.panel.components[c].entities.size()) - 1))
+      return parse;
   }
   parse.exact = renders_as(config, parse.panel, image);
   if (parse.exact) keep_rendering_readings(config, parse, image);

@@ -22,7 +22,8 @@ bool separator(const std::uint8_t* image, bool column) {
   constexpr int kMid = engine::kPanelSize / 2;
   constexpr int kDark = 100;
   for (int i = 0; i < engine::kPanelSize; ++i)
-    if (image[column ? i * engine::kPanelSize + kMid : kMid * engine::kPanelSize + i] >= kDark) return false;
+    if (image[column ? i * engine::kPanelSize + kMid : kMid * engine::kPanelSize + i] >= kDark)
+      return false;
   return true;
 }
 
@@ -30,8 +31,8 @@ bool separator(const std::uint8_t* image, bool column) {
 std::vector<ConfigId> candidate_configs(const std::uint8_t* image) {
   if (separator(image, true)) return {ConfigId::kLeftRight};
   if (separator(image, false)) return {ConfigId::kUpDown};
-  return {ConfigId::kOutInCenter, ConfigId::kOutInGrid, ConfigId::kCenterSingle, ConfigId::kDistributeFour,
-          ConfigId::kDistributeNine};
+  return {ConfigId::kOutInCenter, ConfigId::kOutInGrid, ConfigId::kCenterSingle,
+          ConfigId::kDistributeFour, ConfigId::kDistributeNine};
 }
 
 // Reads every panel as `config`: exactly where possible, else by least difference. False when the
@@ -42,7 +43,8 @@ bool read_all(ConfigId config, std::span<const std::uint8_t> images, PerceivedPr
   for (int i = 0; i < engine::kPanels; ++i) {
     out.panels[i] = parse_panel(config, panel_at(images, i));
     out.residual[i] = 0;
-    if (!out.panels[i].exact) out.panels[i] = parse_panel_robust(config, panel_at(images, i), out.residual[i]);
+    if (!out.panels[i].exact)
+      out.panels[i] = parse_panel_robust(config, panel_at(images, i), out.residual[i]);
     out.exact = out.exact && out.panels[i].exact;
     if (out.residual[i] > kMaxResidual) return false;
   }
@@ -63,7 +65,9 @@ ConfigId nearest_config(const std::uint8_t* image, double& residual) {
 
 }  // namespace
 
-double PerceivedProblem::max_residual() const { return *std::max_element(residual.begin(), residual.end()); }
+double PerceivedProblem::max_residual() const {
+  return *std::max_element(residual.begin(), residual.end());
+}
 
 engine::Problem PerceivedProblem::problem() const {
   engine::Problem p;
@@ -111,21 +115,24 @@ std::vector<std::uint8_t> panel_bytes(std::span<const engine::Image> panels) {
 PerceivedProblem perceive(std::span<const std::uint8_t> images) {
   PerceivedProblem out;
   if (images.size() != static_cast<std::size_t>(engine::kPanels) * engine::kPanelPixels) {
-    out.failure = "expected 16 panels of 160 x 160 pixels, got " + std::to_string(images.size()) + " bytes";
+    out.failure =
+        "expected 16 panels of 160 x 160 pixels, got " + std::to_string(images.size()) + " bytes";
     return out;
   }
   bool read = false;
   for (ConfigId config : candidate_configs(panel_at(images, 0)))
-    if (parse_panel(config, panel_at(images, 0)).exact && (read = read_all(config, images, out))) break;
+    if (parse_panel(config, panel_at(images, 0)).exact && (read = read_all(config, images, out)))
+      break;
   if (!read) {
     double first = 0;
     const ConfigId config = nearest_config(panel_at(images, 0), first);
     if (first > kMaxResidual || !read_all(config, images, out)) {
       char line[160];
       std::snprintf(line, sizeof line,
-                    "not RAVEN panels: the nearest reading (%s) leaves %.1f gray levels per pixel (at most %.0f)",
-                    std::string(engine::configuration(config).paper_name).c_str(), std::max(first, out.max_residual()),
-                    kMaxResidual);
+                    "not RAVEN panels: the nearest reading (%s) leaves %.1f gray levels per pixel "
+                    "(at most %.0f)",
+                    std::string(engine::configuration(config).paper_name).c_str(),
+                    std::max(first, out.max_residual()), kMaxResidual);
       out.failure = line;
       return out;
     }
@@ -134,8 +141,8 @@ PerceivedProblem perceive(std::span<const std::uint8_t> images) {
   for (int i = 0; i < engine::kPanels; ++i) out.alternatives[i] = panel_readings(out.panels[i]);
   for (int i = 0; i < engine::kCandidates; ++i)
     for (int j = i + 1; j < engine::kCandidates; ++j)
-      if (std::memcmp(panel_at(images, engine::kContextPanels + i), panel_at(images, engine::kContextPanels + j),
-                      engine::kPanelPixels) == 0)
+      if (std::memcmp(panel_at(images, engine::kContextPanels + i),
+                      panel_at(images, engine::kContextPanels + j), engine::kPanelPixels) == 0)
         out.identical_candidates.emplace_back(i, j);
   return out;
 }

@@ -38,7 +38,8 @@ Region Region::from_mask(const engine::Image& mask) {
       }
       int end = x;
       while (end < engine::kPanelSize && row[end] != 0) ++end;
-      r.runs_.push_back(Run{static_cast<std::int16_t>(y), static_cast<std::int16_t>(x), static_cast<std::int16_t>(end - x)});
+      r.runs_.push_back(Run{static_cast<std::int16_t>(y), static_cast<std::int16_t>(x),
+                            static_cast<std::int16_t>(end - x)});
       r.add_words(y * engine::kPanelSize + x, end - x);
       r.pixels_ += end - x;
       x = end;
@@ -64,7 +65,8 @@ void Region::add_words(int offset, int length) {
 // Four independent lanes, one word each per step (the multiplies overlap instead of waiting on one
 // another), combined in a fixed order at the end.
 std::uint64_t hash_pixels(const std::uint8_t* image, const Region& region) {
-  std::uint64_t h[4] = {0x243F6A8885A308D3ull, 0x13198A2E03707344ull, 0xA4093822299F31D0ull, 0x082EFA98EC4E6C89ull};
+  std::uint64_t h[4] = {0x243F6A8885A308D3ull, 0x13198A2E03707344ull, 0xA4093822299F31D0ull,
+                        0x082EFA98EC4E6C89ull};
   const auto& words = region.words();
   const std::size_t n = words.size();
   auto load = [&](std::size_t k) {
@@ -74,9 +76,11 @@ std::uint64_t hash_pixels(const std::uint8_t* image, const Region& region) {
   };
   std::size_t k = 0;
   for (; k + 4 <= n; k += 4)
-    for (int lane = 0; lane < 4; ++lane) h[lane] = mix(h[lane], load(k + static_cast<std::size_t>(lane)));
+    for (int lane = 0; lane < 4; ++lane)
+      h[lane] = mix(h[lane], load(k + static_cast<std::size_t>(lane)));
   for (; k < n; ++k) h[0] = mix(h[0], load(k));
-  return finish(finish(h[0] ^ h[1]) ^ finish(h[2] ^ h[3]) ^ static_cast<std::uint64_t>(region.pixels()));
+  return finish(finish(h[0] ^ h[1]) ^ finish(h[2] ^ h[3]) ^
+                static_cast<std::uint64_t>(region.pixels()));
 }
 
 bool all_white(const std::uint8_t* image, const Region& region) {

@@ -30,12 +30,14 @@ long sad(const std::uint8_t* a, const std::uint8_t* b, int n) {
 
 bool looks_empty(const std::vector<std::uint8_t>& seen, const std::vector<std::uint8_t>& under) {
   int ink = 0;
-  for (std::size_t i = 0; i < seen.size(); ++i) ink += std::abs(static_cast<int>(seen[i]) - static_cast<int>(under[i])) > kInkStep;
+  for (std::size_t i = 0; i < seen.size(); ++i)
+    ink += std::abs(static_cast<int>(seen[i]) - static_cast<int>(under[i])) > kInkStep;
   return ink < kMinInkPixels;
 }
 
 // The two Color levels whose gray is nearest the median of the 3x3 patch at the slot's centre.
-std::array<int, 2> fill_colors(const engine::Slot& slot, const std::uint8_t* image, engine::Range colors) {
+std::array<int, 2> fill_colors(const engine::Slot& slot, const std::uint8_t* image,
+                               engine::Range colors) {
   const engine::PixelPoint c = engine::shape_geometry(slot, engine::kSquare, 0).center;
   std::array<int, 9> patch{};
   for (int dy = -1, k = 0; dy <= 1; ++dy)
@@ -58,11 +60,13 @@ std::array<int, 2> fill_colors(const engine::Slot& slot, const std::uint8_t* ima
 }
 
 // The entity (or none: false) whose drawing over `below` is nearest the image in the region.
-bool nearest_entity(engine::ConfigId config, int component, const SlotTable& table, const engine::Slot& slot,
-                    const std::uint8_t* below, const std::uint8_t* image, Entity& out) {
+bool nearest_entity(engine::ConfigId config, int component, const SlotTable& table,
+                    const engine::Slot& slot, const std::uint8_t* below, const std::uint8_t* image,
+                    Entity& out) {
   const Region& region = table.region();
   const int n = region.pixels();
-  std::vector<std::uint8_t> seen(static_cast<std::size_t>(n)), under(seen.size()), drawn(seen.size());
+  std::vector<std::uint8_t> seen(static_cast<std::size_t>(n)), under(seen.size()),
+      drawn(seen.size());
   gather(image, region, seen.data());
   gather(below, region, under.data());
   if (looks_empty(seen, under)) return false;
@@ -83,8 +87,9 @@ bool nearest_entity(engine::ConfigId config, int component, const SlotTable& tab
 
 // The readings that render the region exactly like `chosen` (over white): the table's key of its
 // own drawing; with something below, the chosen one alone.
-std::vector<Entity> identical_readings(engine::ConfigId config, int component, const SlotTable& table,
-                                       const std::uint8_t* below, const Entity& chosen) {
+std::vector<Entity> identical_readings(engine::ConfigId config, int component,
+                                       const SlotTable& table, const std::uint8_t* below,
+                                       const Entity& chosen) {
   std::vector<Entity> out{chosen};
   if (!all_white(below, table.region())) return out;
   const Image drawn = render_alone(config, component, chosen);
@@ -102,7 +107,8 @@ double mean_absolute_difference(const std::uint8_t* a, const std::uint8_t* b) {
   return static_cast<double>(sad(a, b, engine::kPanelPixels)) / engine::kPanelPixels;
 }
 
-PanelParse parse_panel_robust(engine::ConfigId config, const std::uint8_t* image, double& residual) {
+PanelParse parse_panel_robust(engine::ConfigId config, const std::uint8_t* image,
+                              double& residual) {
   const ConfigTables& tables = config_tables(config);
   const auto& components = engine::configuration(config).components;
   PanelParse parse;
@@ -114,15 +120,20 @@ PanelParse parse_panel_robust(engine::ConfigId config, const std::uint8_t* image
     if (c > 0) below = engine::render_panel(config, parse.panel);
     for (int s = 0; s < tables.slots(c); ++s) {
       Entity e;
-      if (!nearest_entity(config, c, tables.slot(c, s), components[c].layout.slots[s], below.data(), image, e)) continue;
+      if (!nearest_entity(config, c, tables.slot(c, s), components[c].layout.slots[s], below.data(),
+                          image, e))
+        continue;
       parse.panel.components[c].entities.push_back(e);
-      parse.readings[c].push_back(identical_readings(config, c, tables.slot(c, s), below.data(), e));
+      parse.readings[c].push_back(
+          identical_readings(config, c, tables.slot(c, s), below.data(), e));
     }
   }
   const Image drawn = engine::render_panel(config, parse.panel);
   residual = mean_absolute_difference(drawn.data(), image);
-  for (std::size_t c = 0; c < components.size(); ++c)  // no panel of this configuration: nothing explained
-    if (!components[c].layout.number.contains(static_cast<int>(parse.panel.components[c].entities.size()) - 1))
+  for (std::size_t c = 0; c < components.size();
+       ++c)  // no panel of this configuration: nothing explained
+    if (!components[c].layout.number.contains(
+            static_cast<int>(parse.panel.components[c].entities.size()) - 1))
       residual = 255;
   parse.exact = residual == 0;
   return parse;

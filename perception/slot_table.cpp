@@ -38,7 +38,8 @@ Image support(ConfigId config, int component, int slot, const Image& blank) {
   Image mask{};
   for (const Entity& e : allowed(layout, slot, {layout.color.max, layout.color.max})) {
     const Image drawn = render_alone(config, component, e);
-    for (int p = 0; p < engine::kPanelPixels; ++p) mask[p] |= static_cast<std::uint8_t>(drawn[p] != blank[p]);
+    for (int p = 0; p < engine::kPanelPixels; ++p)
+      mask[p] |= static_cast<std::uint8_t>(drawn[p] != blank[p]);
   }
   return mask;
 }
@@ -52,7 +53,10 @@ Image render_alone(ConfigId config, int component, const Entity& entity) {
 }
 
 SlotTable::SlotTable(ConfigId config, int component, Region region, std::vector<Entity> candidates)
-    : config_(config), component_(component), region_(std::move(region)), candidates_(std::move(candidates)) {
+    : config_(config),
+      component_(component),
+      region_(std::move(region)),
+      candidates_(std::move(candidates)) {
   RAVE_CHECK(!region_.empty(), "a slot's region has pixels");
   std::vector<std::pair<std::uint64_t, std::uint32_t>> keyed;
   keyed.reserve(candidates_.size());
@@ -72,7 +76,8 @@ SlotTable::SlotTable(ConfigId config, int component, Region region, std::vector<
 }
 
 std::span<const Entity> SlotTable::find(std::uint64_t key) const {
-  const auto it = std::lower_bound(keys_.begin(), keys_.end(), key, [](const Key& k, std::uint64_t v) { return k.key < v; });
+  const auto it = std::lower_bound(keys_.begin(), keys_.end(), key,
+                                   [](const Key& k, std::uint64_t v) { return k.key < v; });
   if (it == keys_.end() || it->key != key) return {};
   return std::span<const Entity>(readings_).subspan(it->first, it->count);
 }
@@ -80,7 +85,8 @@ std::span<const Entity> SlotTable::find(std::uint64_t key) const {
 int SlotTable::index_of(const Entity& entity) const {
   for (std::size_t i = 0; i < candidates_.size(); ++i) {
     const Entity& c = candidates_[i];
-    if (c.type == entity.type && c.size == entity.size && c.color == entity.color && c.angle == entity.angle)
+    if (c.type == entity.type && c.size == entity.size && c.color == entity.color &&
+        c.angle == entity.angle)
       return static_cast<int>(i);
   }
   return -1;
@@ -91,7 +97,8 @@ const std::uint8_t* SlotTable::layer(int i) const {
     const std::size_t n = static_cast<std::size_t>(region_.pixels());
     layers_.resize(n * candidates_.size());
     for (std::size_t k = 0; k < candidates_.size(); ++k)
-      gather(render_alone(config_, component_, candidates_[k]).data(), region_, layers_.data() + k * n);
+      gather(render_alone(config_, component_, candidates_[k]).data(), region_,
+             layers_.data() + k * n);
   });
   return layers_.data() + static_cast<std::size_t>(i) * static_cast<std::size_t>(region_.pixels());
 }
@@ -117,10 +124,12 @@ ConfigTables::ConfigTables(ConfigId config) : config_(config) {
       for (std::size_t k2 = k; k2 < components.size(); ++k2)
         for (std::size_t s2 = 0; s2 < supports[k2].size(); ++s2)
           if (k2 != k || s2 != s)
-            for (int p = 0; p < engine::kPanelPixels; ++p) mask[p] &= static_cast<std::uint8_t>(!supports[k2][s2][p]);
+            for (int p = 0; p < engine::kPanelPixels; ++p)
+              mask[p] &= static_cast<std::uint8_t>(!supports[k2][s2][p]);
       const engine::LayoutSpec& layout = components[k].layout;
-      slots_[k].push_back(std::make_unique<SlotTable>(config, static_cast<int>(k), Region::from_mask(mask),
-                                                      allowed(layout, static_cast<int>(s), layout.color)));
+      slots_[k].push_back(
+          std::make_unique<SlotTable>(config, static_cast<int>(k), Region::from_mask(mask),
+                                      allowed(layout, static_cast<int>(s), layout.color)));
     }
   build_under();
 }

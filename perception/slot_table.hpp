@@ -11,7 +11,8 @@
 //
 //   const ConfigTables& t = config_tables(ConfigId::kDistributeFour);
 //   const SlotTable& slot = t.slot(0, 2);
-//   auto readings = slot.find(hash_pixels(image, slot.region()));   // empty span: nothing draws this
+//   auto readings = slot.find(hash_pixels(image, slot.region()));   // empty span: nothing draws
+//   this
 #include <cstdint>
 #include <memory>
 #include <mutex>
@@ -28,7 +29,8 @@ namespace rave::perception {
 class SlotTable {
  public:
   /// Builds the table of the entities `candidates` of component `component`, keyed on `region`.
-  SlotTable(engine::ConfigId config, int component, Region region, std::vector<engine::Entity> candidates);
+  SlotTable(engine::ConfigId config, int component, Region region,
+            std::vector<engine::Entity> candidates);
 
   const Region& region() const { return region_; }
   /// Every entity the layout allows in this slot, in the order the layers use.
@@ -80,7 +82,8 @@ class ConfigTables {
 
   engine::ConfigId config_;
   std::vector<std::vector<std::unique_ptr<SlotTable>>> slots_;
-  std::vector<std::vector<std::vector<std::uint8_t>>> under_;  // [component-0 candidate][component-1 slot]
+  std::vector<std::vector<std::vector<std::uint8_t>>>
+      under_;  // [component-0 candidate][component-1 slot]
 };
 
 /// The tables of `config`, built on first use (thread-safe; the reference lives until exit).

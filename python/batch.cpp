@@ -30,10 +30,12 @@ using Int64s = py::array_t<std::int64_t, py::array::c_style | py::array::forceca
 
 constexpr auto kMetaTarget = std::tuple_size_v<decltype(engine::meta_target({}))>;
 constexpr auto kRuleRows = std::tuple_size_v<decltype(engine::meta_matrix({}))>;
-constexpr auto kStructureBits = std::tuple_size_v<std::remove_cvref_t<decltype(engine::meta_structure({}))>>;
+constexpr auto kStructureBits =
+    std::tuple_size_v<std::remove_cvref_t<decltype(engine::meta_structure({}))>>;
 
 int size_arg(int image_size) {
-  if (image_size < 1) throw UsageError("image_size must be positive, not " + std::to_string(image_size));
+  if (image_size < 1)
+    throw UsageError("image_size must be positive, not " + std::to_string(image_size));
   return image_size;
 }
 
@@ -41,16 +43,18 @@ int size_arg(int image_size) {
 std::vector<engine::ConfigId> configs_arg(const py::object& configs, std::size_t n) {
   std::vector<engine::ConfigId> out;
   if (py::isinstance<py::str>(configs)) return {config_arg(configs.cast<std::string>())};
-  for (const py::handle name : configs) out.push_back(config_arg(py::str(name).cast<std::string>()));
+  for (const py::handle name : configs)
+    out.push_back(config_arg(py::str(name).cast<std::string>()));
   if (out.size() != n)
-    throw UsageError("configs names " + std::to_string(out.size()) + " configurations for " + std::to_string(n) +
-                     " indices: give one, or one per index");
+    throw UsageError("configs names " + std::to_string(out.size()) + " configurations for " +
+                     std::to_string(n) + " indices: give one, or one per index");
   return out;
 }
 
 // Draws panel `panel` of `p` at `side` x `side` into `dst`: rendered in place at the native size,
 // else rendered into a per-thread panel and resized.
-void draw(const engine::Problem& p, int panel, const engine::PanelResizer& resize, std::uint8_t* dst) {
+void draw(const engine::Problem& p, int panel, const engine::PanelResizer& resize,
+          std::uint8_t* dst) {
   if (resize.out_size() == engine::kPanelSize) {
     new (dst) engine::Image(engine::render_panel(p.config, p.panel(panel)));
     return;
@@ -73,22 +77,28 @@ template <class Array>
 Array reuse(const py::dict& out, const char* key, const Array& wanted) {
   if (!out.contains(key)) throw UsageError(std::string("out has no array '") + key + "'");
   const py::object given = out[key];
-  if (!py::isinstance<Array>(given)) throw UsageError(std::string("out['") + key + "'] is not a C-contiguous array of the batch's type");
+  if (!py::isinstance<Array>(given))
+    throw UsageError(std::string("out['") + key +
+                     "'] is not a C-contiguous array of the batch's type");
   Array a = given.cast<Array>();
-  const bool same = a.ndim() == wanted.ndim() && std::equal(a.shape(), a.shape() + a.ndim(), wanted.shape()) &&
-                    a.dtype().is(wanted.dtype()) && a.writeable() && (a.flags() & py::array::c_style) != 0;
-  if (!same) throw UsageError(std::string("out['") + key + "'] has not the shape and type of this batch's");
+  const bool same =
+      a.ndim() == wanted.ndim() && std::equal(a.shape(), a.shape() + a.ndim(), wanted.shape()) &&
+      a.dtype().is(wanted.dtype()) && a.writeable() && (a.flags() & py::array::c_style) != 0;
+  if (!same)
+    throw UsageError(std::string("out['") + key + "'] has not the shape and type of this batch's");
   return a;
 }
 
 Batch allocate(std::size_t n, int side) {
   const auto b = static_cast<py::ssize_t>(n);
-  return {.image = Bytes({b, static_cast<py::ssize_t>(engine::kPanels), py::ssize_t{side}, py::ssize_t{side}}),
+  return {.image = Bytes(
+              {b, static_cast<py::ssize_t>(engine::kPanels), py::ssize_t{side}, py::ssize_t{side}}),
           .target = py::array_t<std::int64_t>(b),
           .config = py::array_t<std::int64_t>(b),
           .index = py::array_t<std::int64_t>(b),
           .meta_target = Bytes({b, static_cast<py::ssize_t>(kMetaTarget)}),
-          .meta_matrix = Bytes({b, static_cast<py::ssize_t>(kRuleRows), static_cast<py::ssize_t>(kMetaTarget)}),
+          .meta_matrix = Bytes(
+              {b, static_cast<py::ssize_t>(kRuleRows), static_cast<py::ssize_t>(kMetaTarget)}),
           .meta_structure = Bytes({b, static_cast<py::ssize_t>(kStructureBits)})};
 }
 
@@ -100,10 +110,12 @@ struct BatchOut {
   std::size_t panel_bytes;
 };
 
-void fill(const engine::Problem& p, std::size_t i, std::uint64_t k, const engine::PanelResizer& resize, const BatchOut& o) {
+void fill(const engine::Problem& p, std::size_t i, std::uint64_t k,
+          const engine::PanelResizer& resize, const BatchOut& o) {
   const std::size_t panels = p.context.size() + p.candidates.size();
   RAVE_CHECK(panels == engine::kPanels, "a batch holds problems of kPanels panels");
-  for (std::size_t j = 0; j < panels; ++j) draw(p, static_cast<int>(j), resize, o.image + (i * panels + j) * o.panel_bytes);
+  for (std::size_t j = 0; j < panels; ++j)
+    draw(p, static_cast<int>(j), resize, o.image + (i * panels + j) * o.panel_bytes);
   o.target[i] = *p.target;
   o.config[i] = engine::config_index(p.config);
   o.index[i] = static_cast<std::int64_t>(k);
@@ -134,18 +146,26 @@ Batch reuse_batch(const py::dict& out, std::size_t n, int side) {
 }
 
 py::dict generate_batch(const py::object& configs, const py::object& indices, std::uint64_t seed,
-                        const std::string& answers, int image_size, int threads, const py::object& out_arrays) {
+                        const std::string& answers, int image_size, int threads,
+                        const py::object& out_arrays) {
   const Int64s ks = Int64s::ensure(indices);
-  if (!ks || ks.ndim() != 1) throw UsageError("indices must be a one-dimensional sequence of integers");
+  if (!ks || ks.ndim() != 1)
+    throw UsageError("indices must be a one-dimensional sequence of integers");
   const auto n = static_cast<std::size_t>(ks.size());
   for (std::size_t i = 0; i < n; ++i) index_arg(ks.data()[i]);
   const std::vector<engine::ConfigId> ids = configs_arg(configs, n);
   const engine::AnswerStrategy strategy = strategy_arg(answers);
   if (threads < 1) throw UsageError("threads must be at least 1, not " + std::to_string(threads));
   const engine::PanelResizer resize(engine::kPanelSize, size_arg(image_size));
-  Batch b = out_arrays.is_none() ? allocate(n, image_size) : reuse_batch(out_arrays.cast<py::dict>(), n, image_size);
-  const BatchOut out{b.image.mutable_data(), b.target.mutable_data(), b.config.mutable_data(), b.index.mutable_data(),
-                     b.meta_target.mutable_data(), b.meta_matrix.mutable_data(), b.meta_structure.mutable_data(),
+  Batch b = out_arrays.is_none() ? allocate(n, image_size)
+                                 : reuse_batch(out_arrays.cast<py::dict>(), n, image_size);
+  const BatchOut out{b.image.mutable_data(),
+                     b.target.mutable_data(),
+                     b.config.mutable_data(),
+                     b.index.mutable_data(),
+                     b.meta_target.mutable_data(),
+                     b.meta_matrix.mutable_data(),
+                     b.meta_structure.mutable_data(),
                      static_cast<std::size_t>(image_size) * static_cast<std::size_t>(image_size)};
   const std::int64_t* k = ks.data();
   {
@@ -158,12 +178,13 @@ py::dict generate_batch(const py::object& configs, const py::object& indices, st
   }
   if (!out_arrays.is_none()) return out_arrays.cast<py::dict>();
   return py::dict("image"_a = b.image, "target"_a = b.target, "meta_target"_a = b.meta_target,
-                  "meta_matrix"_a = b.meta_matrix, "meta_structure"_a = b.meta_structure, "config"_a = b.config,
-                  "index"_a = b.index);
+                  "meta_matrix"_a = b.meta_matrix, "meta_structure"_a = b.meta_structure,
+                  "config"_a = b.config, "index"_a = b.index);
 }
 
 // Resizes `count` square panels of `in_side` into `dst` (a copy when the sizes agree).
-void resize_panels(const std::uint8_t* src, std::size_t count, int in_side, int out_side, std::uint8_t* dst) {
+void resize_panels(const std::uint8_t* src, std::size_t count, int in_side, int out_side,
+                   std::uint8_t* dst) {
   const auto in_bytes = static_cast<std::size_t>(in_side) * static_cast<std::size_t>(in_side);
   const auto out_bytes = static_cast<std::size_t>(out_side) * static_cast<std::size_t>(out_side);
   if (in_side == out_side) {
@@ -187,9 +208,13 @@ py::dict load_arrays(const py::object& path_object, int image_size) {
   {
     py::gil_scoped_release release;
     npz.emplace(engine::read_npz(path));
-    c = engine::NpzContents{.image = {}, .target = npz->target(), .predict = npz->predict(),
-                            .meta_matrix = npz->meta_matrix(), .meta_target = npz->meta_target(),
-                            .structure = npz->structure(), .meta_structure = npz->meta_structure()};
+    c = engine::NpzContents{.image = {},
+                            .target = npz->target(),
+                            .predict = npz->predict(),
+                            .meta_matrix = npz->meta_matrix(),
+                            .meta_target = npz->meta_target(),
+                            .structure = npz->structure(),
+                            .meta_structure = npz->meta_structure()};
   }
   const auto pixels = npz->image();
   const std::size_t panels = pixels.size() / engine::kPanelPixels;
@@ -201,7 +226,8 @@ py::dict load_arrays(const py::object& path_object, int image_size) {
   }
   Bytes meta_matrix({static_cast<py::ssize_t>(kRuleRows), static_cast<py::ssize_t>(kMetaTarget)});
   for (std::size_t r = 0; r < kRuleRows; ++r)
-    std::copy(c.meta_matrix[r].begin(), c.meta_matrix[r].end(), meta_matrix.mutable_data(static_cast<py::ssize_t>(r), 0));
+    std::copy(c.meta_matrix[r].begin(), c.meta_matrix[r].end(),
+              meta_matrix.mutable_data(static_cast<py::ssize_t>(r), 0));
   return py::dict("image"_a = image, "target"_a = c.target, "predict"_a = c.predict,
                   "meta_target"_a = bytes_of(c.meta_target), "meta_matrix"_a = meta_matrix,
                   "structure"_a = c.structure, "meta_structure"_a = bytes_of(c.meta_structure));
@@ -214,7 +240,9 @@ Bytes resize(const Bytes& images, int image_size) {
   const auto in_side = static_cast<int>(images.shape(images.ndim() - 1));
   std::vector<py::ssize_t> shape(images.shape(), images.shape() + images.ndim());
   shape[shape.size() - 1] = shape[shape.size() - 2] = side;
-  const std::size_t count = in_side == 0 ? 0 : static_cast<std::size_t>(images.size()) / (static_cast<std::size_t>(in_side) * in_side);
+  const std::size_t count = in_side == 0 ? 0
+                                         : static_cast<std::size_t>(images.size()) /
+                                               (static_cast<std::size_t>(in_side) * in_side);
   Bytes out(shape);
   const std::uint8_t* src = images.data();
   std::uint8_t* dst = out.mutable_data();
@@ -226,16 +254,20 @@ Bytes resize(const Bytes& images, int image_size) {
 }  // namespace
 
 void bind_batch(py::module_& m) {
-  m.def("generate_batch", &generate_batch, "configs"_a, "indices"_a, "seed"_a = 1234, "answers"_a = "raven",
-        "image_size"_a = engine::kPanelSize, "threads"_a = 1, "out"_a = py::none(),
-        "problems `indices` of `configs` (one name, or one per index) as a model takes them: a dict of numpy "
+  m.def("generate_batch", &generate_batch, "configs"_a, "indices"_a, "seed"_a = 1234,
+        "answers"_a = "raven", "image_size"_a = engine::kPanelSize, "threads"_a = 1,
+        "out"_a = py::none(),
+        "problems `indices` of `configs` (one name, or one per index) as a model takes them: a "
+        "dict of numpy "
         "arrays image (B, 16, S, S) uint8, target (B,), meta_target (B, 9), meta_matrix (B, 8, 9), "
-        "meta_structure (B, 21), config (B,) (index into CONFIGS), index (B,). `out`: a previous result of the "
+        "meta_structure (B, 21), config (B,) (index into CONFIGS), index (B,). `out`: a previous "
+        "result of the "
         "same batch size and image_size, filled in place and returned (no new arrays)");
   m.def("load_arrays", &load_arrays, "path"_a, "image_size"_a = engine::kPanelSize,
         "the arrays of an npz file (image resized to image_size as `rave train` does), as a dict");
   m.def("resize", &resize, "images"_a, "image_size"_a,
-        "square uint8 panels (..., N, N) resized to (..., S, S) with Pillow's bilinear filter, as `rave train` does");
+        "square uint8 panels (..., N, N) resized to (..., S, S) with Pillow's bilinear filter, as "
+        "`rave train` does");
 }
 
 }  // namespace rave::python

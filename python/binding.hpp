@@ -43,7 +43,8 @@ class WriteError : public std::runtime_error {
 };
 
 /// A numpy array over `count` contiguous panels owned by `owner` (kept alive by the array).
-py::array panel_array(std::shared_ptr<const void> owner, const engine::Image* panels, std::size_t count);
+py::array panel_array(std::shared_ptr<const void> owner, const engine::Image* panels,
+                      std::size_t count);
 
 /// The configuration a name (folder, paper name or alias) stands for; ValueError otherwise.
 engine::ConfigId config_arg(const std::string& name);

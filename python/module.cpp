@@ -14,7 +14,9 @@ namespace rave::python {
 
 engine::ConfigId config_arg(const std::string& name) { return engine::configuration_named(name); }
 
-engine::AnswerStrategy strategy_arg(const std::string& name) { return engine::strategy_named(name); }
+engine::AnswerStrategy strategy_arg(const std::string& name) {
+  return engine::strategy_named(name);
+}
 
 std::uint64_t index_arg(std::int64_t index) {
   if (index < 0) throw UsageError("problem index " + std::to_string(index) + " is negative");
@@ -22,7 +24,8 @@ std::uint64_t index_arg(std::int64_t index) {
 }
 
 std::filesystem::path path_arg(const py::object& path) {
-  return std::filesystem::path(py::str(py::module_::import("os").attr("fspath")(path)).cast<std::string>());
+  return std::filesystem::path(
+      py::str(py::module_::import("os").attr("fspath")(path)).cast<std::string>());
 }
 
 namespace {
@@ -66,7 +69,8 @@ py::dict config_aliases() {
     const py::str folder(std::string(c.folder));
     out[folder] = folder;
     out[py::str(std::string(c.paper_name))] = folder;
-    for (auto alias : engine::configuration_aliases(c.id)) out[py::str(std::string(alias))] = folder;
+    for (auto alias : engine::configuration_aliases(c.id))
+      out[py::str(std::string(alias))] = folder;
   }
   return out;
 }
@@ -81,13 +85,19 @@ void bind_names(py::module_& m) {
   m.attr("PAPER_NAMES") = py::tuple(papers);
   m.attr("ALIASES") = config_aliases();
   py::list strategies;
-  for (auto s : {engine::AnswerStrategy::kRaven, engine::AnswerStrategy::kIRaven, engine::AnswerStrategy::kFair})
+  for (auto s : {engine::AnswerStrategy::kRaven, engine::AnswerStrategy::kIRaven,
+                 engine::AnswerStrategy::kFair})
     strategies.append(std::string(engine::strategy_name(s)));
   m.attr("STRATEGIES") = py::tuple(strategies);
   m.attr("PANEL_SIZE") = engine::kPanelSize;
   m.def(
-      "config_name", [](const std::string& name) { return std::string(engine::configuration(config_arg(name)).folder); },
-      "name"_a, "the folder name (an entry of CONFIGS) for any name the CLI accepts: folder, paper name or alias");
+      "config_name",
+      [](const std::string& name) {
+        return std::string(engine::configuration(config_arg(name)).folder);
+      },
+      "name"_a,
+      "the folder name (an entry of CONFIGS) for any name the CLI accepts: folder, paper name or "
+      "alias");
 }
 
 }  // namespace
@@ -95,7 +105,8 @@ void bind_names(py::module_& m) {
 
 PYBIND11_MODULE(_rave, m) {
   using namespace rave::python;
-  m.doc() = "rave's C++ core: generation, rendering, RAVEN files and the solver (see the package rave).";
+  m.doc() =
+      "rave's C++ core: generation, rendering, RAVEN files and the solver (see the package rave).";
   bind_errors(m);
   bind_names(m);
   bind_problem(m);

@@ -1,5 +1,6 @@
 // rave.Problem, rave.generate and rave.load: one problem with its symbols as plain Python data, its
-// panels rendered on first use, and its files (npz, XML, .asig) byte for byte as `rave` writes them.
+// panels rendered on first use, and its files (npz, XML, .asig) byte for byte as `rave` writes
+// them.
 #include <pybind11/stl.h>
 
 #include <filesystem>
@@ -8,17 +9,17 @@
 #include <system_error>
 
 #include "common/error.hpp"
+#include "engine/dataset_manifest.hpp"
 #include "engine/encode.hpp"
 #include "engine/formats/asig_io.hpp"
+#include "engine/formats/layout.hpp"
 #include "engine/formats/npz.hpp"
 #include "engine/formats/problem_files.hpp"
-#include "engine/dataset_manifest.hpp"
-#include "engine/formats/layout.hpp"
 #include "engine/generate.hpp"
-#include "engine/rules/variant_rules.hpp"
 #include "engine/model/configuration.hpp"
 #include "engine/model/structure.hpp"
 #include "engine/render/render.hpp"
+#include "engine/rules/variant_rules.hpp"
 #include "python/binding.hpp"
 #include "solver/explain.hpp"
 
@@ -32,10 +33,11 @@ py::list panel_data(const engine::Configuration& config, const engine::Panel& pa
   for (std::size_t c = 0; c < panel.components.size(); ++c) {
     py::list entities;
     for (const engine::Entity& e : panel.components[c].entities)
-      entities.append(py::dict("slot"_a = e.slot, "type"_a = e.type, "size"_a = e.size, "color"_a = e.color,
-                               "angle"_a = e.angle));
+      entities.append(py::dict("slot"_a = e.slot, "type"_a = e.type, "size"_a = e.size,
+                               "color"_a = e.color, "angle"_a = e.angle));
     components.append(py::dict("component"_a = std::string(config.components[c].name),
-                               "uniformity"_a = panel.components[c].uniformity, "entities"_a = entities));
+                               "uniformity"_a = panel.components[c].uniformity,
+                               "entities"_a = entities));
   }
   return components;
 }
@@ -43,7 +45,8 @@ py::list panel_data(const engine::Configuration& config, const engine::Panel& pa
 template <class Panels>
 py::list panels_data(const engine::Problem& p, const Panels& panels) {
   py::list out;
-  for (const engine::Panel& panel : panels) out.append(panel_data(engine::configuration(p.config), panel));
+  for (const engine::Panel& panel : panels)
+    out.append(panel_data(engine::configuration(p.config), panel));
   return out;
 }
 
@@ -52,7 +55,8 @@ std::vector<std::string> rule_lines(const engine::Problem& p) {
   solver::Reading reading;
   RAVE_CHECK(p.rules.size() <= reading.components.size(), "more rule groups than components");
   for (std::size_t c = 0; c < p.rules.size(); ++c)
-    reading.components[c] = {.component = static_cast<int>(c), .rules = p.rules[c].rules, .noise = {}};
+    reading.components[c] = {
+        .component = static_cast<int>(c), .rules = p.rules[c].rules, .noise = {}};
   reading.count = static_cast<int>(p.rules.size());
   return solver::explain_lines(p, reading);
 }
@@ -70,18 +74,23 @@ py::array_t<std::uint8_t> meta_matrix_array(const engine::Problem& p) {
   return out;
 }
 
-py::object optional_int(const std::optional<int>& v) { return v ? py::object(py::int_(*v)) : py::object(py::none()); }
+py::object optional_int(const std::optional<int>& v) {
+  return v ? py::object(py::int_(*v)) : py::object(py::none());
+}
 
 std::string encode_npz(PyProblem& self, bool compress) {
   const engine::Image* images = self.images();
   py::gil_scoped_release release;
   std::string out;
-  engine::encode_problem_npz(out, self.problem, std::span<const engine::Image>(images, self.panel_count()), compress,
+  engine::encode_problem_npz(out, self.problem,
+                             std::span<const engine::Image>(images, self.panel_count()), compress,
                              self.predict_as_vector);
   return out;
 }
 
-py::bytes npz_bytes(PyProblem& self, bool compress) { return py::bytes(encode_npz(self, compress)); }
+py::bytes npz_bytes(PyProblem& self, bool compress) {
+  return py::bytes(encode_npz(self, compress));
+}
 
 // Writes <path>.npz and <path>.xml as the CLI does (both or neither): FileNotFoundError when the
 // folder does not exist, OSError when writing fails.
@@ -90,7 +99,8 @@ void save(PyProblem& self, const py::object& path_object, bool compress) {
   engine::ProblemFiles files{.npz = encode_npz(self, compress), .xml = {}};
   py::gil_scoped_release release;
   files.xml = engine::write_problem_xml(self.problem);
-  const std::filesystem::path dir = path.has_parent_path() ? path.parent_path() : std::filesystem::path(".");
+  const std::filesystem::path dir =
+      path.has_parent_path() ? path.parent_path() : std::filesystem::path(".");
   std::error_code ec;
   if (!std::filesystem::is_directory(dir, ec)) throw InputError(dir.string(), "", "no such folder");
   try {
@@ -103,13 +113,16 @@ void save(PyProblem& self, const py::object& path_object, bool compress) {
 // .asig is lossless for the original's problems (docs/asig.md); a variant's goes as XML plus the
 // answer and the solver's choice, which the XML does not hold. Then the npz's predict shape.
 py::tuple pickle_state(const PyProblem& s) {
-  if (s.problem.variant.is_original()) return py::make_tuple(engine::write_asig(s.problem), s.predict_as_vector);
-  return py::make_tuple(engine::write_problem_xml(s.problem), s.predict_as_vector, s.problem.target, s.problem.predict);
+  if (s.problem.variant.is_original())
+    return py::make_tuple(engine::write_asig(s.problem), s.predict_as_vector);
+  return py::make_tuple(engine::write_problem_xml(s.problem), s.predict_as_vector, s.problem.target,
+                        s.problem.predict);
 }
 
 PyProblem unpickle(const py::tuple& state) {
   const auto text = state[0].cast<std::string>();
-  PyProblem p{.problem = {}, .image = {}, .predict_as_vector = state.size() > 1 && state[1].cast<bool>()};
+  PyProblem p{
+      .problem = {}, .image = {}, .predict_as_vector = state.size() > 1 && state[1].cast<bool>()};
   if (state.size() <= 2) {
     p.problem = engine::parse_asig(text, "<pickle>");
     return p;
@@ -120,15 +133,17 @@ PyProblem unpickle(const py::tuple& state) {
   return p;
 }
 
-PyProblem generate(const std::string& config, std::int64_t index, std::uint64_t seed, const std::string& answers,
-                   int grid, std::optional<int> values, int confounders, const std::string& regime,
-                   const std::string& hold_out) {
+PyProblem generate(const std::string& config, std::int64_t index, std::uint64_t seed,
+                   const std::string& answers, int grid, std::optional<int> values, int confounders,
+                   const std::string& regime, const std::string& hold_out) {
   const engine::ConfigId id = config_arg(config);
   const engine::AnswerStrategy strategy = strategy_arg(answers);
   const std::uint64_t k = index_arg(index);
-  const engine::Variant variant = engine::variant_from_options(grid, values, confounders, regime, hold_out);
+  const engine::Variant variant =
+      engine::variant_from_options(grid, values, confounders, regime, hold_out);
   const engine::Split split = engine::split_of(k, 2, 2);  // the CLI's default --val 2 --test 2
-  if (const std::string why = engine::variant_rules_defect(id, variant, split); !why.empty()) throw UsageError(why);
+  if (const std::string why = engine::variant_rules_defect(id, variant, split); !why.empty())
+    throw UsageError(why);
   py::gil_scoped_release release;
   return PyProblem{.problem = engine::generate_problem(id, strategy, seed, k, variant, split),
                    .image = {},
@@ -163,7 +178,8 @@ std::string repr(const PyProblem& self) {
 
 }  // namespace
 
-py::array panel_array(std::shared_ptr<const void> owner, const engine::Image* panels, std::size_t count) {
+py::array panel_array(std::shared_ptr<const void> owner, const engine::Image* panels,
+                      std::size_t count) {
   auto* keep = new std::shared_ptr<const void>(std::move(owner));
   py::capsule base(keep, [](void* p) { delete static_cast<std::shared_ptr<const void>*>(p); });
   const auto side = static_cast<py::ssize_t>(engine::kPanelSize);
@@ -181,56 +197,92 @@ const engine::Image* PyProblem::images() {
   {
     py::gil_scoped_release release;
     for (std::size_t i = 0; i < n; ++i)
-      new (&panels[i]) engine::Image(engine::render_panel(problem.config, problem.panel(static_cast<int>(i))));
+      new (&panels[i])
+          engine::Image(engine::render_panel(problem.config, problem.panel(static_cast<int>(i))));
   }
   if (!image) image = panel_array(panels, panels.get(), n);
   return reinterpret_cast<const engine::Image*>(py::array(image).data());
 }
 
 void bind_problem(py::module_& m) {
-  py::class_<PyProblem>(m, "Problem",
-                        "One RPM problem: symbols as plain Python data, panels rendered on first use, and "
-                        "its files exactly as `rave generate` writes them.")
+  py::class_<PyProblem>(
+      m, "Problem",
+      "One RPM problem: symbols as plain Python data, panels rendered on first use, and "
+      "its files exactly as `rave generate` writes them.")
       .def_property_readonly(
-          "image", [](PyProblem& self) { self.images(); return self.image; },
-          "numpy uint8 (16, 160, 160): the context panels, then the candidates; rendered on first access, "
+          "image",
+          [](PyProblem& self) {
+            self.images();
+            return self.image;
+          },
+          "numpy uint8 (16, 160, 160): the context panels, then the candidates; rendered on first "
+          "access, "
           "read-only, the same memory afterwards")
-      .def_property_readonly("target", [](const PyProblem& s) { return optional_int(s.problem.target); },
-                             "index 0..7 of the answer among the candidates (None when unknown)")
-      .def_property_readonly("predict", [](const PyProblem& s) { return optional_int(s.problem.predict); },
-                             "the original solver's choice (npz `predict`; None when unknown)")
-      .def_property_readonly("meta_target", [](const PyProblem& s) { return bytes_array(engine::meta_target(s.problem.rules)); },
-                             "numpy uint8 (9,): the rule bits of docs/format.md (npz)")
-      .def_property_readonly("meta_matrix", [](const PyProblem& s) { return meta_matrix_array(s.problem); },
-                             "numpy uint8 (8, 9): one row of rule bits per rule")
-      .def_property_readonly("structure", [](const PyProblem& s) { return engine::structure_tokens(s.problem.config); },
-                             "the structure sentence's tokens, as the npz `structure`")
-      .def_property_readonly("meta_structure", [](const PyProblem& s) { return bytes_array(engine::meta_structure(s.problem.config)); },
-                             "numpy uint8 (21,): the structure bits")
-      .def_property_readonly("config", [](const PyProblem& s) { return std::string(engine::configuration(s.problem.config).folder); },
-                             "the configuration's folder name, e.g. 'center_single'")
-      .def_property_readonly("rules", [](const PyProblem& s) { return rule_lines(s.problem); },
-                             "the rules, one line each: '<Component>: <Attr> <Rule>[ <parameter>]'")
-      .def_property_readonly("context", [](const PyProblem& s) { return panels_data(s.problem, s.problem.context); },
-                             "the context panels: per panel, per component {component, uniformity, entities: "
-                             "[{slot, type, size, color, angle}]} (levels: docs/format.md, value tables)")
-      .def_property_readonly("candidates", [](const PyProblem& s) { return panels_data(s.problem, s.problem.candidates); },
-                             "the candidate panels, as context")
+      .def_property_readonly(
+          "target", [](const PyProblem& s) { return optional_int(s.problem.target); },
+          "index 0..7 of the answer among the candidates (None when unknown)")
+      .def_property_readonly(
+          "predict", [](const PyProblem& s) { return optional_int(s.problem.predict); },
+          "the original solver's choice (npz `predict`; None when unknown)")
+      .def_property_readonly(
+          "meta_target",
+          [](const PyProblem& s) { return bytes_array(engine::meta_target(s.problem.rules)); },
+          "numpy uint8 (9,): the rule bits of docs/format.md (npz)")
+      .def_property_readonly(
+          "meta_matrix", [](const PyProblem& s) { return meta_matrix_array(s.problem); },
+          "numpy uint8 (8, 9): one row of rule bits per rule")
+      .def_property_readonly(
+          "structure",
+          [](const PyProblem& s) { return engine::structure_tokens(s.problem.config); },
+          "the structure sentence's tokens, as the npz `structure`")
+      .def_property_readonly(
+          "meta_structure",
+          [](const PyProblem& s) { return bytes_array(engine::meta_structure(s.problem.config)); },
+          "numpy uint8 (21,): the structure bits")
+      .def_property_readonly(
+          "config",
+          [](const PyProblem& s) {
+            return std::string(engine::configuration(s.problem.config).folder);
+          },
+          "the configuration's folder name, e.g. 'center_single'")
+      .def_property_readonly(
+          "rules", [](const PyProblem& s) { return rule_lines(s.problem); },
+          "the rules, one line each: '<Component>: <Attr> <Rule>[ <parameter>]'")
+      .def_property_readonly(
+          "context", [](const PyProblem& s) { return panels_data(s.problem, s.problem.context); },
+          "the context panels: per panel, per component {component, uniformity, entities: "
+          "[{slot, type, size, color, angle}]} (levels: docs/format.md, value tables)")
+      .def_property_readonly(
+          "candidates",
+          [](const PyProblem& s) { return panels_data(s.problem, s.problem.candidates); },
+          "the candidate panels, as context")
       .def("to_npz_bytes", &npz_bytes, "compress"_a = false,
            "the npz file's bytes (numpy.savez, or savez_compressed with compress=True)")
-      .def("to_xml", [](const PyProblem& s) { py::gil_scoped_release r; return engine::write_problem_xml(s.problem); },
-           "the XML file's text")
-      .def("to_asig", [](const PyProblem& s) { py::gil_scoped_release r; return engine::write_asig(s.problem); },
-           "the problem as .asig text (docs/asig.md)")
+      .def(
+          "to_xml",
+          [](const PyProblem& s) {
+            py::gil_scoped_release r;
+            return engine::write_problem_xml(s.problem);
+          },
+          "the XML file's text")
+      .def(
+          "to_asig",
+          [](const PyProblem& s) {
+            py::gil_scoped_release r;
+            return engine::write_asig(s.problem);
+          },
+          "the problem as .asig text (docs/asig.md)")
       .def("save", &save, "path"_a, "compress"_a = false,
            "writes <path>.npz and <path>.xml as `rave generate` does (both or neither)")
       .def("__repr__", &repr)
       .def(py::pickle(&pickle_state, &unpickle));
-  m.def("generate", &generate, "config"_a, "index"_a, "seed"_a = 1234, "answers"_a = "raven", py::kw_only(),
-        "grid"_a = engine::kDefaultGrid, "values"_a = py::none(), "confounders"_a = 0, "regime"_a = "neutral",
-        "hold_out"_a = "",
-        "problem `index` of `config` as `rave generate --seed seed --answers answers` writes it; the keywords are\n"
-        "the variant options of `rave generate` (docs/variants.md: --grid, --values, --confounders, --regime,\n"
+  m.def("generate", &generate, "config"_a, "index"_a, "seed"_a = 1234, "answers"_a = "raven",
+        py::kw_only(), "grid"_a = engine::kDefaultGrid, "values"_a = py::none(),
+        "confounders"_a = 0, "regime"_a = "neutral", "hold_out"_a = "",
+        "problem `index` of `config` as `rave generate --seed seed --answers answers` writes it; "
+        "the keywords are\n"
+        "the variant options of `rave generate` (docs/variants.md: --grid, --values, "
+        "--confounders, --regime,\n"
         "--hold-out), the split taken from the index as the CLI's default --val 2 --test 2 does");
   m.def(
       "manifest",
@@ -238,11 +290,16 @@ void bind_problem(py::module_& m) {
         std::filesystem::path file(path);
         if (std::filesystem::is_directory(file)) file /= engine::kManifestName;
         const std::optional<engine::DatasetManifest> m = engine::read_manifest(file);
-        if (!m) throw InputError(file.string(), "", "no such file (rave writes rave.json at a dataset's root)");
+        if (!m)
+          throw InputError(file.string(), "",
+                           "no such file (rave writes rave.json at a dataset's root)");
         return engine::manifest_json(*m);
       },
-      "path"_a, "the dataset manifest (rave.json, docs/dataset.md) of a folder or file, checked and as JSON text");
-  m.def("load", &load, "path"_a, "a problem from a .xml (answer from the npz beside it), .npz or .asig file");
+      "path"_a,
+      "the dataset manifest (rave.json, docs/dataset.md) of a folder or file, checked and as JSON "
+      "text");
+  m.def("load", &load, "path"_a,
+        "a problem from a .xml (answer from the npz beside it), .npz or .asig file");
 }
 
 }  // namespace rave::python

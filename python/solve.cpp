@@ -47,7 +47,8 @@ solver::Backend backend_arg(const std::string& name) {
   return *backend;
 }
 
-PySolution solution_of(const engine::Problem& p, const solver::Solution& s, const Readings& readings) {
+PySolution solution_of(const engine::Problem& p, const solver::Solution& s,
+                       const Readings& readings) {
   PySolution out{.answer = s.answer,
                  .verdict = std::string(solver::verdict_name(s.verdict)),
                  .consistent = s.consistent_candidates(),
@@ -65,7 +66,8 @@ PySolution solution_of(const engine::Problem& p, const solver::Solution& s, cons
     else
       out.competitors.emplace_back(i, solver::explain_lines(p, reading));
   }
-  if (s.verdict == solver::Verdict::kAmbiguous) out.explanation = solver::competing_readings(p, readings);
+  if (s.verdict == solver::Verdict::kAmbiguous)
+    out.explanation = solver::competing_readings(p, readings);
   return out;
 }
 
@@ -73,7 +75,8 @@ PySolution solution_of(const engine::Problem& p, const solver::Solution& s, cons
 solver::Solver& thread_solver(solver::Backend backend, bool use_rules) {
   thread_local std::map<std::pair<solver::Backend, bool>, std::unique_ptr<solver::Solver>> solvers;
   auto& slot = solvers[{backend, use_rules}];
-  if (!slot) slot = std::make_unique<solver::Solver>(backend, solver::SolveOptions{.use_rules = use_rules});
+  if (!slot)
+    slot = std::make_unique<solver::Solver>(backend, solver::SolveOptions{.use_rules = use_rules});
   return *slot;
 }
 
@@ -87,22 +90,25 @@ PySolution solve_problem(const engine::Problem& p, solver::Backend backend, bool
   return solution_of(p, s, readings);
 }
 
-std::vector<PySolution> solve_folder(const std::filesystem::path& dir, solver::Backend backend, bool use_rules,
-                                     int threads, std::string& error) {
-  const solver::BatchOptions options{.backend = backend, .solve = {.use_rules = use_rules}, .budget = {}, .threads = threads};
+std::vector<PySolution> solve_folder(const std::filesystem::path& dir, solver::Backend backend,
+                                     bool use_rules, int threads, std::string& error) {
+  const solver::BatchOptions options{
+      .backend = backend, .solve = {.use_rules = use_rules}, .budget = {}, .threads = threads};
   std::vector<PySolution> out;
-  solver::solve_files(engine::collect_problem_files({dir}), options, [&](const solver::FileResult& r) {
-    if (!r.ok()) {
-      if (error.empty()) error = r.error;
-      return;
-    }
-    out.push_back(solution_of(r.problem, r.solution, r.readings));
-    out.back().file = r.file.string();
-  });
+  solver::solve_files(engine::collect_problem_files({dir}), options,
+                      [&](const solver::FileResult& r) {
+                        if (!r.ok()) {
+                          if (error.empty()) error = r.error;
+                          return;
+                        }
+                        out.push_back(solution_of(r.problem, r.solution, r.readings));
+                        out.back().file = r.file.string();
+                      });
   return out;
 }
 
-py::object solve(const py::object& what, const std::string& backend_name, bool use_rules, int threads) {
+py::object solve(const py::object& what, const std::string& backend_name, bool use_rules,
+                 int threads) {
   const solver::Backend backend = backend_arg(backend_name);
   if (threads < 1) throw UsageError("threads must be at least 1, not " + std::to_string(threads));
   if (py::isinstance<PyProblem>(what)) {
@@ -142,15 +148,17 @@ py::dict check_data(const solver::FileCheck& r, bool strict) {
   py::list consistent;
   for (int i = 0; i < 8; ++i)
     if (c.consistent & (1u << i)) consistent.append(i);
-  return py::dict("file"_a = r.file.string(), "config"_a = std::string(engine::configuration(r.config).folder),
-                  "verdict"_a = std::string(solver::verdict_name(c.verdict)), "consistent"_a = consistent,
-                  "target_known"_a = c.target_known, "target_explained"_a = c.target_explained,
-                  "answered"_a = c.answered, "valid_distractors"_a = c.valid_distractors,
-                  "duplicates"_a = c.duplicates, "blind_choice"_a = c.blind_choice, "blind_hit"_a = c.blind_hit,
-                  "failed"_a = c.failed(strict), "failures"_a = c.failures(strict));
+  return py::dict(
+      "file"_a = r.file.string(), "config"_a = std::string(engine::configuration(r.config).folder),
+      "verdict"_a = std::string(solver::verdict_name(c.verdict)), "consistent"_a = consistent,
+      "target_known"_a = c.target_known, "target_explained"_a = c.target_explained,
+      "answered"_a = c.answered, "valid_distractors"_a = c.valid_distractors,
+      "duplicates"_a = c.duplicates, "blind_choice"_a = c.blind_choice, "blind_hit"_a = c.blind_hit,
+      "failed"_a = c.failed(strict), "failures"_a = c.failures(strict));
 }
 
-py::list check(const py::object& path_object, const std::string& backend_name, bool strict, int threads) {
+py::list check(const py::object& path_object, const std::string& backend_name, bool strict,
+               int threads) {
   const std::filesystem::path path = path_arg(path_object);
   const solver::Backend backend = backend_arg(backend_name);
   if (threads < 1) throw UsageError("threads must be at least 1, not " + std::to_string(threads));
@@ -166,38 +174,52 @@ py::list check(const py::object& path_object, const std::string& backend_name, b
 }
 
 std::string repr(const PySolution& s) {
-  return "<rave.Solution answer=" + (s.answer ? std::to_string(*s.answer) : std::string("None")) + " " + s.verdict + ">";
+  return "<rave.Solution answer=" + (s.answer ? std::to_string(*s.answer) : std::string("None")) +
+         " " + s.verdict + ">";
 }
 
 }  // namespace
 
 void bind_solve(py::module_& m) {
   py::class_<PySolution>(m, "Solution", "What the solver says about one problem (rave.solve).")
-      .def_readonly("answer", &PySolution::answer, "the best-ranked candidate, 0..7 (None when the verdict is 'none' or 'unknown')")
-      .def_readonly("verdict", &PySolution::verdict, "'unique', 'ambiguous', 'none' or 'unknown' (Z3 budget)")
-      .def_readonly("consistent", &PySolution::consistent, "the candidates some valid rule assignment explains")
-      .def_readonly("scores", &PySolution::scores, "log posterior per candidate (-inf: not explained)")
+      .def_readonly(
+          "answer", &PySolution::answer,
+          "the best-ranked candidate, 0..7 (None when the verdict is 'none' or 'unknown')")
+      .def_readonly("verdict", &PySolution::verdict,
+                    "'unique', 'ambiguous', 'none' or 'unknown' (Z3 budget)")
+      .def_readonly("consistent", &PySolution::consistent,
+                    "the candidates some valid rule assignment explains")
+      .def_readonly("scores", &PySolution::scores,
+                    "log posterior per candidate (-inf: not explained)")
       .def_readonly("reason", &PySolution::reason, "for 'none' / 'unknown': why, in words")
       .def_readonly("rules", &PySolution::rules, "the rules that explain the answer, one line each")
       .def_property_readonly(
           "competitors",
           [](const PySolution& s) {
             py::list out;
-            for (const auto& [i, rules] : s.competitors) out.append(py::dict("candidate"_a = i, "rules"_a = rules));
+            for (const auto& [i, rules] : s.competitors)
+              out.append(py::dict("candidate"_a = i, "rules"_a = rules));
             return out;
           },
           "the other explained candidates, each {candidate, rules}")
-      .def_readonly("explanation", &PySolution::explanation, "for 'ambiguous': the rules on which the readings differ")
+      .def_readonly("explanation", &PySolution::explanation,
+                    "for 'ambiguous': the rules on which the readings differ")
       .def_readonly("target", &PySolution::target, "the problem's answer, when known")
       .def_property_readonly(
-          "correct", [](const PySolution& s) { return s.target ? std::optional<bool>(s.target == s.answer) : std::nullopt; },
+          "correct",
+          [](const PySolution& s) {
+            return s.target ? std::optional<bool>(s.target == s.answer) : std::nullopt;
+          },
           "answer == target (None when the target is unknown)")
       .def_readonly("config", &PySolution::config, "the configuration's folder name")
       .def_readonly("file", &PySolution::file, "the file solved ('' for a Problem in memory)")
       .def("__repr__", &repr);
-  m.def("solve", &solve, "problem"_a, "backend"_a = "heuristic", "use_rules"_a = false, "threads"_a = 1,
-        "solves a Problem, a problem file (.xml, .asig, .npz) or every problem file under a folder (a list, in file "
-        "order, on `threads` workers) without being told the rules (use_rules=True: told their names)");
+  m.def("solve", &solve, "problem"_a, "backend"_a = "heuristic", "use_rules"_a = false,
+        "threads"_a = 1,
+        "solves a Problem, a problem file (.xml, .asig, .npz) or every problem file under a folder "
+        "(a list, in file "
+        "order, on `threads` workers) without being told the rules (use_rules=True: told their "
+        "names)");
   m.def("check", &check, "path"_a, "backend"_a = "heuristic", "strict"_a = false, "threads"_a = 1,
         "audits the problem files under `path` as `rave check` does: one dict per file");
 }

@@ -22,7 +22,9 @@ struct Solvers {
   std::unique_ptr<Solver> symbols, pixels;
   Solver& get(const BatchOptions& o, bool from_pixels) {
     auto& s = from_pixels ? pixels : symbols;
-    if (!s) s = std::make_unique<Solver>(o.backend, from_pixels ? pixel_options(o.solve) : o.solve, o.budget);
+    if (!s)
+      s = std::make_unique<Solver>(o.backend, from_pixels ? pixel_options(o.solve) : o.solve,
+                                   o.budget);
     return *s;
   }
 };
@@ -49,7 +51,8 @@ void solve_one(Solvers& solvers, const BatchOptions& options, FileResult& r) {
       r.solution = solver.solve(r.problem);
     }
   } catch (const InputError& e) {  // the solver's own (rules unknown) do not know the file
-    r.error = e.file().empty() ? InputError(r.file.string(), e.place(), e.message()).what() : e.what();
+    r.error =
+        e.file().empty() ? InputError(r.file.string(), e.place(), e.message()).what() : e.what();
     return;
   }
   std::vector<int> order = r.solution.consistent_candidates();
@@ -69,7 +72,8 @@ std::vector<fs::path> collect_inputs(const std::vector<fs::path>& inputs, bool f
     return engine::collect_problem_files(inputs, [](const fs::path& f) {
       return engine::is_problem_file(f) || solves_from_pixels(f, false);
     });
-  std::vector<fs::path> out = engine::collect_problem_files(inputs, [](const fs::path& f) { return f.extension() == ".npz"; });
+  std::vector<fs::path> out = engine::collect_problem_files(
+      inputs, [](const fs::path& f) { return f.extension() == ".npz"; });
   for (fs::path& f : out)
     if (f.extension() == ".xml") f = engine::sibling_npz(f);
   return out;

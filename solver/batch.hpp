@@ -34,8 +34,8 @@ struct BatchOptions {
 /// The outcome for one file.
 struct FileResult {
   std::filesystem::path file;
-  std::string error;                          ///< non-empty: the file could not be read (one line)
-  engine::Problem problem;                    ///< as read (empty on error)
+  std::string error;        ///< non-empty: the file could not be read (one line)
+  engine::Problem problem;  ///< as read (empty on error)
   Solution solution;
   /// The consistent candidates with the rule assignment that explains each, the answer first.
   std::vector<std::pair<int, Reading>> readings;
@@ -49,11 +49,13 @@ struct FileResult {
 /// The files `rave solve` reads for `inputs`: problem files (.xml, .asig) and, in folders, .npz
 /// files with no XML beside them; with `from_pixels`, the .npz files (an .xml named stands for the
 /// .npz beside it). Throws InputError for an input that does not exist.
-std::vector<std::filesystem::path> collect_inputs(const std::vector<std::filesystem::path>& inputs, bool from_pixels);
+std::vector<std::filesystem::path> collect_inputs(const std::vector<std::filesystem::path>& inputs,
+                                                  bool from_pixels);
 /// Whether `file` is solved from its image (an .npz with no XML beside it, or `from_pixels`).
 bool solves_from_pixels(const std::filesystem::path& file, bool from_pixels);
 
-/// Reads and solves `files`, calling `on_result` once per file, in file order, on the calling thread.
+/// Reads and solves `files`, calling `on_result` once per file, in file order, on the calling
+/// thread.
 void solve_files(const std::vector<std::filesystem::path>& files, const BatchOptions& options,
                  const std::function<void(const FileResult&)>& on_result);
 

@@ -30,7 +30,9 @@ struct Signatures {
   std::array<std::uint16_t, kMaxSlots> v{};
   int n = 0;
   void sort() { std::sort(v.begin(), v.begin() + n); }
-  bool operator==(const Signatures& o) const { return n == o.n && std::equal(v.begin(), v.begin() + n, o.v.begin()); }
+  bool operator==(const Signatures& o) const {
+    return n == o.n && std::equal(v.begin(), v.begin() + n, o.v.begin());
+  }
 };
 
 int level_nibble(const PanelView& p, int attr, int slot) {
@@ -52,7 +54,8 @@ bool fits_copies(const CarryKey& key, int attr, int slots, const ComponentView& 
   for (int r = 0; r < 3; ++r) {
     const int a = 3 * r;
     if (!carry_copies(key, attr, slots, view.panels[a], view.panels[a + 1])) return false;
-    if (r < 2 && !carry_copies(key, attr, slots, view.panels[a + 1], view.panels[a + 2])) return false;
+    if (r < 2 && !carry_copies(key, attr, slots, view.panels[a + 1], view.panels[a + 2]))
+      return false;
   }
   return true;
 }
@@ -66,7 +69,8 @@ bool fits_copies(const CarryKey& key, int attr, int slots, const ComponentView& 
 // fit the context number prod over full signatures m! times prod over partial ones m!; those that
 // also fit a completing 9th panel, prod over full signatures (m!)^2.
 bool fit_move(int attr, const ComponentView& view, MoveFit& out, double& log_ratio) {
-  const std::array<std::uint16_t, 3> sets{view.panels[0].mask, view.panels[1].mask, view.panels[2].mask};
+  const std::array<std::uint16_t, 3> sets{view.panels[0].mask, view.panels[1].mask,
+                                          view.panels[2].mask};
   std::array<std::array<int, 3>, 3> panel_at;  // [set][row]: the panel showing it, 8 for the 9th
   for (auto& rows : panel_at) rows.fill(-1);
   for (int i = 0; i < 8; ++i) {
@@ -86,7 +90,8 @@ bool fit_move(int attr, const ComponentView& view, MoveFit& out, double& log_rat
       if (!((sets[x] >> slot) & 1u)) continue;
       int sig = 0;
       for (int r = 0; r < 3; ++r)
-        if (panel_at[x][r] != 8) sig |= level_nibble(view.panels[panel_at[x][r]], attr, slot) << (4 * r);
+        if (panel_at[x][r] != 8)
+          sig |= level_nibble(view.panels[panel_at[x][r]], attr, slot) << (4 * r);
       into.v[into.n++] = static_cast<std::uint16_t>(sig);
       if (x == answer) out.partial[slot] = static_cast<std::uint16_t>(sig);
     }
@@ -108,7 +113,8 @@ bool move_accepts(const MoveFit& fit, int attr, const PanelView& panel) {
   Signatures got;
   for (int slot = 0; slot < kMaxSlots; ++slot)
     if ((fit.answer_mask >> slot) & 1u)
-      got.v[got.n++] = static_cast<std::uint16_t>(fit.partial[slot] | level_nibble(panel, attr, slot) << 8);
+      got.v[got.n++] =
+          static_cast<std::uint16_t>(fit.partial[slot] | level_nibble(panel, attr, slot) << 8);
   got.sort();
   Signatures want;
   want.v = fit.expected;
@@ -129,7 +135,8 @@ CarryFit fit_carry(const CarryKey& key, int attr, engine::Range range, int slots
   switch (reading) {
     case CarryReading::kUniform: f.fits = fits_uniform(attr, view); break;
     case CarryReading::kCopies:
-      f.fits = key.carry == Carry::kMove ? fit_move(attr, view, f.move, move_ratio) : fits_copies(key, attr, slots, view);
+      f.fits = key.carry == Carry::kMove ? fit_move(attr, view, f.move, move_ratio)
+                                         : fits_copies(key, attr, slots, view);
       break;
     case CarryReading::kNoise: f.fits = true; break;
   }

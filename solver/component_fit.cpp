@@ -40,7 +40,8 @@ void ComponentFit::fit(const LayoutModel& model, const ComponentView& view,
   fit_carries();
   for (int a = 0; a < kRuleAttrs; ++a)
     for (int v = 0; v < value_count_[a]; ++v)
-      value_weight_[a][v] = model.entity[a][values_[a][v].hypothesis].log_prior + values_[a][v].log_lik;
+      value_weight_[a][v] =
+          model.entity[a][values_[a][v].hypothesis].log_prior + values_[a][v].log_lik;
 }
 
 int ComponentFit::carry_slot(const Group0Fit& g) {
@@ -85,18 +86,22 @@ std::uint8_t ComponentFit::accepts_of(const CarrySlot& slot, int attr) const {
     bits = 0xFFu;
   } else if (key.carry == Carry::kMove) {
     const MoveFit& move = slot.attrs[attr].move;
-    for (int i = 0; i < 8; ++i) bits |= static_cast<unsigned>(move_accepts(move, attr, view_->panels[8 + i])) << i;
+    for (int i = 0; i < 8; ++i)
+      bits |= static_cast<unsigned>(move_accepts(move, attr, view_->panels[8 + i])) << i;
   } else {  // carry_copies from col2, its compare hoisted out of the loop
-    const PackedLevels expected =
-        key.carry == Carry::kShift ? shift_levels(col2.by_slot[attr], key.shift, model_->slots) : col2.by_slot[attr];
-    for (int i = 0; i < 8; ++i) bits |= static_cast<unsigned>(expected == view_->panels[8 + i].by_slot[attr]) << i;
+    const PackedLevels expected = key.carry == Carry::kShift
+                                      ? shift_levels(col2.by_slot[attr], key.shift, model_->slots)
+                                      : col2.by_slot[attr];
+    for (int i = 0; i < 8; ++i)
+      bits |= static_cast<unsigned>(expected == view_->panels[8 + i].by_slot[attr]) << i;
   }
   return static_cast<std::uint8_t>(bits);
 }
 
 // The candidates group-0 fit k may explain, given `values` (per attribute, the candidates some
 // non-Constant rule explains): score()'s conditions for fit k, without the likelihoods.
-std::uint8_t ComponentFit::possible_under(int k, const std::array<std::uint8_t, kRuleAttrs>& values) const {
+std::uint8_t ComponentFit::possible_under(
+    int k, const std::array<std::uint8_t, kRuleAttrs>& values) const {
   const Group0Fit& g = group0_[k];
   unsigned bits = 0;
   for (int i = 0; i < 8; ++i) {
@@ -128,7 +133,8 @@ std::uint8_t ComponentFit::possible() const {
     for (int v = 0; v < value_count_[a]; ++v)
       for (int i = 0; i < 8; ++i)
         values[a] = static_cast<std::uint8_t>(
-            values[a] | static_cast<unsigned>(view_->panels[8 + i].common[a] == values_[a][v].predicted) << i);
+            values[a] |
+            static_cast<unsigned>(view_->panels[8 + i].common[a] == values_[a][v].predicted) << i);
   unsigned out = 0;
   for (int k = 0; k < group0_count_; ++k) out |= possible_under(k, values);
   return static_cast<std::uint8_t>(out);
@@ -144,7 +150,8 @@ double ComponentFit::attr_term(int attr, const CarrySlot& carry, const PanelView
   if (constant_[attr] >= 0) {
     const CarryFit& cf = carry.attrs[attr];
     noise = cf.noise;
-    if (cf.fits && (!cf.noise || noise_allowed_[attr]) && carry_accepts(carry.key, cf, attr, model_->slots, *view_, cand))
+    if (cf.fits && (!cf.noise || noise_allowed_[attr]) &&
+        carry_accepts(carry.key, cf, attr, model_->slots, *view_, cand))
       constant = constant_weight_[attr] + cf.log_lik + cand.count * cf.log_per_entity;
   }
   best = {values.best_rule, values.best_log, false};
@@ -153,14 +160,16 @@ double ComponentFit::attr_term(int attr, const CarrySlot& carry, const PanelView
 }
 
 // The non-Constant Type/Size/Color rules that accept a candidate (they do not depend on g).
-std::array<ComponentFit::AttrTerms, kRuleAttrs> ComponentFit::value_terms(const PanelView& cand) const {
+std::array<ComponentFit::AttrTerms, kRuleAttrs> ComponentFit::value_terms(
+    const PanelView& cand) const {
   std::array<AttrTerms, kRuleAttrs> values;
   for (int a = 0; a < kRuleAttrs; ++a)
     for (int v = 0; v < value_count_[a]; ++v) {
       if (cand.common[a] != values_[a][v].predicted) continue;
       const double t = value_weight_[a][v];
       values[a].sum = log_add(values[a].sum, t);
-      if (t > values[a].best_log) values[a].best_log = t, values[a].best_rule = values_[a][v].hypothesis;
+      if (t > values[a].best_log)
+        values[a].best_log = t, values[a].best_rule = values_[a][v].hypothesis;
     }
   return values;
 }
@@ -183,7 +192,8 @@ double ComponentFit::score(int i, ComponentReading* best) const {
     const CarrySlot& carry = carries_[group0_carry_[k]];
     if (angle_) {
       const CarryFit& angle = carry.attrs[kAngle];
-      if (!angle.fits || !carry_accepts(carry.key, angle, kAngle, model_->slots, *view_, cand)) continue;
+      if (!angle.fits || !carry_accepts(carry.key, angle, kAngle, model_->slots, *view_, cand))
+        continue;
       log_lik += angle.log_lik + cand.count * angle.log_per_entity;
     }
     if (!values_done) values = value_terms(cand), values_done = true;  // once per candidate

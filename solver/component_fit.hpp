@@ -24,8 +24,8 @@ inline constexpr double kNoScore = -std::numeric_limits<double>::infinity();
 /// One rule assignment of a component: what explains the candidate.
 struct ComponentReading {
   int component = 0;
-  std::array<engine::Rule, 4> rules{};   ///< [0] Number/Position, [1] Type, [2] Size, [3] Color
-  std::array<bool, 3> noise{};           ///< Constant read as noise (regenerated, non-uniform)
+  std::array<engine::Rule, 4> rules{};  ///< [0] Number/Position, [1] Type, [2] Size, [3] Color
+  std::array<bool, 3> noise{};          ///< Constant read as noise (regenerated, non-uniform)
   friend bool operator==(const ComponentReading&, const ComponentReading&) = default;
 };
 
@@ -51,7 +51,7 @@ class ComponentFit {
   std::string context_gap() const;
 
  private:
-  struct CarrySlot {          // readings of Type, Size, Color, Angle under one carry, fitted by fit()
+  struct CarrySlot {  // readings of Type, Size, Color, Angle under one carry, fitted by fit()
     CarryKey key;
     std::array<CarryFit, 4> attrs;        // the reading of attr on the context
     std::array<std::uint8_t, 4> accepts;  // bit i: candidate i continues the reading of attr
@@ -59,12 +59,12 @@ class ComponentFit {
   void fit_carries();
   std::uint8_t accepts_of(const CarrySlot& slot, int attr) const;
   std::uint8_t possible_under(int k, const std::array<std::uint8_t, kRuleAttrs>& values) const;
-  struct AttrTerms {          // non-Constant rules matching a candidate on one attribute
+  struct AttrTerms {  // non-Constant rules matching a candidate on one attribute
     double sum = kNoScore;
     double best_log = kNoScore;
     int best_rule = -1;
   };
-  struct AttrBest {           // the most probable rule on one attribute
+  struct AttrBest {  // the most probable rule on one attribute
     int rule = -1;
     double log = kNoScore;
     bool noise = false;
@@ -79,12 +79,14 @@ class ComponentFit {
   bool angle_ = true;
   std::array<Group0Fit, 32> group0_{};
   int group0_count_ = 0;
-  std::array<int, 32> group0_carry_{};               // index into carries_
-  std::array<double, 32> group0_weight_{};           // log prior + context log-likelihood
+  std::array<int, 32> group0_carry_{};      // index into carries_
+  std::array<double, 32> group0_weight_{};  // log prior + context log-likelihood
   std::array<std::array<ValueFit, 8>, kRuleAttrs> values_{};
   std::array<int, kRuleAttrs> value_count_{};
-  std::array<std::array<double, 8>, kRuleAttrs> value_weight_{};  // log prior + context log-likelihood
-  std::array<int, kRuleAttrs> constant_{};            // index of Constant in model.entity[a], -1 if not allowed
+  std::array<std::array<double, 8>, kRuleAttrs>
+      value_weight_{};  // log prior + context log-likelihood
+  std::array<int, kRuleAttrs>
+      constant_{};  // index of Constant in model.entity[a], -1 if not allowed
   std::array<double, kRuleAttrs> constant_weight_{};  // log prior of Constant
   std::array<bool, kRuleAttrs> noise_allowed_{};
   std::array<CarrySlot, 7> carries_{};

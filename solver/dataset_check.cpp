@@ -6,10 +6,10 @@
 #include <memory>
 
 #include "common/error.hpp"
-#include "engine/audit.hpp"
 #include "common/parallel.hpp"
-#include "solver/batch.hpp"
+#include "engine/audit.hpp"
 #include "engine/formats/problem_files.hpp"
+#include "solver/batch.hpp"
 
 namespace rave::solver {
 namespace {
@@ -23,13 +23,15 @@ engine::Panel canonical(engine::Panel panel) {
 
 std::string list(const std::vector<int>& items) {
   std::string out;
-  for (std::size_t i = 0; i < items.size(); ++i) out += (i == 0 ? "" : ", ") + std::to_string(items[i]);
+  for (std::size_t i = 0; i < items.size(); ++i)
+    out += (i == 0 ? "" : ", ") + std::to_string(items[i]);
   return out;
 }
 
 }  // namespace
 
-std::vector<std::pair<int, int>> identical_candidates(const std::array<engine::Panel, 8>& candidates) {
+std::vector<std::pair<int, int>> identical_candidates(
+    const std::array<engine::Panel, 8>& candidates) {
   std::array<engine::Panel, 8> canon;
   for (int i = 0; i < 8; ++i) canon[i] = canonical(candidates[i]);
   std::vector<std::pair<int, int>> out;
@@ -44,22 +46,27 @@ bool ProblemCheck::failed(bool strict) const { return !failures(strict).empty();
 std::string ProblemCheck::failures(bool strict) const {
   std::vector<std::string> parts;
   if (verdict == Verdict::kUnknown) parts.push_back("abduction ran out of budget");
-  if (target_known && !target_explained) parts.push_back("the answer is explained by no valid rule assignment");
-  if (target_known && target_explained && !answered) parts.push_back("the posterior ranks a distractor first");
+  if (target_known && !target_explained)
+    parts.push_back("the answer is explained by no valid rule assignment");
+  if (target_known && target_explained && !answered)
+    parts.push_back("the posterior ranks a distractor first");
   if (!valid_distractors.empty())
     parts.push_back(std::string(valid_distractors.size() == 1 ? "distractor " : "distractors ") +
-                    list(valid_distractors) + " satisf" + (valid_distractors.size() == 1 ? "ies" : "y") +
-                    " the problem's rules");
+                    list(valid_distractors) + " satisf" +
+                    (valid_distractors.size() == 1 ? "ies" : "y") + " the problem's rules");
   for (const auto& [i, j] : duplicates)
-    parts.push_back("candidates " + std::to_string(i) + " and " + std::to_string(j) + " are identical");
-  if (strict && verdict == Verdict::kAmbiguous) parts.push_back("several candidates are explained without the rules");
+    parts.push_back("candidates " + std::to_string(i) + " and " + std::to_string(j) +
+                    " are identical");
+  if (strict && verdict == Verdict::kAmbiguous)
+    parts.push_back("several candidates are explained without the rules");
   std::string out;
   for (const auto& p : parts) out += (out.empty() ? "" : "; ") + p;
   return out;
 }
 
 ProblemChecker::ProblemChecker(Backend backend, Z3Budget budget)
-    : free_rules_(backend, SolveOptions{}, budget), told_rules_(backend, SolveOptions{.use_rules = true}, budget) {}
+    : free_rules_(backend, SolveOptions{}, budget),
+      told_rules_(backend, SolveOptions{.use_rules = true}, budget) {}
 
 ProblemCheck ProblemChecker::check(const engine::Problem& problem) {
   ProblemCheck c;
@@ -73,16 +80,16 @@ ProblemCheck ProblemChecker::check(const engine::Problem& problem) {
   const int target = *problem.target;
   c.blind_hit = c.blind_choice == target;
   c.target_explained = (free.consistent >> target) & 1u;
-  c.answered = free.answer == target;  // no answer (verdict none) is not the target
-  if (problem.rules.empty()) return c;   // unknown rules: no distractor can be held against them
+  c.answered = free.answer == target;   // no answer (verdict none) is not the target
+  if (problem.rules.empty()) return c;  // unknown rules: no distractor can be held against them
   const Solution told = told_rules_.solve(problem);
   for (int i = 0; i < 8; ++i)
     if (i != target && ((told.consistent >> i) & 1u)) c.valid_distractors.push_back(i);
   return c;
 }
 
-void check_files(const std::vector<std::filesystem::path>& files, Backend backend, Z3Budget budget, int threads,
-                 const std::function<void(const FileCheck&)>& on_result) {
+void check_files(const std::vector<std::filesystem::path>& files, Backend backend, Z3Budget budget,
+                 int threads, const std::function<void(const FileCheck&)>& on_result) {
   tbb::enumerable_thread_specific<std::unique_ptr<ProblemChecker>> checkers;
   std::vector<FileCheck> results(std::min(files.size(), kChunk));
   run_ordered(

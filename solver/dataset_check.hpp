@@ -22,15 +22,17 @@ namespace rave::solver {
 
 /// What the audit found in one problem.
 struct ProblemCheck {
-  Verdict verdict = Verdict::kNone;      ///< rule-free abduction
-  std::uint8_t consistent = 0;           ///< candidates explained without the rules
+  Verdict verdict = Verdict::kNone;  ///< rule-free abduction
+  std::uint8_t consistent = 0;       ///< candidates explained without the rules
   bool target_known = false;
-  bool target_explained = false;         ///< the answer has a valid rule assignment (rule-free)
-  bool answered = false;                 ///< the posterior's answer is the target
-  std::vector<int> valid_distractors;    ///< distractors that satisfy the file's rule names (if known)
+  bool target_explained = false;  ///< the answer has a valid rule assignment (rule-free)
+  bool answered = false;          ///< the posterior's answer is the target
+  std::vector<int>
+      valid_distractors;  ///< distractors that satisfy the file's rule names (if known)
   std::vector<std::pair<int, int>> duplicates;  ///< pairs of candidates that draw the same panel
-  int blind_choice = 0;                  ///< the context-blind pick (docs/answer-sets.md#the-context-blind-shortcut)
-  bool blind_hit = false;                ///< ... and it is the answer
+  int blind_choice =
+      0;  ///< the context-blind pick (docs/answer-sets.md#the-context-blind-shortcut)
+  bool blind_hit = false;  ///< ... and it is the answer
 
   /// A defect: answer unexplained or not the posterior's, a distractor satisfying the rules, or a
   /// duplicate candidate; with `strict` also rule-free ambiguity.
@@ -59,11 +61,12 @@ struct FileCheck {
   bool ok() const { return error.empty(); }
 };
 /// Reads and checks `files` on `threads` workers; `on_result` is called in file order.
-void check_files(const std::vector<std::filesystem::path>& files, Backend backend, Z3Budget budget, int threads,
-                 const std::function<void(const FileCheck&)>& on_result);
+void check_files(const std::vector<std::filesystem::path>& files, Backend backend, Z3Budget budget,
+                 int threads, const std::function<void(const FileCheck&)>& on_result);
 
 /// Pairs (i < j) of candidates that are the same panel: equal entities on equal slots in every
 /// component (entity order does not matter: it does not change the picture).
-std::vector<std::pair<int, int>> identical_candidates(const std::array<engine::Panel, 8>& candidates);
+std::vector<std::pair<int, int>> identical_candidates(
+    const std::array<engine::Panel, 8>& candidates);
 
 }  // namespace rave::solver

@@ -22,7 +22,8 @@ std::vector<std::string> explain_lines(const engine::Problem& problem, const Rea
   std::vector<std::string> lines;
   for (int c = 0; c < reading.count; ++c)
     for (int g = 0; g < 4; ++g)
-      lines.push_back(component_name(problem, c) + ": " + rule_with_noise(reading.components[c], g));
+      lines.push_back(component_name(problem, c) + ": " +
+                      rule_with_noise(reading.components[c], g));
   return lines;
 }
 
@@ -31,7 +32,8 @@ std::string reading_text(const engine::Problem& problem, const Reading& reading)
   for (int c = 0; c < reading.count; ++c) {
     if (c > 0) out += "; ";
     out += component_name(problem, c) + ":";
-    for (int g = 0; g < 4; ++g) out += (g == 0 ? " " : ", ") + rule_with_noise(reading.components[c], g);
+    for (int g = 0; g < 4; ++g)
+      out += (g == 0 ? " " : ", ") + rule_with_noise(reading.components[c], g);
   }
   return out;
 }
@@ -45,20 +47,22 @@ std::string competing_readings(const engine::Problem& problem,
     for (int g = 0; g < 4; ++g) {
       bool differs = false;
       for (const auto& [i, r] : readings)
-        differs = differs || r.count <= c || rule_with_noise(r.components[c], g) != rule_with_noise(first.components[c], g);
+        differs = differs || r.count <= c ||
+                  rule_with_noise(r.components[c], g) != rule_with_noise(first.components[c], g);
       if (!differs) continue;
       if (!out.empty()) out += "; ";
       out += component_name(problem, c) + ": ";
       for (std::size_t k = 0; k < readings.size(); ++k) {
         const auto& [i, r] = readings[k];
         if (k > 0) out += " | ";
-        out += (r.count > c ? rule_with_noise(r.components[c], g) : std::string("?")) + " (candidate " +
-               std::to_string(i) + ")";
+        out += (r.count > c ? rule_with_noise(r.components[c], g) : std::string("?")) +
+               " (candidate " + std::to_string(i) + ")";
       }
     }
   if (!out.empty()) return out;
   out = "same rules (candidates";
-  for (std::size_t k = 0; k < readings.size(); ++k) out += (k == 0 ? " " : ", ") + std::to_string(readings[k].first);
+  for (std::size_t k = 0; k < readings.size(); ++k)
+    out += (k == 0 ? " " : ", ") + std::to_string(readings[k].first);
   return out + ")";
 }
 

@@ -19,13 +19,13 @@ namespace rave::solver {
 
 /// A Number/Position hypothesis that fits the context.
 struct Group0Fit {
-  int hypothesis = 0;         ///< index into LayoutModel::group0
-  double log_lik = 0;         ///< counts and slot sets of the 8 context panels
+  int hypothesis = 0;  ///< index into LayoutModel::group0
+  double log_lik = 0;  ///< counts and slot sets of the 8 context panels
   Carry carry = Carry::kSlot;
-  int shift = 0;              ///< Progression Position step (kShift)
-  bool count_only = false;    ///< predicts the count; the 9th slot set is drawn fresh
-  int count = 0;              ///< predicted entity count of the 9th panel
-  std::uint16_t mask = 0;     ///< predicted slot set (unless count_only)
+  int shift = 0;            ///< Progression Position step (kShift)
+  bool count_only = false;  ///< predicts the count; the 9th slot set is drawn fresh
+  int count = 0;            ///< predicted entity count of the 9th panel
+  std::uint16_t mask = 0;   ///< predicted slot set (unless count_only)
 };
 
 /// Fits of every allowed group-0 hypothesis; returns how many were written to `out` (<= 32).
@@ -45,31 +45,32 @@ struct ValueFit {
 };
 
 /// Fits of every allowed non-Constant hypothesis on `attr` (<= 8 written).
-int fit_values(const LayoutModel& model, int attr, const ComponentView& view, HypothesisMask allowed,
-               ValueFit* out);
+int fit_values(const LayoutModel& model, int attr, const ComponentView& view,
+               HypothesisMask allowed, ValueFit* out);
 
-/// Distribute_Three Position's carry of one attribute (docs/rules.md): col2 and col3 are col1 with its
-/// entities moved to the row's next slot sets, entity j of one set's position array to entry j of
-/// the next, and the arrays are the same in every row. Which slot went to which is not in the
+/// Distribute_Three Position's carry of one attribute (docs/rules.md): col2 and col3 are col1 with
+/// its entities moved to the row's next slot sets, entity j of one set's position array to entry j
+/// of the next, and the arrays are the same in every row. Which slot went to which is not in the
 /// picture, only the levels: an entity's *signature* is its levels in the three rows (4 bits per
 /// row, level + 1), and the moves exist exactly when the three slot sets hold equal multisets of
 /// signatures. The 9th panel completes the signatures of its set (rows 1-2 known).
 struct MoveFit {
-  std::uint16_t answer_mask = 0;                   ///< the 9th panel's slot set
-  int count = 0;                                   ///< entities per panel
+  std::uint16_t answer_mask = 0;                    ///< the 9th panel's slot set
+  int count = 0;                                    ///< entities per panel
   std::array<std::uint16_t, kMaxSlots> expected{};  ///< the full signatures, sorted (first `count`)
-  std::array<std::uint16_t, kMaxSlots> partial{};   ///< by slot of answer_mask: rows 1-2 of its signature
+  std::array<std::uint16_t, kMaxSlots>
+      partial{};  ///< by slot of answer_mask: rows 1-2 of its signature
 };
 
-/// What an attribute left to Constant (or Angle, never ruled) means under one carry (docs/rules.md):
-/// one level per row in a uniform layout, per-entity copies under kSlot/kShift/kMove, noise under
-/// kRegenerate.
+/// What an attribute left to Constant (or Angle, never ruled) means under one carry
+/// (docs/rules.md): one level per row in a uniform layout, per-entity copies under
+/// kSlot/kShift/kMove, noise under kRegenerate.
 struct CarryFit {
-  bool fits = false;            ///< the context is consistent with this reading
-  bool noise = false;           ///< free per entity (kRegenerate, non-uniform)
-  double log_lik = 0;           ///< the context's levels
-  double log_per_entity = 0;    ///< noise: log-likelihood of one 9th-panel entity
-  MoveFit move;                 ///< kMove (non-uniform): what the 9th panel must complete
+  bool fits = false;          ///< the context is consistent with this reading
+  bool noise = false;         ///< free per entity (kRegenerate, non-uniform)
+  double log_lik = 0;         ///< the context's levels
+  double log_per_entity = 0;  ///< noise: log-likelihood of one 9th-panel entity
+  MoveFit move;               ///< kMove (non-uniform): what the 9th panel must complete
 };
 
 /// Which reading applies: kind of carry and step, or uniform (all carries read alike).
@@ -100,10 +101,11 @@ bool fit_move(int attr, const ComponentView& view, MoveFit& out, double& log_rat
 bool move_accepts(const MoveFit& fit, int attr, const PanelView& panel);
 /// Whether `to` copies `from`'s entities on `attr` under kSlot (same slots) or kShift (slots moved
 /// by v, docs/rules.md); kRegenerate copies nothing and constrains nothing. (kMove: see MoveFit.)
-inline bool carry_copies(const CarryKey& key, int attr, int slots, const PanelView& from, const PanelView& to);
+inline bool carry_copies(const CarryKey& key, int attr, int slots, const PanelView& from,
+                         const PanelView& to);
 /// Whether the 9th panel `panel` continues the reading `fit` of `attr` under `key`.
-inline bool carry_accepts(const CarryKey& key, const CarryFit& fit, int attr, int slots, const ComponentView& view,
-                          const PanelView& panel);
+inline bool carry_accepts(const CarryKey& key, const CarryFit& fit, int attr, int slots,
+                          const ComponentView& view, const PanelView& panel);
 
 // Inline definitions: these run once per candidate and hypothesis.
 
@@ -118,18 +120,20 @@ inline bool group0_accepts(const Group0Fit& fit, const LayoutModel& model, const
 
 // The packed levels make each carry one compare (PanelView): the entity on slot s keeps its level
 // on slot s (kSlot) or s + v (kShift) exactly when the by-slot levels agree after the move.
-inline bool carry_copies(const CarryKey& key, int attr, int slots, const PanelView& from, const PanelView& to) {
+inline bool carry_copies(const CarryKey& key, int attr, int slots, const PanelView& from,
+                         const PanelView& to) {
   switch (key.carry) {
     case Carry::kSlot: return from.by_slot[attr] == to.by_slot[attr];
-    case Carry::kShift: return shift_levels(from.by_slot[attr], key.shift, slots) == to.by_slot[attr];
+    case Carry::kShift:
+      return shift_levels(from.by_slot[attr], key.shift, slots) == to.by_slot[attr];
     case Carry::kMove: break;  // not between two panels: MoveFit
     case Carry::kRegenerate: return true;
   }
   return false;
 }
 
-inline bool carry_accepts(const CarryKey& key, const CarryFit& fit, int attr, int slots, const ComponentView& view,
-                          const PanelView& panel) {
+inline bool carry_accepts(const CarryKey& key, const CarryFit& fit, int attr, int slots,
+                          const ComponentView& view, const PanelView& panel) {
   const PanelView& col2 = view.panels[7];
   if (key.uniform) return panel.common[attr] >= 0 && panel.common[attr] == col2.common[attr];
   if (key.carry == Carry::kMove) return move_accepts(fit.move, attr, panel);

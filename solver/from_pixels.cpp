@@ -19,7 +19,8 @@ double log_add(double a, double b) {
 
 // The problem with context combination `n` (mixed radix over the context panels' readings, panel
 // 0 the fastest digit) and reading `pass` of each candidate (its last one when it has fewer).
-engine::Problem combination(engine::ConfigId config, const std::array<std::vector<engine::Panel>, engine::kPanels>& r,
+engine::Problem combination(engine::ConfigId config,
+                            const std::array<std::vector<engine::Panel>, engine::kPanels>& r,
                             long n, int pass) {
   engine::Problem p;
   p.config = config;
@@ -57,10 +58,14 @@ Solution solve_readings(Solver& solver, engine::ConfigId config,
   std::size_t passes = 1;
   for (int i = 0; i < engine::kPanels; ++i) {
     RAVE_CHECK(!readings[i].empty(), "every panel has a reading");
-    if (i < kContextPanels) combinations = std::min<long>(kMaxReadingCombinations, combinations * static_cast<long>(readings[i].size()));
-    else passes = std::max(passes, readings[i].size());
+    if (i < kContextPanels)
+      combinations = std::min<long>(kMaxReadingCombinations,
+                                    combinations * static_cast<long>(readings[i].size()));
+    else
+      passes = std::max(passes, readings[i].size());
   }
-  const bool sum = solver.backend() == Backend::kHeuristic;  // probabilities add; Z3's maxima do not
+  const bool sum =
+      solver.backend() == Backend::kHeuristic;  // probabilities add; Z3's maxima do not
   Solution out;
   out.log_score.fill(kNoScore);
   std::array<Best, kCandidates> best{};
@@ -71,25 +76,31 @@ Solution solve_readings(Solver& solver, engine::ConfigId config,
       for (int i = 0; i < kCandidates; ++i) {
         if (pass >= readings[kContextPanels + i].size() || !((s.consistent >> i) & 1u)) continue;
         out.consistent = static_cast<std::uint8_t>(out.consistent | (1u << i));
-        out.log_score[i] = sum ? log_add(out.log_score[i], s.log_score[i]) : std::max(out.log_score[i], s.log_score[i]);
-        if (s.log_score[i] > best[i].score) best[i] = Best{s.log_score[i], n, static_cast<int>(pass)};
+        out.log_score[i] = sum ? log_add(out.log_score[i], s.log_score[i])
+                               : std::max(out.log_score[i], s.log_score[i]);
+        if (s.log_score[i] > best[i].score)
+          best[i] = Best{s.log_score[i], n, static_cast<int>(pass)};
       }
     }
   for (int i = 0; i < kCandidates; ++i)
-    if (((out.consistent >> i) & 1u) && (!out.answer || out.log_score[i] > out.log_score[*out.answer])) out.answer = i;
+    if (((out.consistent >> i) & 1u) &&
+        (!out.answer || out.log_score[i] > out.log_score[*out.answer]))
+      out.answer = i;
   out.verdict = verdict_of(out.consistent);
   if (out.verdict != Verdict::kNone) out.reason.clear();
   if (explained)  // each candidate under its best combination (the only one, usually: solved last)
     for (int i = 0; i < kCandidates; ++i) {
       (*explained)[i] = Reading{};
       if (!((out.consistent >> i) & 1u)) continue;
-      if (combinations > 1 || passes > 1) solver.solve(combination(config, readings, best[i].combination, best[i].pass));
+      if (combinations > 1 || passes > 1)
+        solver.solve(combination(config, readings, best[i].combination, best[i].pass));
       (*explained)[i] = solver.reading(i);
     }
   return out;
 }
 
-Solution solve_perceived(Solver& solver, const perception::PerceivedProblem& perceived, CandidateReadings* explained) {
+Solution solve_perceived(Solver& solver, const perception::PerceivedProblem& perceived,
+                         CandidateReadings* explained) {
   if (!perceived.recognised) {
     Solution none;
     none.log_score.fill(kNoScore);
@@ -102,7 +113,8 @@ Solution solve_perceived(Solver& solver, const perception::PerceivedProblem& per
     const int twin = i == *s.answer ? j : j == *s.answer ? i : -1;
     if (twin < 0 || !((s.consistent >> twin) & 1u)) continue;
     s.verdict = Verdict::kAmbiguous;
-    s.reason = "identical images: candidates " + std::to_string(std::min(i, j)) + " and " + std::to_string(std::max(i, j));
+    s.reason = "identical images: candidates " + std::to_string(std::min(i, j)) + " and " +
+               std::to_string(std::max(i, j));
     break;
   }
   return s;

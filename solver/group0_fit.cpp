@@ -49,7 +49,8 @@ bool fit_progression_number(const Context& c, int v, Group0Fit& f) {
 bool fit_progression_position(const Context& c, int v, Group0Fit& f) {
   for (int r = 0; r < 3; ++r) {
     const int a = 3 * r;
-    if (!c.h.range.contains(c.level(a)) || c.mask(a + 1) != shift_mask(c.mask(a), v, c.n())) return false;
+    if (!c.h.range.contains(c.level(a)) || c.mask(a + 1) != shift_mask(c.mask(a), v, c.n()))
+      return false;
     if (r < 2 && c.mask(a + 2) != shift_mask(c.mask(a + 1), v, c.n())) return false;
   }
   f.mask = shift_mask(c.mask(7), v, c.n());
@@ -60,7 +61,8 @@ bool fit_progression_position(const Context& c, int v, Group0Fit& f) {
 bool fit_arithmetic_number(const Context& c, int sign, Group0Fit& f) {
   for (int r = 0; r < 3; ++r) {
     const int a = 3 * r;
-    const engine::Range col2 = arithmetic_col2_range(ArithKind::kNumber, sign, c.h.range, c.level(a));
+    const engine::Range col2 =
+        arithmetic_col2_range(ArithKind::kNumber, sign, c.h.range, c.level(a));
     if (!c.h.range.contains(c.level(a)) || !col2.contains(c.level(a + 1))) return false;
     const int col3 = arithmetic_apply(ArithKind::kNumber, sign, c.level(a), c.level(a + 1));
     if (r < 2 && c.level(a + 2) != col3) return false;
@@ -113,9 +115,11 @@ bool fit_one(const Context& c, Group0Fit& f) {
   switch (rule.name) {
     case RuleName::kConstant: return fit_constant(c, f);
     case RuleName::kProgression:
-      return number ? fit_progression_number(c, rule.value, f) : fit_progression_position(c, rule.value, f);
+      return number ? fit_progression_number(c, rule.value, f)
+                    : fit_progression_position(c, rule.value, f);
     case RuleName::kArithmetic:
-      return number ? fit_arithmetic_number(c, rule.value, f) : fit_arithmetic_position(c, rule.value, f);
+      return number ? fit_arithmetic_number(c, rule.value, f)
+                    : fit_arithmetic_position(c, rule.value, f);
     case RuleName::kDistributeThree:
       return number ? fit_distribute_three_number(c, f) : fit_distribute_three_position(c, f);
   }
@@ -129,16 +133,17 @@ struct Group0Shape {
   static constexpr int kNoStep = 1 << 20;
   std::array<std::uint16_t, 8> masks{};
   std::array<int, 8> levels{};
-  bool constant_sets = false;                // every row keeps its slot set
-  int number_step = kNoStep;                 // the common step of the Number levels
-  std::array<bool, 2> number_arith{};        // [sign > 0]: rows 1 and 2 end as Arithmetic Number
-  std::array<bool, 2> position_arith{};      // [sign > 0]: rows 1 and 2 end as union / difference
+  bool constant_sets = false;            // every row keeps its slot set
+  int number_step = kNoStep;             // the common step of the Number levels
+  std::array<bool, 2> number_arith{};    // [sign > 0]: rows 1 and 2 end as Arithmetic Number
+  std::array<bool, 2> position_arith{};  // [sign > 0]: rows 1 and 2 end as union / difference
   bool number_latin = false, position_latin = false;
 };
 
 Group0Shape shape_of(const ComponentView& view) {
   Group0Shape c;
-  for (int i = 0; i < 8; ++i) c.masks[i] = view.panels[i].mask, c.levels[i] = view.panels[i].level();
+  for (int i = 0; i < 8; ++i)
+    c.masks[i] = view.panels[i].mask, c.levels[i] = view.panels[i].level();
   const auto& m = c.masks;
   const auto& l = c.levels;
   c.constant_sets = m[1] == m[0] && m[2] == m[0] && m[4] == m[3] && m[5] == m[3] && m[7] == m[6];
@@ -166,7 +171,8 @@ bool may_fit(const Group0Shape& c, const engine::Rule& rule, int slots) {
   switch (rule.name) {
     case RuleName::kConstant: return c.constant_sets;
     case RuleName::kProgression:
-      return number ? c.number_step == rule.value : c.masks[1] == shift_mask(c.masks[0], rule.value, slots);
+      return number ? c.number_step == rule.value
+                    : c.masks[1] == shift_mask(c.masks[0], rule.value, slots);
     case RuleName::kArithmetic: return number ? c.number_arith[plus] : c.position_arith[plus];
     case RuleName::kDistributeThree: return number ? c.number_latin : c.position_latin;
   }

@@ -19,8 +19,8 @@ Solution HeuristicSolver::solve(const engine::Problem& problem) {
   if (components_ == 2) models[1] = &layout_model(problem.config, 1);
   build_views(problem, components_, models, views_.data(), options_.angle);
   for (int c = 0; c < components_; ++c)
-    fits_[c].fit(*models[c], views_[c], allowed_in(problem, c, *models[c], options_.use_rules), options_.occam,
-                 options_.angle);
+    fits_[c].fit(*models[c], views_[c], allowed_in(problem, c, *models[c], options_.use_rules),
+                 options_.occam, options_.angle);
   // Only candidates every component may explain are scored (the others score kNoScore).
   unsigned possible = 0xFFu;
   for (int c = 0; c < components_; ++c) possible &= fits_[c].possible();
@@ -41,7 +41,8 @@ Solution HeuristicSolver::solve(const engine::Problem& problem) {
 std::string HeuristicSolver::none_reason(engine::ConfigId config) const {
   for (int c = 0; c < components_; ++c) {
     const std::string gap = fits_[c].context_gap();
-    if (!gap.empty()) return std::string(layout_model(config, c).name) + ": no " + gap + " rule fits the context";
+    if (!gap.empty())
+      return std::string(layout_model(config, c).name) + ": no " + gap + " rule fits the context";
   }
   return "no candidate completes the rules the context satisfies";
 }

@@ -46,7 +46,7 @@ class HeuristicSolver {
   std::array<ComponentView, 2> views_{};
   std::array<ComponentFit, 2> fits_{};
   GridSolver grid_;
-  bool last_grid_ = false;          ///< the last problem went to grid_
+  bool last_grid_ = false;  ///< the last problem went to grid_
   Solution last_grid_solution_{};
 };
 

@@ -41,7 +41,8 @@ std::vector<Hypothesis> valid_hypotheses(const engine::LayoutSpec& layout, int g
   std::vector<Hypothesis> out;
   std::vector<double> weights;
   for (const engine::RuleRow& row : engine::rule_rows(group)) {
-    const std::span<const int> values = row.params.empty() ? std::span<const int>(kNoParameter) : row.params;
+    const std::span<const int> values =
+        row.params.empty() ? std::span<const int>(kNoParameter) : row.params;
     for (int value : values) {
       engine::RuleGroup rules = constant_group();
       const Rule rule{row.name, row.attr, value, true};
@@ -72,7 +73,8 @@ LayoutModel build_model(engine::ConfigId config, int component) {
     RAVE_CHECK(r.min >= 0 && r.max <= 14, "levels fit PanelView's 4-bit packing");
   model.group0 = valid_hypotheses(spec.layout, 0);
   for (int a = 0; a < kRuleAttrs; ++a) {
-    const auto& list = model.entity[static_cast<std::size_t>(a)] = valid_hypotheses(spec.layout, a + 1);
+    const auto& list = model.entity[static_cast<std::size_t>(a)] =
+        valid_hypotheses(spec.layout, a + 1);
     model.constant[a] = -1;
     for (std::size_t k = 0; k < list.size(); ++k)
       if (list[k].rule.name == RuleName::kConstant) {
@@ -97,7 +99,8 @@ struct ModelTable {
 HypothesisMask mask_matching(const std::vector<Hypothesis>& list, const Rule& rule) {
   HypothesisMask mask = 0;
   for (std::size_t i = 0; i < list.size(); ++i)
-    if (list[i].rule.name == rule.name && list[i].rule.attr == rule.attr) mask |= HypothesisMask{1} << i;
+    if (list[i].rule.name == rule.name && list[i].rule.attr == rule.attr)
+      mask |= HypothesisMask{1} << i;
   return mask;
 }
 
@@ -116,20 +119,21 @@ AllowedHypotheses allowed_by(const LayoutModel& model, const engine::RuleGroup& 
   AllowedHypotheses allowed;
   allowed.group0 = mask_matching(model.group0, rules.rules[0]);
   for (int a = 0; a < kRuleAttrs; ++a)
-    allowed.entity[static_cast<std::size_t>(a)] =
-        mask_matching(model.entity[static_cast<std::size_t>(a)], rules.rules[static_cast<std::size_t>(a + 1)]);
+    allowed.entity[static_cast<std::size_t>(a)] = mask_matching(
+        model.entity[static_cast<std::size_t>(a)], rules.rules[static_cast<std::size_t>(a + 1)]);
   return allowed;
 }
 
 void require_rule_names(const engine::Problem& problem) {
   if (problem.rules.size() != engine::configuration(problem.config).components.size())
     throw InputError("", "Data/Rules",
-                     problem.rules.empty() ? "the rule names are unknown (no Rules element), so they cannot be used"
-                                           : "expected one rule group per component");
+                     problem.rules.empty()
+                         ? "the rule names are unknown (no Rules element), so they cannot be used"
+                         : "expected one rule group per component");
 }
 
-AllowedHypotheses allowed_in(const engine::Problem& problem, int component, const LayoutModel& model,
-                             bool use_rules) {
+AllowedHypotheses allowed_in(const engine::Problem& problem, int component,
+                             const LayoutModel& model, bool use_rules) {
   if (!use_rules) return {};
   require_rule_names(problem);
   return allowed_by(model, problem.rules[static_cast<std::size_t>(component)]);
@@ -138,7 +142,8 @@ AllowedHypotheses allowed_in(const engine::Problem& problem, int component, cons
 Carry carry_of(const Rule& rule) {
   if (rule.name == RuleName::kConstant) return Carry::kSlot;
   if (rule.attr == RuleAttr::kPosition && rule.name == RuleName::kProgression) return Carry::kShift;
-  if (rule.attr == RuleAttr::kPosition && rule.name == RuleName::kDistributeThree) return Carry::kMove;
+  if (rule.attr == RuleAttr::kPosition && rule.name == RuleName::kDistributeThree)
+    return Carry::kMove;
   return Carry::kRegenerate;
 }
 

@@ -28,14 +28,16 @@ double arithmetic_position(const Hypothesis& h, int slots, const ContextNumbers&
   for (int r = 0; r < 3; ++r) {
     const int c1 = counts[3 * r], c2 = counts[3 * r + 1];
     const double accept = arithmetic_position_accept(h.rule.value, h.range, slots, c1);
-    s += -2 * log_int(h.range.size()) - log_choose(slots, c1) - log_choose(slots, c2) - std::log(accept);
+    s += -2 * log_int(h.range.size()) - log_choose(slots, c1) - log_choose(slots, c2) -
+         std::log(accept);
   }
   return s;
 }
 
 double distribute_three_position(const Hypothesis& h, int slots, int count) {
   const double sets = static_cast<double>(binomial(slots, count));
-  return -log_int(h.range.size()) - log_choose(slots, count) - std::log(sets - 1) - std::log(sets - 2) - log_int(2);
+  return -log_int(h.range.size()) - log_choose(slots, count) - std::log(sets - 1) -
+         std::log(sets - 2) - log_int(2);
 }
 
 // Arithmetic col2 given col1, per row; Color's row 2 after a row-1 zero follows the guard.
@@ -47,7 +49,8 @@ double arithmetic_values(const Hypothesis& h, int attr, const ContextNumbers& x)
     if (kind == ArithKind::kColor && r == 1 && x[1] == 0)
       s += guarded_color_row2_log_lik(h.rule.value, h.range, x[a], x[a + 1]);
     else
-      s += -log_int(h.range.size()) - log_int(arithmetic_col2_range(kind, h.rule.value, h.range, x[a]).size());
+      s += -log_int(h.range.size()) -
+           log_int(arithmetic_col2_range(kind, h.rule.value, h.range, x[a]).size());
   }
   return s;
 }
@@ -61,16 +64,20 @@ double group0_context_log_lik(const Hypothesis& h, int slots, const ContextNumbe
   for (int r = 0; r < 3; ++r) rows_of_sets += col1 - log_choose(slots, counts[3 * r]);
   switch (h.rule.name) {
     case RuleName::kConstant: return rows_of_sets;
-    case RuleName::kProgression: return number ? 3 * col1 + fresh_sets(slots, counts) : rows_of_sets;
+    case RuleName::kProgression:
+      return number ? 3 * col1 + fresh_sets(slots, counts) : rows_of_sets;
     case RuleName::kArithmetic: {
       if (!number) return arithmetic_position(h, slots, counts);
       double s = fresh_sets(slots, counts);
       for (int r = 0; r < 3; ++r)
-        s += col1 - log_int(arithmetic_col2_range(ArithKind::kNumber, h.rule.value, h.range, counts[3 * r] - 1).size());
+        s += col1 - log_int(arithmetic_col2_range(ArithKind::kNumber, h.rule.value, h.range,
+                                                  counts[3 * r] - 1)
+                                .size());
       return s;
     }
     case RuleName::kDistributeThree:
-      return number ? triple(h.range.size()) + fresh_sets(slots, counts) : distribute_three_position(h, slots, counts[0]);
+      return number ? triple(h.range.size()) + fresh_sets(slots, counts)
+                    : distribute_three_position(h, slots, counts[0]);
   }
   return 0;
 }
@@ -89,7 +96,8 @@ double values_context_log_lik(const Hypothesis& h, int attr, const ContextNumber
   return 0;
 }
 
-double carry_context_log_lik(CarryReading reading, engine::Range range, const ContextNumbers& counts) {
+double carry_context_log_lik(CarryReading reading, engine::Range range,
+                             const ContextNumbers& counts) {
   const double per_entity = -log_int(range.size());
   double entities = 0;
   switch (reading) {

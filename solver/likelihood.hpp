@@ -33,8 +33,10 @@ enum class CarryReading {
   kCopies,   ///< col1's entities drawn, col2 and col3 copy them
   kNoise,    ///< every entity drawn afresh
 };
-/// The context's levels under a reading, `range` the attribute's levels, `counts` the entity counts.
-double carry_context_log_lik(CarryReading reading, engine::Range range, const ContextNumbers& counts);
+/// The context's levels under a reading, `range` the attribute's levels, `counts` the entity
+/// counts.
+double carry_context_log_lik(CarryReading reading, engine::Range range,
+                             const ContextNumbers& counts);
 /// One entity of the 9th panel under a reading: -log |range| for noise, else 0 (a copy).
 double carry_entity_log_lik(CarryReading reading, engine::Range range);
 

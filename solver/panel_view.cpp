@@ -56,7 +56,8 @@ bool fill_panel(const engine::ComponentPanel& source, const Bounds& b, PanelView
   Lanes2 slot_ts{}, slot_ca{};  // by slot: (Type, Size), (Color, Angle)
   for (std::size_t j = 0; j < count; ++j) {
     const auto slot = static_cast<unsigned>(e[j].slot);
-    if (slot >= b.slots || ((mask >> slot) & 1u)) return false;  // outside the layout, or used twice
+    if (slot >= b.slots || ((mask >> slot) & 1u))
+      return false;  // outside the layout, or used twice
     mask |= 1u << slot;
     Lanes4 levels;
     std::memcpy(&levels, &e[j].type, sizeof levels);
@@ -95,10 +96,12 @@ bool looks_uniform(const ComponentView& view, bool angle) {
 
 void check_solvable(const engine::Problem& problem) {
   const engine::Variant& v = problem.variant;
-  if (v.grid == engine::kDefaultGrid && v.values == 0 && v.regime != engine::Regime::kInterpolation) return;
-  throw UsageError("the solver reads 3x3 problems with the original value ranges; this problem has --grid " +
-                   std::to_string(v.grid) + ", --values " + std::to_string(v.values) + ", --regime " +
-                   std::string(engine::regime_name(v.regime)) + " (docs/variants.md)");
+  if (v.grid == engine::kDefaultGrid && v.values == 0 && v.regime != engine::Regime::kInterpolation)
+    return;
+  throw UsageError(
+      "the solver reads 3x3 problems with the original value ranges; this problem has --grid " +
+      std::to_string(v.grid) + ", --values " + std::to_string(v.values) + ", --regime " +
+      std::string(engine::regime_name(v.regime)) + " (docs/variants.md)");
 }
 
 void build_views(const engine::Problem& problem, int components, const LayoutModel* const* models,

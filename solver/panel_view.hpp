@@ -29,10 +29,10 @@ using PackedLevels = std::uint64_t;
 /// outside the layout or used twice, a level outside the layout's range) reads as empty: count 0,
 /// mask 0, common -1, no levels.
 struct PanelView {
-  int count = 0;                          ///< entities; 0 marks an unusable panel
-  std::uint16_t mask = 0;                 ///< occupied slots, bit s = slot s
-  std::array<std::int8_t, 4> common{};    ///< per EntityAttr: level shared by all, or -1
-  std::array<PackedLevels, 4> by_slot{};  ///< [attr] levels by slot
+  int count = 0;                           ///< entities; 0 marks an unusable panel
+  std::uint16_t mask = 0;                  ///< occupied slots, bit s = slot s
+  std::array<std::int8_t, 4> common{};     ///< per EntityAttr: level shared by all, or -1
+  std::array<PackedLevels, 4> by_slot{};   ///< [attr] levels by slot
   int level() const { return count - 1; }  ///< Number level
 };
 
@@ -43,7 +43,8 @@ struct ComponentView {
 };
 
 /// Throws UsageError unless the solver can read `problem`: a 3x3 matrix with the original level
-/// ranges and rules (a variant's confounders are ignored; docs/variants.md lists what it cannot read).
+/// ranges and rules (a variant's confounders are ignored; docs/variants.md lists what it cannot
+/// read).
 void check_solvable(const engine::Problem& problem);
 /// Fills views[c] from component c (c < components, at most 2) of every panel of `problem`, with
 /// models[c] its layout. Unusable panels (see PanelView) are left empty: no rule explains them.
@@ -53,7 +54,8 @@ void build_views(const engine::Problem& problem, int components, const LayoutMod
                  ComponentView* views, bool angle = true);
 
 /// Uniformity as a picture shows it (docs/solver.md): every context panel's entities are
-/// identical in Type, Size, Color (and Angle, with `angle`), and some context panel has two or more.
+/// identical in Type, Size, Color (and Angle, with `angle`), and some context panel has two or
+/// more.
 bool looks_uniform(const ComponentView& view, bool angle);
 
 /// The slot set shifted by v (mod n), docs/rules.md#number-and-position-rules Progression Position.

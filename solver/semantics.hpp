@@ -17,7 +17,8 @@
 
 namespace rave::solver {
 
-/// What an Arithmetic rule adds: Number levels (as counts), Size levels (1-based), Color levels (raw).
+/// What an Arithmetic rule adds: Number levels (as counts), Size levels (1-based), Color levels
+/// (raw).
 enum class ArithKind { kNumber, kSize, kColor };
 
 /// x / 2 rounded down (Python's x // 2).
@@ -28,10 +29,12 @@ inline int floor_div2(int x) { return x >= 0 ? x / 2 : -((-x + 1) / 2); }
 /// #type-size-and-color-rules); the
 /// original range is recovered from the narrowed one exactly as the generator does (floor
 /// division).
-inline engine::Range arithmetic_col2_range(ArithKind kind, int sign, engine::Range narrowed, int col1) {
+inline engine::Range arithmetic_col2_range(ArithKind kind, int sign, engine::Range narrowed,
+                                           int col1) {
   if (kind == ArithKind::kColor) {
-    if (sign > 0) return {narrowed.min, narrowed.min + narrowed.max - col1};  // orig max = min + max
-    const int orig_min = floor_div2(narrowed.min);                            // min was 2 * orig min
+    if (sign > 0)
+      return {narrowed.min, narrowed.min + narrowed.max - col1};  // orig max = min + max
+    const int orig_min = floor_div2(narrowed.min);                // min was 2 * orig min
     return {orig_min, col1};
   }
   // Number (counts) and Size (1-based levels): col3 + 1 = (col1 + 1) +- (col2 + 1).
@@ -54,12 +57,15 @@ struct LogTables {
 extern const LogTables kLogTables;
 /// log C(n, k) for 0 <= k <= n <= 9 (-inf outside).
 inline double log_choose(int n, int k) {
-  if (static_cast<unsigned>(n) > 9 || static_cast<unsigned>(k) > 9) return -std::numeric_limits<double>::infinity();
+  if (static_cast<unsigned>(n) > 9 || static_cast<unsigned>(k) > 9)
+    return -std::numeric_limits<double>::infinity();
   return kLogTables.choose[n][k];
 }
 /// log of a positive integer (table lookup below 64); -inf for n <= 0.
 double log_int_slow(int n);
-inline double log_int(int n) { return static_cast<unsigned>(n) < 64 ? kLogTables.ints[n] : log_int_slow(n); }
+inline double log_int(int n) {
+  return static_cast<unsigned>(n) < 64 ? kLogTables.ints[n] : log_int_slow(n);
+}
 
 /// Probability that a col2 slot set drawn as Arithmetic Position draws it (count uniform in
 /// `narrowed`, then a uniform set of that size) is accepted given col1's set: for union (+) col2

@@ -27,10 +27,11 @@ std::string_view verdict_name(Verdict verdict);
 
 /// Options shared by both backends.
 struct SolveOptions {
-  bool use_rules = false;  ///< restrict hypotheses to the rule names stored in the problem (--use-rules)
-  bool occam = true;       ///< drop noise readings a structured rule explains (abduction.md 2)
-  /// Read Angle as docs/rules.md says (per group-0 carry). Off for perceived panels, whose angles are
-  /// known only up to identical renders (docs/perception.md): Angle then plays no part.
+  bool use_rules =
+      false;          ///< restrict hypotheses to the rule names stored in the problem (--use-rules)
+  bool occam = true;  ///< drop noise readings a structured rule explains (abduction.md 2)
+  /// Read Angle as docs/rules.md says (per group-0 carry). Off for perceived panels, whose angles
+  /// are known only up to identical renders (docs/perception.md): Angle then plays no part.
   bool angle = true;
   /// Z3: score a unique answer too (its most probable assignment), as solve_readings needs to
   /// combine readings; otherwise a unique answer scores 0 (nothing to rank).
@@ -46,14 +47,14 @@ struct Reading {
 
 /// The outcome for one problem.
 struct Solution {
-  std::optional<int> answer;           ///< best-ranked consistent candidate (0..7); none if none is
+  std::optional<int> answer;  ///< best-ranked consistent candidate (0..7); none if none is
   Verdict verdict = Verdict::kNone;
-  std::uint8_t consistent = 0;         ///< bit i: candidate i is explained by a valid rule assignment
+  std::uint8_t consistent = 0;  ///< bit i: candidate i is explained by a valid rule assignment
   /// Log posterior (unnormalised) of each candidate; kNoScore if not explained. Heuristic: summed
   /// over the rule assignments; Z3: of the most probable assignment, computed when two or more
   /// candidates are consistent or score_unique is set (else a unique answer scores 0).
   std::array<double, 8> log_score{};
-  std::string reason;                  ///< kNone / kUnknown: why, in words
+  std::string reason;  ///< kNone / kUnknown: why, in words
 
   int consistent_count() const;
   std::vector<int> consistent_candidates() const;  ///< ascending

@@ -2,7 +2,9 @@
 
 namespace rave::solver {
 
-std::string_view backend_name(Backend backend) { return backend == Backend::kZ3 ? "z3" : "heuristic"; }
+std::string_view backend_name(Backend backend) {
+  return backend == Backend::kZ3 ? "z3" : "heuristic";
+}
 
 std::optional<Backend> parse_backend(std::string_view name) {
   if (name == "heuristic") return Backend::kHeuristic;

@@ -24,7 +24,8 @@ std::optional<Backend> parse_backend(std::string_view name);
 
 class Solver {
  public:
-  explicit Solver(Backend backend = Backend::kHeuristic, SolveOptions options = {}, Z3Budget budget = {});
+  explicit Solver(Backend backend = Backend::kHeuristic, SolveOptions options = {},
+                  Z3Budget budget = {});
   /// Solves one problem (see HeuristicSolver::solve, Z3Solver::solve).
   Solution solve(const engine::Problem& problem);
   /// The rule assignment explaining candidate `i` of the last solved problem (count 0 if none).

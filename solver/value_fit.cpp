@@ -24,8 +24,9 @@ bool fit_progression(const std::array<int, 8>& x, const Hypothesis& h, ValueFit&
   return true;
 }
 
-// Arithmetic Size works on 1-based levels, Color on raw levels (docs/rules.md); Color also keeps rows 1
-// and 2 from both adding 0 (the guard): after a row-1 zero, row 2 may not draw what it forbids.
+// Arithmetic Size works on 1-based levels, Color on raw levels (docs/rules.md); Color also keeps
+// rows 1 and 2 from both adding 0 (the guard): after a row-1 zero, row 2 may not draw what it
+// forbids.
 bool fit_arithmetic(const std::array<int, 8>& x, const Hypothesis& h, int attr, ValueFit& f) {
   const ArithKind kind = attr == kSize ? ArithKind::kSize : ArithKind::kColor;
   const int sign = h.rule.value;
@@ -37,7 +38,8 @@ bool fit_arithmetic(const std::array<int, 8>& x, const Hypothesis& h, int attr, 
     if (r < 2 && x[a + 2] != col3) return false;
     if (r == 2) f.predicted = col3;
     const bool guarded = kind == ArithKind::kColor && r == 1 && x[1] == 0;
-    if (guarded && std::isinf(guarded_color_row2_log_lik(sign, h.range, x[a], x[a + 1]))) return false;
+    if (guarded && std::isinf(guarded_color_row2_log_lik(sign, h.range, x[a], x[a + 1])))
+      return false;
   }
   return true;
 }
@@ -51,9 +53,9 @@ bool fit_distribute_three(const std::array<int, 8>& x, const Hypothesis& h, Valu
 // Facts of the 8 context levels shared by the hypotheses of one rule name: a hypothesis is tried
 // only when they allow it (each is a condition its own check also requires).
 struct ContextShape {
-  int step = 0;               // the common step when every row steps alike, else kNoStep
+  int step = 0;                 // the common step when every row steps alike, else kNoStep
   std::array<bool, 2> arith{};  // [sign > 0]: rows 1 and 2 end as Arithmetic of that sign computes
-  bool latin = false;         // latin_rows holds
+  bool latin = false;           // latin_rows holds
   static constexpr int kNoStep = 1 << 20;
 };
 
@@ -65,7 +67,8 @@ ContextShape shape_of(const std::array<int, 8>& x, int attr) {
   const ArithKind kind = attr == kSize ? ArithKind::kSize : ArithKind::kColor;
   for (int plus = 0; plus < 2; ++plus) {
     const int sign = plus ? 1 : -1;
-    c.arith[plus] = x[2] == arithmetic_apply(kind, sign, x[0], x[1]) && x[5] == arithmetic_apply(kind, sign, x[3], x[4]);
+    c.arith[plus] = x[2] == arithmetic_apply(kind, sign, x[0], x[1]) &&
+                    x[5] == arithmetic_apply(kind, sign, x[3], x[4]);
   }
   int third = 0;
   c.latin = latin_rows(x, third);
@@ -74,8 +77,8 @@ ContextShape shape_of(const std::array<int, 8>& x, int attr) {
 
 }  // namespace
 
-int fit_values(const LayoutModel& model, int attr, const ComponentView& view, HypothesisMask allowed,
-               ValueFit* out) {
+int fit_values(const LayoutModel& model, int attr, const ComponentView& view,
+               HypothesisMask allowed, ValueFit* out) {
   std::array<int, 8> x;
   for (int i = 0; i < 8; ++i) {
     if (view.panels[i].count == 0 || view.panels[i].common[attr] < 0) return 0;
@@ -91,8 +94,12 @@ int fit_values(const LayoutModel& model, int attr, const ComponentView& view, Hy
     f.hypothesis = static_cast<int>(i);
     bool ok = false;
     switch (h.rule.name) {
-      case RuleName::kProgression: ok = shape.step == h.rule.value && fit_progression(x, h, f); break;
-      case RuleName::kArithmetic: ok = shape.arith[h.rule.value > 0] && fit_arithmetic(x, h, attr, f); break;
+      case RuleName::kProgression:
+        ok = shape.step == h.rule.value && fit_progression(x, h, f);
+        break;
+      case RuleName::kArithmetic:
+        ok = shape.arith[h.rule.value > 0] && fit_arithmetic(x, h, attr, f);
+        break;
       case RuleName::kDistributeThree: ok = shape.latin && fit_distribute_three(x, h, f); break;
       case RuleName::kConstant: break;
     }

@@ -8,9 +8,9 @@
 
 #include "common/error.hpp"
 #include "solver/fits.hpp"
-#include "solver/panel_view.hpp"
 #include "solver/grid/grid_fit.hpp"
 #include "solver/grid/grid_solver.hpp"
+#include "solver/panel_view.hpp"
 #include "solver/z3/encoder.hpp"
 #include "solver/z3/grid_decision.hpp"
 #include "solver/z3/objective.hpp"
@@ -22,9 +22,9 @@ using z3enc::carry_weights;
 using z3enc::Encoder;
 using z3enc::group0_weights;
 using z3enc::Objective;
-using z3enc::value_weights;
 using z3enc::PanelTerms;
 using z3enc::Term;
+using z3enc::value_weights;
 
 bool allowed_bit(HypothesisMask mask, std::size_t i) { return (mask >> i) & 1u; }
 
@@ -63,7 +63,7 @@ struct Z3Solver::Impl {
   // One solver for the Impl's lifetime, used incrementally (push/pop per problem): creating a Z3
   // solver costs milliseconds, a scoped check on these formulas microseconds.
   z3::solver solver;
-  z3::expr answer;                   // the 9th panel is candidate `answer` (0..7)
+  z3::expr answer;  // the 9th panel is candidate `answer` (0..7)
   std::array<ComponentView, 2> views{};
   std::array<ComponentPlan, 2> plans{};
   int components = 0;
@@ -78,7 +78,8 @@ struct Z3Solver::Impl {
 
   Solution solve_grid(const engine::Problem& problem);
 
-  Impl(SolveOptions o, Z3Budget b) : options(o), budget(b), solver(ctx), answer(ctx.int_const("answer")) {
+  Impl(SolveOptions o, Z3Budget b)
+      : options(o), budget(b), solver(ctx), answer(ctx.int_const("answer")) {
     solver.set(budget_params());
   }
 
@@ -104,8 +105,8 @@ struct Z3Solver::Impl {
 
   Check note(Check r, const std::string& why) {
     if (r == Check::kUnknown && unknown_reason.empty())
-      unknown_reason = "Z3 stopped before deciding (rlimit " + std::to_string(budget.rlimit) + ", timeout " +
-                       std::to_string(budget.timeout_ms) + " ms; 0 = none): " + why;
+      unknown_reason = "Z3 stopped before deciding (rlimit " + std::to_string(budget.rlimit) +
+                       ", timeout " + std::to_string(budget.timeout_ms) + " ms; 0 = none): " + why;
     return r;
   }
   Check check() {
@@ -137,7 +138,9 @@ bool Z3Solver::Impl::structured_fits(const Encoder& enc, const ComponentPlan& pl
   const auto& list = plan.model->entity[attr];
   const engine::Range levels = plan.model->ranges[attr];
   for (std::size_t i = 0; i < list.size(); ++i) {
-    if (!allowed_bit(plan.allowed.entity[attr], i) || list[i].rule.name == engine::RuleName::kConstant) continue;
+    if (!allowed_bit(plan.allowed.entity[attr], i) ||
+        list[i].rule.name == engine::RuleName::kConstant)
+      continue;
     for (int level = levels.min; level <= levels.max; ++level) {
       panels[8].common[attr] = Term::integer(level);
       const Term fits = enc.values(list[i], attr, panels);
@@ -162,8 +165,8 @@ void Z3Solver::Impl::prepare(const engine::Problem& problem, int c) {
   plan.panels.push_back(enc.answer(view.panels));
   bool regenerates = false;
   for (std::size_t k = 0; k < model.group0.size(); ++k)
-    regenerates = regenerates ||
-                  (allowed_bit(plan.allowed.group0, k) && carry_of(model.group0[k].rule) == Carry::kRegenerate);
+    regenerates = regenerates || (allowed_bit(plan.allowed.group0, k) &&
+                                  carry_of(model.group0[k].rule) == Carry::kRegenerate);
   if (!options.occam || !regenerates || view.uniform) return;
   for (int a = 0; a < kRuleAttrs; ++a) plan.noise_allowed[a] = !structured_fits(enc, plan, a);
 }
@@ -203,8 +206,9 @@ std::vector<CarryGroup> Z3Solver::Impl::assert_group0(int c, const Encoder& enc)
     weigh(chosen, [&] { return group0_weights(model, model.group0[k], views[c]); });
     const Carry carry = carry_of(model.group0[k].rule);
     const int shift = carry == Carry::kShift ? model.group0[k].rule.value : 0;
-    auto it = std::find_if(carries.begin(), carries.end(),
-                           [&](const CarryGroup& cg) { return cg.carry == carry && cg.shift == shift; });
+    auto it = std::find_if(carries.begin(), carries.end(), [&](const CarryGroup& cg) {
+      return cg.carry == carry && cg.shift == shift;
+    });
     if (it == carries.end())
       carries.push_back(CarryGroup{carry, shift, chosen});
     else
@@ -215,19 +219,22 @@ std::vector<CarryGroup> Z3Solver::Impl::assert_group0(int c, const Encoder& enc)
 }
 
 // Angle, never ruled, read per carry (docs/rules.md); nothing when Angle plays no part.
-void Z3Solver::Impl::assert_angle(int c, const Encoder& enc, const std::vector<CarryGroup>& carries) {
+void Z3Solver::Impl::assert_angle(int c, const Encoder& enc,
+                                  const std::vector<CarryGroup>& carries) {
   if (!options.angle) return;
   const bool uniform = views[c].uniform;
   for (const CarryGroup& cg : carries) {
     add(implies(cg.chosen, enc.carry(cg.carry, cg.shift, uniform, kAngle, plans[c].panels)));
     const CarryKey key{cg.carry, cg.shift, uniform};
-    weigh(cg.chosen, [&] { return carry_weights(key, 0.0, plans[c].model->ranges[kAngle], views[c]); });
+    weigh(cg.chosen,
+          [&] { return carry_weights(key, 0.0, plans[c].model->ranges[kAngle], views[c]); });
   }
 }
 
 // The selector of attribute `a` of component c; Constant means what each carry makes of it, and
 // noise is excluded where Occam says a structured rule explains the attribute.
-void Z3Solver::Impl::assert_attribute(int c, int a, const Encoder& enc, const std::vector<CarryGroup>& carries) {
+void Z3Solver::Impl::assert_attribute(int c, int a, const Encoder& enc,
+                                      const std::vector<CarryGroup>& carries) {
   const ComponentPlan& plan = plans[c];
   const auto& list = plan.model->entity[a];
   const bool uniform = views[c].uniform;
@@ -245,9 +252,11 @@ void Z3Solver::Impl::assert_attribute(int c, int a, const Encoder& enc, const st
     for (const CarryGroup& cg : carries) {
       const bool noise = !uniform && cg.carry == Carry::kRegenerate;
       const CarryKey key{cg.carry, cg.shift, uniform};
-      weigh(chosen && cg.chosen, [&] { return carry_weights(key, list[r].log_prior, plan.model->ranges[a], views[c]); });
+      weigh(chosen && cg.chosen,
+            [&] { return carry_weights(key, list[r].log_prior, plan.model->ranges[a], views[c]); });
       if (noise && plan.noise_allowed[a]) continue;  // noise: no constraint
-      const Term meaning = noise ? Term::boolean(false) : enc.carry(cg.carry, cg.shift, uniform, a, plan.panels);
+      const Term meaning =
+          noise ? Term::boolean(false) : enc.carry(cg.carry, cg.shift, uniform, a, plan.panels);
       add(implies(chosen && cg.chosen, meaning));
     }
   }
@@ -267,7 +276,8 @@ Reading Z3Solver::Impl::reading_from(const z3::model& m) const {
     const int g = value_of("group0_" + tag);
     out.rules[0] = model.group0[g].rule;
     for (int a = 0; a < kRuleAttrs; ++a) {
-      const engine::Rule& rule = model.entity[a][value_of("rule_" + tag + "_" + std::to_string(a))].rule;
+      const engine::Rule& rule =
+          model.entity[a][value_of("rule_" + tag + "_" + std::to_string(a))].rule;
       out.rules[a + 1] = rule;
       out.noise[a] = rule.name == engine::RuleName::kConstant && !views[c].uniform &&
                      carry_of(out.rules[0]) == Carry::kRegenerate;
@@ -277,7 +287,8 @@ Reading Z3Solver::Impl::reading_from(const z3::model& m) const {
   return r;
 }
 
-Z3Solver::Z3Solver(SolveOptions options, Z3Budget budget) : impl_(std::make_unique<Impl>(options, budget)) {}
+Z3Solver::Z3Solver(SolveOptions options, Z3Budget budget)
+    : impl_(std::make_unique<Impl>(options, budget)) {}
 Z3Solver::~Z3Solver() = default;
 Z3Solver::Z3Solver(Z3Solver&&) noexcept = default;
 Z3Solver& Z3Solver::operator=(Z3Solver&&) noexcept = default;
@@ -299,7 +310,8 @@ bool Z3Solver::Impl::enumerate(Solution& out) {
   for (; r == Check::kSat; r = check()) {
     const z3::model m = solver.get_model();
     const int found = m.eval(answer, true).get_numeral_int();
-    RAVE_CHECK(found >= 0 && found < 8 && !((out.consistent >> found) & 1u), "Z3 answer out of range or repeated");
+    RAVE_CHECK(found >= 0 && found < 8 && !((out.consistent >> found) & 1u),
+               "Z3 answer out of range or repeated");
     out.consistent = static_cast<std::uint8_t>(out.consistent | (1u << found));
     readings[found] = reading_from(m);
     solver.add(answer != found);
@@ -313,8 +325,10 @@ bool Z3Solver::Impl::enumerate(Solution& out) {
 // assignment. The answer is the best (lowest index on exact ties). False when a budget ran out.
 bool Z3Solver::Impl::rank(Solution& out) {
   const int count = out.consistent_count();
-  if (count == 0 || (count == 1 && !options.score_unique)) {  // nothing to rank: none, or the one answer
-    if (count == 1) out.answer = out.consistent_candidates().front(), out.log_score[*out.answer] = 0;
+  if (count == 0 ||
+      (count == 1 && !options.score_unique)) {  // nothing to rank: none, or the one answer
+    if (count == 1)
+      out.answer = out.consistent_candidates().front(), out.log_score[*out.answer] = 0;
     return true;
   }
   collect = true;  // assert the problem again, collecting assertions and weights
@@ -332,7 +346,8 @@ bool Z3Solver::Impl::rank(Solution& out) {
     opt.add(answer == i);
     const z3::optimize::handle h = opt.maximize(total);
     ++checks;
-    if (note(to_check(opt.check()), Z3_optimize_get_reason_unknown(ctx, opt)) != Check::kSat) return false;
+    if (note(to_check(opt.check()), Z3_optimize_get_reason_unknown(ctx, opt)) != Check::kSat)
+      return false;
     const std::int64_t value = opt.upper(h).get_numeral_int64();
     out.log_score[i] = Objective::nats(value);
     readings[i] = reading_from(opt.get_model());
@@ -375,7 +390,8 @@ Solution Z3Solver::Impl::solve_grid(const engine::Problem& problem) {
   std::vector<GridComponentFit> fits;
   for (int c = 0; c < components; ++c) fits.push_back(fit_grid_component(problem, c, options));
   try {
-    z3enc::GridDecision d = z3enc::decide_grid(ctx, solver, budget_params(), fits, options.score_unique);
+    z3enc::GridDecision d =
+        z3enc::decide_grid(ctx, solver, budget_params(), fits, options.score_unique);
     readings = d.readings;
     checks = d.checks;
     return d.solution;

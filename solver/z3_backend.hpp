@@ -3,9 +3,9 @@
 // decided by Z3. Panel attributes are terms (the 9th panel's are if-then-else terms over an integer
 // answer variable 0..7), each rule group is an integer selector over its valid hypotheses, and each
 // hypothesis is an implication "selector = h -> the rule holds on the three rows". After each model
-// the answer found is blocked and Z3 is asked again, so the consistent candidates are enumerated and
-// the verdict is proved: unique, ambiguous (these candidates), none (no answer), or unknown when a
-// budget ran out. Z3 also ranks what it proved: each consistent candidate scores the largest
+// the answer found is blocked and Z3 is asked again, so the consistent candidates are enumerated
+// and the verdict is proved: unique, ambiguous (these candidates), none (no answer), or unknown
+// when a budget ran out. Z3 also ranks what it proved: each consistent candidate scores the largest
 // log-posterior (the prior and sampling likelihoods of docs/solver.md, solver/likelihood.hpp)
 // of an assignment that explains it, found by Z3's optimiser over the same constraints. Nothing
 // here calls the heuristic backend: the two are compared, not combined.
@@ -38,7 +38,8 @@ class Z3Solver {
   /// Decides which candidates some valid rule assignment explains and ranks them (see above).
   /// Throws InputError when use_rules is set and the problem's rules are unknown.
   Solution solve(const engine::Problem& problem);
-  /// The most probable rule assignment explaining candidate `i` in the last solve (count 0 if none).
+  /// The most probable rule assignment explaining candidate `i` in the last solve (count 0 if
+  /// none).
   Reading reading(int candidate) const;
   /// Z3 checks run by the last solve (answer enumeration, ranking, and the reason for `none`).
   int checks() const;

@@ -5,8 +5,8 @@
 #include <vector>
 
 #include "engine/answers/answer_set.hpp"
-#include "engine/render/render.hpp"
 #include "engine/model/configuration.hpp"
+#include "engine/render/render.hpp"
 #include "engine/rules/matrix.hpp"
 
 namespace {

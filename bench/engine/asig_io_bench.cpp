@@ -1,5 +1,5 @@
-// Throughput of the .asig problem text (engine/formats/asig_io.hpp): problems/s and bytes/s writing and
-// reading whole problems, on 7 x 4 problems generated before the loop from a fixed seed.
+// Throughput of the .asig problem text (engine/formats/asig_io.hpp): problems/s and bytes/s writing
+// and reading whole problems, on 7 x 4 problems generated before the loop from a fixed seed.
 #include <benchmark/benchmark.h>
 
 #include <string>

@@ -80,8 +80,8 @@ void BM_Generate_Grid(benchmark::State& state) {
   const rave::engine::Variant variant{.grid = static_cast<int>(state.range(1))};
   std::uint64_t k = 0;
   for (auto _ : state) {
-    auto problem = rave::engine::generate_problem(config, AnswerStrategy::kIRaven, 1234, k++, variant,
-                                                  rave::engine::Split::kTrain);
+    auto problem = rave::engine::generate_problem(config, AnswerStrategy::kIRaven, 1234, k++,
+                                                  variant, rave::engine::Split::kTrain);
     benchmark::DoNotOptimize(problem);
   }
   state.SetItemsProcessed(state.iterations());

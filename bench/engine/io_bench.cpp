@@ -10,8 +10,8 @@
 #include "bench/engine/sample_problems.hpp"
 #include "engine/encode.hpp"
 #include "engine/formats/npz.hpp"
-#include "engine/render/render.hpp"
 #include "engine/formats/xml_io.hpp"
+#include "engine/render/render.hpp"
 
 namespace {
 
@@ -31,7 +31,8 @@ void BM_Xml_Write(benchmark::State& state, ConfigId id) {
 
 void BM_Xml_Read(benchmark::State& state, ConfigId id) {
   std::vector<std::string> texts;
-  for (const auto& p : rave::bench::bench_problems(id, 32)) texts.push_back(rave::engine::write_problem_xml(p));
+  for (const auto& p : rave::bench::bench_problems(id, 32))
+    texts.push_back(rave::engine::write_problem_xml(p));
   std::size_t i = 0, bytes = 0;
   for (auto _ : state) {
     const std::string& text = texts[i++ % texts.size()];
@@ -73,7 +74,8 @@ void BM_Npz_EncodeFresh(benchmark::State& state, ConfigId id) {
 
 void BM_Npz_Read(benchmark::State& state, ConfigId id, bool compress) {
   const std::string bytes = rave::engine::encode_npz(contents_of(id), compress);
-  for (auto _ : state) benchmark::DoNotOptimize(rave::engine::parse_npz(bytes, "bench.npz").contents());
+  for (auto _ : state)
+    benchmark::DoNotOptimize(rave::engine::parse_npz(bytes, "bench.npz").contents());
   state.SetItemsProcessed(state.iterations());
 }
 
@@ -97,10 +99,12 @@ const bool kRegistered = [] {
     benchmark::RegisterBenchmark(("BM_Xml_Read/" + folder).c_str(), BM_Xml_Read, config.id);
     benchmark::RegisterBenchmark(("BM_Problem_Save/" + folder).c_str(), BM_Problem_Save, config.id);
   }
-  benchmark::RegisterBenchmark("BM_Npz_EncodeFresh/distribute_nine/stored", BM_Npz_EncodeFresh, ConfigId::kDistributeNine);
+  benchmark::RegisterBenchmark("BM_Npz_EncodeFresh/distribute_nine/stored", BM_Npz_EncodeFresh,
+                               ConfigId::kDistributeNine);
   for (ConfigId id : {ConfigId::kCenterSingle, ConfigId::kDistributeNine})
     for (bool compress : {false, true}) {
-      const std::string name = std::string(rave::engine::configuration(id).folder) + (compress ? "/compressed" : "/stored");
+      const std::string name = std::string(rave::engine::configuration(id).folder) +
+                               (compress ? "/compressed" : "/stored");
       benchmark::RegisterBenchmark(("BM_Npz_Encode/" + name).c_str(), BM_Npz_Encode, id, compress);
       benchmark::RegisterBenchmark(("BM_Npz_Read/" + name).c_str(), BM_Npz_Read, id, compress);
     }

@@ -34,14 +34,16 @@ void BM_Rules_Sample(benchmark::State& state, ConfigId id) {
     tries_total += tries;
   }
   state.SetItemsProcessed(state.iterations());
-  state.counters["tries"] = benchmark::Counter(static_cast<double>(tries_total) / static_cast<double>(state.iterations()));
+  state.counters["tries"] = benchmark::Counter(static_cast<double>(tries_total) /
+                                               static_cast<double>(state.iterations()));
 }
 
 // One case per configuration, named by folder: BM_Matrix_Sample/center_single, ...
 const bool kRegistered = [] {
   for (const auto& config : rave::engine::all_configurations()) {
     const std::string folder(config.folder);
-    benchmark::RegisterBenchmark(("BM_Matrix_Sample/" + folder).c_str(), BM_Matrix_Sample, config.id);
+    benchmark::RegisterBenchmark(("BM_Matrix_Sample/" + folder).c_str(), BM_Matrix_Sample,
+                                 config.id);
     benchmark::RegisterBenchmark(("BM_Rules_Sample/" + folder).c_str(), BM_Rules_Sample, config.id);
   }
   return true;

@@ -17,7 +17,8 @@ using rave::engine::ConfigId;
 
 void BM_Render_Panel(benchmark::State& state, ConfigId id) {
   const auto problems = rave::bench::bench_problems(id, 32);
-  for (const auto& p : problems) benchmark::DoNotOptimize(rave::engine::render_problem(p));  // warm templates
+  for (const auto& p : problems)
+    benchmark::DoNotOptimize(rave::engine::render_problem(p));  // warm templates
   std::size_t i = 0;
   for (auto _ : state) {
     const auto& p = problems[(i / 16) % problems.size()];
@@ -31,16 +32,23 @@ void BM_Render_Problem(benchmark::State& state, ConfigId id) {
   const auto problems = rave::bench::bench_problems(id, 32);
   for (const auto& p : problems) benchmark::DoNotOptimize(rave::engine::render_problem(p));
   std::size_t i = 0;
-  for (auto _ : state) benchmark::DoNotOptimize(rave::engine::render_problem(problems[i++ % problems.size()]));
+  for (auto _ : state)
+    benchmark::DoNotOptimize(rave::engine::render_problem(problems[i++ % problems.size()]));
   state.SetItemsProcessed(state.iterations());
 }
 
 void BM_Render_TemplateBuild(benchmark::State& state) {
-  const auto& slots = rave::engine::configuration(ConfigId::kDistributeFour).components[0].layout.slots;
+  const auto& slots =
+      rave::engine::configuration(ConfigId::kDistributeFour).components[0].layout.slots;
   int i = 0;
   for (auto _ : state) {
-    const rave::engine::Entity e{.slot = i % 4, .type = 1 + (i / 4) % 5, .size = (i / 20) % 6, .color = 0, .angle = (i / 120) % 8};
-    benchmark::DoNotOptimize(rave::engine::internal::build_entity_template(slots[static_cast<std::size_t>(e.slot)], e));
+    const rave::engine::Entity e{.slot = i % 4,
+                                 .type = 1 + (i / 4) % 5,
+                                 .size = (i / 20) % 6,
+                                 .color = 0,
+                                 .angle = (i / 120) % 8};
+    benchmark::DoNotOptimize(
+        rave::engine::internal::build_entity_template(slots[static_cast<std::size_t>(e.slot)], e));
     ++i;
   }
   state.SetItemsProcessed(state.iterations());
@@ -51,7 +59,8 @@ const bool kRegistered = [] {
   for (const auto& config : rave::engine::all_configurations()) {
     const std::string folder(config.folder);
     benchmark::RegisterBenchmark(("BM_Render_Panel/" + folder).c_str(), BM_Render_Panel, config.id);
-    benchmark::RegisterBenchmark(("BM_Render_Problem/" + folder).c_str(), BM_Render_Problem, config.id);
+    benchmark::RegisterBenchmark(("BM_Render_Problem/" + folder).c_str(), BM_Render_Problem,
+                                 config.id);
   }
   return true;
 }();

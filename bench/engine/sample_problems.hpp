@@ -7,8 +7,8 @@
 //   std::vector<Problem> problems = bench_problems(ConfigId::kDistributeNine, 32);
 #include <vector>
 
-#include "engine/rules/matrix.hpp"
 #include "engine/model/problem.hpp"
+#include "engine/rules/matrix.hpp"
 
 namespace rave::bench {
 
@@ -20,8 +20,12 @@ inline std::vector<engine::Problem> bench_problems(engine::ConfigId id, int coun
   for (int i = 0; i < count; ++i) {
     engine::Problem p;
     p.config = id;
-    for (int j = 0; j < 8; ++j) p.context[static_cast<std::size_t>(j)] = matrices[static_cast<std::size_t>(i)].panels[static_cast<std::size_t>(j)];
-    for (int j = 0; j < 8; ++j) p.candidates[static_cast<std::size_t>(j)] = matrices[static_cast<std::size_t>(i + j)].answer();
+    for (int j = 0; j < 8; ++j)
+      p.context[static_cast<std::size_t>(j)] =
+          matrices[static_cast<std::size_t>(i)].panels[static_cast<std::size_t>(j)];
+    for (int j = 0; j < 8; ++j)
+      p.candidates[static_cast<std::size_t>(j)] =
+          matrices[static_cast<std::size_t>(i + j)].answer();
     p.rules = matrices[static_cast<std::size_t>(i)].rules;
     p.target = 0;
     p.predict = 0;

@@ -1,8 +1,8 @@
 // The evaluation harness end to end from files on disk, one thread: `rave export` (read each
 // problem's XML and the target from its npz, solve it for the verdict, write its JSON line) per
 // format, and `rave score` (read the set the same way, parse a predictions file, score it). The set
-// is 100 problems per configuration from rave's generator (seed 2024, RAVEN answer sets, stored npz),
-// laid out as a dataset: <folder>/<configuration>/RAVEN_<k>_test.{xml,npz}. Target: 20,000
+// is 100 problems per configuration from rave's generator (seed 2024, RAVEN answer sets, stored
+// npz), laid out as a dataset: <folder>/<configuration>/RAVEN_<k>_test.{xml,npz}. Target: 20,000
 // problems/s per core (issue 12); figures in bench/README.md.
 #include <benchmark/benchmark.h>
 
@@ -32,7 +32,8 @@ const fs::path& dataset() {
       const fs::path folder = root / std::string(rave::engine::configuration(id).folder);
       fs::create_directories(folder);
       for (int k = 0; k < kPerConfig; ++k) {
-        const auto p = rave::engine::generate_problem(id, rave::engine::AnswerStrategy::kRaven, kSeed, static_cast<std::uint64_t>(k));
+        const auto p = rave::engine::generate_problem(id, rave::engine::AnswerStrategy::kRaven,
+                                                      kSeed, static_cast<std::uint64_t>(k));
         rave::engine::write_problem_files(folder, "RAVEN_" + std::to_string(k) + "_test",
                                           rave::engine::encode_problem_files(p));
       }
@@ -58,7 +59,8 @@ BENCHMARK(BM_Export_FromXml)->Arg(0)->Arg(1)->Arg(2)->Unit(benchmark::kMilliseco
 void BM_Score_FromXml(benchmark::State& state) {
   std::string lines;  // a predictions file: every answer, as a model would write it
   for (const auto& item : ev::load_items(dataset(), 1))
-    lines += "{\"id\": \"" + item.id + "\", \"answer\": " + std::to_string(item.blind_answer) + "}\n";
+    lines +=
+        "{\"id\": \"" + item.id + "\", \"answer\": " + std::to_string(item.blind_answer) + "}\n";
   std::size_t problems = 0;
   for (auto _ : state) {
     const auto key = ev::AnswerKey::load(dataset(), 1);

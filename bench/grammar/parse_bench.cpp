@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "engine/model/configuration.hpp"
 #include "common/random.hpp"
+#include "engine/model/configuration.hpp"
 #include "engine/model/structure.hpp"
 #include "grammar/parse.hpp"
 #include "grammar/writer.hpp"

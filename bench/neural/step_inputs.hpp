@@ -1,7 +1,8 @@
 #pragma once
 // What a timed training step runs on, shared by train_step_bench.cpp and step_server.cpp: a fixed
 // random batch (images uniform 0..255, the DRT rows of O-IG, random targets and meta bits) and the
-// loss weights of the PyTorch reference figures (ResNet with both BCE meta terms, WReN with beta 10).
+// loss weights of the PyTorch reference figures (ResNet with both BCE meta terms, WReN with beta
+// 10).
 //
 //   BatchTensors b = random_step_batch(32, 80, torch::kCPU);
 //   LossWeights w = step_loss_weights(ModelKind::kWReN);   // {0, 10}
@@ -12,12 +13,14 @@
 namespace rave::neural {
 
 /// `batch` random problems at `side` x `side` on `device`.
-inline BatchTensors random_step_batch(std::int64_t batch, std::int64_t side, const torch::Device& device) {
+inline BatchTensors random_step_batch(std::int64_t batch, std::int64_t side,
+                                      const torch::Device& device) {
   const DrtInput drt = drt_input(engine::structure_tree(engine::ConfigId::kOutInGrid));
   const auto on = [&](const torch::Tensor& t) { return t.to(device); };
   BatchTensors b;
   b.input.images = on(torch::randint(0, 256, {batch, kPanels, side, side}).to(torch::kFloat));
-  b.input.labels = on(torch::tensor(std::vector<std::int64_t>(drt.labels.begin(), drt.labels.end())).repeat({batch, 1}));
+  b.input.labels = on(torch::tensor(std::vector<std::int64_t>(drt.labels.begin(), drt.labels.end()))
+                          .repeat({batch, 1}));
   b.input.indicator = on(torch::full({batch}, drt.indicator));
   b.targets = on(torch::randint(0, 8, {batch}, torch::kLong));
   b.meta_target = on(torch::randint(0, 2, {batch, kMetaTargetBits}).to(torch::kFloat));

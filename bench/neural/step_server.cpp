@@ -24,19 +24,22 @@ using namespace rave::neural;
 
 int serve(int argc, char** argv) {
   if (argc < 6 || argc > 8) {
-    std::fprintf(stderr, "usage: rave-step MODEL DRT(0|1) IMAGE_SIZE BATCH THREADS [DEVICE [PRECISION]]\n");
+    std::fprintf(stderr,
+                 "usage: rave-step MODEL DRT(0|1) IMAGE_SIZE BATCH THREADS [DEVICE [PRECISION]]\n");
     return 2;
   }
   const auto device_spec = parse_device(argc > 6 ? argv[6] : "cpu");
   const auto precision = parse_precision(argc > 7 ? argv[7] : "fp32");
-  if (!device_spec || !precision) return std::fprintf(stderr, "rave-step: bad device or precision\n"), 2;
+  if (!device_spec || !precision)
+    return std::fprintf(stderr, "rave-step: bad device or precision\n"), 2;
   const torch::Device device = resolve_device(*device_spec);
   const auto finish = [&] {
     if (device.is_cuda()) torch::cuda::synchronize(device.index());
   };
   const auto kind = parse_model_kind(argv[1]);
   if (!kind) return std::fprintf(stderr, "rave-step: unknown model %s\n", argv[1]), 2;
-  const ModelOptions options{.kind = *kind, .drt = std::atoi(argv[2]) != 0, .image_size = std::atoi(argv[3])};
+  const ModelOptions options{
+      .kind = *kind, .drt = std::atoi(argv[2]) != 0, .image_size = std::atoi(argv[3])};
   set_compute_threads(std::atoi(argv[5]));
   torch::manual_seed(1);
   auto model = make_model(options);
@@ -52,7 +55,9 @@ int serve(int argc, char** argv) {
     const auto t0 = std::chrono::steady_clock::now();
     train_step(*model, adam, batch, weights, step);
     finish();
-    std::cout << std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count() << std::endl;
+    std::cout
+        << std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count()
+        << std::endl;
   }
   return 0;
 }

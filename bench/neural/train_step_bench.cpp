@@ -55,18 +55,31 @@ void train_steps(benchmark::State& state, const ModelOptions& options) {
 }
 
 void BM_TrainStep_CnnMlp(benchmark::State& s) { train_steps(s, {.kind = ModelKind::kCnn}); }
-void BM_TrainStep_CnnMlpDrt(benchmark::State& s) { train_steps(s, {.kind = ModelKind::kCnn, .drt = true}); }
-void BM_TrainStep_ResNet18MlpDrt(benchmark::State& s) { train_steps(s, {.kind = ModelKind::kResNet, .drt = true}); }
+void BM_TrainStep_CnnMlpDrt(benchmark::State& s) {
+  train_steps(s, {.kind = ModelKind::kCnn, .drt = true});
+}
+void BM_TrainStep_ResNet18MlpDrt(benchmark::State& s) {
+  train_steps(s, {.kind = ModelKind::kResNet, .drt = true});
+}
 void BM_TrainStep_ResNet18MlpDrt80(benchmark::State& s) {
   train_steps(s, {.kind = ModelKind::kResNet, .drt = true, .image_size = 80});
 }
-void BM_TrainStep_CnnLstmDrt(benchmark::State& s) { train_steps(s, {.kind = ModelKind::kLstm, .drt = true}); }
+void BM_TrainStep_CnnLstmDrt(benchmark::State& s) {
+  train_steps(s, {.kind = ModelKind::kLstm, .drt = true});
+}
 void BM_TrainStep_WReN(benchmark::State& s) { train_steps(s, {.kind = ModelKind::kWReN}); }
 
-#define RAVE_STEP_BENCH(fn)                                                                                 \
-  BENCHMARK(fn)->Arg(1)->Arg(2)->Iterations(1)->Repetitions(10)->ReportAggregatesOnly(true)->UseRealTime() \
-      ->Unit(benchmark::kMillisecond)->ComputeStatistics("min", [](const std::vector<double>& v) {         \
-        return *std::min_element(v.begin(), v.end());                                                       \
+#define RAVE_STEP_BENCH(fn)                                         \
+  BENCHMARK(fn)                                                     \
+      ->Arg(1)                                                      \
+      ->Arg(2)                                                      \
+      ->Iterations(1)                                               \
+      ->Repetitions(10)                                             \
+      ->ReportAggregatesOnly(true)                                  \
+      ->UseRealTime()                                               \
+      ->Unit(benchmark::kMillisecond)                               \
+      ->ComputeStatistics("min", [](const std::vector<double>& v) { \
+        return *std::min_element(v.begin(), v.end());               \
       })
 RAVE_STEP_BENCH(BM_TrainStep_CnnMlp);
 RAVE_STEP_BENCH(BM_TrainStep_CnnMlpDrt);

@@ -1,7 +1,7 @@
-// Solving from pixels: end to end from the bytes of an npz (the decoding of the npz included) to the
-// solver's answer, perception alone, and building the lookup tables of a configuration. Problems
-// are made by rave's generator (seed 2024, 100 per configuration, RAVEN answer sets) and encoded
-// in memory as numpy.savez wrote the original RAVEN-10000 files (uncompressed) or, for the
+// Solving from pixels: end to end from the bytes of an npz (the decoding of the npz included) to
+// the solver's answer, perception alone, and building the lookup tables of a configuration.
+// Problems are made by rave's generator (seed 2024, 100 per configuration, RAVEN answer sets) and
+// encoded in memory as numpy.savez wrote the original RAVEN-10000 files (uncompressed) or, for the
 // compressed case, as numpy.savez_compressed (RAVEN-FAIR's layout). The tables are built before
 // the timed loops (they are built once per process); their size is reported as a counter.
 #include <benchmark/benchmark.h>
@@ -32,20 +32,24 @@ const std::vector<std::string>& npz_bytes(int config, bool compressed) {
     by_config.resize(rave::engine::kNumConfigs + 1);
     for (int k = 0; k < kPerConfig; ++k)
       for (int c = 0; c < rave::engine::kNumConfigs; ++c) {
-        const auto p = rave::engine::generate_problem(static_cast<ConfigId>(c), rave::engine::AnswerStrategy::kRaven, 2024,
+        const auto p = rave::engine::generate_problem(static_cast<ConfigId>(c),
+                                                      rave::engine::AnswerStrategy::kRaven, 2024,
                                                       static_cast<std::uint64_t>(k));
         const auto images = rave::engine::render_problem(p);
         std::string bytes = rave::engine::encode_problem_npz(p, images, compressed);
         by_config[c].push_back(bytes);
         by_config.back().push_back(std::move(bytes));
       }
-    for (int c = 0; c < rave::engine::kNumConfigs; ++c) perception::config_tables(static_cast<ConfigId>(c));
+    for (int c = 0; c < rave::engine::kNumConfigs; ++c)
+      perception::config_tables(static_cast<ConfigId>(c));
   }
   return by_config[config < 0 ? rave::engine::kNumConfigs : config];
 }
 
 std::string label(int config) {
-  return config < 0 ? "mix of 7" : std::string(rave::engine::configuration(static_cast<ConfigId>(config)).paper_name);
+  return config < 0
+             ? "mix of 7"
+             : std::string(rave::engine::configuration(static_cast<ConfigId>(config)).paper_name);
 }
 
 void from_npz(benchmark::State& state, bool compressed) {
@@ -99,6 +103,9 @@ void BM_Perception_BuildTables(benchmark::State& state) {
   state.counters["table_MB"] = static_cast<double>(bytes) / 1e6;
   state.SetLabel(label(static_cast<int>(state.range(0))));
 }
-BENCHMARK(BM_Perception_BuildTables)->DenseRange(0, 6)->Unit(benchmark::kMillisecond)->Iterations(1);
+BENCHMARK(BM_Perception_BuildTables)
+    ->DenseRange(0, 6)
+    ->Unit(benchmark::kMillisecond)
+    ->Iterations(1);
 
 }  // namespace

@@ -9,12 +9,12 @@
 #include <string>
 #include <vector>
 
-#include "engine/encode.hpp"
 #include "engine/dataset.hpp"
-#include "engine/generate.hpp"
-#include "engine/formats/xml_io.hpp"
-#include "solver/heuristic.hpp"
+#include "engine/encode.hpp"
 #include "engine/formats/problem_files.hpp"
+#include "engine/formats/xml_io.hpp"
+#include "engine/generate.hpp"
+#include "solver/heuristic.hpp"
 #include "solver/z3_backend.hpp"
 
 namespace {
@@ -33,8 +33,8 @@ const std::vector<Problem>& problems(int config) {
     std::vector<std::vector<Problem>> out(rave::engine::kNumConfigs + 1);
     for (int k = 0; k < kPerConfig; ++k)
       for (int c = 0; c < rave::engine::kNumConfigs; ++c) {
-        Problem p = rave::engine::generate_problem(static_cast<ConfigId>(c), AnswerStrategy::kRaven, kSeed,
-                                                   static_cast<std::uint64_t>(k));
+        Problem p = rave::engine::generate_problem(static_cast<ConfigId>(c), AnswerStrategy::kRaven,
+                                                   kSeed, static_cast<std::uint64_t>(k));
         out[c].push_back(p);
         out.back().push_back(std::move(p));
       }
@@ -44,7 +44,9 @@ const std::vector<Problem>& problems(int config) {
 }
 
 std::string label(int config) {
-  return config < 0 ? "mix of 7" : std::string(rave::engine::configuration(static_cast<ConfigId>(config)).paper_name);
+  return config < 0
+             ? "mix of 7"
+             : std::string(rave::engine::configuration(static_cast<ConfigId>(config)).paper_name);
 }
 
 template <class Solver>
@@ -73,7 +75,8 @@ void BM_Heuristic_InMemoryDistinct(benchmark::State& state) {
     std::vector<Problem> out;
     for (int k = 0; k < 10 * kPerConfig; ++k)
       for (int c = 0; c < rave::engine::kNumConfigs; ++c)
-        out.push_back(rave::engine::generate_problem(static_cast<ConfigId>(c), AnswerStrategy::kRaven, kSeed,
+        out.push_back(rave::engine::generate_problem(static_cast<ConfigId>(c),
+                                                     AnswerStrategy::kRaven, kSeed,
                                                      static_cast<std::uint64_t>(k)));
     return out;
   }();
@@ -135,7 +138,9 @@ void BM_Heuristic_FromXmlFile(benchmark::State& state) {
   solver::HeuristicSolver s;
   std::size_t i = 0;
   for (auto _ : state) {
-    benchmark::DoNotOptimize(s.solve(rave::engine::read_problem(files[i], with_npz ? rave::engine::TargetSource::kSibling : rave::engine::TargetSource::kNone)));
+    benchmark::DoNotOptimize(s.solve(
+        rave::engine::read_problem(files[i], with_npz ? rave::engine::TargetSource::kSibling
+                                                      : rave::engine::TargetSource::kNone)));
     if (++i == files.size()) i = 0;
   }
   state.SetItemsProcessed(state.iterations());

@@ -42,7 +42,8 @@ AnswerStrategy strategy_named(std::string_view name) {
   throw UsageError("unknown answer-set strategy '" + std::string(name) + "'; known: " + known);
 }
 
-AnswerSet build_answer_set(const Matrix& matrix, AnswerStrategy strategy, Rng& rng, PanelImageFn draw) {
+AnswerSet build_answer_set(const Matrix& matrix, AnswerStrategy strategy, Rng& rng,
+                           PanelImageFn draw) {
   RAVE_CHECK(matrix.rules.size() == matrix.configuration().components.size() &&
                  matrix.narrowed.size() == matrix.rules.size(),
              "build_answer_set: the matrix needs one rule group and one narrowed constraint per "
@@ -51,9 +52,7 @@ AnswerSet build_answer_set(const Matrix& matrix, AnswerStrategy strategy, Rng& r
   switch (strategy) {
     case AnswerStrategy::kRaven: set = internal::build_raven_answers(matrix, rng); break;
     case AnswerStrategy::kIRaven: set = internal::build_iraven_answers(matrix, rng); break;
-    case AnswerStrategy::kFair:
-      set = internal::build_fair_answers(matrix, rng, draw);
-      break;
+    case AnswerStrategy::kFair: set = internal::build_fair_answers(matrix, rng, draw); break;
   }
   check_answer_set(matrix, set);
   return set;

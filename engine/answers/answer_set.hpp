@@ -7,9 +7,10 @@
 //  - kIRaven: I-RAVEN's attribute bisection tree (3 levels -> 8 candidates at cube vertices).
 //  - kFair: RAVEN-FAIR's random tree with rejection of accidentally valid or identical candidates.
 //
-// RAVEN-FAIR compares candidates by their images; the drawing comes from the caller (engine/render's
-// render_panel, as generate_problem passes it), so the answer sets need no renderer of their own.
-// The builders work on the matrix's last panel whatever the matrix side (docs/variants.md).
+// RAVEN-FAIR compares candidates by their images; the drawing comes from the caller
+// (engine/render's render_panel, as generate_problem passes it), so the answer sets need no
+// renderer of their own. The builders work on the matrix's last panel whatever the matrix side
+// (docs/variants.md).
 //
 //   AnswerSet set = build_answer_set(matrix, AnswerStrategy::kIRaven, rng);
 //   AnswerSet fair = build_answer_set(matrix, AnswerStrategy::kFair, rng, render_panel);
@@ -30,7 +31,8 @@ enum class AnswerStrategy { kRaven, kIRaven, kFair };
 std::string_view strategy_name(AnswerStrategy strategy);
 /// The strategy with that name (exact spelling as strategy_name), nullopt otherwise.
 std::optional<AnswerStrategy> parse_strategy(std::string_view name);
-/// parse_strategy, or UsageError "unknown answer-set strategy '<name>'; known: raven, iraven, fair".
+/// parse_strategy, or UsageError "unknown answer-set strategy '<name>'; known: raven, iraven,
+/// fair".
 AnswerStrategy strategy_named(std::string_view name);
 
 /// Eight shuffled candidates, the answer's index, and (I-RAVEN) each candidate's modifications.

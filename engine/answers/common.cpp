@@ -28,9 +28,9 @@ Range original_range(const LayoutSpec& layout, Attr attr) {
 // Position.
 bool constant_is_governed(const RuleGroup& group, bool uniform) {
   const Rule& g0 = group.rules[0];
-  const bool keeps_entities = g0.attr == RuleAttr::kPosition &&
-                              (g0.name == RuleName::kProgression ||
-                               g0.name == RuleName::kDistributeThree);
+  const bool keeps_entities =
+      g0.attr == RuleAttr::kPosition &&
+      (g0.name == RuleName::kProgression || g0.name == RuleName::kDistributeThree);
   return uniform || g0.name == RuleName::kConstant || keeps_entities;
 }
 
@@ -138,7 +138,8 @@ std::optional<std::vector<int>> draw_slot_list(int slot_count, int count,
         std::find(excluded.begin(), excluded.end(), mask) == excluded.end())
       allowed.push_back(mask);
   if (allowed.empty()) return std::nullopt;
-  const SlotMask chosen = allowed[static_cast<std::size_t>(rng.below(static_cast<int>(allowed.size())))];
+  const SlotMask chosen =
+      allowed[static_cast<std::size_t>(rng.below(static_cast<int>(allowed.size())))];
   std::vector<int> slots;
   for (int s = 0; s < slot_count; ++s)
     if (chosen & (SlotMask{1} << s)) slots.push_back(s);
@@ -146,9 +147,9 @@ std::optional<std::vector<int>> draw_slot_list(int slot_count, int count,
   return slots;
 }
 
-AnswerSet shuffle_candidates(std::array<Panel, kCandidates> candidates,
-                             std::optional<std::array<std::vector<Modification>, kCandidates>> modified,
-                             Rng& rng) {
+AnswerSet shuffle_candidates(
+    std::array<Panel, kCandidates> candidates,
+    std::optional<std::array<std::vector<Modification>, kCandidates>> modified, Rng& rng) {
   std::array<int, kCandidates> order{};
   std::iota(order.begin(), order.end(), 0);
   rng.shuffle(std::span<int>(order));

@@ -1,8 +1,8 @@
 // RAVEN-FAIR's random tree (spec/answer-sets.md 5): grow from the answer by picking a uniformly
 // random candidate that still has modifiable attributes, changing one attribute drawn from its list
 // with RAVEN's modifier, and keeping the child only if the original solver scores it below the
-// answer and its image differs from every candidate's image (its symbols, when no drawing is given).
-// A child may not change an attribute name already changed on its path (the blacklist).
+// answer and its image differs from every candidate's image (its symbols, when no drawing is
+// given). A child may not change an attribute name already changed on its path (the blacklist).
 #include <algorithm>
 
 #include "common/error.hpp"
@@ -21,9 +21,9 @@ std::size_t at(int index) { return static_cast<std::size_t>(index); }
 
 struct FairNode {
   Panel panel;
-  std::vector<LayoutMemory> memory;    // what this candidate's children were given (per parent)
-  std::vector<ModifiableEntry> list;   // modifiable entries left, blacklisted names removed
-  std::vector<Attr> blacklist;         // attribute names changed on the path from the answer
+  std::vector<LayoutMemory> memory;   // what this candidate's children were given (per parent)
+  std::vector<ModifiableEntry> list;  // modifiable entries left, blacklisted names removed
+  std::vector<Attr> blacklist;        // attribute names changed on the path from the answer
   Image image;
 };
 
@@ -78,9 +78,13 @@ std::optional<FairNode> try_child(Grower& g, std::size_t parent_index, Rng& rng)
   FairNode& parent = g.nodes[parent_index];
   const ModifiableEntry entry = take_entry(parent.list, rng);
   const auto c = at(entry.component);
-  FairNode child{.panel = parent.panel, .memory = parent.memory, .list = {}, .blacklist = parent.blacklist, .image = {}};
-  if (!raven_modify(g.config.components[c].layout, g.matrix.narrowed.at(c), entry,
-                    parent.memory[c], child.panel.components[c], rng))
+  FairNode child{.panel = parent.panel,
+                 .memory = parent.memory,
+                 .list = {},
+                 .blacklist = parent.blacklist,
+                 .image = {}};
+  if (!raven_modify(g.config.components[c].layout, g.matrix.narrowed.at(c), entry, parent.memory[c],
+                    child.panel.components[c], rng))
     return std::nullopt;
   if (entry.attr == Attr::kNumber) child.memory[c].earlier_levels.clear();  // new entities
   child.blacklist.push_back(entry.attr);
@@ -95,9 +99,18 @@ std::optional<FairNode> try_child(Grower& g, std::size_t parent_index, Rng& rng)
 }  // namespace
 
 AnswerSet build_fair_answers(const Matrix& matrix, Rng& rng, PanelImageFn draw) {
-  Grower g{.matrix = matrix, .draw = draw, .config = matrix.configuration(), .answer_score = oracle_score(matrix, matrix.answer()), .nodes = {}, .rejected = 0};
+  Grower g{.matrix = matrix,
+           .draw = draw,
+           .config = matrix.configuration(),
+           .answer_score = oracle_score(matrix, matrix.answer()),
+           .nodes = {},
+           .rejected = 0};
   RAVE_CHECK(g.answer_score > 0, "RAVEN-FAIR: the answer must pass some rule check");
-  g.nodes.push_back(FairNode{.panel = matrix.answer(), .memory = fresh_memory(g.config), .list = {}, .blacklist = {}, .image = {}});
+  g.nodes.push_back(FairNode{.panel = matrix.answer(),
+                             .memory = fresh_memory(g.config),
+                             .list = {},
+                             .blacklist = {},
+                             .image = {}});
   if (draw != nullptr) g.nodes[0].image = draw(matrix.config, matrix.answer());
   g.nodes[0].list = allowed_entries(g, matrix.answer(), {});
   for (int attempt = 0; g.nodes.size() < kCandidates; ++attempt) {

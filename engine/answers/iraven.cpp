@@ -15,11 +15,12 @@ std::size_t at(int index) { return static_cast<std::size_t>(index); }
 
 // A value drawn for one level (docs/answer-sets.md#i-raven-attribute-bisection-tree).
 struct LevelValue {
-  std::vector<int> levels;                     // Type/Size/Color: one shared or one per entity
-  std::vector<int> slots;                      // Position: the new slot list
-  int number_level = 0;                        // Number: the new level,
-  std::vector<int> select;                     //   the answer's entity indices to keep,
-  std::vector<std::vector<int>> number_slots;  //   one or (Position-Number, 3 levels) two slot lists
+  std::vector<int> levels;  // Type/Size/Color: one shared or one per entity
+  std::vector<int> slots;   // Position: the new slot list
+  int number_level = 0;     // Number: the new level,
+  std::vector<int> select;  //   the answer's entity indices to keep,
+  std::vector<std::vector<int>>
+      number_slots;  //   one or (Position-Number, 3 levels) two slot lists
 };
 
 // A candidate under construction.
@@ -153,7 +154,8 @@ bool has_attr(const std::vector<ModifiableEntry>& levels, Attr attr) {
 }
 
 // 3.5: the tree for 3, 2 or 1 levels.
-std::vector<Node> grow(Tree& tree, const std::vector<ModifiableEntry>& levels, Node root, Rng& rng) {
+std::vector<Node> grow(Tree& tree, const std::vector<ModifiableEntry>& levels, Node root,
+                       Rng& rng) {
   const bool position_number = has_attr(levels, Attr::kNumber) && has_attr(levels, Attr::kPosition);
   std::vector<Node> nodes{std::move(root)};
   if (levels.size() >= 3) {
@@ -168,7 +170,8 @@ std::vector<Node> grow(Tree& tree, const std::vector<ModifiableEntry>& levels, N
     const std::size_t targets = position_number ? 1 : 2;
     for (int i = 0; i < draws; ++i) {
       const LevelValue value = draw_value(tree, levels[1], false, rng);
-      for (std::size_t j = 0; j < targets; ++j) nodes.push_back(apply_value(nodes[j], levels[1], value));
+      for (std::size_t j = 0; j < targets; ++j)
+        nodes.push_back(apply_value(nodes[j], levels[1], value));
     }
   } else if (levels.size() == 1) {
     for (int i = 0; i < 7; ++i)

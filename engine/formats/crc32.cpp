@@ -15,6 +15,8 @@ std::uint32_t crc32_update(std::uint32_t crc, const void* data, std::size_t size
 
 }  // namespace internal
 
-std::uint32_t crc32(std::string_view bytes) { return internal::crc32_update(0, bytes.data(), bytes.size()); }
+std::uint32_t crc32(std::string_view bytes) {
+  return internal::crc32_update(0, bytes.data(), bytes.size());
+}
 
 }  // namespace rave::engine

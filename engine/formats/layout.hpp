@@ -1,6 +1,7 @@
 #pragma once
 // The dataset layout of the original generator (docs/format.md, "Dataset layout"): one folder per
-// configuration, problem k stored as `RAVEN_<k>_<split>.npz` and `.xml`, its split given by k mod 10.
+// configuration, problem k stored as `RAVEN_<k>_<split>.npz` and `.xml`, its split given by k
+// mod 10.
 //
 //   Split s = split_of(/*k=*/7, /*val=*/2, /*test=*/2);     // kVal
 //   std::string stem = problem_stem(7, s);                  // "RAVEN_7_val"

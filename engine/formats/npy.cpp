@@ -9,8 +9,8 @@ namespace rave::engine {
 namespace {
 
 constexpr std::string_view kMagic = "\x93NUMPY";
-constexpr std::size_t kArrayAlign = 64;         // numpy.lib.format.ARRAY_ALIGN
-constexpr std::size_t kGrowthAxisDigits = 21;   // numpy.lib.format.GROWTH_AXIS_MAX_DIGITS
+constexpr std::size_t kArrayAlign = 64;        // numpy.lib.format.ARRAY_ALIGN
+constexpr std::size_t kGrowthAxisDigits = 21;  // numpy.lib.format.GROWTH_AXIS_MAX_DIGITS
 
 // Python's repr of a shape tuple: (), (21,), (16, 160, 160).
 std::string shape_repr(std::span<const std::size_t> shape) {
@@ -26,11 +26,13 @@ std::string shape_repr(std::span<const std::size_t> shape) {
 // A cursor over the header dict literal; every failure names the byte offset in the member.
 class HeaderParser {
  public:
-  HeaderParser(std::string_view text, std::size_t base, const std::string& file, const std::string& member)
+  HeaderParser(std::string_view text, std::size_t base, const std::string& file,
+               const std::string& member)
       : text_(text), base_(base), file_(file), member_(member) {}
 
   [[noreturn]] void fail(const std::string& message) const {
-    throw InputError(file_, member_ + " byte " + std::to_string(base_ + pos_), "bad .npy header: " + message);
+    throw InputError(file_, member_ + " byte " + std::to_string(base_ + pos_),
+                     "bad .npy header: " + message);
   }
   void skip_space() {
     while (pos_ < text_.size() && std::isspace(static_cast<unsigned char>(text_[pos_]))) ++pos_;
@@ -45,7 +47,8 @@ class HeaderParser {
   }
   std::string quoted() {
     skip_space();
-    if (pos_ >= text_.size() || (text_[pos_] != '\'' && text_[pos_] != '"')) fail("expected a string");
+    if (pos_ >= text_.size() || (text_[pos_] != '\'' && text_[pos_] != '"'))
+      fail("expected a string");
     const char quote = text_[pos_++];
     const std::size_t end = text_.find(quote, pos_);
     if (end == std::string_view::npos) fail("unterminated string");
@@ -64,7 +67,8 @@ class HeaderParser {
     std::vector<std::size_t> shape;
     while (!accept(')')) {
       skip_space();
-      if (pos_ >= text_.size() || !std::isdigit(static_cast<unsigned char>(text_[pos_]))) fail("expected a dimension");
+      if (pos_ >= text_.size() || !std::isdigit(static_cast<unsigned char>(text_[pos_])))
+        fail("expected a dimension");
       std::size_t value = 0;
       while (pos_ < text_.size() && std::isdigit(static_cast<unsigned char>(text_[pos_]))) {
         if (value > (std::size_t{1} << 40)) fail("dimension too large");
@@ -133,7 +137,11 @@ std::size_t NpyArray::item_size() const {
   }
   switch (descr[1]) {
     case 'U': return 4 * n;
-    case 'u': case 'i': case 'f': case 'b': case 'S': return n;
+    case 'u':
+    case 'i':
+    case 'f':
+    case 'b':
+    case 'S': return n;
     default: return 0;
   }
 }
@@ -146,8 +154,8 @@ std::size_t NpyArray::element_count() const {
 
 std::string npy_header(std::string_view descr, std::span<const std::size_t> shape) {
   // numpy.lib.format._write_array_header + _wrap_header (version 1.0).
-  std::string dict = "{'descr': '" + std::string(descr) + "', 'fortran_order': False, 'shape': " +
-                     shape_repr(shape) + ", }";
+  std::string dict = "{'descr': '" + std::string(descr) +
+                     "', 'fortran_order': False, 'shape': " + shape_repr(shape) + ", }";
   if (!shape.empty()) dict.append(kGrowthAxisDigits - std::to_string(shape[0]).size(), ' ');
   const std::size_t hlen = dict.size() + 1;
   const std::size_t padlen = kArrayAlign - ((kMagic.size() + 2 + 2 + hlen) % kArrayAlign);
@@ -175,7 +183,8 @@ NpyArray parse_npy(std::string_view bytes, const std::string& file, const std::s
   const std::size_t header_len = read_le(bytes, 8, width);
   const std::size_t header_at = 8 + width;
   if (header_len > bytes.size() - header_at)
-    throw InputError(file, member + " byte 8", "header length " + std::to_string(header_len) + " exceeds the member");
+    throw InputError(file, member + " byte 8",
+                     "header length " + std::to_string(header_len) + " exceeds the member");
   NpyArray array;
   HeaderParser parser(bytes.substr(header_at, header_len), header_at, file, member);
   parse_dict(parser, array);
@@ -183,11 +192,12 @@ NpyArray parse_npy(std::string_view bytes, const std::string& file, const std::s
   std::size_t expected = array.item_size();
   for (std::size_t d : array.shape)
     if (__builtin_mul_overflow(expected, d, &expected))
-      throw InputError(file, member + " byte " + std::to_string(header_at), "array shape overflows");
+      throw InputError(file, member + " byte " + std::to_string(header_at),
+                       "array shape overflows");
   if (bytes.size() - data_at != expected)
     throw InputError(file, member + " byte " + std::to_string(data_at),
-                     "payload has " + std::to_string(bytes.size() - data_at) + " bytes, header says " +
-                         std::to_string(expected));
+                     "payload has " + std::to_string(bytes.size() - data_at) +
+                         " bytes, header says " + std::to_string(expected));
   array.data.assign(bytes.substr(data_at));
   return array;
 }

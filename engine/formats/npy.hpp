@@ -17,9 +17,9 @@ namespace rave::engine {
 
 /// One parsed array: dtype descriptor, shape and the raw payload.
 struct NpyArray {
-  std::string descr;                 ///< e.g. "|u1", "<i8", "<U13", "|S13"
-  std::vector<std::size_t> shape;    ///< () is a scalar
-  std::string data;                  ///< C-order payload, element_count() * item_size() bytes
+  std::string descr;               ///< e.g. "|u1", "<i8", "<U13", "|S13"
+  std::vector<std::size_t> shape;  ///< () is a scalar
+  std::string data;                ///< C-order payload, element_count() * item_size() bytes
   /// Bytes per element of `descr` (0 for descriptors rave does not know).
   std::size_t item_size() const;
   /// Product of the shape (1 for a scalar).

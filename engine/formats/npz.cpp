@@ -8,8 +8,8 @@
 #include "common/error.hpp"
 #include "common/text.hpp"
 #include "engine/formats/layout.hpp"
-#include "engine/model/structure.hpp"
 #include "engine/formats/zip.hpp"
+#include "engine/model/structure.hpp"
 
 namespace rave::engine {
 namespace {
@@ -18,7 +18,9 @@ constexpr std::size_t kPanelBytes = static_cast<std::size_t>(kPanelSize) * kPane
 
 std::string int64_le(std::int64_t v) {
   std::string out(8, '\0');
-  for (int i = 0; i < 8; ++i) out[static_cast<std::size_t>(i)] = static_cast<char>((static_cast<std::uint64_t>(v) >> (8 * i)) & 0xFF);
+  for (int i = 0; i < 8; ++i)
+    out[static_cast<std::size_t>(i)] =
+        static_cast<char>((static_cast<std::uint64_t>(v) >> (8 * i)) & 0xFF);
   return out;
 }
 
@@ -35,7 +37,9 @@ std::string utf32_tokens(const std::vector<std::string>& tokens, std::size_t& wi
   return out;
 }
 
-std::string_view bytes_of(const void* data, std::size_t n) { return {static_cast<const char*>(data), n}; }
+std::string_view bytes_of(const void* data, std::size_t n) {
+  return {static_cast<const char*>(data), n};
+}
 
 }  // namespace
 
@@ -45,7 +49,8 @@ NpzContents npz_contents(const Problem& problem, std::span<const Image> images) 
   RAVE_CHECK(problem.target.has_value(), "npz needs the problem's target");
   NpzContents c;
   c.image.resize(images.size() * kPanelBytes);
-  for (std::size_t i = 0; i < images.size(); ++i) std::memcpy(c.image.data() + i * kPanelBytes, images[i].data(), kPanelBytes);
+  for (std::size_t i = 0; i < images.size(); ++i)
+    std::memcpy(c.image.data() + i * kPanelBytes, images[i].data(), kPanelBytes);
   c.target = *problem.target;
   c.predict = problem.predict.value_or(*problem.target);
   c.meta_matrix = meta_matrix(problem.rules);
@@ -58,24 +63,27 @@ NpzContents npz_contents(const Problem& problem, std::span<const Image> images) 
 namespace {
 
 // Writes the seven members in numpy.savez's order (six without `image`: a symbolic-only problem).
-// `image` is the (P, 160, 160) payload in pieces: stored members take them as they are; deflated ones
-// get them as one buffer, because numpy hands the whole array to one write() and byte-identical
-// deflate output follows the calls.
-void encode_members(std::string& out, const NpzContents& c, std::span<const std::string_view> image, bool compress) {
+// `image` is the (P, 160, 160) payload in pieces: stored members take them as they are; deflated
+// ones get them as one buffer, because numpy hands the whole array to one write() and
+// byte-identical deflate output follows the calls.
+void encode_members(std::string& out, const NpzContents& c, std::span<const std::string_view> image,
+                    bool compress) {
   using Shape = std::vector<std::size_t>;
   std::size_t image_bytes = 0;
   for (std::string_view piece : image) image_bytes += piece.size();
   RAVE_CHECK(image_bytes % kPanelBytes == 0, "image must be whole 160 x 160 panels");
-  const Shape image_shape{image_bytes / kPanelBytes, kPanelSize, kPanelSize}, scalar{}, one{1}, matrix_shape{8, 9},
-      nine{9}, tokens{c.structure.size()}, bits{21};
+  const Shape image_shape{image_bytes / kPanelBytes, kPanelSize, kPanelSize}, scalar{}, one{1},
+      matrix_shape{8, 9}, nine{9}, tokens{c.structure.size()}, bits{21};
   std::size_t width = 0;
   const std::string structure = utf32_tokens(c.structure, width);
   const std::string target = int64_le(c.target), predict = int64_le(c.predict);
-  const std::string headers[] = {
-      npy_header("|u1", image_shape),    npy_header("<i8", scalar),
-      npy_header("<i8", c.predict_as_vector ? one : scalar),
-      npy_header("|u1", matrix_shape),   npy_header("|u1", nine),
-      npy_header("<U" + std::to_string(width), tokens), npy_header("|u1", bits)};
+  const std::string headers[] = {npy_header("|u1", image_shape),
+                                 npy_header("<i8", scalar),
+                                 npy_header("<i8", c.predict_as_vector ? one : scalar),
+                                 npy_header("|u1", matrix_shape),
+                                 npy_header("|u1", nine),
+                                 npy_header("<U" + std::to_string(width), tokens),
+                                 npy_header("|u1", bits)};
   std::vector<std::string_view> image_chunks{headers[0]};
   thread_local std::string joined;
   if (compress && image.size() > 1) {
@@ -106,8 +114,8 @@ std::string encode_npz(const NpzContents& c, bool compress) {
   return out;
 }
 
-void encode_problem_npz(std::string& out, const Problem& problem, std::span<const Image> images, bool compress,
-                        bool predict_as_vector) {
+void encode_problem_npz(std::string& out, const Problem& problem, std::span<const Image> images,
+                        bool compress, bool predict_as_vector) {
   RAVE_CHECK(images.empty() || static_cast<int>(images.size()) == problem.panel_count(),
              "one image per panel of the problem");
   std::vector<std::string_view> pieces;
@@ -117,7 +125,8 @@ void encode_problem_npz(std::string& out, const Problem& problem, std::span<cons
   encode_members(out, fields, pieces, compress);
 }
 
-std::string encode_problem_npz(const Problem& problem, std::span<const Image> images, bool compress) {
+std::string encode_problem_npz(const Problem& problem, std::span<const Image> images,
+                               bool compress) {
   std::string out;
   encode_problem_npz(out, problem, images, compress);
   return out;
@@ -133,17 +142,20 @@ NpzFile::NpzFile(std::string file, std::vector<std::pair<std::string, NpyArray>>
 
 const NpyArray& NpzFile::array(const std::string& key) const {
   auto it = arrays_.find(key);
-  if (it == arrays_.end()) throw InputError(file_, key + ".npy", "missing member '" + key + ".npy'");
+  if (it == arrays_.end())
+    throw InputError(file_, key + ".npy", "missing member '" + key + ".npy'");
   return it->second;
 }
 
 namespace {
 
-[[noreturn]] void wrong(const NpzFile& f, const std::string& key, const NpyArray& a, const std::string& want) {
+[[noreturn]] void wrong(const NpzFile& f, const std::string& key, const NpyArray& a,
+                        const std::string& want) {
   std::string shape = "(";
   for (std::size_t d : a.shape) shape += std::to_string(d) + ",";
-  throw InputError(f.file(), key + ".npy",
-                   "expected " + want + ", found dtype " + quote_value(a.descr) + " shape " + shape + ")");
+  throw InputError(
+      f.file(), key + ".npy",
+      "expected " + want + ", found dtype " + quote_value(a.descr) + " shape " + shape + ")");
 }
 
 const NpyArray& typed(const NpzFile& f, const std::string& key, std::string_view descr,
@@ -159,20 +171,24 @@ std::int64_t candidate_index(const NpzFile& f, const std::string& key) {
   const bool shape_ok = a.shape.empty() || a.shape == std::vector<std::size_t>{1};
   if (a.descr != "<i8" || !shape_ok) wrong(f, key, a, "int64 of shape () or (1,)");
   std::uint64_t v = 0;
-  for (int i = 7; i >= 0; --i) v = (v << 8) | static_cast<unsigned char>(a.data[static_cast<std::size_t>(i)]);
+  for (int i = 7; i >= 0; --i)
+    v = (v << 8) | static_cast<unsigned char>(a.data[static_cast<std::size_t>(i)]);
   const auto value = static_cast<std::int64_t>(v);
   if (value < 0 || value >= kCandidates)
-    throw InputError(f.file(), key + ".npy", key + " " + std::to_string(value) + " is not a candidate index 0..7");
+    throw InputError(f.file(), key + ".npy",
+                     key + " " + std::to_string(value) + " is not a candidate index 0..7");
   return value;
 }
 
 // A uint8 array of bits (meta_matrix, meta_target, meta_structure): every value 0 or 1.
-const NpyArray& bits(const NpzFile& f, const std::string& key, std::vector<std::size_t> shape, const std::string& want) {
+const NpyArray& bits(const NpzFile& f, const std::string& key, std::vector<std::size_t> shape,
+                     const std::string& want) {
   const NpyArray& a = typed(f, key, "|u1", std::move(shape), want);
   for (std::size_t i = 0; i < a.data.size(); ++i)
     if (static_cast<unsigned char>(a.data[i]) > 1)
-      throw InputError(f.file(), key + ".npy", key + " holds " + std::to_string(static_cast<unsigned char>(a.data[i])) +
-                                                   " at index " + std::to_string(i) + "; its values are bits (0 or 1)");
+      throw InputError(f.file(), key + ".npy",
+                       key + " holds " + std::to_string(static_cast<unsigned char>(a.data[i])) +
+                           " at index " + std::to_string(i) + "; its values are bits (0 or 1)");
   return a;
 }
 
@@ -189,18 +205,22 @@ void append_utf8(std::string& out, std::uint32_t cp) {
   } else if (cp < 0x800) {
     out += static_cast<char>(0xC0 | (cp >> 6)), out += static_cast<char>(0x80 | (cp & 0x3F));
   } else if (cp < 0x10000) {
-    out += static_cast<char>(0xE0 | (cp >> 12)), out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+    out += static_cast<char>(0xE0 | (cp >> 12)),
+        out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
     out += static_cast<char>(0x80 | (cp & 0x3F));
   } else {
-    out += static_cast<char>(0xF0 | (cp >> 18)), out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
-    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F)), out += static_cast<char>(0x80 | (cp & 0x3F));
+    out += static_cast<char>(0xF0 | (cp >> 18)),
+        out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
+    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F)),
+        out += static_cast<char>(0x80 | (cp & 0x3F));
   }
 }
 
 }  // namespace
 
 std::span<const std::uint8_t> NpzFile::image() const {
-  const NpyArray& a = typed(*this, "image", "|u1", {16, kPanelSize, kPanelSize}, "uint8 (16, 160, 160)");
+  const NpyArray& a =
+      typed(*this, "image", "|u1", {16, kPanelSize, kPanelSize}, "uint8 (16, 160, 160)");
   return {reinterpret_cast<const std::uint8_t*>(a.data.data()), a.data.size()};
 }
 
@@ -232,7 +252,8 @@ std::array<std::uint8_t, 21> NpzFile::meta_structure() const {
 std::vector<std::string> NpzFile::structure() const {
   const NpyArray& a = array("structure");
   const bool unicode = a.descr.rfind("<U", 0) == 0, bytes = a.descr.rfind("|S", 0) == 0;
-  if ((!unicode && !bytes) || a.shape.size() != 1) wrong(*this, "structure", a, "<U{n} or |S{n} of shape (T,)");
+  if ((!unicode && !bytes) || a.shape.size() != 1)
+    wrong(*this, "structure", a, "<U{n} or |S{n} of shape (T,)");
   const std::size_t item = a.item_size();
   std::vector<std::string> tokens;
   for (std::size_t i = 0; i < a.shape[0]; ++i) {
@@ -240,9 +261,14 @@ std::vector<std::string> NpzFile::structure() const {
     for (std::size_t j = 0; j < item; j += unicode ? 4 : 1) {
       std::uint32_t cp = static_cast<unsigned char>(a.data[i * item + j]);
       if (unicode)
-        for (std::size_t b = 1; b < 4; ++b) cp |= static_cast<std::uint32_t>(static_cast<unsigned char>(a.data[i * item + j + b])) << (8 * b);
+        for (std::size_t b = 1; b < 4; ++b)
+          cp |= static_cast<std::uint32_t>(static_cast<unsigned char>(a.data[i * item + j + b]))
+                << (8 * b);
       if (cp == 0) break;
-      if (unicode) append_utf8(token, cp); else token += static_cast<char>(cp);
+      if (unicode)
+        append_utf8(token, cp);
+      else
+        token += static_cast<char>(cp);
     }
     tokens.push_back(std::move(token));
   }
@@ -298,9 +324,12 @@ std::function<bool(std::string_view)> only(std::initializer_list<std::string_vie
 
 }  // namespace
 
-NpzFile parse_npz(std::string_view bytes, const std::string& file_name) { return parse_members(bytes, file_name, {}); }
+NpzFile parse_npz(std::string_view bytes, const std::string& file_name) {
+  return parse_members(bytes, file_name, {});
+}
 
-NpzFile parse_npz(std::string_view bytes, const std::string& file_name, std::initializer_list<std::string_view> keys) {
+NpzFile parse_npz(std::string_view bytes, const std::string& file_name,
+                  std::initializer_list<std::string_view> keys) {
   return parse_members(bytes, file_name, only(keys));
 }
 
@@ -317,7 +346,8 @@ NpzFile read_npz(const std::filesystem::path& path, std::initializer_list<std::s
   const std::uint64_t size = read_file_tail(path, kTailBytes, tail);
   const std::string name = path.string();
   MemberParser parser{name, {}};
-  if (visit_zip_tail(tail, size - tail.size(), name, std::ref(parser), only(keys), kMaxProblemFileBytes))
+  if (visit_zip_tail(tail, size - tail.size(), name, std::ref(parser), only(keys),
+                     kMaxProblemFileBytes))
     return NpzFile(name, std::move(parser.members));
   return parse_npz(read_file(path, kMaxProblemFileBytes), name, keys);
 }

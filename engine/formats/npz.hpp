@@ -24,20 +24,20 @@
 #include <vector>
 
 #include "engine/formats/npy.hpp"
-#include "engine/model/problem.hpp"
 #include "engine/model/image.hpp"
+#include "engine/model/problem.hpp"
 
 namespace rave::engine {
 
 /// Everything a RAVEN npz holds.
 struct NpzContents {
-  std::vector<std::uint8_t> image;                        ///< P x 160 x 160, file order; empty: no member
-  std::int64_t target = 0;                                ///< index 0..7 of the answer
-  std::int64_t predict = 0;                               ///< the generator's solver choice
-  bool predict_as_vector = false;                         ///< shape (1,) as RAVEN-FAIR writes it
+  std::vector<std::uint8_t> image;  ///< P x 160 x 160, file order; empty: no member
+  std::int64_t target = 0;          ///< index 0..7 of the answer
+  std::int64_t predict = 0;         ///< the generator's solver choice
+  bool predict_as_vector = false;   ///< shape (1,) as RAVEN-FAIR writes it
   std::array<std::array<std::uint8_t, 9>, 8> meta_matrix{};
   std::array<std::uint8_t, 9> meta_target{};
-  std::vector<std::string> structure;                     ///< tokens (ASCII), stored as <U{n}
+  std::vector<std::string> structure;  ///< tokens (ASCII), stored as <U{n}
   std::array<std::uint8_t, 21> meta_structure{};
   friend bool operator==(const NpzContents&, const NpzContents&) = default;
 };
@@ -49,11 +49,12 @@ NpzContents npz_contents(const Problem& problem, std::span<const Image> images);
 /// The npz bytes (numpy.savez, or numpy.savez_compressed when `compress`).
 std::string encode_npz(const NpzContents& contents, bool compress);
 /// npz_contents + encode_npz, without copying the panels first.
-std::string encode_problem_npz(const Problem& problem, std::span<const Image> images, bool compress);
+std::string encode_problem_npz(const Problem& problem, std::span<const Image> images,
+                               bool compress);
 /// The same into `out` (replaced; its capacity is reused). `predict_as_vector` writes predict with
 /// shape (1,) as the RAVEN-FAIR generator does.
-void encode_problem_npz(std::string& out, const Problem& problem, std::span<const Image> images, bool compress,
-                        bool predict_as_vector = false);
+void encode_problem_npz(std::string& out, const Problem& problem, std::span<const Image> images,
+                        bool compress, bool predict_as_vector = false);
 
 /// A parsed npz: its members by key (without `.npy`) and typed accessors for the RAVEN keys. The
 /// accessors throw InputError naming the file and the member when a key is missing or has the
@@ -69,14 +70,15 @@ class NpzFile {
   /// The member `key`; throws InputError when absent.
   const NpyArray& array(const std::string& key) const;
 
-  std::span<const std::uint8_t> image() const;             ///< (16, 160, 160) uint8, valid while *this lives
+  std::span<const std::uint8_t> image() const;  ///< (16, 160, 160) uint8, valid while *this lives
   /// `image` of an N x N problem, (N*N+7, 160, 160) uint8 with N in 3..10; `grid` gets N.
   std::span<const std::uint8_t> grid_image(int& grid) const;
-  std::int64_t target() const;                              ///< () or (1,) int64, 0..7
-  std::int64_t predict() const;                             ///< () or (1,) int64, 0..7
-  std::array<std::array<std::uint8_t, 9>, 8> meta_matrix() const;   ///< bits (0 or 1), as meta_target, meta_structure
+  std::int64_t target() const;   ///< () or (1,) int64, 0..7
+  std::int64_t predict() const;  ///< () or (1,) int64, 0..7
+  std::array<std::array<std::uint8_t, 9>, 8> meta_matrix()
+      const;  ///< bits (0 or 1), as meta_target, meta_structure
   std::array<std::uint8_t, 9> meta_target() const;
-  std::vector<std::string> structure() const;               ///< <U{n} or |S{n}
+  std::vector<std::string> structure() const;  ///< <U{n} or |S{n}
   std::array<std::uint8_t, 21> meta_structure() const;
   /// All RAVEN keys at once (`image` of any matrix side, empty when absent).
   NpzContents contents() const;
@@ -95,6 +97,7 @@ NpzFile read_npz(const std::filesystem::path& path, std::initializer_list<std::s
 /// Parses npz bytes; `file_name` is only used in error messages.
 NpzFile parse_npz(std::string_view bytes, const std::string& file_name);
 /// Parses only the members `keys`.
-NpzFile parse_npz(std::string_view bytes, const std::string& file_name, std::initializer_list<std::string_view> keys);
+NpzFile parse_npz(std::string_view bytes, const std::string& file_name,
+                  std::initializer_list<std::string_view> keys);
 
 }  // namespace rave::engine

@@ -32,8 +32,8 @@ void put_chunk(std::string& out, std::string_view type, std::string_view data) {
 
 // Row y with its filter byte: Up (difference to the row above) when that sums to fewer absolute
 // residuals than None, the usual heuristic for line art on a white ground.
-void append_filtered_row(std::vector<std::uint8_t>& out, const std::uint8_t* row, const std::uint8_t* above,
-                         int width) {
+void append_filtered_row(std::vector<std::uint8_t>& out, const std::uint8_t* row,
+                         const std::uint8_t* above, int width) {
   long none_cost = 0, up_cost = 0;
   for (int x = 0; above != nullptr && x < width; ++x) {
     none_cost += std::abs(static_cast<std::int8_t>(row[x]));
@@ -41,14 +41,16 @@ void append_filtered_row(std::vector<std::uint8_t>& out, const std::uint8_t* row
   }
   const bool up = above != nullptr && up_cost < none_cost;
   out.push_back(up ? kFilterUp : kFilterNone);
-  for (int x = 0; x < width; ++x) out.push_back(up ? static_cast<std::uint8_t>(row[x] - above[x]) : row[x]);
+  for (int x = 0; x < width; ++x)
+    out.push_back(up ? static_cast<std::uint8_t>(row[x] - above[x]) : row[x]);
 }
 
 std::string deflate_rows(std::span<const std::uint8_t> pixels, int width, int height) {
   std::vector<std::uint8_t> filtered;
   filtered.reserve(static_cast<std::size_t>(height) * static_cast<std::size_t>(width + 1));
   for (int y = 0; y < height; ++y) {
-    const std::uint8_t* row = pixels.data() + static_cast<std::size_t>(y) * static_cast<std::size_t>(width);
+    const std::uint8_t* row =
+        pixels.data() + static_cast<std::size_t>(y) * static_cast<std::size_t>(width);
     append_filtered_row(filtered, row, y == 0 ? nullptr : row - width, width);
   }
   uLongf size = compressBound(static_cast<uLong>(filtered.size()));
@@ -69,7 +71,8 @@ std::string encode_gray_png(std::span<const std::uint8_t> pixels, int width, int
   std::string header;
   put_u32(header, static_cast<std::uint32_t>(width));
   put_u32(header, static_cast<std::uint32_t>(height));
-  header += std::string_view("\x08\x00\x00\x00\x00", 5);  // bit depth 8, gray, deflate, filter 0, no interlace
+  header += std::string_view("\x08\x00\x00\x00\x00",
+                             5);  // bit depth 8, gray, deflate, filter 0, no interlace
   std::string out(kSignature);
   put_chunk(out, "IHDR", header);
   put_chunk(out, "IDAT", deflate_rows(pixels, width, height));

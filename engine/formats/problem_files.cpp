@@ -38,8 +38,9 @@ Problem read_npz_problem(const fs::path& npz) {
   const fs::path xml = sibling_xml(npz);
   std::error_code ec;
   if (!fs::is_regular_file(xml, ec))
-    throw InputError(npz.string(), "", "the symbols of an npz live in the XML beside it, and there is none (" +
-                                           xml.filename().string() + ")");
+    throw InputError(npz.string(), "",
+                     "the symbols of an npz live in the XML beside it, and there is none (" +
+                         xml.filename().string() + ")");
   Problem problem = read_problem_xml(xml);
   read_answer(npz, problem);
   return problem;
@@ -68,7 +69,9 @@ std::optional<int> target_from_modifications(const Problem& problem) {
   return found;
 }
 
-bool is_problem_file(const fs::path& path) { return path.extension() == ".xml" || path.extension() == ".asig"; }
+bool is_problem_file(const fs::path& path) {
+  return path.extension() == ".xml" || path.extension() == ".asig";
+}
 
 std::vector<fs::path> collect_problem_files(const std::vector<fs::path>& inputs) {
   return collect_problem_files(inputs, is_problem_file);
@@ -97,7 +100,8 @@ std::vector<fs::path> collect_problem_files(const std::vector<fs::path>& inputs,
 
 Problem parse_problem_text(std::string_view text, const std::string& name) {
   const std::size_t first = text.find_first_not_of(" \t\r\n");
-  const bool xml = first != std::string_view::npos && (text[first] == '<' || text.substr(first, 3) == "\xEF\xBB\xBF");
+  const bool xml = first != std::string_view::npos &&
+                   (text[first] == '<' || text.substr(first, 3) == "\xEF\xBB\xBF");
   return xml ? parse_problem_xml(text, name) : parse_asig(text, name);
 }
 

@@ -28,10 +28,12 @@ std::optional<int> target_from_modifications(const Problem& problem);
 bool is_problem_file(const std::filesystem::path& path);
 /// Every problem file named by `inputs` (files as given, folders walked recursively), sorted within
 /// each folder. Throws InputError for an input that does not exist.
-std::vector<std::filesystem::path> collect_problem_files(const std::vector<std::filesystem::path>& inputs);
+std::vector<std::filesystem::path> collect_problem_files(
+    const std::vector<std::filesystem::path>& inputs);
 /// The same with `wanted` deciding which files of a walked folder count (e.g. .npz files).
-std::vector<std::filesystem::path> collect_problem_files(const std::vector<std::filesystem::path>& inputs,
-                                                         const std::function<bool(const std::filesystem::path&)>& wanted);
+std::vector<std::filesystem::path> collect_problem_files(
+    const std::vector<std::filesystem::path>& inputs,
+    const std::function<bool(const std::filesystem::path&)>& wanted);
 
 /// How much of a problem to read.
 enum class TargetSource {
@@ -42,8 +44,9 @@ enum class TargetSource {
 /// character other than blanks is '<', the .asig form otherwise. `name` names it in errors.
 Problem parse_problem_text(std::string_view text, const std::string& name);
 /// Reads one problem: `.xml` (with its sibling npz per `target`), `.asig`, or `.npz` (its sibling
-/// XML holds the symbols; target and predict come from the npz itself). Throws InputError naming the
-/// file and the place for anything unreadable or of another kind.
-Problem read_problem(const std::filesystem::path& path, TargetSource target = TargetSource::kSibling);
+/// XML holds the symbols; target and predict come from the npz itself). Throws InputError naming
+/// the file and the place for anything unreadable or of another kind.
+Problem read_problem(const std::filesystem::path& path,
+                     TargetSource target = TargetSource::kSibling);
 
 }  // namespace rave::engine

@@ -7,8 +7,8 @@
 #include "common/error.hpp"
 #include "common/pyformat.hpp"
 #include "common/text.hpp"
-#include "engine/model/constraints.hpp"
 #include "engine/formats/internal/xml_fields.hpp"
+#include "engine/model/constraints.hpp"
 
 namespace rave::engine::internal {
 namespace {
@@ -78,7 +78,9 @@ std::optional<std::vector<Slot>> parse_slots(std::string_view text) {
 // Rule attrs allowed at each position of a rule group (docs/rules.md#rule-table).
 bool attr_fits(std::size_t position, RuleAttr attr) {
   switch (position) {
-    case 0: return attr == RuleAttr::kNumberPosition || attr == RuleAttr::kNumber || attr == RuleAttr::kPosition;
+    case 0:
+      return attr == RuleAttr::kNumberPosition || attr == RuleAttr::kNumber ||
+             attr == RuleAttr::kPosition;
     case 1: return attr == RuleAttr::kType;
     case 2: return attr == RuleAttr::kSize;
     default: return attr == RuleAttr::kColor;
@@ -103,7 +105,8 @@ std::string slot_json(const Slot& slot) {
 
 std::string positions_json(const LayoutSpec& layout) {
   std::string out = "[";
-  for (std::size_t i = 0; i < layout.slots.size(); ++i) out += (i > 0 ? ", " : "") + slot_json(layout.slots[i]);
+  for (std::size_t i = 0; i < layout.slots.size(); ++i)
+    out += (i > 0 ? ", " : "") + slot_json(layout.slots[i]);
   return out + "]";
 }
 
@@ -120,7 +123,8 @@ const LayoutText& layout_text(const LayoutSpec& layout) {
       }
     return out;
   }();
-  const auto found = std::find_if(all.begin(), all.end(), [&](const LayoutText& t) { return t.layout == &layout; });
+  const auto found = std::find_if(all.begin(), all.end(),
+                                  [&](const LayoutText& t) { return t.layout == &layout; });
   RAVE_CHECK(found != all.end(), "layout is not one of the configuration tables");
   return *found;
 }
@@ -130,7 +134,8 @@ AttributeNames::AttributeNames(std::initializer_list<const char*> names) {
   by_first_.fill(-1);
   for (const char* name : names) {
     const auto first = static_cast<unsigned char>(name[0]);
-    RAVE_CHECK(first != 0 && by_first_[first] < 0, "attribute names must differ in their first character");
+    RAVE_CHECK(first != 0 && by_first_[first] < 0,
+               "attribute names must differ in their first character");
     by_first_[first] = static_cast<std::int8_t>(size_);
     names_[size_++] = name;
   }
@@ -145,12 +150,14 @@ int AttributeNames::index_of(const char* name) const {
   return name[i] == want[i] ? k : -1;
 }
 
-void find_attributes(pugi::xml_node node, const AttributeNames& names, std::span<const char*> values) {
+void find_attributes(pugi::xml_node node, const AttributeNames& names,
+                     std::span<const char*> values) {
   RAVE_CHECK(names.size() == values.size(), "one value per attribute name");
   std::fill(values.begin(), values.end(), nullptr);
   for (pugi::xml_attribute a = node.first_attribute(); a; a = a.next_attribute()) {
     const int k = names.index_of(a.name());
-    if (k >= 0 && values[static_cast<std::size_t>(k)] == nullptr) values[static_cast<std::size_t>(k)] = a.value();
+    if (k >= 0 && values[static_cast<std::size_t>(k)] == nullptr)
+      values[static_cast<std::size_t>(k)] = a.value();
   }
 }
 
@@ -195,7 +202,8 @@ std::string_view XmlContext::text(pugi::xml_node node, const char* attr, const P
   return required(a ? a.value() : nullptr, attr, place);
 }
 
-std::string_view XmlContext::required(const char* value, const char* attr, const Place& place) const {
+std::string_view XmlContext::required(const char* value, const char* attr,
+                                      const Place& place) const {
   if (value == nullptr) fail(place, attr, std::string("missing attribute ") + attr);
   return value;
 }
@@ -205,7 +213,8 @@ long long XmlContext::integer(pugi::xml_node node, const char* attr, const Place
 }
 
 long long XmlContext::integer(std::string_view value, const char* attr, const Place& place) const {
-  if (value.size() == 1 && value[0] >= '0' && value[0] <= '9') return value[0] - '0';  // levels and ids
+  if (value.size() == 1 && value[0] >= '0' && value[0] <= '9')
+    return value[0] - '0';  // levels and ids
   long long v = 0;
   const auto r = std::from_chars(value.data(), value.data() + value.size(), v);
   if (value.empty() || r.ec != std::errc() || r.ptr != value.data() + value.size())
@@ -213,15 +222,18 @@ long long XmlContext::integer(std::string_view value, const char* attr, const Pl
   return v;
 }
 
-int XmlContext::level(pugi::xml_node node, const char* attr, const Place& place, int lo, int hi) const {
+int XmlContext::level(pugi::xml_node node, const char* attr, const Place& place, int lo,
+                      int hi) const {
   return level(text(node, attr, place), attr, place, lo, hi);
 }
 
-int XmlContext::level(std::string_view value, const char* attr, const Place& place, int lo, int hi) const {
+int XmlContext::level(std::string_view value, const char* attr, const Place& place, int lo,
+                      int hi) const {
   const long long v = integer(value, attr, place);
   if (v < lo || v > hi)
-    fail(place, attr, std::string(attr) + " level " + std::to_string(v) + " out of range [" + std::to_string(lo) +
-                          ", " + std::to_string(hi) + "]");
+    fail(place, attr,
+         std::string(attr) + " level " + std::to_string(v) + " out of range [" +
+             std::to_string(lo) + ", " + std::to_string(hi) + "]");
   return static_cast<int>(v);
 }
 
@@ -233,28 +245,34 @@ int XmlContext::slot_of(std::string_view bbox, const LayoutText& known, const Pl
   if (!slot) fail(place, "bbox", "bbox is not a list of 4 numbers: " + quote_value(bbox));
   for (std::size_t i = 0; i < layout.slots.size(); ++i)
     if (layout.slots[i] == *slot) return static_cast<int>(i);
-  fail(place, "bbox", "bbox " + quote_value(bbox) + " is no slot of layout " + std::string(layout.name));
+  fail(place, "bbox",
+       "bbox " + quote_value(bbox) + " is no slot of layout " + std::string(layout.name));
 }
 
-void XmlContext::check_positions(std::string_view position, const LayoutText& known, const Place& place) const {
+void XmlContext::check_positions(std::string_view position, const LayoutText& known,
+                                 const Place& place) const {
   if (position == known.positions) return;
   const auto slots = parse_slots(position);
   if (!slots) fail(place, "Position", "Position is not a list of slots");
   if (*slots != known.layout->slots)
-    fail(place, "Position", "Position does not list the slots of layout " + std::string(known.layout->name));
+    fail(place, "Position",
+         "Position does not list the slots of layout " + std::string(known.layout->name));
 }
 
-std::vector<RuleGroup> XmlContext::rule_groups(pugi::xml_node rules, const Configuration& config, const Place& place) const {
+std::vector<RuleGroup> XmlContext::rule_groups(pugi::xml_node rules, const Configuration& config,
+                                               const Place& place) const {
   const auto groups = children(rules, "Rule_Group");
   if (groups.size() != config.components.size())
-    fail(place, "expected " + std::to_string(config.components.size()) + " Rule_Group elements, found " +
-                    std::to_string(groups.size()));
+    fail(place, "expected " + std::to_string(config.components.size()) +
+                    " Rule_Group elements, found " + std::to_string(groups.size()));
   std::vector<RuleGroup> out(groups.size());
   for (std::size_t g = 0; g < groups.size(); ++g) {
     const Place group{&place, "Rule_Group", g + 1};
-    if (integer(groups[g], "id", group) != static_cast<long long>(g)) fail(group, "id", "expected id " + std::to_string(g));
+    if (integer(groups[g], "id", group) != static_cast<long long>(g))
+      fail(group, "id", "expected id " + std::to_string(g));
     const auto rules_of_group = children(groups[g], "Rule");
-    if (rules_of_group.size() != 4) fail(group, "expected 4 Rule elements, found " + std::to_string(rules_of_group.size()));
+    if (rules_of_group.size() != 4)
+      fail(group, "expected 4 Rule elements, found " + std::to_string(rules_of_group.size()));
     for (std::size_t r = 0; r < 4; ++r) {
       const Place rule{&group, "Rule", r + 1};
       const std::string_view name_text = text(rules_of_group[r], "name", rule);
@@ -263,20 +281,23 @@ std::vector<RuleGroup> XmlContext::rule_groups(pugi::xml_node rules, const Confi
       const std::string_view attr_text = text(rules_of_group[r], "attr", rule);
       const auto attr = parse_rule_attr(attr_text);
       if (!attr || !attr_fits(r, *attr))
-        fail(rule, "attr", "rule attr " + quote_value(attr_text) + " does not fit position " + std::to_string(r + 1) +
-                               " of a rule group");
+        fail(rule, "attr",
+             "rule attr " + quote_value(attr_text) + " does not fit position " +
+                 std::to_string(r + 1) + " of a rule group");
       out[g].rules[r] = Rule{.name = *name, .attr = *attr, .value = 0, .value_known = false};
-      const std::string defect = rule_defect(static_cast<int>(r), out[g].rules[r], config.components[g].layout);
+      const std::string defect =
+          rule_defect(static_cast<int>(r), out[g].rules[r], config.components[g].layout);
       if (!defect.empty()) fail(rule, defect);
     }
   }
   return out;
 }
 
-std::array<std::vector<Modification>, kCandidates> XmlContext::modifications(pugi::xml_node node, const Configuration& config,
-                                                                   const Place& place) const {
+std::array<std::vector<Modification>, kCandidates> XmlContext::modifications(
+    pugi::xml_node node, const Configuration& config, const Place& place) const {
   const auto candidates = children(node, "Candidate");
-  if (candidates.size() != kCandidates) fail(place, "expected 8 Candidate elements, found " + std::to_string(candidates.size()));
+  if (candidates.size() != kCandidates)
+    fail(place, "expected 8 Candidate elements, found " + std::to_string(candidates.size()));
   std::array<std::vector<Modification>, kCandidates> out;
   for (std::size_t i = 0; i < kCandidates; ++i) {
     const Place candidate{&place, "Candidate", i + 1};
@@ -285,7 +306,8 @@ std::array<std::vector<Modification>, kCandidates> XmlContext::modifications(pug
     const auto attributes = children(candidates[i], "Attribute");
     for (std::size_t a = 0; a < attributes.size(); ++a) {
       const Place attribute{&candidate, "Attribute", a + 1};
-      const int component = level(attributes[a], "component_id", attribute, 0, static_cast<int>(config.components.size()) - 1);
+      const int component = level(attributes[a], "component_id", attribute, 0,
+                                  static_cast<int>(config.components.size()) - 1);
       const std::string_view name = text(attributes[a], "name", attribute);
       const auto attr = parse_attr(name);
       if (!attr || *attr == Attr::kAngle || *attr == Attr::kUniformity)

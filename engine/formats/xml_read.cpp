@@ -1,5 +1,5 @@
-// read_problem_xml / parse_problem_xml (engine/formats/xml_io.hpp) on pugixml. Attribute order is never
-// relied on (Python 2 wrote them sorted, Python 3 in insertion order). Every failure throws
+// read_problem_xml / parse_problem_xml (engine/formats/xml_io.hpp) on pugixml. Attribute order is
+// never relied on (Python 2 wrote them sorted, Python 3 in insertion order). Every failure throws
 // InputError with `line:col` (XML syntax) or an element path such as
 // `Data/Panels/Panel[4]/Struct/Component[2]/Layout/Entity[1]@Type` (1-based indices).
 //
@@ -61,7 +61,8 @@ struct StructNodes {
     if (names[k].data() == nullptr) names[k] = x.text(components[k], "name", component);
     return names[k];
   }
-  std::string_view layout_name(const XmlContext& x, std::size_t k, const Place& component, const Place& layout) {
+  std::string_view layout_name(const XmlContext& x, std::size_t k, const Place& component,
+                               const Place& layout) {
     if (layout_names[k].data() == nullptr) {
       layouts[k] = x.child(components[k], "Layout", component);
       layout_names[k] = x.text(layouts[k], "name", layout);
@@ -72,17 +73,19 @@ struct StructNodes {
 
 // The configuration a panel's Struct describes (structure, component and layout names); fills
 // `nodes` with its Component elements and, on success, their Layout children.
-ConfigId match_configuration(const XmlContext& x, pugi::xml_node structure, const Place& place, StructNodes& nodes) {
+ConfigId match_configuration(const XmlContext& x, pugi::xml_node structure, const Place& place,
+                             StructNodes& nodes) {
   const std::string_view name = x.text(structure, "name", place);
-  for (pugi::xml_node c = structure.child("Component"); c; c = c.next_sibling("Component"), ++nodes.count)
+  for (pugi::xml_node c = structure.child("Component"); c;
+       c = c.next_sibling("Component"), ++nodes.count)
     if (nodes.count < StructNodes::kMax) nodes.components[nodes.count] = c;
   bool structure_known = false;
   for (const Configuration& c : all_configurations()) {
     if (c.structure != name) continue;
     structure_known = true;
     if (nodes.count != c.components.size())
-      x.fail(place, "expected " + std::to_string(c.components.size()) + " Component elements for " + quote_value(name) +
-                        ", found " + std::to_string(nodes.count));
+      x.fail(place, "expected " + std::to_string(c.components.size()) + " Component elements for " +
+                        quote_value(name) + ", found " + std::to_string(nodes.count));
     bool match = true;
     for (std::size_t k = 0; k < nodes.count && match; ++k) {
       const Place component{&place, "Component", k + 1}, layout{&component, "Layout"};
@@ -95,24 +98,32 @@ ConfigId match_configuration(const XmlContext& x, pugi::xml_node structure, cons
   x.fail(place, "Component and Layout names match no configuration of Struct " + quote_value(name));
 }
 
-// The variant a problem's <Data> declares (docs/variants.md) and the level bounds it gives entities.
+// The variant a problem's <Data> declares (docs/variants.md) and the level bounds it gives
+// entities.
 struct ReadVariant {
   Variant variant;
   std::optional<Split> split;
-  int type_max = kDefaultTypeRange.max, size_max = kDefaultSizeRange.max, color_max = kDefaultColorRange.max;
+  int type_max = kDefaultTypeRange.max, size_max = kDefaultSizeRange.max,
+      color_max = kDefaultColorRange.max;
 };
 
 // The optional <Data> attributes grid, values, confounders, regime, hold_out and split.
 ReadVariant read_variant(const XmlContext& x, pugi::xml_node data, const Place& place) {
   ReadVariant r;
   Variant& v = r.variant;
-  const auto attr = [&](const char* name) { return std::string_view(data.attribute(name).value()); };
+  const auto attr = [&](const char* name) {
+    return std::string_view(data.attribute(name).value());
+  };
   if (!attr("grid").empty()) v.grid = x.level(attr("grid"), "grid", place, kMinGrid, kMaxGrid);
-  if (!attr("values").empty()) v.values = x.level(attr("values"), "values", place, kMinValues, kMaxValues);
-  if (!attr("confounders").empty()) v.confounders = x.level(attr("confounders"), "confounders", place, 1, kMaxConfounders);
+  if (!attr("values").empty())
+    v.values = x.level(attr("values"), "values", place, kMinValues, kMaxValues);
+  if (!attr("confounders").empty())
+    v.confounders = x.level(attr("confounders"), "confounders", place, 1, kMaxConfounders);
   if (!attr("regime").empty()) {
     const auto regime = parse_regime(attr("regime"));
-    if (!regime) x.fail(place, "regime", "unknown regime '" + std::string(attr("regime")) + "' (" + regime_names() + ")");
+    if (!regime)
+      x.fail(place, "regime",
+             "unknown regime '" + std::string(attr("regime")) + "' (" + regime_names() + ")");
     v.regime = *regime;
   }
   try {
@@ -125,7 +136,8 @@ ReadVariant read_variant(const XmlContext& x, pugi::xml_node data, const Place& 
     r.split = parse_split(attr("split"));
     if (!r.split) x.fail(place, "split", "expected train, val or test");
   }
-  if (v.regime != Regime::kNeutral && !r.split) x.fail(place, "split", "a problem of a regime names its split");
+  if (v.regime != Regime::kNeutral && !r.split)
+    x.fail(place, "split", "a problem of a regime names its split");
   if (v.values != 0) {
     r.type_max = v.values;
     r.size_max = r.color_max = v.values - 1;
@@ -134,11 +146,12 @@ ReadVariant read_variant(const XmlContext& x, pugi::xml_node data, const Place& 
 }
 
 // Entity@Confounders: K levels, a JSON list of integers.
-void read_confounders(const XmlContext& x, pugi::xml_node node, const ReadVariant& r, const Place& place,
-                      std::vector<int>& out) {
+void read_confounders(const XmlContext& x, pugi::xml_node node, const ReadVariant& r,
+                      const Place& place, std::vector<int>& out) {
   std::string_view text = x.text(node, "Confounders", place);
   if (text.size() < 2 || text.front() != '[' || text.back() != ']')
-    x.fail(place, "Confounders", "expected a list of " + std::to_string(r.variant.confounders) + " levels");
+    x.fail(place, "Confounders",
+           "expected a list of " + std::to_string(r.variant.confounders) + " levels");
   text = text.substr(1, text.size() - 2);
   for (int i = 0; i < r.variant.confounders; ++i) {
     const std::size_t comma = text.find(',');
@@ -151,8 +164,8 @@ void read_confounders(const XmlContext& x, pugi::xml_node node, const ReadVarian
   }
 }
 
-Entity read_entity(const XmlContext& x, pugi::xml_node node, const LayoutText& layout, const ReadVariant& r,
-                   const Place& place, CutCheck& cuts) {
+Entity read_entity(const XmlContext& x, pugi::xml_node node, const LayoutText& layout,
+                   const ReadVariant& r, const Place& place, CutCheck& cuts) {
   static const internal::AttributeNames kNames{"bbox", "Type", "Size", "Color", "Angle", "mask"};
   std::array<const char*, 6> v;
   internal::find_attributes(node, kNames, v);
@@ -160,18 +173,24 @@ Entity read_entity(const XmlContext& x, pugi::xml_node node, const LayoutText& l
   Entity e;
   e.slot = x.slot_of(x.required(v[0], "bbox", place), layout, place);
   const LayoutSpec& spec = *layout.layout;  // the layout's own ranges (Out's Color is always 0)
-  const bool wide = r.variant.values != 0;   // --values: every layout takes the widened levels
-  e.type = x.level(x.required(v[1], "Type", place), "Type", place, wide ? 1 : spec.type.min, wide ? r.type_max : spec.type.max);
-  e.size = x.level(x.required(v[2], "Size", place), "Size", place, wide ? 0 : spec.size.min, wide ? r.size_max : spec.size.max);
-  e.color = x.level(x.required(v[3], "Color", place), "Color", place, wide ? 0 : spec.color.min, wide ? r.color_max : spec.color.max);
-  e.angle = x.level(x.required(v[4], "Angle", place), "Angle", place, spec.angle.min, spec.angle.max);
+  const bool wide = r.variant.values != 0;  // --values: every layout takes the widened levels
+  e.type = x.level(x.required(v[1], "Type", place), "Type", place, wide ? 1 : spec.type.min,
+                   wide ? r.type_max : spec.type.max);
+  e.size = x.level(x.required(v[2], "Size", place), "Size", place, wide ? 0 : spec.size.min,
+                   wide ? r.size_max : spec.size.max);
+  e.color = x.level(x.required(v[3], "Color", place), "Color", place, wide ? 0 : spec.color.min,
+                    wide ? r.color_max : spec.color.max);
+  e.angle =
+      x.level(x.required(v[4], "Angle", place), "Angle", place, spec.angle.min, spec.angle.max);
   return e;
 }
 
 // Component `index` of a panel, `layout` its (single) Layout child.
-ComponentPanel read_component(const XmlContext& x, pugi::xml_node node, pugi::xml_node layout, const ComponentSpec& spec,
-                              std::size_t index, const ReadVariant& r, const Place& place, CutCheck& cuts) {
-  if (x.integer(node, "id", place) != static_cast<long long>(index)) x.fail(place, "id", "expected id " + std::to_string(index));
+ComponentPanel read_component(const XmlContext& x, pugi::xml_node node, pugi::xml_node layout,
+                              const ComponentSpec& spec, std::size_t index, const ReadVariant& r,
+                              const Place& place, CutCheck& cuts) {
+  if (x.integer(node, "id", place) != static_cast<long long>(index))
+    x.fail(place, "id", "expected id " + std::to_string(index));
   const Place layout_place{&place, "Layout"};
   static const internal::AttributeNames kNames{"Position", "Uniformity", "Number"};
   std::array<const char*, 3> v;
@@ -179,39 +198,45 @@ ComponentPanel read_component(const XmlContext& x, pugi::xml_node node, pugi::xm
   const LayoutText& known = internal::layout_text(spec.layout);
   x.check_positions(x.required(v[0], "Position", layout_place), known, layout_place);
   ComponentPanel comp;
-  comp.uniformity = x.level(x.required(v[1], "Uniformity", layout_place), "Uniformity", layout_place, 0, 3);
-  const int number = x.level(x.required(v[2], "Number", layout_place), "Number", layout_place, spec.layout.number.min,
-                             spec.layout.number.max);
+  comp.uniformity =
+      x.level(x.required(v[1], "Uniformity", layout_place), "Uniformity", layout_place, 0, 3);
+  const int number = x.level(x.required(v[2], "Number", layout_place), "Number", layout_place,
+                             spec.layout.number.min, spec.layout.number.max);
   comp.entities.reserve(static_cast<std::size_t>(number) + 1);
   std::size_t i = 0;
-  for (pugi::xml_node entity = layout.child("Entity"); entity; entity = entity.next_sibling("Entity"), ++i) {
+  for (pugi::xml_node entity = layout.child("Entity"); entity;
+       entity = entity.next_sibling("Entity"), ++i) {
     const Place entity_place{&layout_place, "Entity", i + 1};
     comp.entities.push_back(read_entity(x, entity, known, r, entity_place, cuts));
     if (r.variant.confounders > 0) read_confounders(x, entity, r, entity_place, comp.confounders);
     for (std::size_t j = 0; j < i; ++j)
-      if (comp.entities[j].slot == comp.entities.back().slot) x.fail(entity_place, "bbox", "slot used twice in one layout");
+      if (comp.entities[j].slot == comp.entities.back().slot)
+        x.fail(entity_place, "bbox", "slot used twice in one layout");
   }
   if (static_cast<int>(i) != number + 1)
     x.fail(layout_place, "Number",
-           "Number " + std::to_string(number) + " means " + std::to_string(number + 1) + " entities, found " + std::to_string(i));
+           "Number " + std::to_string(number) + " means " + std::to_string(number + 1) +
+               " entities, found " + std::to_string(i));
   return comp;
 }
 
-Panel read_panel(const XmlContext& x, pugi::xml_node node, std::optional<ConfigId>& config, const ReadVariant& r,
-                 const Place& place, CutCheck& cuts) {
+Panel read_panel(const XmlContext& x, pugi::xml_node node, std::optional<ConfigId>& config,
+                 const ReadVariant& r, const Place& place, CutCheck& cuts) {
   const Place struct_place{&place, "Struct"};
   StructNodes nodes;
   const ConfigId id = match_configuration(x, x.child(node, "Struct", place), struct_place, nodes);
   if (config && *config != id)
-    x.fail(struct_place, "configuration " + std::string(configuration(id).folder) + " differs from Panel[1]'s " +
+    x.fail(struct_place, "configuration " + std::string(configuration(id).folder) +
+                             " differs from Panel[1]'s " +
                              std::string(configuration(*config).folder));
   config = id;
   const auto& specs = configuration(id).components;
   Panel panel;
   panel.components.reserve(specs.size());
-  for (std::size_t k = 0; k < specs.size(); ++k)  // match_configuration found specs.size() components
-    panel.components.push_back(read_component(x, nodes.components[k], nodes.layouts[k], specs[k], k, r,
-                                              Place{&struct_place, "Component", k + 1}, cuts));
+  for (std::size_t k = 0; k < specs.size();
+       ++k)  // match_configuration found specs.size() components
+    panel.components.push_back(read_component(x, nodes.components[k], nodes.layouts[k], specs[k], k,
+                                              r, Place{&struct_place, "Component", k + 1}, cuts));
   return panel;
 }
 
@@ -219,7 +244,8 @@ Panel read_panel(const XmlContext& x, pugi::xml_node node, std::optional<ConfigI
 Problem read_document(const XmlContext& x, const pugi::xml_document& doc, CutCheck& cuts) {
   const pugi::xml_node data = doc.document_element();
   const Place data_place{nullptr, "Data"}, panels_place{&data_place, "Panels"};
-  if (std::string_view(data.name()) != "Data") x.fail(Place{nullptr, "<root>"}, "root element must be Data, not " + quote_value(data.name()));
+  if (std::string_view(data.name()) != "Data")
+    x.fail(Place{nullptr, "<root>"}, "root element must be Data, not " + quote_value(data.name()));
   const ReadVariant variant = read_variant(x, data, data_place);
   const pugi::xml_node panels = x.child(data, "Panels", data_place);
   thread_local std::vector<pugi::xml_node> panel_nodes;
@@ -229,7 +255,8 @@ Problem read_document(const XmlContext& x, const pugi::xml_document& doc, CutChe
   for (pugi::xml_node p = panels.child("Panel"); p; p = p.next_sibling("Panel"), ++count)
     if (count < panel_nodes.size()) panel_nodes[count] = p;
   if (count != wanted)
-    x.fail(panels_place, "expected " + std::to_string(wanted) + " Panel elements, found " + std::to_string(count));
+    x.fail(panels_place, "expected " + std::to_string(wanted) + " Panel elements, found " +
+                             std::to_string(count));
   Problem problem;
   problem.variant = variant.variant;
   problem.split = variant.split;
@@ -239,11 +266,13 @@ Problem read_document(const XmlContext& x, const pugi::xml_document& doc, CutChe
     problem.panel(static_cast<int>(i)) =
         read_panel(x, panel_nodes[i], config, variant, Place{&panels_place, "Panel", i + 1}, cuts);
   problem.config = *config;
-  // Without a Rules element (symbolic exports by other tools) the rules are unknown: rules stays empty.
+  // Without a Rules element (symbolic exports by other tools) the rules are unknown: rules stays
+  // empty.
   if (const pugi::xml_node rules = data.child("Rules"))
     problem.rules = x.rule_groups(rules, configuration(*config), Place{&data_place, "Rules"});
   if (const pugi::xml_node modified = data.child("Modified_attributes"))
-    problem.modified = x.modifications(modified, configuration(*config), Place{&data_place, "Modified_attributes"});
+    problem.modified = x.modifications(modified, configuration(*config),
+                                       Place{&data_place, "Modified_attributes"});
   return problem;
 }
 
@@ -259,9 +288,12 @@ Problem parse_whole(std::string_view text, const XmlContext& x) {
   thread_local std::string copy;
   copy.assign(text);
   pugi::xml_document doc;
-  const pugi::xml_parse_result parsed = doc.load_buffer_inplace(copy.data(), copy.size(), kParseOptions, pugi::encoding_utf8);
+  const pugi::xml_parse_result parsed =
+      doc.load_buffer_inplace(copy.data(), copy.size(), kParseOptions, pugi::encoding_utf8);
   if (!parsed)
-    throw InputError(file, internal::xml_line_col(text, static_cast<std::size_t>(std::max<std::ptrdiff_t>(parsed.offset, 0))),
+    throw InputError(file,
+                     internal::xml_line_col(text, static_cast<std::size_t>(
+                                                      std::max<std::ptrdiff_t>(parsed.offset, 0))),
                      std::string("XML syntax: ") + parsed.description());
   internal::check_xml_tree(doc, text, copy.data(), file);
   CutCheck no_cuts(copy.data(), {});
@@ -270,9 +302,11 @@ Problem parse_whole(std::string_view text, const XmlContext& x) {
 
 // The problem in `cut` (cut_mask_values' output, parsed in place), or nullopt when that parse
 // cannot be trusted (a cut that is no Entity's mask value, or any error).
-std::optional<Problem> parse_cut(std::string& cut, std::span<const std::size_t> cuts, const XmlContext& x) {
+std::optional<Problem> parse_cut(std::string& cut, std::span<const std::size_t> cuts,
+                                 const XmlContext& x) {
   pugi::xml_document doc;
-  if (!doc.load_buffer_inplace(cut.data(), cut.size(), kParseOptions, pugi::encoding_utf8)) return std::nullopt;
+  if (!doc.load_buffer_inplace(cut.data(), cut.size(), kParseOptions, pugi::encoding_utf8))
+    return std::nullopt;
   CutCheck check(cut.data(), cuts);
   try {
     internal::check_xml_tree(doc, cut, cut.data(), std::string(x.file));

@@ -31,7 +31,8 @@ std::size_t xml_char_length(std::string_view text, std::size_t at) {
   const auto byte = static_cast<unsigned char>(text[at]);
   if (byte < 0x20) return byte == '\t' || byte == '\n' || byte == '\r' ? 1 : 0;
   const std::size_t length = utf8_sequence_length(text, at);
-  if (length == 3 && byte == 0xEF && text[at + 1] == '\xBF' && (text[at + 2] == '\xBE' || text[at + 2] == '\xBF'))
+  if (length == 3 && byte == 0xEF && text[at + 1] == '\xBF' &&
+      (text[at + 2] == '\xBE' || text[at + 2] == '\xBF'))
     return 0;  // U+FFFE, U+FFFF
   return length;
 }
@@ -59,11 +60,13 @@ pugi::xml_attribute repeated_attribute(pugi::xml_node element) {
   if (all.size() <= kPairwise) return {};
   std::vector<std::size_t> order(all.size());
   for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
-  std::stable_sort(order.begin(), order.end(),
-                   [&](std::size_t i, std::size_t j) { return std::strcmp(all[i].name(), all[j].name()) < 0; });
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t i, std::size_t j) {
+    return std::strcmp(all[i].name(), all[j].name()) < 0;
+  });
   std::size_t first_repeat = all.size();
   for (std::size_t k = 1; k < order.size(); ++k)
-    if (std::strcmp(all[order[k]].name(), all[order[k - 1]].name()) == 0) first_repeat = std::min(first_repeat, order[k]);
+    if (std::strcmp(all[order[k]].name(), all[order[k - 1]].name()) == 0)
+      first_repeat = std::min(first_repeat, order[k]);
   return first_repeat < all.size() ? all[first_repeat] : pugi::xml_attribute{};
 }
 
@@ -107,17 +110,21 @@ void check_xml_characters(std::string_view text, const std::string& file) {
   }
 }
 
-void check_xml_tree(const pugi::xml_document& doc, std::string_view text, const char* base, const std::string& file) {
+void check_xml_tree(const pugi::xml_document& doc, std::string_view text, const char* base,
+                    const std::string& file) {
   const auto offset = [&](const char* p) { return static_cast<std::size_t>(p - base); };
   pugi::xml_node root;
   for (pugi::xml_node node = doc.first_child(); node; node = node.next_sibling()) {
     if (node.type() == pugi::node_pcdata || node.type() == pugi::node_cdata) {
       const char* value = node.value();
       while (*value == ' ' || *value == '\t' || *value == '\n' || *value == '\r') ++value;
-      fail_at(text, offset(value), file, std::string(root ? "text after" : "text before") + " the root element");
+      fail_at(text, offset(value), file,
+              std::string(root ? "text after" : "text before") + " the root element");
     }
     if (node.type() != pugi::node_element) continue;
-    if (root) fail_at(text, offset(node.name()) - 1, file, "a second root element <" + printable(node.name()).substr(0, 80) + ">");
+    if (root)
+      fail_at(text, offset(node.name()) - 1, file,
+              "a second root element <" + printable(node.name()).substr(0, 80) + ">");
     root = node;
   }
   if (!root) fail_at(text, text.size(), file, "no root element");

@@ -1,6 +1,6 @@
-// write_problem_xml (engine/formats/xml_io.hpp): the bytes of serialize.py's dom_problem as Python 3's
-// ElementTree.tostring writes them (docs/format.md#xml, #modified_attributes): attributes
-// in insertion order, `<X a="1" />` for an element without children, _escape_attrib escaping.
+// write_problem_xml (engine/formats/xml_io.hpp): the bytes of serialize.py's dom_problem as Python
+// 3's ElementTree.tostring writes them (docs/format.md#xml, #modified_attributes): attributes in
+// insertion order, `<X a="1" />` for an element without children, _escape_attrib escaping.
 // Everything that depends only on the configuration (tags, names, slot JSON) is formatted once
 // per configuration; an entity then costs a handful of appends of cached text (its real_bbox and
 // mask come from the entity template).
@@ -60,9 +60,11 @@ ConfigText build_text(const Configuration& c) {
   for (std::size_t k = 0; k < c.components.size(); ++k) {
     const ComponentSpec& spec = c.components[k];
     ComponentText ct;
-    ct.layout_head = cat({"<Component", attribute("id", std::to_string(k)), attribute("name", spec.name), "><Layout",
-                          attribute("name", spec.layout.name), " Number=\""});
-    ct.layout_middle = cat({"\"", attribute("Position", internal::positions_json(spec.layout)), " Uniformity=\""});
+    ct.layout_head =
+        cat({"<Component", attribute("id", std::to_string(k)), attribute("name", spec.name),
+             "><Layout", attribute("name", spec.layout.name), " Number=\""});
+    ct.layout_middle =
+        cat({"\"", attribute("Position", internal::positions_json(spec.layout)), " Uniformity=\""});
     for (const Slot& slot : spec.layout.slots)
       ct.entities.push_back(cat({"<Entity", attribute("bbox", internal::slot_json(slot))}));
     t.components.push_back(std::move(ct));
@@ -103,8 +105,8 @@ void append_int_list(std::string& out, std::span<const int> values) {
 
 // One Entity; `confounders` are its own (empty without). Without marks (a symbolic-only problem,
 // whose levels may have no drawing) `real_bbox` and `mask` are left out.
-void write_entity(const Writer& w, ConfigId config, int component, const ComponentText& text, const Entity& e,
-                  std::span<const int> confounders) {
+void write_entity(const Writer& w, ConfigId config, int component, const ComponentText& text,
+                  const Entity& e, std::span<const int> confounders) {
   RAVE_CHECK(e.type != 0, "entities of Type none are never written");
   std::string& out = w.out;
   out += text.entities[static_cast<std::size_t>(e.slot)];
@@ -131,9 +133,11 @@ void write_entity(const Writer& w, ConfigId config, int component, const Compone
   out += "\" />";
 }
 
-void write_panel(const Writer& w, const Configuration& c, const ConfigText& text, const Panel& panel) {
+void write_panel(const Writer& w, const Configuration& c, const ConfigText& text,
+                 const Panel& panel) {
   std::string& out = w.out;
-  RAVE_CHECK(panel.components.size() == c.components.size(), "panel does not fit its configuration");
+  RAVE_CHECK(panel.components.size() == c.components.size(),
+             "panel does not fit its configuration");
   out += text.panel_head;
   for (std::size_t k = 0; k < c.components.size(); ++k) {
     const ComponentText& ct = text.components[k];
@@ -143,7 +147,8 @@ void write_panel(const Writer& w, const Configuration& c, const ConfigText& text
     out += ct.layout_middle;
     append_int(out, comp.uniformity);
     out += comp.entities.empty() ? "\" />" : "\">";
-    const std::size_t per_entity = comp.entities.empty() ? 0 : comp.confounders.size() / comp.entities.size();
+    const std::size_t per_entity =
+        comp.entities.empty() ? 0 : comp.confounders.size() / comp.entities.size();
     for (std::size_t i = 0; i < comp.entities.size(); ++i)
       write_entity(w, c.id, static_cast<int>(k), ct, comp.entities[i],
                    std::span(comp.confounders).subspan(i * per_entity, per_entity));
@@ -160,13 +165,15 @@ void write_rules(std::string& out, const std::vector<RuleGroup>& groups) {
   for (std::size_t g = 0; g < groups.size(); ++g) {
     out += cat({"<Rule_Group", attribute("id", std::to_string(g)), ">"});
     for (const Rule& r : groups[g].rules)
-      out += cat({"<Rule", attribute("name", rule_name_text(r.name)), attribute("attr", rule_attr_text(r.attr)), " />"});
+      out += cat({"<Rule", attribute("name", rule_name_text(r.name)),
+                  attribute("attr", rule_attr_text(r.attr)), " />"});
     out += "</Rule_Group>";
   }
   out += "</Rules>";
 }
 
-void write_modified(std::string& out, const std::array<std::vector<Modification>, kCandidates>& modified) {
+void write_modified(std::string& out,
+                    const std::array<std::vector<Modification>, kCandidates>& modified) {
   out += "<Modified_attributes>";
   for (std::size_t i = 0; i < kCandidates; ++i) {
     out += cat({"<Candidate", attribute("id", std::to_string(i))});
@@ -176,8 +183,8 @@ void write_modified(std::string& out, const std::array<std::vector<Modification>
     }
     out += ">";
     for (const Modification& m : modified[i])
-      out += cat({"<Attribute", attribute("component_id", std::to_string(m.component)), attribute("name", attr_name(m.attr)),
-                  " />"});
+      out += cat({"<Attribute", attribute("component_id", std::to_string(m.component)),
+                  attribute("name", attr_name(m.attr)), " />"});
     out += "</Candidate>";
   }
   out += "</Modified_attributes>";
@@ -200,7 +207,8 @@ void write_data_head(std::string& out, const Problem& problem) {
 }  // namespace
 
 std::string write_problem_xml(const Problem& problem, EntityMarksFn marks) {
-  RAVE_CHECK(marks != nullptr || !problem.variant.is_original(), "the original's XML needs the entities' marks");
+  RAVE_CHECK(marks != nullptr || !problem.variant.is_original(),
+             "the original's XML needs the entities' marks");
   const Configuration& c = configuration(problem.config);
   RAVE_CHECK(problem.rules.empty() || problem.rules.size() == c.components.size(),
              "one rule group per component, or none (unknown)");
@@ -208,7 +216,8 @@ std::string write_problem_xml(const Problem& problem, EntityMarksFn marks) {
              "the context holds grid * grid - 1 panels");
   const ConfigText& text = config_text(problem.config);
   std::string out;
-  out.reserve(8192 + 49152 * c.components.size() * static_cast<std::size_t>(problem.panel_count()) / kPanels);
+  out.reserve(8192 + 49152 * c.components.size() * static_cast<std::size_t>(problem.panel_count()) /
+                         kPanels);
   write_data_head(out, problem);
   const Writer w{out, marks};
   for (int i = 0; i < problem.panel_count(); ++i) write_panel(w, c, text, problem.panel(i));

@@ -11,7 +11,7 @@ namespace rave::engine {
 namespace {
 
 constexpr std::uint32_t kLocalSig = 0x04034b50, kCentralSig = 0x02014b50, kEndSig = 0x06054b50;
-constexpr std::uint16_t kVersion = 20;               // zipfile.DEFAULT_VERSION
+constexpr std::uint16_t kVersion = 20;  // zipfile.DEFAULT_VERSION
 constexpr std::uint16_t kCreateSystemUnix = 3;
 constexpr std::uint16_t kDosDate19800101 = (0 << 9) | (1 << 5) | 1;
 constexpr std::uint32_t kExternalAttr = 0600u << 16;  // ?rw-------
@@ -30,7 +30,8 @@ void put64(std::string& out, std::uint64_t v) {
   put32(out, static_cast<std::uint32_t>(v >> 32));
 }
 void patch32(std::string& out, std::size_t at, std::uint32_t v) {
-  for (int i = 0; i < 4; ++i) out[at + static_cast<std::size_t>(i)] = static_cast<char>((v >> (8 * i)) & 0xFF);
+  for (int i = 0; i < 4; ++i)
+    out[at + static_cast<std::size_t>(i)] = static_cast<char>((v >> (8 * i)) & 0xFF);
 }
 void patch64(std::string& out, std::size_t at, std::uint64_t v) {
   patch32(out, at, static_cast<std::uint32_t>(v));
@@ -46,8 +47,9 @@ struct Written {
 // then flush(); returns the compressed size.
 std::uint64_t append_deflated(std::string& out, const ZipSource& member, std::uint64_t size) {
   z_stream z{};
-  RAVE_CHECK(deflateInit2(&z, Z_DEFAULT_COMPRESSION, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY) == Z_OK,
-             "deflateInit2 failed");
+  RAVE_CHECK(
+      deflateInit2(&z, Z_DEFAULT_COMPRESSION, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY) == Z_OK,
+      "deflateInit2 failed");
   const std::size_t start = out.size();
   out.resize(start + deflateBound(&z, static_cast<uLong>(size)) + 64 * (member.chunks.size() + 1));
   z.next_out = reinterpret_cast<Bytef*>(out.data() + start);
@@ -95,13 +97,15 @@ Written append_member(std::string& out, const ZipSource& member, bool deflate) {
     for (std::string_view chunk : member.chunks) out.append(chunk);
     w.compressed = w.size;
   }
-  RAVE_CHECK(w.compressed <= 0xFFFFFFFFu && w.offset <= 0xFFFFFFFFu, "npz members must stay below 4 GiB");
+  RAVE_CHECK(w.compressed <= 0xFFFFFFFFu && w.offset <= 0xFFFFFFFFu,
+             "npz members must stay below 4 GiB");
   patch32(out, sizes_at, static_cast<std::uint32_t>(w.compressed));
   patch64(out, extra_compressed_at, w.compressed);
   return w;
 }
 
-void append_central_entry(std::string& out, const ZipSource& member, const Written& w, bool deflate) {
+void append_central_entry(std::string& out, const ZipSource& member, const Written& w,
+                          bool deflate) {
   put32(out, kCentralSig);
   put16(out, (kCreateSystemUnix << 8) | kVersion);
   put16(out, kVersion);
@@ -142,9 +146,11 @@ void write_zip(std::string& out, std::span<const ZipSource> members, bool deflat
   written.reserve(members.size());
   for (const auto& m : members) written.push_back(append_member(out, m, deflate));
   const std::size_t directory_at = out.size();
-  for (std::size_t i = 0; i < members.size(); ++i) append_central_entry(out, members[i], written[i], deflate);
+  for (std::size_t i = 0; i < members.size(); ++i)
+    append_central_entry(out, members[i], written[i], deflate);
   const std::size_t directory_size = out.size() - directory_at;
-  RAVE_CHECK(members.size() < 0xFFFF && out.size() <= 0xFFFFFFFFu, "archive needs zip64 end records");
+  RAVE_CHECK(members.size() < 0xFFFF && out.size() <= 0xFFFFFFFFu,
+             "archive needs zip64 end records");
   put32(out, kEndSig);
   put16(out, 0);
   put16(out, 0);

@@ -59,7 +59,8 @@ void visit_zip(std::string_view bytes, const std::string& file, const ZipVisitor
 /// archive, up to its end. Returns false, having visited nothing, when the central directory or a
 /// wanted member starts before `offset` (read more of the file then); damage is an InputError as
 /// above, the layout and the cap checked over the wanted members.
-bool visit_zip_tail(std::string_view tail, std::uint64_t offset, const std::string& file, const ZipVisitor& visit,
+bool visit_zip_tail(std::string_view tail, std::uint64_t offset, const std::string& file,
+                    const ZipVisitor& visit,
                     const std::function<bool(std::string_view name)>& wanted = {},
                     std::uint64_t max_unpacked = kMaxZipUnpackedBytes);
 

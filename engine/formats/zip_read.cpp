@@ -1,6 +1,7 @@
-// ZIP reader of engine/formats/zip.hpp: central directory first (zip64 end records and extras honoured),
-// then each local header, then the member data, inflated and CRC-checked. Every offset is bounds
-// checked before use, so truncated or corrupt input throws InputError and never reads out of range.
+// ZIP reader of engine/formats/zip.hpp: central directory first (zip64 end records and extras
+// honoured), then each local header, then the member data, inflated and CRC-checked. Every offset
+// is bounds checked before use, so truncated or corrupt input throws InputError and never reads out
+// of range.
 #include <zlib.h>
 
 #include <algorithm>
@@ -22,7 +23,8 @@ constexpr std::size_t kEndSize = 22, kCentralSize = 46, kLocalSize = 30;
 // Thrown when a record lies before the window a Cursor holds (visit_zip_tail then reports false).
 struct OutsideWindow {};
 
-// The archive's bytes, or its last bytes: `bytes` holds [base, base + bytes.size()), the end of the file.
+// The archive's bytes, or its last bytes: `bytes` holds [base, base + bytes.size()), the end of the
+// file.
 class Cursor {
  public:
   Cursor(std::string_view bytes, const std::string& file, std::uint64_t base = 0)
@@ -40,10 +42,14 @@ class Cursor {
   std::uint64_t le(std::uint64_t at, int width) const {
     std::uint64_t v = 0;
     for (int i = 0; i < width; ++i)
-      v |= static_cast<std::uint64_t>(static_cast<unsigned char>(bytes_[at - base_ + static_cast<std::uint64_t>(i)])) << (8 * i);
+      v |= static_cast<std::uint64_t>(
+               static_cast<unsigned char>(bytes_[at - base_ + static_cast<std::uint64_t>(i)]))
+           << (8 * i);
     return v;
   }
-  std::string_view slice(std::uint64_t at, std::uint64_t n) const { return bytes_.substr(at - base_, n); }
+  std::string_view slice(std::uint64_t at, std::uint64_t n) const {
+    return bytes_.substr(at - base_, n);
+  }
   std::uint64_t size() const { return base_ + bytes_.size(); }
   std::uint64_t base() const { return base_; }
   const std::string& file() const { return file_; }
@@ -59,7 +65,8 @@ struct Directory {
 };
 
 Directory find_directory(const Cursor& c) {
-  if (c.size() < kEndSize) c.fail(0, "not a zip file (too short for an end of central directory record)");
+  if (c.size() < kEndSize)
+    c.fail(0, "not a zip file (too short for an end of central directory record)");
   std::uint64_t at = c.size() - kEndSize;
   const std::uint64_t lowest = c.size() > kEndSize + 0xFFFF ? c.size() - kEndSize - 0xFFFF : 0;
   while (c.le(at, 4) != kEndSig) {
@@ -74,7 +81,8 @@ Directory find_directory(const Cursor& c) {
     if (c.le(at - 20, 4) != kZip64LocatorSig) c.fail(at, "zip64 end locator missing");
     const std::uint64_t end64 = c.le(at - 12, 8);
     c.need(end64, 56, "zip64 end of central directory record");
-    if (c.le(end64, 4) != kZip64EndSig) c.fail(end64, "bad zip64 end of central directory signature");
+    if (c.le(end64, 4) != kZip64EndSig)
+      c.fail(end64, "bad zip64 end of central directory signature");
     d = {c.le(end64 + 32, 8), c.le(end64 + 48, 8), c.le(end64 + 40, 8)};
   }
   c.need(d.offset, d.size, "central directory");
@@ -114,7 +122,8 @@ Entry read_entry(const Cursor& c, std::uint64_t& at) {
   e.crc = c.le(at + 16, 4);
   e.compressed = c.le(at + 20, 4);
   e.size = c.le(at + 24, 4);
-  const std::uint64_t name_len = c.le(at + 28, 2), extra_len = c.le(at + 30, 2), comment_len = c.le(at + 32, 2);
+  const std::uint64_t name_len = c.le(at + 28, 2), extra_len = c.le(at + 30, 2),
+                      comment_len = c.le(at + 32, 2);
   e.local = c.le(at + 42, 4);
   c.need(at + kCentralSize, name_len + extra_len + comment_len, "central directory entry");
   e.name = std::string(c.slice(at + kCentralSize, name_len));
@@ -145,7 +154,8 @@ std::string inflate_member(const Cursor& c, std::uint64_t at, const Entry& e) {
 // requires) and sets e.data_at.
 void read_local_header(const Cursor& c, Entry& e) {
   c.need(e.local, kLocalSize, "local header");
-  if (c.le(e.local, 4) != kLocalSig) c.fail(e.local, "bad local header signature for member " + quote_value(e.name));
+  if (c.le(e.local, 4) != kLocalSig)
+    c.fail(e.local, "bad local header signature for member " + quote_value(e.name));
   const std::uint64_t name_len = c.le(e.local + 26, 2);
   c.need(e.local + kLocalSize, name_len, "local header name");
   if (c.slice(e.local + kLocalSize, name_len) != e.name)
@@ -159,7 +169,8 @@ void read_local_header(const Cursor& c, Entry& e) {
 // Members whose bytes (local header and data) overlap each other or the central directory are the
 // trick of "overlapping" zip bombs, which expand one small compressed kernel many times over;
 // numpy never writes them. Throws for any overlap; also caps the total unpacked size.
-void check_layout(const Cursor& c, std::vector<Entry>& entries, const Directory& d, std::uint64_t max_unpacked) {
+void check_layout(const Cursor& c, std::vector<Entry>& entries, const Directory& d,
+                  std::uint64_t max_unpacked) {
   std::uint64_t unpacked = 0;
   for (const Entry& e : entries)
     if (__builtin_add_overflow(unpacked, e.size, &unpacked) || unpacked > max_unpacked)
@@ -167,13 +178,15 @@ void check_layout(const Cursor& c, std::vector<Entry>& entries, const Directory&
                           " bytes, more than a file of this kind ever holds");
   std::vector<const Entry*> order;
   for (const Entry& e : entries) order.push_back(&e);
-  std::sort(order.begin(), order.end(), [](const Entry* a, const Entry* b) { return a->local < b->local; });
+  std::sort(order.begin(), order.end(),
+            [](const Entry* a, const Entry* b) { return a->local < b->local; });
   for (std::size_t i = 0; i < order.size(); ++i) {
     const std::uint64_t end = order[i]->data_at + order[i]->compressed;
     const bool into_next = i + 1 < order.size() && end > order[i + 1]->local;
     if (into_next || (order[i]->local < d.offset + d.size && end > d.offset))
       c.fail(order[i]->local, "member " + quote_value(order[i]->name) + " overlaps " +
-                                  (into_next ? "member " + quote_value(order[i + 1]->name) : "the central directory"));
+                                  (into_next ? "member " + quote_value(order[i + 1]->name)
+                                             : "the central directory"));
   }
 }
 
@@ -187,13 +200,15 @@ void visit_member(const Cursor& c, const Entry& e, std::string& buffer, const Zi
     c.fail(e.local, "member " + quote_value(e.name) + " is implausibly large");
   std::string_view data;
   if (e.method == 0) {
-    if (e.compressed != e.size) c.fail(e.local, "stored member " + quote_value(e.name) + " has mismatched sizes");
+    if (e.compressed != e.size)
+      c.fail(e.local, "stored member " + quote_value(e.name) + " has mismatched sizes");
     data = c.slice(data_at, e.size);
   } else if (e.method == 8) {
     buffer = inflate_member(c, data_at, e);
     data = buffer;
   } else {
-    c.fail(e.local, "member " + quote_value(e.name) + ": unsupported compression method " + std::to_string(e.method));
+    c.fail(e.local, "member " + quote_value(e.name) + ": unsupported compression method " +
+                        std::to_string(e.method));
   }
   const auto crc = internal::crc32_update(0, data.data(), data.size());
   if (crc != e.crc) c.fail(data_at, "CRC mismatch in member " + quote_value(e.name));
@@ -216,7 +231,8 @@ void visit_zip(std::string_view bytes, const std::string& file, const ZipVisitor
                const std::function<bool(std::string_view)>& wanted, std::uint64_t max_unpacked) {
   const Cursor c(bytes, file);
   const Directory d = find_directory(c);
-  std::vector<Entry> entries = directory_entries(c, d);  // each entry takes >= 46 bytes: bounded by the file
+  std::vector<Entry> entries =
+      directory_entries(c, d);  // each entry takes >= 46 bytes: bounded by the file
   for (Entry& e : entries) read_local_header(c, e);
   check_layout(c, entries, d, max_unpacked);
   std::string buffer;
@@ -226,8 +242,9 @@ void visit_zip(std::string_view bytes, const std::string& file, const ZipVisitor
 
 // Only the wanted members' local headers lie in the window: the layout check covers them (with the
 // central directory) and the cap their unpacked sizes.
-bool visit_zip_tail(std::string_view tail, std::uint64_t offset, const std::string& file, const ZipVisitor& visit,
-                    const std::function<bool(std::string_view)>& wanted, std::uint64_t max_unpacked) {
+bool visit_zip_tail(std::string_view tail, std::uint64_t offset, const std::string& file,
+                    const ZipVisitor& visit, const std::function<bool(std::string_view)>& wanted,
+                    std::uint64_t max_unpacked) {
   const Cursor c(tail, file, offset);
   std::vector<Entry> entries;
   try {

@@ -1,7 +1,7 @@
 #pragma once
-// What a dataset folder already holds, for engine/dataset.cpp: the records of finished problems (from
-// rave.json and from the journal a run appends to as it goes), checking a pair of files against its
-// record, and the temporary files a killed run left behind.
+// What a dataset folder already holds, for engine/dataset.cpp: the records of finished problems
+// (from rave.json and from the journal a run appends to as it goes), checking a pair of files
+// against its record, and the temporary files a killed run left behind.
 //
 //   Journal journal(dir / kJournalName);               // appends, one line per finished problem
 //   journal.append("center_single/RAVEN_0_train", record);
@@ -25,7 +25,8 @@ inline constexpr const char* kJournalName = ".rave-journal";
 
 /// One finished problem: its two files and the draw kept.
 struct PairRecord {
-  std::uint64_t attempt = 0;  ///< 0: the first draw; > 0: redrawn (an acceptance test refused the others)
+  std::uint64_t attempt =
+      0;  ///< 0: the first draw; > 0: redrawn (an acceptance test refused the others)
   std::uint64_t npz_size = 0, xml_size = 0;
   std::uint32_t npz_crc = 0, xml_crc = 0;
   friend bool operator==(const PairRecord&, const PairRecord&) = default;
@@ -39,7 +40,8 @@ std::map<std::string, PairRecord> read_journal(const std::filesystem::path& path
 /// The records listed in a manifest's files and redraws (problems with both files listed).
 std::map<std::string, PairRecord> records_of(const DatasetManifest& manifest);
 /// The manifest's files and redraws for records in generation order.
-void list_records(const std::vector<std::pair<std::string, PairRecord>>& records, DatasetManifest& manifest);
+void list_records(const std::vector<std::pair<std::string, PairRecord>>& records,
+                  DatasetManifest& manifest);
 
 /// Appends journal lines from any thread, one write per line.
 class Journal {
@@ -60,7 +62,8 @@ class Journal {
 };
 
 /// Whether `<root>/<problem>.npz` and `.xml` exist with the record's sizes and CRC-32s.
-bool pair_matches(const std::filesystem::path& root, const std::string& problem, const PairRecord& record);
+bool pair_matches(const std::filesystem::path& root, const std::string& problem,
+                  const PairRecord& record);
 /// Whether `<root>/<problem>.npz` or `.xml` exists.
 bool pair_partly_exists(const std::filesystem::path& root, const std::string& problem);
 /// Removes write_file_atomic's temporary files (left by a killed run) from `folders`, those whose

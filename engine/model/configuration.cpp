@@ -33,31 +33,56 @@ LayoutSpec out_center_single() {
 
 std::vector<Configuration> build_all() {
   std::vector<Configuration> all;
-  all.push_back({ConfigId::kCenterSingle, "center_single", "Center", "Singleton",
+  all.push_back({ConfigId::kCenterSingle,
+                 "center_single",
+                 "Center",
+                 "Singleton",
                  {{0, "Grid", layout("Center_Single", {{0.5, 0.5, 1, 1}}, {0, 0})}}});
-  all.push_back({ConfigId::kDistributeFour, "distribute_four", "2x2Grid", "Singleton",
+  all.push_back({ConfigId::kDistributeFour,
+                 "distribute_four",
+                 "2x2Grid",
+                 "Singleton",
                  {{0, "Grid",
                    layout("Distribute_Four",
-                          {{0.25, 0.25, 0.5, 0.5}, {0.25, 0.75, 0.5, 0.5}, {0.75, 0.25, 0.5, 0.5},
+                          {{0.25, 0.25, 0.5, 0.5},
+                           {0.25, 0.75, 0.5, 0.5},
+                           {0.75, 0.25, 0.5, 0.5},
                            {0.75, 0.75, 0.5, 0.5}},
                           {0, 3})}}});
-  all.push_back({ConfigId::kDistributeNine, "distribute_nine", "3x3Grid", "Singleton",
+  all.push_back({ConfigId::kDistributeNine,
+                 "distribute_nine",
+                 "3x3Grid",
+                 "Singleton",
                  {{0, "Grid", layout("Distribute_Nine", nine_slots(), {0, 8})}}});
-  all.push_back({ConfigId::kLeftRight, "left_center_single_right_center_single", "L-R", "Left_Right",
+  all.push_back({ConfigId::kLeftRight,
+                 "left_center_single_right_center_single",
+                 "L-R",
+                 "Left_Right",
                  {{0, "Left", layout("Left_Center_Single", {{0.5, 0.25, 0.5, 0.5}}, {0, 0})},
                   {1, "Right", layout("Right_Center_Single", {{0.5, 0.75, 0.5, 0.5}}, {0, 0})}}});
-  all.push_back({ConfigId::kUpDown, "up_center_single_down_center_single", "U-D", "Up_Down",
+  all.push_back({ConfigId::kUpDown,
+                 "up_center_single_down_center_single",
+                 "U-D",
+                 "Up_Down",
                  {{0, "Up", layout("Up_Center_Single", {{0.25, 0.5, 0.5, 0.5}}, {0, 0})},
                   {1, "Down", layout("Down_Center_Single", {{0.75, 0.5, 0.5, 0.5}}, {0, 0})}}});
-  all.push_back({ConfigId::kOutInCenter, "in_center_single_out_center_single", "O-IC", "Out_In",
+  all.push_back({ConfigId::kOutInCenter,
+                 "in_center_single_out_center_single",
+                 "O-IC",
+                 "Out_In",
                  {{0, "Out", out_center_single()},
                   {1, "In", layout("In_Center_Single", {{0.5, 0.5, 0.33, 0.33}}, {0, 0})}}});
   LayoutSpec in_grid = layout("In_Distribute_Four",
-                              {{0.42, 0.42, 0.15, 0.15}, {0.42, 0.58, 0.15, 0.15},
-                               {0.58, 0.42, 0.15, 0.15}, {0.58, 0.58, 0.15, 0.15}},
+                              {{0.42, 0.42, 0.15, 0.15},
+                               {0.42, 0.58, 0.15, 0.15},
+                               {0.58, 0.42, 0.15, 0.15},
+                               {0.58, 0.58, 0.15, 0.15}},
                               {0, 3});
   in_grid.size = {2, 5};
-  all.push_back({ConfigId::kOutInGrid, "in_distribute_four_out_center_single", "O-IG", "Out_In",
+  all.push_back({ConfigId::kOutInGrid,
+                 "in_distribute_four_out_center_single",
+                 "O-IG",
+                 "Out_In",
                  {{0, "Out", out_center_single()}, {1, "In", std::move(in_grid)}}});
   return all;
 }
@@ -98,7 +123,9 @@ std::optional<ConfigId> find_configuration(std::string_view name) {
 
 ConfigId configuration_named(std::string_view name) {
   const auto id = find_configuration(name);
-  if (!id) throw UsageError("unknown configuration '" + std::string(name) + "'; known: " + configuration_names());
+  if (!id)
+    throw UsageError("unknown configuration '" + std::string(name) +
+                     "'; known: " + configuration_names());
   return *id;
 }
 

@@ -36,9 +36,9 @@ struct Slot {
 
 /// A Layout node of the grammar with its *original* (pre-pruning) constraints.
 struct LayoutSpec {
-  std::string_view name;     ///< e.g. "Distribute_Four"
-  std::vector<Slot> slots;   ///< Position values index this list
-  Range number;              ///< Number levels (count - 1)
+  std::string_view name;    ///< e.g. "Distribute_Four"
+  std::vector<Slot> slots;  ///< Position values index this list
+  Range number;             ///< Number levels (count - 1)
   Range type, size, color, angle;
   Range uniformity = kUniformityRange;
 };
@@ -53,7 +53,7 @@ struct ComponentSpec {
 /// One configuration: the A-SIG grammar of one figure family.
 struct Configuration {
   ConfigId id;
-  std::string_view folder;      ///< dataset folder name, e.g. "in_distribute_four_out_center_single"
+  std::string_view folder;  ///< dataset folder name, e.g. "in_distribute_four_out_center_single"
   std::string_view paper_name;  ///< column name in the paper, e.g. "O-IG"
   std::string_view structure;   ///< Structure node name: Singleton, Left_Right, Up_Down, Out_In
   std::vector<ComponentSpec> components;
@@ -66,8 +66,8 @@ std::span<const Configuration> all_configurations();
 /// Looks up by folder name, paper name (Center, 2x2Grid, 3x3Grid, L-R, U-D, O-IC, O-IG) or a
 /// short alias (center, 2x2, 3x3, lr, ud, oic, oig); case-sensitive on folder names.
 std::optional<ConfigId> find_configuration(std::string_view name);
-/// find_configuration, or UsageError "unknown configuration '<name>'; known: ..." (the message the CLI
-/// and the Python package print).
+/// find_configuration, or UsageError "unknown configuration '<name>'; known: ..." (the message the
+/// CLI and the Python package print).
 ConfigId configuration_named(std::string_view name);
 /// The short aliases find_configuration accepts for a configuration besides its folder and paper
 /// names (e.g. "center", "cs").

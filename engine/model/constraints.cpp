@@ -120,14 +120,16 @@ constexpr RuleAttr kGroupAttr[4] = {RuleAttr::kNumberPosition, RuleAttr::kType, 
 // Whether (name, attr) is a row of group `group` of the rule table (docs/rules.md).
 bool is_row(int group, const Rule& rule) {
   if (group == 0)
-    return rule.name == RuleName::kConstant ? rule.attr == RuleAttr::kNumberPosition
-                                            : rule.attr == RuleAttr::kNumber || rule.attr == RuleAttr::kPosition;
+    return rule.name == RuleName::kConstant
+               ? rule.attr == RuleAttr::kNumberPosition
+               : rule.attr == RuleAttr::kNumber || rule.attr == RuleAttr::kPosition;
   return rule.attr == kGroupAttr[group] && !(group == 1 && rule.name == RuleName::kArithmetic);
 }
 
 std::string signed_text(int value) {
   std::string text = std::to_string(value);
-  if (value > 0) text.insert(text.begin(), '+');  // not "+" + text: g++ 12 warns falsely (-Wrestrict)
+  if (value > 0)
+    text.insert(text.begin(), '+');  // not "+" + text: g++ 12 warns falsely (-Wrestrict)
   return text;
 }
 
@@ -175,7 +177,8 @@ std::optional<LayoutConstraints> narrow(const LayoutSpec& /*layout: slot count =
                                         int grid) {
   LayoutConstraints out = original;
   for (int group = 0; group < 4; ++group)
-    if (!narrow_rule(group, rules.rules[static_cast<std::size_t>(group)], out, grid)) return std::nullopt;
+    if (!narrow_rule(group, rules.rules[static_cast<std::size_t>(group)], out, grid))
+      return std::nullopt;
   return out;
 }
 
@@ -191,16 +194,22 @@ std::span<const int> rule_parameters(RuleName name) {
 
 std::string rule_defect(int group, const Rule& rule, const LayoutSpec& layout) {
   RAVE_CHECK(0 <= group && group < 4, "rule group must be 0..3");
-  const std::string what = std::string(rule_name_text(rule.name)) + " " + std::string(rule_attr_text(rule.attr));
+  const std::string what =
+      std::string(rule_name_text(rule.name)) + " " + std::string(rule_attr_text(rule.attr));
   if (!is_row(group, rule)) return what + " is not a rule of RAVEN's rule table";
   const auto parameters = rule_parameters(rule.name);
-  if (rule.value_known && std::find(parameters.begin(), parameters.end(), rule.value) == parameters.end())
-    return what + " takes parameter " + parameters_text(rule.name) + ", not " + signed_text(rule.value);
+  if (rule.value_known &&
+      std::find(parameters.begin(), parameters.end(), rule.value) == parameters.end())
+    return what + " takes parameter " + parameters_text(rule.name) + ", not " +
+           signed_text(rule.value);
   for (const int value : parameters)
-    if ((!rule.value_known || value == rule.value) && fits_layout(group, rule, value, layout)) return {};
+    if ((!rule.value_known || value == rule.value) && fits_layout(group, rule, value, layout))
+      return {};
   std::string text = what;
   if (rule.value_known) text.append(" ").append(signed_text(rule.value));
-  return text.append(" cannot hold in layout ").append(layout.name).append(" (its level ranges leave no room for it)");
+  return text.append(" cannot hold in layout ")
+      .append(layout.name)
+      .append(" (its level ranges leave no room for it)");
 }
 
 std::optional<std::vector<LayoutConstraints>> prune(const Configuration& config,

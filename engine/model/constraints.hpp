@@ -31,7 +31,8 @@ struct LayoutConstraints {
 /// Narrows `constraints` in place by one rule of group `group` (0 Number/Position, 1 Type, 2 Size,
 /// 3 Color) for an N x N matrix; false when the rule is invalid for the layout or its range becomes
 /// empty (spec 4.3). narrow() applies it to the four rules of a group in order.
-bool narrow_rule(int group, const Rule& rule, LayoutConstraints& constraints, int grid = kDefaultGrid);
+bool narrow_rule(int group, const Rule& rule, LayoutConstraints& constraints,
+                 int grid = kDefaultGrid);
 /// The original (pre-pruning) constraints of a layout.
 LayoutConstraints original_constraints(const LayoutSpec& layout);
 /// Narrows `original` by one component's rule group; nullopt when a range becomes empty or a rule
@@ -48,9 +49,10 @@ std::optional<std::vector<LayoutConstraints>> prune(const Configuration& config,
 /// {-2, -1, +1, +2}, Arithmetic signs {+1, -1}, and {0} for Constant and Distribute_Three.
 std::span<const int> rule_parameters(RuleName name);
 /// Why `rule` cannot be rule `group` (0 Number/Position, 1 Type, 2 Size, 3 Color) of a component
-/// laid out as `layout`: no such row in the rule table, a parameter the rule does not take, or a rule
-/// the layout's level ranges cannot hold (docs/rules.md, e.g. any Number rule on a single-slot layout);
-/// empty when it can be. A rule whose value is unknown fits when one of its parameters does.
+/// laid out as `layout`: no such row in the rule table, a parameter the rule does not take, or a
+/// rule the layout's level ranges cannot hold (docs/rules.md, e.g. any Number rule on a single-slot
+/// layout); empty when it can be. A rule whose value is unknown fits when one of its parameters
+/// does.
 std::string rule_defect(int group, const Rule& rule, const LayoutSpec& layout);
 
 }  // namespace rave::engine

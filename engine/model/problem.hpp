@@ -11,9 +11,9 @@
 //   int answer_index = *p.target;                          // index into p.candidates
 #include <array>
 #include <cstdint>
-#include <utility>
 #include <optional>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "engine/model/attributes.hpp"
@@ -45,8 +45,8 @@ struct Entity {
 
 /// One component of one panel: its layout's state.
 struct ComponentPanel {
-  int uniformity = 0;             ///< level 0..3 (3 = uniform); fixed within a problem
-  std::vector<Entity> entities;   ///< in Position order; Number = entities.size()
+  int uniformity = 0;            ///< level 0..3 (3 = uniform); fixed within a problem
+  std::vector<Entity> entities;  ///< in Position order; Number = entities.size()
   /// Variant::confounders random levels per entity, entity-major (entity i's at [i*K, i*K+K));
   /// empty without confounders. They follow no rule.
   std::vector<int> confounders{};
@@ -70,13 +70,13 @@ struct Modification {
 /// A whole problem.
 struct Problem {
   ConfigId config = ConfigId::kCenterSingle;
-  Variant variant{};                            ///< the original unless made otherwise
-  std::optional<Split> split{};                 ///< the problem's split, when a regime needs it
+  Variant variant{};             ///< the original unless made otherwise
+  std::optional<Split> split{};  ///< the problem's split, when a regime needs it
   std::vector<Panel> context = std::vector<Panel>(kContextPanels);  ///< row-major; grid()^2 - 1
-  std::array<Panel, kCandidates> candidates;    ///< in file order
-  std::vector<RuleGroup> rules;      ///< one per component; empty when unknown (XML without Rules)
-  std::optional<int> target;         ///< index of the answer among candidates, when known
-  std::optional<int> predict;        ///< the generator's solver choice (npz `predict`)
+  std::array<Panel, kCandidates> candidates;                        ///< in file order
+  std::vector<RuleGroup> rules;  ///< one per component; empty when unknown (XML without Rules)
+  std::optional<int> target;     ///< index of the answer among candidates, when known
+  std::optional<int> predict;    ///< the generator's solver choice (npz `predict`)
   /// I-RAVEN only: per candidate, the modifications on its path (empty for the answer).
   std::optional<std::array<std::vector<Modification>, kCandidates>> modified;
   friend bool operator==(const Problem&, const Problem&) = default;
@@ -87,7 +87,8 @@ struct Problem {
   /// Panel i in file order (context first, then candidates).
   const Panel& panel(int i) const {
     const int n = static_cast<int>(context.size());
-    return i < n ? context[static_cast<std::size_t>(i)] : candidates[static_cast<std::size_t>(i - n)];
+    return i < n ? context[static_cast<std::size_t>(i)]
+                 : candidates[static_cast<std::size_t>(i - n)];
   }
   Panel& panel(int i) { return const_cast<Panel&>(std::as_const(*this).panel(i)); }
 };

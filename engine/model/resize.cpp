@@ -18,7 +18,9 @@ double bilinear_filter(double x) {
 }
 
 // Pillow's clip8 (>= 2^30 -> 255, <= 0 -> 0, else v >> 22), branch-free so loops vectorize.
-std::uint8_t clip8(std::int32_t v) { return static_cast<std::uint8_t>(std::clamp(v >> kPrecisionBits, 0, 255)); }
+std::uint8_t clip8(std::int32_t v) {
+  return static_cast<std::uint8_t>(std::clamp(v >> kPrecisionBits, 0, 255));
+}
 
 }  // namespace
 
@@ -52,9 +54,11 @@ void PanelResizer::precompute() {
       ww += k[static_cast<std::size_t>(x)];
     }
     for (int x = 0; x < xmax; ++x) {
-      const double w = ww != 0.0 ? k[static_cast<std::size_t>(x)] / ww : k[static_cast<std::size_t>(x)];
+      const double w =
+          ww != 0.0 ? k[static_cast<std::size_t>(x)] / ww : k[static_cast<std::size_t>(x)];
       const double fixed = w * (1 << kPrecisionBits);
-      coeffs_[static_cast<std::size_t>(xx) * ksize_ + x] = static_cast<std::int32_t>(w < 0 ? fixed - 0.5 : fixed + 0.5);
+      coeffs_[static_cast<std::size_t>(xx) * ksize_ + x] =
+          static_cast<std::int32_t>(w < 0 ? fixed - 0.5 : fixed + 0.5);
     }
     first_[static_cast<std::size_t>(xx)] = xmin;
     count_[static_cast<std::size_t>(xx)] = xmax;
@@ -67,13 +71,15 @@ void PanelResizer::precompute_half() {
     for (int x = 0; x < count_[static_cast<std::size_t>(xx)]; ++x) {
       const int t = first_[static_cast<std::size_t>(xx)] + x - (2 * xx - 1);
       RAVE_CHECK(t >= 0 && t < 4, "2:1 Pillow window outside 2x-1 .. 2x+2");
-      half_[static_cast<std::size_t>(t * out_ + xx)] = coeffs_[static_cast<std::size_t>(xx) * ksize_ + x];
+      half_[static_cast<std::size_t>(t * out_ + xx)] =
+          coeffs_[static_cast<std::size_t>(xx) * ksize_ + x];
     }
   constexpr std::int32_t kOne = 1 << (kPrecisionBits - 3), kThree = 3 * kOne;  // 1/8 and 3/8
   for (int xx = 1; xx + 1 < out_; ++xx)
     for (int t = 0; t < 4; ++t)
-      RAVE_CHECK(half_[static_cast<std::size_t>(t * out_ + xx)] == (t == 0 || t == 3 ? kOne : kThree),
-                 "2:1 interior taps must be (1, 3, 3, 1) / 8");
+      RAVE_CHECK(
+          half_[static_cast<std::size_t>(t * out_ + xx)] == (t == 0 || t == 3 ? kOne : kThree),
+          "2:1 interior taps must be (1, 3, 3, 1) / 8");
 }
 
 void PanelResizer::horizontal_generic(const std::uint8_t* src, std::uint8_t* mid) const {
@@ -97,16 +103,20 @@ void PanelResizer::horizontal_generic(const std::uint8_t* src, std::uint8_t* mid
 void PanelResizer::horizontal_half(const std::uint8_t* src, std::uint8_t* mid) const {
   const std::size_t n = static_cast<std::size_t>(out_);
   constexpr bool kLittle = std::endian::native == std::endian::little;
-  const auto first = [](std::uint16_t v) { return kLittle ? (v & 0xFF) : (v >> 8); };   // column 2i
-  const auto second = [](std::uint16_t v) { return kLittle ? (v >> 8) : (v & 0xFF); };  // column 2i + 1
+  const auto first = [](std::uint16_t v) { return kLittle ? (v & 0xFF) : (v >> 8); };  // column 2i
+  const auto second = [](std::uint16_t v) {
+    return kLittle ? (v >> 8) : (v & 0xFF);
+  };  // column 2i + 1
   std::vector<std::uint16_t> pairs(n);
   for (int y = 0; y < in_; ++y) {
     const std::uint8_t* row = src + static_cast<std::size_t>(y) * in_;
     std::memcpy(pairs.data(), row, 2 * n);
     std::uint8_t* out = mid + static_cast<std::size_t>(y) * n;
     for (std::size_t x = 1; x + 1 < n; ++x)
-      out[x] = static_cast<std::uint8_t>(
-          (second(pairs[x - 1]) + 3 * (first(pairs[x]) + second(pairs[x])) + first(pairs[x + 1]) + 4) >> 3);
+      out[x] = static_cast<std::uint8_t>((second(pairs[x - 1]) +
+                                          3 * (first(pairs[x]) + second(pairs[x])) +
+                                          first(pairs[x + 1]) + 4) >>
+                                         3);
     for (std::size_t x : {std::size_t{0}, n - 1}) {
       std::int32_t acc = 1 << (kPrecisionBits - 1);
       for (int t = 0; t < 4; ++t) {
@@ -127,7 +137,8 @@ void PanelResizer::vertical_row(const std::uint8_t* mid, std::uint8_t* dst, int 
     const std::uint8_t* row = mid + static_cast<std::size_t>(y0 + y) * out_;
     for (int xx = 0; xx < out_; ++xx) acc[static_cast<std::size_t>(xx)] += row[xx] * k[y];
   }
-  for (int xx = 0; xx < out_; ++xx) dst[static_cast<std::size_t>(yy) * out_ + xx] = clip8(acc[static_cast<std::size_t>(xx)]);
+  for (int xx = 0; xx < out_; ++xx)
+    dst[static_cast<std::size_t>(yy) * out_ + xx] = clip8(acc[static_cast<std::size_t>(xx)]);
 }
 
 // Horizontal pass into an in_ x out_ uint8 buffer, then the vertical pass (Pillow's order and
@@ -146,7 +157,8 @@ void PanelResizer::operator()(const std::uint8_t* src, std::uint8_t* dst) const 
     const std::uint8_t* r = &mid[(2 * yy - 1) * n];  // rows 2yy-1 .. 2yy+2
     std::uint8_t* out = dst + yy * n;
     for (std::size_t x = 0; x < n; ++x)
-      out[x] = static_cast<std::uint8_t>((r[x] + 3 * (r[n + x] + r[2 * n + x]) + r[3 * n + x] + 4) >> 3);
+      out[x] =
+          static_cast<std::uint8_t>((r[x] + 3 * (r[n + x] + r[2 * n + x]) + r[3 * n + x] + 4) >> 3);
   }
   vertical_row(mid.data(), dst, 0);
   vertical_row(mid.data(), dst, out_ - 1);

@@ -1,9 +1,9 @@
 #pragma once
 // Panel resizing exactly as the original loader did it: scipy.misc.imresize on uint8, i.e. Pillow's
-// bilinear resampling (Resample.c), which is scale-aware (docs/neural-reference.md). A pure function
-// on the model's pixels (no OpenCV, no torch): `rave train` (neural/) and the Python package's
-// in-memory batches (python/) feed their models through this one resizer. Downscaling
-// 160 -> 80 widens the triangle filter to 4 taps ([1,3,3,1]/8); upscaling 160 -> 224 is half-pixel
+// bilinear resampling (Resample.c), which is scale-aware (docs/neural-reference.md). A pure
+// function on the model's pixels (no OpenCV, no torch): `rave train` (neural/) and the Python
+// package's in-memory batches (python/) feed their models through this one resizer. Downscaling 160
+// -> 80 widens the triangle filter to 4 taps ([1,3,3,1]/8); upscaling 160 -> 224 is half-pixel
 // bilinear with edge clamp. Pillow's fixed-point arithmetic (22 fractional bits, a horizontal pass
 // rounded to uint8, then a vertical pass) is reproduced, so results are Pillow's bytes.
 // LibTorch's interpolate(bilinear, antialias=true) computes the same filter in floating point
@@ -36,9 +36,9 @@ class PanelResizer {
   void vertical_row(const std::uint8_t* mid, std::uint8_t* dst, int yy) const;
   int in_;
   int out_;
-  int ksize_ = 0;                   ///< coefficients stored per output pixel
-  std::vector<int> first_;          ///< first source index per output pixel
-  std::vector<int> count_;          ///< number of taps per output pixel
+  int ksize_ = 0;                     ///< coefficients stored per output pixel
+  std::vector<int> first_;            ///< first source index per output pixel
+  std::vector<int> count_;            ///< number of taps per output pixel
   std::vector<std::int32_t> coeffs_;  ///< out_ x ksize_, fixed point
   std::vector<std::int32_t> half_;    ///< 4 x out_ taps when in = 2 x out (else empty)
 };

@@ -5,8 +5,8 @@ namespace {
 
 constexpr std::array<std::string_view, 4> kRuleNames{"Constant", "Progression", "Arithmetic",
                                                      "Distribute_Three"};
-constexpr std::array<std::string_view, 6> kRuleAttrs{"Number/Position", "Number", "Position",
-                                                     "Type",            "Size",   "Color"};
+constexpr std::array<std::string_view, 6> kRuleAttrs{
+    "Number/Position", "Number", "Position", "Type", "Size", "Color"};
 
 template <class Enum, std::size_t N>
 std::optional<Enum> find_text(const std::array<std::string_view, N>& table, std::string_view text) {
@@ -17,8 +17,12 @@ std::optional<Enum> find_text(const std::array<std::string_view, N>& table, std:
 
 }  // namespace
 
-std::string_view rule_name_text(RuleName name) { return kRuleNames[static_cast<std::size_t>(name)]; }
-std::string_view rule_attr_text(RuleAttr attr) { return kRuleAttrs[static_cast<std::size_t>(attr)]; }
+std::string_view rule_name_text(RuleName name) {
+  return kRuleNames[static_cast<std::size_t>(name)];
+}
+std::string_view rule_attr_text(RuleAttr attr) {
+  return kRuleAttrs[static_cast<std::size_t>(attr)];
+}
 std::optional<RuleName> parse_rule_name(std::string_view text) {
   return find_text<RuleName>(kRuleNames, text);
 }

@@ -15,7 +15,8 @@ const Derived& derived(ConfigId id) {
     std::array<Derived, kNumConfigs> out;
     for (int i = 0; i < kNumConfigs; ++i) {
       const auto tree = structure_tree(static_cast<ConfigId>(i));
-      out[static_cast<std::size_t>(i)] = {grammar::structure_tokens(tree), grammar::meta_structure(tree)};
+      out[static_cast<std::size_t>(i)] = {grammar::structure_tokens(tree),
+                                          grammar::meta_structure(tree)};
     }
     return out;
   }();
@@ -29,9 +30,11 @@ grammar::Tree structure_tree(ConfigId id) {
   const Configuration& config = configuration(id);
   grammar::Tree tree;
   const auto scene = grammar::add_node(tree, std::string(grammar::kRootName), Level::kRoot);
-  const auto structure = grammar::add_child(tree, scene, std::string(config.structure), Level::kStructure);
+  const auto structure =
+      grammar::add_child(tree, scene, std::string(config.structure), Level::kStructure);
   for (const auto& component : config.components) {
-    const auto node = grammar::add_child(tree, structure, std::string(component.name), Level::kComponent);
+    const auto node =
+        grammar::add_child(tree, structure, std::string(component.name), Level::kComponent);
     grammar::add_child(tree, node, std::string(component.layout.name), Level::kLayout);
   }
   return tree;

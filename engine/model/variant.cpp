@@ -45,7 +45,8 @@ bool is_table_row(RuleAttr attr, RuleName name) {
 RulePair parse_pair(std::string_view word) {
   const std::size_t colon = word.find(':');
   if (colon == std::string_view::npos)
-    throw UsageError("--hold-out: '" + std::string(word) + "' is not ATTRIBUTE:RULE (e.g. Color:Progression)");
+    throw UsageError("--hold-out: '" + std::string(word) +
+                     "' is not ATTRIBUTE:RULE (e.g. Color:Progression)");
   const std::string_view attr_text = word.substr(0, colon);
   std::string_view name_text = word.substr(colon + 1);
   if (name_text == "Distribute_N") name_text = "Distribute_Three";
@@ -64,17 +65,24 @@ RulePair parse_pair(std::string_view word) {
 
 void check_range(int value, int lo, int hi, const char* option) {
   if (value < lo || value > hi)
-    throw UsageError(std::string(option) + " " + std::to_string(value) + " is out of range: it takes " +
-                     std::to_string(lo) + ".." + std::to_string(hi));
+    throw UsageError(std::string(option) + " " + std::to_string(value) +
+                     " is out of range: it takes " + std::to_string(lo) + ".." +
+                     std::to_string(hi));
 }
 
 }  // namespace
 
 std::string_view split_name(Split split) { return kSplitNames[static_cast<std::size_t>(split)]; }
-std::optional<Split> parse_split(std::string_view text) { return find_name<Split>(kSplitNames, text); }
+std::optional<Split> parse_split(std::string_view text) {
+  return find_name<Split>(kSplitNames, text);
+}
 
-std::string_view regime_name(Regime regime) { return kRegimeNames[static_cast<std::size_t>(regime)]; }
-std::optional<Regime> parse_regime(std::string_view text) { return find_name<Regime>(kRegimeNames, text); }
+std::string_view regime_name(Regime regime) {
+  return kRegimeNames[static_cast<std::size_t>(regime)];
+}
+std::optional<Regime> parse_regime(std::string_view text) {
+  return find_name<Regime>(kRegimeNames, text);
+}
 
 std::string regime_names() {
   std::string out;
@@ -94,10 +102,12 @@ void check_variant(const Variant& v) {
   check_range(v.grid, kMinGrid, kMaxGrid, "--grid");
   if (v.values != 0) check_range(v.values, kMinValues, kMaxValues, "--values");
   check_range(v.confounders, 0, kMaxConfounders, "--confounders");
-  const bool pairs = v.regime == Regime::kHeldOutPairs, attr = v.regime == Regime::kHeldOutAttribute;
+  const bool pairs = v.regime == Regime::kHeldOutPairs,
+             attr = v.regime == Regime::kHeldOutAttribute;
   if (pairs && v.held_out_pairs.empty())
     throw UsageError("--regime held-out-pairs needs --hold-out ATTRIBUTE:RULE[,...]");
-  if (attr && !v.held_out_attr) throw UsageError("--regime held-out-attribute needs --hold-out Type|Size|Color");
+  if (attr && !v.held_out_attr)
+    throw UsageError("--regime held-out-attribute needs --hold-out Type|Size|Color");
   if ((!pairs && !v.held_out_pairs.empty()) || (!attr && v.held_out_attr))
     throw UsageError("--hold-out applies to --regime held-out-pairs or held-out-attribute only");
 }
@@ -107,7 +117,8 @@ void parse_hold_out(std::string_view text, Regime regime, Variant& variant) {
   variant.held_out_attr.reset();
   if (regime == Regime::kHeldOutAttribute) {
     const auto attr = parse_rule_attr(text);
-    if (!attr || (*attr != RuleAttr::kType && *attr != RuleAttr::kSize && *attr != RuleAttr::kColor))
+    if (!attr ||
+        (*attr != RuleAttr::kType && *attr != RuleAttr::kSize && *attr != RuleAttr::kColor))
       throw UsageError("--hold-out: unknown attribute '" + std::string(text) +
                        "' for held-out-attribute (Type, Size or Color)");
     variant.held_out_attr = *attr;
@@ -126,21 +137,23 @@ void parse_hold_out(std::string_view text, Regime regime, Variant& variant) {
 std::string hold_out_text(const Variant& variant) {
   if (variant.held_out_attr) return std::string(rule_attr_text(*variant.held_out_attr));
   std::string out;
-  for (const RulePair& pair : variant.held_out_pairs) out.append(out.empty() ? "" : ",").append(rule_pair_text(pair));
+  for (const RulePair& pair : variant.held_out_pairs)
+    out.append(out.empty() ? "" : ",").append(rule_pair_text(pair));
   return out;
 }
 
-Variant variant_from_options(int grid, std::optional<int> values, int confounders, std::string_view regime,
-                             std::string_view hold_out) {
+Variant variant_from_options(int grid, std::optional<int> values, int confounders,
+                             std::string_view regime, std::string_view hold_out) {
   Variant v{.grid = grid, .values = 0, .confounders = confounders};
   if (values) {
     if (*values < kMinValues)
-      throw UsageError("--values " + std::to_string(*values) + " is out of range: it takes " + std::to_string(kMinValues) +
-                       ".." + std::to_string(kMaxValues));
+      throw UsageError("--values " + std::to_string(*values) + " is out of range: it takes " +
+                       std::to_string(kMinValues) + ".." + std::to_string(kMaxValues));
     v.values = *values;
   }
   const auto parsed = parse_regime(regime);
-  if (!parsed) throw UsageError("--regime '" + std::string(regime) + "': expected one of " + regime_names());
+  if (!parsed)
+    throw UsageError("--regime '" + std::string(regime) + "': expected one of " + regime_names());
   v.regime = *parsed;
   if (!hold_out.empty()) parse_hold_out(hold_out, v.regime, v);
   check_variant(v);

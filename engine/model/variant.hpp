@@ -23,7 +23,8 @@ namespace rave::engine {
 inline constexpr int kDefaultGrid = 3;
 inline constexpr int kMinGrid = 3;
 inline constexpr int kMaxGrid = 10;
-/// Levels per entity attribute `--values` accepts (symbolic); 0 in a Variant means the spec's tables.
+/// Levels per entity attribute `--values` accepts (symbolic); 0 in a Variant means the spec's
+/// tables.
 inline constexpr int kMinValues = 3;
 inline constexpr int kMaxValues = 1000;
 /// The most levels at which every Type, Size and Color level still has its own drawing value in
@@ -64,17 +65,19 @@ struct RulePair {
   friend bool operator==(const RulePair&, const RulePair&) = default;
 };
 /// Whether `rule` is an instance of the pair (any parameter).
-inline bool matches(const RulePair& pair, const Rule& rule) { return rule.attr == pair.attr && rule.name == pair.name; }
+inline bool matches(const RulePair& pair, const Rule& rule) {
+  return rule.attr == pair.attr && rule.name == pair.name;
+}
 /// "Color:Progression".
 std::string rule_pair_text(const RulePair& pair);
 
 /// What makes problems differ from the original's.
 struct Variant {
-  int grid = kDefaultGrid;       ///< N: an N x N matrix, N*N-1 context panels
-  int values = 0;                ///< levels of Type, Size and Color; 0: the spec's tables
-  int confounders = 0;           ///< random attributes per entity that follow no rule
+  int grid = kDefaultGrid;  ///< N: an N x N matrix, N*N-1 context panels
+  int values = 0;           ///< levels of Type, Size and Color; 0: the spec's tables
+  int confounders = 0;      ///< random attributes per entity that follow no rule
   Regime regime = Regime::kNeutral;
-  std::vector<RulePair> held_out_pairs{};  ///< kHeldOutPairs
+  std::vector<RulePair> held_out_pairs{};   ///< kHeldOutPairs
   std::optional<RuleAttr> held_out_attr{};  ///< kHeldOutAttribute: Type, Size or Color
   friend bool operator==(const Variant&, const Variant&) = default;
 
@@ -90,14 +93,15 @@ struct Variant {
 /// the regime lacks (or does not take) its hold-out list.
 void check_variant(const Variant& variant);
 /// Parses `--hold-out` for `regime` into `variant`: "Color:Progression,Size:Arithmetic" for
-/// held-out pairs (rows of the rule table: attributes Number, Position, Number/Position, Type, Size,
-/// Color; rules Constant, Progression, Arithmetic, Distribute_Three, also spelled Distribute_N),
-/// "Color" (Type, Size or Color) for a held-out attribute. Throws UsageError naming the word.
+/// held-out pairs (rows of the rule table: attributes Number, Position, Number/Position, Type,
+/// Size, Color; rules Constant, Progression, Arithmetic, Distribute_Three, also spelled
+/// Distribute_N), "Color" (Type, Size or Color) for a held-out attribute. Throws UsageError naming
+/// the word.
 void parse_hold_out(std::string_view text, Regime regime, Variant& variant);
 /// The variant the options `--grid --values --confounders --regime --hold-out` name (`values`
 /// nullopt: the original tables); UsageError naming the option when one is out of range or unknown.
-Variant variant_from_options(int grid, std::optional<int> values, int confounders, std::string_view regime,
-                             std::string_view hold_out);
+Variant variant_from_options(int grid, std::optional<int> values, int confounders,
+                             std::string_view regime, std::string_view hold_out);
 /// The hold-out list as parse_hold_out reads it back ("" when none).
 std::string hold_out_text(const Variant& variant);
 

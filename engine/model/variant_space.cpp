@@ -67,7 +67,8 @@ Range widened_range(Range r, Attr attr, int values) {
     case Attr::kSize:
       return {r.min * values / 6, r.max == kDefaultSizeRange.max ? values - 1 : r.max * values / 6};
     case Attr::kColor:
-      return {r.min * values / 10, r.max == kDefaultColorRange.max ? values - 1 : r.max * values / 10};
+      return {r.min * values / 10,
+              r.max == kDefaultColorRange.max ? values - 1 : r.max * values / 10};
     default: break;
   }
   RAVE_CHECK(false, "widened_range takes Type, Size or Color");
@@ -81,7 +82,8 @@ const VariantSpace& variant_space(ConfigId id, const Variant& v, std::optional<S
   if (!regime && v.values == 0) {  // the original ranges: no lock on the 3x3 hot path
     static const std::array<std::unique_ptr<VariantSpace>, kNumConfigs> originals = [] {
       std::array<std::unique_ptr<VariantSpace>, kNumConfigs> all;
-      for (int c = 0; c < kNumConfigs; ++c) all[static_cast<std::size_t>(c)] = build_space(static_cast<ConfigId>(c), {}, false);
+      for (int c = 0; c < kNumConfigs; ++c)
+        all[static_cast<std::size_t>(c)] = build_space(static_cast<ConfigId>(c), {}, false);
       return all;
     }();
     return *originals[static_cast<std::size_t>(config_index(id))];

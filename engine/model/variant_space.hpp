@@ -1,10 +1,11 @@
 #pragma once
-// The level ranges a variant samples from (docs/variants.md), per configuration and split: `--values`
-// widens Type, Size and Color; a value regime gives train/val and test disjoint level sets. The
-// generator samples in *sampling levels* and writes *file levels*: they are the same except under
-// interpolation, where sampling level i of an attribute is file level offset + 2 i (odd levels
-// in train/val, even in test), so that every rule holds on the file levels too (Progression's step
-// doubles; Arithmetic is pruned under value regimes, engine/rules/rule_table.hpp).
+// The level ranges a variant samples from (docs/variants.md), per configuration and split:
+// `--values` widens Type, Size and Color; a value regime gives train/val and test disjoint level
+// sets. The generator samples in *sampling levels* and writes *file levels*: they are the same
+// except under interpolation, where sampling level i of an attribute is file level offset + 2 i
+// (odd levels in train/val, even in test), so that every rule holds on the file levels too
+// (Progression's step doubles; Arithmetic is pruned under value regimes,
+// engine/rules/rule_table.hpp).
 //
 //   const VariantSpace& s = variant_space(ConfigId::kCenterSingle, v, Split::kTest);
 //   s.config.components[0].layout.color;          // sampling range of Color
@@ -34,9 +35,9 @@ using LevelMaps = std::array<LevelMap, 3>;
 
 /// A configuration as a variant samples it.
 struct VariantSpace {
-  Configuration config;               ///< the configuration with sampling-level ranges
-  std::vector<LevelMaps> maps;        ///< per component
-  bool identity = true;               ///< every map is the identity
+  Configuration config;         ///< the configuration with sampling-level ranges
+  std::vector<LevelMaps> maps;  ///< per component
+  bool identity = true;         ///< every map is the identity
 };
 
 /// The space of `id` under `variant` for problems of `split` (train and val share one; the split

@@ -6,7 +6,8 @@
 // have no other glyphs). engine/formats/png.hpp writes the PNG.
 //
 //   GrayImage chart = bar_chart({.title = "test accuracy", .x_label = "configuration",
-//                                .y_label = "accuracy (%)", .y_min = 0, .y_max = 100, .reference = 12.5},
+//                                .y_label = "accuracy (%)", .y_min = 0, .y_max = 100, .reference
+//                                = 12.5},
 //                               {"Avg", "Center"}, {{"CNN", {33.1, 28.5}, {2.0, 3.1}}});
 //   write_file_atomic("acc.png", encode_gray_png(chart));
 #include <string>

@@ -38,7 +38,8 @@ fs::path own_folder() {
 }
 
 std::vector<fs::path> candidates() {
-  if (const char* env = std::getenv("RAVE_OPENCV_MODULE"); env != nullptr && *env != '\0') return {env};
+  if (const char* env = std::getenv("RAVE_OPENCV_MODULE"); env != nullptr && *env != '\0')
+    return {env};
   std::vector<fs::path> out;
   if (const fs::path here = own_folder(); !here.empty()) {
     out.push_back(here / kModuleFile);
@@ -73,11 +74,12 @@ Loaded load() {
       tried += (tried.empty() ? "" : ", ") + path.string();
       continue;
     }
-    if (const DrawingModule* m = open_module(path, why)) return {m, path.lexically_normal().string()};
+    if (const DrawingModule* m = open_module(path, why))
+      return {m, path.lexically_normal().string()};
     throw Error("cannot load the drawing module: " + why);
   }
-  throw Error(std::string("cannot find the drawing module ") + kModuleFile + " (OpenCV's drawing; tried " +
-              tried + "; set RAVE_OPENCV_MODULE to its path)");
+  throw Error(std::string("cannot find the drawing module ") + kModuleFile +
+              " (OpenCV's drawing; tried " + tried + "; set RAVE_OPENCV_MODULE to its path)");
 }
 
 const Loaded& loaded() {

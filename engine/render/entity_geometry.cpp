@@ -50,8 +50,7 @@ void polygon_vertices(ShapeGeometry& g) {
       v[5] = {cx + h, cy - half};
       g.vertex_count = 6;
       break;
-    default:
-      break;
+    default: break;
   }
 }
 
@@ -90,7 +89,8 @@ Affine rotation_matrix(PixelPoint center, double degrees) {
   const double angle = degrees * (kPi / 180);
   const double alpha = std::cos(angle), beta = std::sin(angle);
   const double x = static_cast<float>(center.x), y = static_cast<float>(center.y);
-  return Affine{{alpha, beta, (1 - alpha) * x - beta * y, -beta, alpha, beta * x + (1 - alpha) * y}};
+  return Affine{
+      {alpha, beta, (1 - alpha) * x - beta * y, -beta, alpha, beta * x + (1 - alpha) * y}};
 }
 
 Affine warp_inverse(const Affine& forward) {
@@ -121,7 +121,8 @@ std::array<double, 4> real_bbox(const Slot& slot, const Entity& entity) {
     box = {g.center.y * 1.0 / kImageSize, g.center.x * 1.0 / kImageSize, extent, extent};
   } else {
     // np.dot(M, homo_pts.T): each row accumulated in index order, m0*x + m1*y + m2*1.
-    const Affine m = rotation_matrix(g.center, kAngleValues[static_cast<std::size_t>(entity.angle)]);
+    const Affine m =
+        rotation_matrix(g.center, kAngleValues[static_cast<std::size_t>(entity.angle)]);
     double min_x = INFINITY, max_x = -INFINITY, min_y = INFINITY, max_y = -INFINITY;
     for (int i = 0; i < g.vertex_count; ++i) {
       const double px = g.vertices[static_cast<std::size_t>(i)].x;

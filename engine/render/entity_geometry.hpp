@@ -23,15 +23,22 @@ struct PixelPoint {
 };
 
 /// Type levels (docs/format.md#value-tables) as the geometry code names them.
-enum ShapeType : int { kShapeNone = 0, kTriangle = 1, kSquare = 2, kPentagon = 3, kHexagon = 4, kCircle = 5 };
+enum ShapeType : int {
+  kShapeNone = 0,
+  kTriangle = 1,
+  kSquare = 2,
+  kPentagon = 3,
+  kHexagon = 4,
+  kCircle = 5
+};
 
 /// The unrotated shape of an entity in panel pixels.
 struct ShapeGeometry {
-  int type = kShapeNone;    ///< Type level
-  PixelPoint center;        ///< (trunc(x*160), trunc(y*160))
-  double unit = 0;          ///< min(h, w) * 160 / 2
-  int radius = 0;           ///< trunc(unit * size): circumradius of polygons, radius of circles
-  int half_side = 0;        ///< squares: trunc(unit / 2 * sqrt(2) * size)
+  int type = kShapeNone;  ///< Type level
+  PixelPoint center;      ///< (trunc(x*160), trunc(y*160))
+  double unit = 0;        ///< min(h, w) * 160 / 2
+  int radius = 0;         ///< trunc(unit * size): circumradius of polygons, radius of circles
+  int half_side = 0;      ///< squares: trunc(unit / 2 * sqrt(2) * size)
   /// Polygon vertices in drawing order (squares: the corners cv::rectangle walks, starting at the
   /// top left); unused for circles.
   std::array<PixelPoint, 6> vertices{};

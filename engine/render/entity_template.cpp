@@ -1,5 +1,5 @@
-// Entity templates (engine/render/internal/entity_template.hpp): building one from the original's OpenCV
-// drawing and the fixed-point warp of engine/render/warp.hpp, and the process-wide cache.
+// Entity templates (engine/render/internal/entity_template.hpp): building one from the original's
+// OpenCV drawing and the fixed-point warp of engine/render/warp.hpp, and the process-wide cache.
 #include <algorithm>
 #include <atomic>
 #include <cmath>
@@ -67,7 +67,8 @@ struct WeightPair {
   int fill = 0, line = 0;
 };
 
-WeightPair weigh(const FixedPointWarp& warp, const FixedPointWarp::Row& grid_row, const Image& classes, int x) {
+WeightPair weigh(const FixedPointWarp& warp, const FixedPointWarp::Row& grid_row,
+                 const Image& classes, int x) {
   const SamplePoint p = warp.sample(grid_row, x);
   const auto& w = bilinear_weights()[static_cast<std::size_t>(p.weights)];
   WeightPair out;
@@ -114,13 +115,20 @@ PixelKind classify(WeightPair w) {
     fill = fill && v == f;
     line = line && v == 255;
   }
-  return zero ? PixelKind::kZero : line ? PixelKind::kLine : fill ? PixelKind::kFill : PixelKind::kWeighted;
+  return zero   ? PixelKind::kZero
+         : line ? PixelKind::kLine
+         : fill ? PixelKind::kFill
+                : PixelKind::kWeighted;
 }
 
 void add_segment(EntityTemplate& t, int y, int x, PixelKind kind, const WeightPair* w, int length) {
-  TemplateSegment s{.y = static_cast<std::int16_t>(y), .x = static_cast<std::int16_t>(x), .length = static_cast<std::int16_t>(length), .kind = kind == PixelKind::kFill ? SegmentKind::kFill
-                    : kind == PixelKind::kLine ? SegmentKind::kLine
-                                               : SegmentKind::kWeighted, .offset = static_cast<std::int32_t>(t.weights.size() / 2)};
+  TemplateSegment s{.y = static_cast<std::int16_t>(y),
+                    .x = static_cast<std::int16_t>(x),
+                    .length = static_cast<std::int16_t>(length),
+                    .kind = kind == PixelKind::kFill   ? SegmentKind::kFill
+                            : kind == PixelKind::kLine ? SegmentKind::kLine
+                                                       : SegmentKind::kWeighted,
+                    .offset = static_cast<std::int32_t>(t.weights.size() / 2)};
   if (!t.segments.empty() && s.kind == SegmentKind::kWeighted) {
     TemplateSegment& last = t.segments.back();
     if (last.kind == SegmentKind::kWeighted && last.y == y && last.x + last.length == x) {
@@ -139,11 +147,13 @@ void add_segment(EntityTemplate& t, int y, int x, PixelKind kind, const WeightPa
 // One destination row: splits it into runs of one pixel kind; short solid runs and short zero
 // gaps between weighted pixels are stored weighted, other zero runs are dropped. Also collects the
 // mask runs (the mask is 1 where the entity filled with 255 warps to exactly 255).
-void add_row(EntityTemplate& t, std::vector<int>& runs, int y, int x0, const std::vector<WeightPair>& row) {
+void add_row(EntityTemplate& t, std::vector<int>& runs, int y, int x0,
+             const std::vector<WeightPair>& row) {
   const int n = static_cast<int>(row.size());
   for (int i = 0; i < n; ++i) {
     const WeightPair w = row[static_cast<std::size_t>(i)];
-    if ((255 * (w.fill + w.line) + (1 << 14)) >> 15 == 255) add_run(runs, y * kPanelSize + x0 + i, 1);
+    if ((255 * (w.fill + w.line) + (1 << 14)) >> 15 == 255)
+      add_run(runs, y * kPanelSize + x0 + i, 1);
   }
   int i = 0;
   while (i < n) {
@@ -153,7 +163,8 @@ void add_row(EntityTemplate& t, std::vector<int>& runs, int y, int x0, const std
     const bool inner = i > 0 && j < n;
     PixelKind stored = kind;
     if (j - i < kMinSolidRun && (kind != PixelKind::kZero || inner)) stored = PixelKind::kWeighted;
-    if (stored != PixelKind::kZero) add_segment(t, y, x0 + i, stored, &row[static_cast<std::size_t>(i)], j - i);
+    if (stored != PixelKind::kZero)
+      add_segment(t, y, x0 + i, stored, &row[static_cast<std::size_t>(i)], j - i);
     i = j;
   }
 }
@@ -170,7 +181,8 @@ std::string bbox_json(const std::array<double, 4>& box) {
 }  // namespace
 
 EntityTemplate build_entity_template(const Slot& slot, const Entity& entity) {
-  RAVE_CHECK(entity.angle >= 0 && entity.angle < static_cast<int>(kAngleValues.size()), "Angle level out of range");
+  RAVE_CHECK(entity.angle >= 0 && entity.angle < static_cast<int>(kAngleValues.size()),
+             "Angle level out of range");
   const ShapeGeometry shape = shape_geometry(slot, entity.type, entity.size);
   EntityTemplate t;
   std::vector<int> runs;
@@ -178,13 +190,15 @@ EntityTemplate build_entity_template(const Slot& slot, const Entity& entity) {
   draw_shape(shape, kFillClass, kLineClass, classes.data());
   const Box src = ink_extent(classes);
   if (!src.empty()) {
-    const Affine forward = rotation_matrix(shape.center, kAngleValues[static_cast<std::size_t>(entity.angle)]);
+    const Affine forward =
+        rotation_matrix(shape.center, kAngleValues[static_cast<std::size_t>(entity.angle)]);
     const FixedPointWarp warp(forward);
     const Box dst = reachable(forward, src);
     std::vector<WeightPair> row(static_cast<std::size_t>(dst.x1 - dst.x0 + 1));
     for (int y = dst.y0; y <= dst.y1; ++y) {
       const FixedPointWarp::Row grid_row = warp.row(y);
-      for (int x = dst.x0; x <= dst.x1; ++x) row[static_cast<std::size_t>(x - dst.x0)] = weigh(warp, grid_row, classes, x);
+      for (int x = dst.x0; x <= dst.x1; ++x)
+        row[static_cast<std::size_t>(x - dst.x0)] = weigh(warp, grid_row, classes, x);
       add_row(t, runs, y, dst.x0, row);
     }
   }
@@ -221,8 +235,10 @@ struct Cache {
   std::unique_ptr<std::atomic<const EntityTemplate*>[]> slots;
   std::vector<std::unique_ptr<EntityTemplate>> owned;
   std::mutex mutex;
-  explicit Cache(int n) : slots(new std::atomic<const EntityTemplate*>[static_cast<std::size_t>(n)]) {
-    for (int i = 0; i < n; ++i) slots[static_cast<std::size_t>(i)].store(nullptr, std::memory_order_relaxed);
+  explicit Cache(int n)
+      : slots(new std::atomic<const EntityTemplate*>[static_cast<std::size_t>(n)]) {
+    for (int i = 0; i < n; ++i)
+      slots[static_cast<std::size_t>(i)].store(nullptr, std::memory_order_relaxed);
   }
 };
 
@@ -235,17 +251,23 @@ Cache& cache() {
 
 const EntityTemplate& entity_template(ConfigId config, int component, const Entity& entity) {
   const Configuration& c = configuration(config);
-  RAVE_CHECK(component >= 0 && component < static_cast<int>(c.components.size()), "component out of range");
+  RAVE_CHECK(component >= 0 && component < static_cast<int>(c.components.size()),
+             "component out of range");
   const auto& slots = c.components[static_cast<std::size_t>(component)].layout.slots;
-  RAVE_CHECK(entity.slot >= 0 && entity.slot < static_cast<int>(slots.size()), "entity slot out of range");
+  RAVE_CHECK(entity.slot >= 0 && entity.slot < static_cast<int>(slots.size()),
+             "entity slot out of range");
   RAVE_CHECK(entity.type >= 0 && entity.type < kTypes && entity.size >= 0 && entity.size < kSizes &&
                  entity.angle >= 0 && entity.angle < kAngles,
              "entity level out of range");
-  const int slot = slot_index().first[static_cast<std::size_t>(config_index(config))][static_cast<std::size_t>(component)] + entity.slot;
-  const auto key = static_cast<std::size_t>(((slot * kTypes + entity.type) * kSizes + entity.size) * kAngles + entity.angle);
+  const int slot = slot_index().first[static_cast<std::size_t>(config_index(config))]
+                                     [static_cast<std::size_t>(component)] +
+                   entity.slot;
+  const auto key = static_cast<std::size_t>(
+      ((slot * kTypes + entity.type) * kSizes + entity.size) * kAngles + entity.angle);
   Cache& cached = cache();
   if (const EntityTemplate* t = cached.slots[key].load(std::memory_order_acquire)) return *t;
-  auto built = std::make_unique<EntityTemplate>(build_entity_template(slots[static_cast<std::size_t>(entity.slot)], entity));
+  auto built = std::make_unique<EntityTemplate>(
+      build_entity_template(slots[static_cast<std::size_t>(entity.slot)], entity));
   std::lock_guard lock(cached.mutex);
   if (const EntityTemplate* t = cached.slots[key].load(std::memory_order_acquire)) return *t;
   cached.owned.push_back(std::move(built));

@@ -1,6 +1,7 @@
-// The fast renderer: each entity's colour-independent template (engine/render/internal/entity_template.hpp)
-// is composited over its own pixels only; the full-frame reference in render_opencv.cpp and the
-// conformance tests hold it to the original byte for byte.
+// The fast renderer: each entity's colour-independent template
+// (engine/render/internal/entity_template.hpp) is composited over its own pixels only; the
+// full-frame reference in render_opencv.cpp and the conformance tests hold it to the original byte
+// for byte.
 #include "engine/render/render.hpp"
 
 #include <cstring>
@@ -37,12 +38,14 @@ void blend_run(std::uint8_t* dst, const std::int16_t* w, int length, int fill, i
   const __m128i round = _mm_set1_epi32(bias), zero = _mm_setzero_si128();
   for (; i + 4 <= length; i += 4) {
     const __m128i weights = _mm_loadu_si128(reinterpret_cast<const __m128i*>(w + 2 * i));
-    const __m128i v32 = _mm_srai_epi32(_mm_add_epi32(_mm_madd_epi16(weights, coefficients), round), 15);
+    const __m128i v32 =
+        _mm_srai_epi32(_mm_add_epi32(_mm_madd_epi16(weights, coefficients), round), 15);
     const __m128i v8 = _mm_packus_epi16(_mm_packs_epi32(v32, zero), zero);
     std::int32_t old_bits;
     std::memcpy(&old_bits, dst + i, 4);
     const __m128i old = _mm_cvtsi32_si128(old_bits), keep = _mm_cmpeq_epi8(v8, zero);
-    const __m128i out = _mm_or_si128(_mm_and_si128(keep, old), _mm_andnot_si128(keep, _mm_xor_si128(v8, _mm_set1_epi8(-1))));
+    const __m128i out = _mm_or_si128(_mm_and_si128(keep, old),
+                                     _mm_andnot_si128(keep, _mm_xor_si128(v8, _mm_set1_epi8(-1))));
     const std::int32_t out_bits = _mm_cvtsi128_si32(out);
     std::memcpy(dst + i, &out_bits, 4);
   }
@@ -83,12 +86,14 @@ void draw_structure(std::uint8_t* panel, std::string_view structure) {
 
 Image render_panel(ConfigId config, const Panel& panel) {
   const Configuration& c = configuration(config);
-  RAVE_CHECK(panel.components.size() == c.components.size(), "panel does not fit its configuration");
+  RAVE_CHECK(panel.components.size() == c.components.size(),
+             "panel does not fit its configuration");
   Image image;
   image.fill(255);
   for (std::size_t k = 0; k < c.components.size(); ++k)
     for (const Entity& e : panel.components[k].entities) {
-      RAVE_CHECK(e.color >= 0 && e.color < static_cast<int>(kColorValues.size()), "Color level out of range");
+      RAVE_CHECK(e.color >= 0 && e.color < static_cast<int>(kColorValues.size()),
+                 "Color level out of range");
       const int fill = 255 - kColorValues[static_cast<std::size_t>(e.color)];
       composite(image.data(), internal::entity_template(config, static_cast<int>(k), e), fill);
     }
@@ -98,8 +103,9 @@ Image render_panel(ConfigId config, const Panel& panel) {
 
 void check_drawable(const Problem& problem) {
   if (!problem.variant.drawable())
-    throw UsageError("a problem with --values " + std::to_string(problem.variant.values) +
-                     " cannot be drawn: images need --values <= " + std::to_string(kMaxDrawableValues));
+    throw UsageError(
+        "a problem with --values " + std::to_string(problem.variant.values) +
+        " cannot be drawn: images need --values <= " + std::to_string(kMaxDrawableValues));
 }
 
 void render_problem(const Problem& problem, std::vector<Image>& images) {

@@ -24,7 +24,8 @@ void check_drawable(const Problem& problem);
 /// Renders one panel of a problem of configuration `config`.
 Image render_panel(ConfigId config, const Panel& panel);
 /// Renders every panel of a problem in file order (its context panels, then the candidates).
-/// Throws UsageError when the problem's levels have no drawing (--values above 5, docs/variants.md).
+/// Throws UsageError when the problem's levels have no drawing (--values above 5,
+/// docs/variants.md).
 std::vector<Image> render_problem(const Problem& problem);
 /// The same into `images` (resized; its storage is reused across calls).
 void render_problem(const Problem& problem, std::vector<Image>& images);

@@ -1,4 +1,5 @@
-// Contact sheets, drawn by the drawing module (OpenCV's Hershey fonts; engine/render/opencv/sheet.cpp).
+// Contact sheets, drawn by the drawing module (OpenCV's Hershey fonts;
+// engine/render/opencv/sheet.cpp).
 #include "engine/render/sheet.hpp"
 
 #include "engine/render/internal/drawing_module.hpp"

@@ -19,7 +19,8 @@ int cv_round(double v) { return static_cast<int>(std::nearbyint(v)); }
 
 short saturate_short(float v) {
   const long r = std::lrintf(v);
-  return static_cast<short>(std::clamp<long>(r, std::numeric_limits<short>::min(), std::numeric_limits<short>::max()));
+  return static_cast<short>(
+      std::clamp<long>(r, std::numeric_limits<short>::min(), std::numeric_limits<short>::max()));
 }
 
 // initInterTab2D(INTER_LINEAR, fixpt=true) of imgwarp.cpp. The sum correction indexes
@@ -41,7 +42,8 @@ BilinearWeights build_weights() {
       int isum = 0;
       for (int k1 = 0; k1 < 2; ++k1)
         for (int k2 = 0; k2 < 2; ++k2) {
-          const float v = tab1[static_cast<std::size_t>(2 * i + k1)] * tab1[static_cast<std::size_t>(2 * j + k2)];
+          const float v = tab1[static_cast<std::size_t>(2 * i + k1)] *
+                          tab1[static_cast<std::size_t>(2 * j + k2)];
           isum += itab[k1 * 2 + k2] = saturate_short(v * kCoefScale);
         }
       if (isum != kCoefScale) {
@@ -83,13 +85,15 @@ FixedPointWarp::FixedPointWarp(const Affine& forward) : inverse_(warp_inverse(fo
 
 FixedPointWarp::Row FixedPointWarp::row(int y) const {
   const auto& m = inverse_.m;
-  return {cv_round((m[1] * y + m[2]) * kAbScale) + kRoundDelta, cv_round((m[4] * y + m[5]) * kAbScale) + kRoundDelta};
+  return {cv_round((m[1] * y + m[2]) * kAbScale) + kRoundDelta,
+          cv_round((m[4] * y + m[5]) * kAbScale) + kRoundDelta};
 }
 
 SamplePoint FixedPointWarp::sample(const Row& row, int x) const {
   const int fx = (row.x0 + adelta_[static_cast<std::size_t>(x)]) >> (kAbBits - kInterBits);
   const int fy = (row.y0 + bdelta_[static_cast<std::size_t>(x)]) >> (kAbBits - kInterBits);
-  return {fx >> kInterBits, fy >> kInterBits, (fy & (kTabSize - 1)) * kTabSize + (fx & (kTabSize - 1))};
+  return {fx >> kInterBits, fy >> kInterBits,
+          (fy & (kTabSize - 1)) * kTabSize + (fx & (kTabSize - 1))};
 }
 
 Image warp_bilinear(const Affine& forward, const Image& src) {
@@ -105,9 +109,10 @@ Image warp_bilinear(const Affine& forward, const Image& src) {
     for (int x = 0; x < kPanelSize; ++x) {
       const SamplePoint p = warp.sample(row, x);
       const auto& w = table[static_cast<std::size_t>(p.weights)];
-      const int sum = at(p.sx, p.sy) * w[0] + at(p.sx + 1, p.sy) * w[1] + at(p.sx, p.sy + 1) * w[2] +
-                      at(p.sx + 1, p.sy + 1) * w[3];
-      dst[static_cast<std::size_t>(y * kPanelSize + x)] = static_cast<std::uint8_t>((sum + (1 << 14)) >> 15);
+      const int sum = at(p.sx, p.sy) * w[0] + at(p.sx + 1, p.sy) * w[1] +
+                      at(p.sx, p.sy + 1) * w[2] + at(p.sx + 1, p.sy + 1) * w[3];
+      dst[static_cast<std::size_t>(y * kPanelSize + x)] =
+          static_cast<std::uint8_t>((sum + (1 << 14)) >> 15);
     }
   }
   return dst;

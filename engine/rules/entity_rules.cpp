@@ -17,7 +17,9 @@ int Entity::*member_of(RuleAttr attr) {
 }
 
 Range range_of(const LayoutConstraints& ranges, RuleAttr attr) {
-  return attr == RuleAttr::kType ? ranges.type : attr == RuleAttr::kSize ? ranges.size : ranges.color;
+  return attr == RuleAttr::kType   ? ranges.type
+         : attr == RuleAttr::kSize ? ranges.size
+                                   : ranges.color;
 }
 
 int draw(const Range& range, Rng& rng) {
@@ -80,7 +82,8 @@ void EntityRule::progression(ComponentPanel& reference, ComponentPanel& target, 
 // Size ((L + 1) terms) and raw levels for Color (spec 6.3 at N = 3). `sum_` holds col1's term and
 // then adds (or subtracts) each later column's term as it becomes the reference; the middle columns
 // are drawn so that the result stays in the original range (docs/variants.md).
-void EntityRule::arithmetic(ComponentPanel& reference, ComponentPanel& target, int row, int col, Rng& rng) {
+void EntityRule::arithmetic(ComponentPanel& reference, ComponentPanel& target, int row, int col,
+                            Rng& rng) {
   const int sign = rule_.value > 0 ? 1 : -1;
   if (col == 0)
     sum_ = first_operand(reference, row, col, rng) + unit_;
@@ -125,7 +128,8 @@ int EntityRule::draw_operand(int row, int col, Rng& rng) {
 
 // N distinct levels drawn from the narrowed range (not anchored on col1), rows are cyclic shifts;
 // col1 and col2 written at col1 -> col2, each later column at its own step (spec 6.3 at N = 3).
-void EntityRule::distribute(ComponentPanel& reference, ComponentPanel& target, int row, int col, Rng& rng) {
+void EntityRule::distribute(ComponentPanel& reference, ComponentPanel& target, int row, int col,
+                            Rng& rng) {
   if (row == 0 && col == 0) {
     RAVE_CHECK(range_.size() >= grid_, "Distribute_N: fewer than N levels");
     const std::vector<int> picks = rng.sample(range_.size(), grid_);

@@ -26,8 +26,8 @@ std::vector<int> sample_slots(int slot_count, int count, Rng& rng) {
   return rng.sample(slot_count, count);
 }
 
-void fill_entities(ComponentPanel& panel, std::span<const int> slots, const LayoutConstraints& ranges,
-                   Rng& rng) {
+void fill_entities(ComponentPanel& panel, std::span<const int> slots,
+                   const LayoutConstraints& ranges, Rng& rng) {
   panel.entities.assign(slots.size(), Entity{});
   const bool uniform = is_uniform(panel);
   for (std::size_t i = 0; i < slots.size(); ++i) {
@@ -53,8 +53,8 @@ void resample_layout(ComponentPanel& panel, const ComponentFrame& frame, Rng& rn
   resample_layout_with_number(panel, draw(frame.ranges.number, rng), frame, rng);
 }
 
-void resample_layout_with_number(ComponentPanel& panel, int number_level, const ComponentFrame& frame,
-                                 Rng& rng) {
+void resample_layout_with_number(ComponentPanel& panel, int number_level,
+                                 const ComponentFrame& frame, Rng& rng) {
   const std::vector<int> slots = sample_slots(frame.slot_count, number_level + 1, rng);
   fill_entities(panel, slots, frame.ranges, rng);
 }

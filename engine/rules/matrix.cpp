@@ -20,12 +20,13 @@ struct ComponentRules {
 
   ComponentRules(const RuleGroup& group, const ComponentFrame& frame)
       : number_position(group.rules[0], frame),
-        entity{internal::EntityRule(group.rules[1], frame), internal::EntityRule(group.rules[2], frame),
+        entity{internal::EntityRule(group.rules[1], frame),
+               internal::EntityRule(group.rules[2], frame),
                internal::EntityRule(group.rules[3], frame)} {}
 };
 
-std::vector<ComponentFrame> frames_of(const Configuration& config, const std::vector<LayoutConstraints>& narrowed,
-                                      int grid) {
+std::vector<ComponentFrame> frames_of(const Configuration& config,
+                                      const std::vector<LayoutConstraints>& narrowed, int grid) {
   std::vector<ComponentFrame> frames;
   for (std::size_t i = 0; i < narrowed.size(); ++i) {
     const LayoutSpec& layout = config.components[i].layout;
@@ -40,7 +41,8 @@ std::vector<ComponentFrame> frames_of(const Configuration& config, const std::ve
 // Spec 5: every component samples Number, Position, Uniformity, then its entities.
 Panel first_panel(std::span<const ComponentFrame> frames, Rng& rng) {
   Panel panel;
-  for (const ComponentFrame& frame : frames) panel.components.push_back(internal::sample_layout(frame, rng));
+  for (const ComponentFrame& frame : frames)
+    panel.components.push_back(internal::sample_layout(frame, rng));
   return panel;
 }
 
@@ -53,8 +55,11 @@ void apply_row(std::span<Panel> row, std::vector<ComponentRules>& rules, Rng& rn
   for (std::size_t c = 1; c < n; ++c) row[c].components.assign(rules.size(), ComponentPanel{});
   std::vector<ComponentPanel> later(n - 1);  // col2 .. colN of one component
   for (std::size_t l = 0; l < rules.size(); ++l) {
-    auto column = [&](std::size_t c) -> ComponentPanel& { return c == 0 ? row[0].components[l] : later[c - 1]; };
-    for (std::size_t c = 1; c < n; ++c) later[c - 1] = rules[l].number_position.apply(column(c - 1), rng);
+    auto column = [&](std::size_t c) -> ComponentPanel& {
+      return c == 0 ? row[0].components[l] : later[c - 1];
+    };
+    for (std::size_t c = 1; c < n; ++c)
+      later[c - 1] = rules[l].number_position.apply(column(c - 1), rng);
     for (std::size_t c = 0; c + 1 < n; ++c)
       for (auto& rule : rules[l].entity) rule.apply(column(c), column(c + 1), rng);
     for (std::size_t c = 1; c < n; ++c) row[c].components[l] = std::move(later[c - 1]);
@@ -102,7 +107,8 @@ Matrix sample_matrix(ConfigId id, Rng& rng) { return sample_matrix(matrix_model(
 
 Matrix sample_matrix(const MatrixModel& model, const std::vector<RuleGroup>& rules, Rng& rng) {
   auto narrowed = prune(*model.config, rules, model.grid);
-  RAVE_CHECK(narrowed.has_value(), "sample_matrix: the rules do not fit " + std::string(model.config->folder));
+  RAVE_CHECK(narrowed.has_value(),
+             "sample_matrix: the rules do not fit " + std::string(model.config->folder));
   Matrix matrix = empty_matrix(model);
   matrix.rules = rules;
   matrix.narrowed = std::move(*narrowed);

@@ -25,9 +25,10 @@ namespace rave::engine {
 /// What the sampler draws from.
 struct MatrixModel {
   ConfigId id = ConfigId::kCenterSingle;
-  const Configuration* config = nullptr;  ///< ranges in sampling levels (engine/model/variant_space.hpp)
-  const VariantRules* rules = nullptr;    ///< the rule table per component and group
-  int grid = kDefaultGrid;                ///< N
+  const Configuration* config =
+      nullptr;  ///< ranges in sampling levels (engine/model/variant_space.hpp)
+  const VariantRules* rules = nullptr;  ///< the rule table per component and group
+  int grid = kDefaultGrid;              ///< N
 };
 /// The model of `id` under `variant` for problems of `split` (needed by regimes).
 MatrixModel matrix_model(ConfigId id, const Variant& variant = {}, std::optional<Split> split = {});
@@ -35,16 +36,19 @@ MatrixModel matrix_model(ConfigId id, const Variant& variant = {}, std::optional
 /// A sampled N x N matrix and the generator state that explains it.
 struct Matrix {
   ConfigId config = ConfigId::kCenterSingle;
-  const Configuration* spec = nullptr;         ///< the ranges sampled from; nullptr: configuration(config)
-  int grid = kDefaultGrid;                     ///< N
-  std::vector<RuleGroup> rules;                ///< one per component, parameters known
-  std::vector<LayoutConstraints> narrowed;     ///< one per component, after pruning (spec 4.3)
-  std::vector<Panel> panels = std::vector<Panel>(kDefaultGrid * kDefaultGrid);  ///< row-major, N*N; the last is the answer
-  int rule_tries = 0;                          ///< rejection-sampling attempts (spec 4.2)
+  const Configuration* spec = nullptr;  ///< the ranges sampled from; nullptr: configuration(config)
+  int grid = kDefaultGrid;              ///< N
+  std::vector<RuleGroup> rules;         ///< one per component, parameters known
+  std::vector<LayoutConstraints> narrowed;  ///< one per component, after pruning (spec 4.3)
+  std::vector<Panel> panels =
+      std::vector<Panel>(kDefaultGrid * kDefaultGrid);  ///< row-major, N*N; the last is the answer
+  int rule_tries = 0;                                   ///< rejection-sampling attempts (spec 4.2)
 
   const Panel& answer() const { return panels.back(); }
   /// The configuration with the level ranges the matrix was sampled from.
-  const Configuration& configuration() const { return spec != nullptr ? *spec : engine::configuration(config); }
+  const Configuration& configuration() const {
+    return spec != nullptr ? *spec : engine::configuration(config);
+  }
 };
 
 /// Upper bound on rule-sampling attempts before sample_rules gives up with a logic_error. The
@@ -52,10 +56,10 @@ struct Matrix {
 inline constexpr int kMaxRuleTries = 10000000;
 
 /// Draws rule groups until the pruned grammar is non-empty (spec 4.2) and, when the model requires
-/// held-out pairs, until one occurs; returns the accepted groups and their narrowed constraints, and
-/// counts the attempts in `tries`.
-std::vector<RuleGroup> sample_rules(const MatrixModel& model, Rng& rng, std::vector<LayoutConstraints>& narrowed,
-                                    int& tries);
+/// held-out pairs, until one occurs; returns the accepted groups and their narrowed constraints,
+/// and counts the attempts in `tries`.
+std::vector<RuleGroup> sample_rules(const MatrixModel& model, Rng& rng,
+                                    std::vector<LayoutConstraints>& narrowed, int& tries);
 /// The same for the original 3x3 table of `config` (its own ranges).
 std::vector<RuleGroup> sample_rules(const Configuration& config, Rng& rng,
                                     std::vector<LayoutConstraints>& narrowed, int& tries);

@@ -35,9 +35,11 @@ ComponentPanel NumberPositionRule::apply(ComponentPanel& reference, Rng& rng) {
     case RuleName::kConstant: return reference;
     case RuleName::kProgression: return progression(reference, rng);
     case RuleName::kArithmetic:
-      return on_number ? arithmetic_number(reference, col, rng) : arithmetic_position(reference, col, rng);
+      return on_number ? arithmetic_number(reference, col, rng)
+                       : arithmetic_position(reference, col, rng);
     case RuleName::kDistributeThree:
-      return on_number ? distribute_number(reference, row, col, rng) : distribute_position(reference, row, col, rng);
+      return on_number ? distribute_number(reference, row, col, rng)
+                       : distribute_position(reference, row, col, rng);
   }
   RAVE_CHECK(false, "unknown rule");
   return reference;
@@ -60,7 +62,8 @@ ComponentPanel NumberPositionRule::progression(const ComponentPanel& reference, 
 // The last column's count is the sum (+) or difference (-) of the row's first N-1 counts; each
 // middle column's count is drawn from the original minimum up to what leaves every later middle
 // column its minimum and the result inside the original range (spec 6.2 at N = 3).
-ComponentPanel NumberPositionRule::arithmetic_number(const ComponentPanel& reference, int col, Rng& rng) {
+ComponentPanel NumberPositionRule::arithmetic_number(const ComponentPanel& reference, int col,
+                                                     Rng& rng) {
   ComponentPanel target = reference;
   const int sign = rule_.value > 0 ? 1 : -1;
   const int here = static_cast<int>(reference.entities.size());
@@ -82,7 +85,8 @@ ComponentPanel NumberPositionRule::arithmetic_number(const ComponentPanel& refer
 // The last column's slot set is the union (+) or difference (-) of the row's first N-1 sets (in
 // ascending order); each middle column adds a slot to the union, or leaves the difference non-empty
 // (spec 6.2 at N = 3).
-ComponentPanel NumberPositionRule::arithmetic_position(const ComponentPanel& reference, int col, Rng& rng) {
+ComponentPanel NumberPositionRule::arithmetic_position(const ComponentPanel& reference, int col,
+                                                       Rng& rng) {
   ComponentPanel target = reference;
   std::vector<int> current = slots_of(reference);
   if (col == 0) {
@@ -92,7 +96,8 @@ ComponentPanel NumberPositionRule::arithmetic_position(const ComponentPanel& ref
     std::sort(current.begin(), current.end());
     std::vector<int> next;
     if (rule_.value > 0)
-      std::set_union(slot_sum_.begin(), slot_sum_.end(), current.begin(), current.end(), std::back_inserter(next));
+      std::set_union(slot_sum_.begin(), slot_sum_.end(), current.begin(), current.end(),
+                     std::back_inserter(next));
     else
       std::set_difference(slot_sum_.begin(), slot_sum_.end(), current.begin(), current.end(),
                           std::back_inserter(next));
@@ -102,7 +107,8 @@ ComponentPanel NumberPositionRule::arithmetic_position(const ComponentPanel& ref
     RAVE_CHECK(!slot_sum_.empty(), "Arithmetic Position: empty last column");
     place_regenerated(target, first_entity(reference), slot_sum_, frame_, rng);
   } else {
-    place_regenerated(target, first_entity(reference), draw_position_operand(col, rng), frame_, rng);
+    place_regenerated(target, first_entity(reference), draw_position_operand(col, rng), frame_,
+                      rng);
   }
   return target;
 }
@@ -129,7 +135,8 @@ std::vector<int> NumberPositionRule::draw_position_operand(int col, Rng& rng) co
 }
 
 // N Number levels anchored on row-1 col1; rows 2..N rewrite and resample col1 (spec 6.2).
-ComponentPanel NumberPositionRule::distribute_number(ComponentPanel& reference, int row, int col, Rng& rng) {
+ComponentPanel NumberPositionRule::distribute_number(ComponentPanel& reference, int row, int col,
+                                                     Rng& rng) {
   const int n = frame_.grid;
   if (row == 0 && col == 0) {
     const Range& range = frame_.ranges.number;
@@ -146,13 +153,15 @@ ComponentPanel NumberPositionRule::distribute_number(ComponentPanel& reference, 
     resample_layout_with_number(reference, dn_levels_[rows_.at(row, 0)], frame_, rng);
   }
   ComponentPanel target = reference;
-  regenerate_entities(target, first_entity(reference), dn_levels_[rows_.at(row, col + 1)] + 1, frame_, rng);
+  regenerate_entities(target, first_entity(reference), dn_levels_[rows_.at(row, col + 1)] + 1,
+                      frame_, rng);
   return target;
 }
 
 // N slot sets of the row-1 count anchored on row-1 col1; entities keep their values and only
 // move; rows 2..N resample col1 at that count, then place it on the row's first set (spec 6.2).
-ComponentPanel NumberPositionRule::distribute_position(ComponentPanel& reference, int row, int col, Rng& rng) {
+ComponentPanel NumberPositionRule::distribute_position(ComponentPanel& reference, int row, int col,
+                                                       Rng& rng) {
   const int n = frame_.grid;
   if (row == 0 && col == 0) {
     dn_sets_.assign(1, slots_of(reference));
@@ -169,7 +178,8 @@ ComponentPanel NumberPositionRule::distribute_position(ComponentPanel& reference
   return target;
 }
 
-std::vector<int> NumberPositionRule::draw_other_set(int count, std::span<const std::vector<int>> taken,
+std::vector<int> NumberPositionRule::draw_other_set(int count,
+                                                    std::span<const std::vector<int>> taken,
                                                     Rng& rng) const {
   for (int tries = 0; tries < kMaxRedraws; ++tries) {
     std::vector<int> slots = sample_slots(frame_.slot_count, count, rng);

@@ -28,7 +28,8 @@ std::vector<int> slot_set(const ComponentPanel& panel) {
 
 std::vector<int> shifted_set(const ComponentPanel& panel, int v, int slot_count) {
   std::vector<int> slots;
-  for (const Entity& e : panel.entities) slots.push_back(((e.slot + v) % slot_count + slot_count) % slot_count);
+  for (const Entity& e : panel.entities)
+    slots.push_back(((e.slot + v) % slot_count + slot_count) % slot_count);
   std::sort(slots.begin(), slots.end());
   return slots;
 }
@@ -52,11 +53,14 @@ bool set_arithmetic(const LastRow& row, int sign) {
 
 // The candidate continues the row's arithmetic progression of `value` (the original's
 // 2 L(r2) = L(r1) + L(c) at N = 3).
-bool continues(int before_last, int last, int candidate) { return candidate - last == last - before_last; }
+bool continues(int before_last, int last, int candidate) {
+  return candidate - last == last - before_last;
+}
 
 // The sum (+) or difference (-) of the row's first N-1 values (with `unit` added to each term:
 // 1-based levels or counts) is the candidate's.
-bool sums(const LastRow& row, int sign, int unit, int (*value)(const ComponentPanel&), const ComponentPanel& c) {
+bool sums(const LastRow& row, int sign, int unit, int (*value)(const ComponentPanel&),
+          const ComponentPanel& c) {
   int acc = value(row.first()) + unit;
   for (std::size_t i = 1; i < row.cols.size(); ++i) acc += sign * (value(*row.cols[i]) + unit);
   return value(c) + unit == acc;
@@ -86,7 +90,9 @@ bool check_number_position(const Rule& rule, const LastRow& row, int slot_count)
       }
       return shifts_along(row, rule.value, slot_count);
     case RuleName::kArithmetic:
-      if (on_number) return sums(row, rule.value, 0, [](const ComponentPanel& p) { return count(p); }, row.c);
+      if (on_number)
+        return sums(
+            row, rule.value, 0, [](const ComponentPanel& p) { return count(p); }, row.c);
       return set_arithmetic(row, rule.value);
     case RuleName::kDistributeThree:
       if (on_number) return level_of(row.c) == level_of(row.truth);
@@ -130,7 +136,8 @@ bool check_entity(const Rule& rule, int Entity::*x, const LastRow& row, bool reg
     case RuleName::kArithmetic: {
       const int unit = rule.attr == RuleAttr::kColor ? 0 : 1;
       int acc = first_level(row.first()) + unit;
-      for (std::size_t i = 1; i < row.cols.size(); ++i) acc += (rule.value > 0 ? 1 : -1) * (first_level(*row.cols[i]) + unit);
+      for (std::size_t i = 1; i < row.cols.size(); ++i)
+        acc += (rule.value > 0 ? 1 : -1) * (first_level(*row.cols[i]) + unit);
       return lc + unit == acc;
     }
     case RuleName::kDistributeThree: return lc == first_level(row.truth);
@@ -145,30 +152,36 @@ constexpr int Entity::*kEntityAttrs[3] = {&Entity::type, &Entity::size, &Entity:
 
 int oracle_score(const Matrix& matrix, const Panel& candidate) {
   const Configuration& config = matrix.configuration();
-  RAVE_CHECK(candidate.components.size() == matrix.rules.size(), "candidate has the wrong component count");
+  RAVE_CHECK(candidate.components.size() == matrix.rules.size(),
+             "candidate has the wrong component count");
   const auto n = static_cast<std::size_t>(matrix.grid);
   RAVE_CHECK(matrix.panels.size() == n * n, "a matrix holds N * N panels");
   int score = 0;
   for (std::size_t l = 0; l < matrix.rules.size(); ++l) {
     LastRow row{.cols = {}, .c = candidate.components[l], .truth = matrix.answer().components[l]};
-    for (std::size_t i = 0; i + 1 < n; ++i) row.cols.push_back(&matrix.panels[n * (n - 1) + i].components[l]);
-    RAVE_CHECK(std::none_of(row.cols.begin(), row.cols.end(), [](const ComponentPanel* p) { return p->entities.empty(); }) &&
+    for (std::size_t i = 0; i + 1 < n; ++i)
+      row.cols.push_back(&matrix.panels[n * (n - 1) + i].components[l]);
+    RAVE_CHECK(std::none_of(row.cols.begin(), row.cols.end(),
+                            [](const ComponentPanel* p) { return p->entities.empty(); }) &&
                    !row.c.entities.empty(),
                "every panel holds at least one entity");
     const auto& rules = matrix.rules[l].rules;
     RAVE_CHECK(rules[0].value_known, "the oracle needs the rules' parameters");
     const int slot_count = static_cast<int>(config.components[l].layout.slots.size());
     score += check_number_position(rules[0], row, slot_count) ? 1 : 0;
-    const bool regenerate = rules[0].attr == RuleAttr::kNumber || rules[0].name == RuleName::kArithmetic;
+    const bool regenerate =
+        rules[0].attr == RuleAttr::kNumber || rules[0].name == RuleName::kArithmetic;
     for (std::size_t g = 1; g < 4; ++g)
       score += check_entity(rules[g], kEntityAttrs[g - 1], row, regenerate) ? 1 : 0;
   }
   return score;
 }
 
-int oracle_predict(const Matrix& matrix, const std::array<Panel, kCandidates>& candidates, Rng& rng) {
+int oracle_predict(const Matrix& matrix, const std::array<Panel, kCandidates>& candidates,
+                   Rng& rng) {
   std::array<int, kCandidates> scores{};
-  for (std::size_t i = 0; i < candidates.size(); ++i) scores[i] = oracle_score(matrix, candidates[i]);
+  for (std::size_t i = 0; i < candidates.size(); ++i)
+    scores[i] = oracle_score(matrix, candidates[i]);
   const int best = *std::max_element(scores.begin(), scores.end());
   std::vector<int> tied;
   for (std::size_t i = 0; i < scores.size(); ++i)

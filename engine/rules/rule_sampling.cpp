@@ -23,7 +23,8 @@ Rule draw_rule(std::span<const RuleRow> rows, Rng& rng) {
 // Draws the component's four rules (docs/rules.md#rule-table) and narrows `ranges` as it goes;
 // false at the first rule that does not fit the layout (the remaining draws of a rejected try would
 // be discarded).
-bool draw_fitting_group(const GroupRows& rows, int grid, Rng& rng, RuleGroup& group, LayoutConstraints& ranges) {
+bool draw_fitting_group(const GroupRows& rows, int grid, Rng& rng, RuleGroup& group,
+                        LayoutConstraints& ranges) {
   for (int g = 0; g < kNumRuleGroups; ++g) {
     Rule& rule = group.rules[static_cast<std::size_t>(g)];
     rule = draw_rule(rows[static_cast<std::size_t>(g)], rng);
@@ -36,7 +37,8 @@ bool holds_required(std::span<const RulePair> required, std::span<const RuleGrou
   if (required.empty()) return true;
   return std::any_of(groups.begin(), groups.end(), [&](const RuleGroup& group) {
     return std::any_of(group.rules.begin(), group.rules.end(), [&](const Rule& rule) {
-      return std::any_of(required.begin(), required.end(), [&](const RulePair& p) { return matches(p, rule); });
+      return std::any_of(required.begin(), required.end(),
+                         [&](const RulePair& p) { return matches(p, rule); });
     });
   });
 }
@@ -60,8 +62,8 @@ MatrixModel matrix_model(ConfigId id, const Variant& variant, std::optional<Spli
 // at its first rule that does not fit: the acceptance test factorizes per attribute (spec 4.2), so
 // the discarded draws would not change the accepted distribution nor the number of tries. A model
 // with required pairs also rejects a try holding none of them.
-std::vector<RuleGroup> sample_rules(const MatrixModel& model, Rng& rng, std::vector<LayoutConstraints>& narrowed,
-                                    int& tries) {
+std::vector<RuleGroup> sample_rules(const MatrixModel& model, Rng& rng,
+                                    std::vector<LayoutConstraints>& narrowed, int& tries) {
   const Configuration& config = *model.config;
   const std::size_t components = config.components.size();
   std::array<LayoutConstraints, kMaxComponents> originals{};
@@ -81,8 +83,8 @@ std::vector<RuleGroup> sample_rules(const MatrixModel& model, Rng& rng, std::vec
     narrowed.assign(ranges.begin(), ranges.begin() + static_cast<std::ptrdiff_t>(count));
     return {groups.begin(), groups.begin() + static_cast<std::ptrdiff_t>(count)};
   }
-  RAVE_CHECK(false, "rule sampling for " + std::string(config.folder) + " found no fitting rules in " +
-                        std::to_string(kMaxRuleTries) + " tries");
+  RAVE_CHECK(false, "rule sampling for " + std::string(config.folder) +
+                        " found no fitting rules in " + std::to_string(kMaxRuleTries) + " tries");
   return {};
 }
 

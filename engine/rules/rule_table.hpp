@@ -3,8 +3,9 @@
 // (0 Number/Position, 1 Type, 2 Size, 3 Color) the rows a rule is drawn from, each row equally
 // likely, then one parameter uniformly. Sampling, pruning and rule abduction all start here.
 //
-//   for (const RuleRow& row : rule_rows(2)) ...        // Size: Progression, Arithmetic, D3, Constant
-//   double p = rule_prior(0, Rule{.name = RuleName::kProgression, .attr = RuleAttr::kNumber, .value = -1});  // 1/28
+//   for (const RuleRow& row : rule_rows(2)) ...        // Size: Progression, Arithmetic, D3,
+//   Constant double p = rule_prior(0, Rule{.name = RuleName::kProgression, .attr =
+//   RuleAttr::kNumber, .value = -1});  // 1/28
 #include <span>
 
 #include "engine/model/problem.hpp"

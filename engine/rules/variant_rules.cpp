@@ -13,16 +13,19 @@
 namespace rave::engine {
 namespace {
 
-constexpr std::array<RuleAttr, kNumRuleGroups> kGroupAttr{RuleAttr::kNumberPosition, RuleAttr::kType,
-                                                          RuleAttr::kSize, RuleAttr::kColor};
+constexpr std::array<RuleAttr, kNumRuleGroups> kGroupAttr{
+    RuleAttr::kNumberPosition, RuleAttr::kType, RuleAttr::kSize, RuleAttr::kColor};
 
 // Whether some parameter of `row` fits the layout's ranges at this grid.
 bool row_fits(int group, const RuleRow& row, const LayoutSpec& layout, int grid) {
   const int none = 0;
-  const std::span<const int> params = row.params.empty() ? std::span<const int>(&none, 1) : row.params;
+  const std::span<const int> params =
+      row.params.empty() ? std::span<const int>(&none, 1) : row.params;
   for (int value : params) {
     LayoutConstraints c = original_constraints(layout);
-    if (narrow_rule(group, Rule{.name = row.name, .attr = row.attr, .value = value, .value_known = true}, c, grid))
+    if (narrow_rule(group,
+                    Rule{.name = row.name, .attr = row.attr, .value = value, .value_known = true},
+                    c, grid))
       return true;
   }
   return false;
@@ -41,16 +44,20 @@ std::vector<RuleRow> group_rows(int group, const Variant& v, bool test, const La
     if (v.regime == Regime::kHeldOutPairs && !test && is_held_out(v, row)) continue;
     rows.push_back(row);
   }
-  if (v.regime != Regime::kHeldOutAttribute || kGroupAttr[static_cast<std::size_t>(group)] != *v.held_out_attr)
+  if (v.regime != Regime::kHeldOutAttribute ||
+      kGroupAttr[static_cast<std::size_t>(group)] != *v.held_out_attr)
     return rows;
   const auto is_constant = [](const RuleRow& row) { return row.name == RuleName::kConstant; };
   std::vector<RuleRow> ruled;
-  std::copy_if(rows.begin(), rows.end(), std::back_inserter(ruled), [&](const RuleRow& r) { return !is_constant(r); });
+  std::copy_if(rows.begin(), rows.end(), std::back_inserter(ruled),
+               [&](const RuleRow& r) { return !is_constant(r); });
   const bool can_rule = std::any_of(ruled.begin(), ruled.end(), [&](const RuleRow& r) {
     return row_fits(group, r, layout, v.grid);
   });
   if (test && can_rule) return ruled;
-  rows.erase(std::remove_if(rows.begin(), rows.end(), [&](const RuleRow& r) { return !is_constant(r); }), rows.end());
+  rows.erase(
+      std::remove_if(rows.begin(), rows.end(), [&](const RuleRow& r) { return !is_constant(r); }),
+      rows.end());
   return rows;
 }
 
@@ -98,7 +105,8 @@ const VariantRules& variant_rules(ConfigId id, const Variant& v, std::optional<S
     return *originals[static_cast<std::size_t>(config_index(id))];
   }
   using Key = std::tuple<int, int, int, int, bool, std::string>;
-  const Key key{config_index(id), v.grid, v.values, static_cast<int>(v.regime), side == Split::kTest, hold_out_text(v)};
+  const Key key{config_index(id),     v.grid,          v.values, static_cast<int>(v.regime),
+                side == Split::kTest, hold_out_text(v)};
   static std::mutex mutex;
   static std::map<Key, std::unique_ptr<VariantRules>> cache;
   std::lock_guard lock(mutex);
@@ -110,7 +118,8 @@ const VariantRules& variant_rules(ConfigId id, const Variant& v, std::optional<S
 std::string variant_rules_defect(ConfigId id, const Variant& v, Split split) {
   const VariantRules& table = variant_rules(id, v, split);
   const Configuration& config = variant_space(id, v, split).config;
-  const std::string where = std::string(config.folder) + " (" + std::string(split_name(split)) + ")";
+  const std::string where =
+      std::string(config.folder) + " (" + std::string(split_name(split)) + ")";
   bool required_found = table.required.empty();
   for (std::size_t c = 0; c < config.components.size(); ++c) {
     const LayoutSpec& layout = config.components[c].layout;
@@ -119,14 +128,17 @@ std::string variant_rules_defect(ConfigId id, const Variant& v, Split split) {
       for (const RuleRow& row : table.rows[c][static_cast<std::size_t>(g)]) {
         if (!row_fits(g, row, layout, v.grid)) continue;
         any = true;
-        for (const RulePair& p : table.required) required_found = required_found || (p.attr == row.attr && p.name == row.name);
+        for (const RulePair& p : table.required)
+          required_found = required_found || (p.attr == row.attr && p.name == row.name);
       }
       if (!any)
-        return where + ": no " + std::string(rule_attr_text(kGroupAttr[static_cast<std::size_t>(g)])) +
+        return where + ": no " +
+               std::string(rule_attr_text(kGroupAttr[static_cast<std::size_t>(g)])) +
                " rule can hold in " + std::string(layout.name) + " under these options";
     }
   }
-  if (!required_found) return where + ": none of the held-out pairs " + hold_out_text(v) + " can occur in it";
+  if (!required_found)
+    return where + ": none of the held-out pairs " + hold_out_text(v) + " can occur in it";
   return {};
 }
 

@@ -22,8 +22,8 @@ struct JsonPlace {
 /// Adds "variant" (a variant's problems only), "components", "rules", "context", "candidates" and,
 /// when asked and present, "modified"; entities carry their "confounders" and, with smooth < 1,
 /// their "smoothed" levels (smooth.hpp).
-void append_problem_fields(nlohmann::ordered_json& out, const engine::Problem& problem, bool with_modifications,
-                           double smooth = 1.0);
+void append_problem_fields(nlohmann::ordered_json& out, const engine::Problem& problem,
+                           bool with_modifications, double smooth = 1.0);
 /// Reads those fields (and "configuration", and "answer" into the target when it is an integer);
 /// InputError naming the place and the field on anything missing or out of range.
 engine::Problem problem_from_fields(const nlohmann::json& in, const JsonPlace& place);

@@ -32,7 +32,8 @@ inline x3::symbols<int> attribute_symbols(std::initializer_list<std::string_view
   x3::symbols<int> table;
   const auto& all = TreeBuilder::kAllAttributeNames;
   for (const std::string_view name : names)
-    table.add(std::string(name), static_cast<int>(std::find(all.begin(), all.end(), name) - all.begin()));
+    table.add(std::string(name),
+              static_cast<int>(std::find(all.begin(), all.end(), name) - all.begin()));
   return table;
 }
 
@@ -65,7 +66,8 @@ inline const auto set_value = [](auto& ctx) {
 ///////////////////////////////////////////////////////////////////////////////
 // Lexical helpers
 ///////////////////////////////////////////////////////////////////////////////
-inline const auto name_char = x3::char_('a', 'z') | x3::char_('A', 'Z') | x3::char_('0', '9') | x3::lit('_');
+inline const auto name_char =
+    x3::char_('a', 'z') | x3::char_('A', 'Z') | x3::char_('0', '9') | x3::lit('_');
 inline const auto digit = x3::char_('0', '9');
 
 /// A whole word from `names`: "Left" must not match the start of "Leftover".
@@ -153,8 +155,9 @@ const auto entity_body_def = (entity_attributes > entity_close) | close;
 const auto entity_close_def = close;
 
 const auto layout_attributes_def = x3::lit('[') > *layout_attribute > layout_attributes_close;
-const auto layout_attribute_def = (keyword(position_name)[start_attribute] > equals > slot_list) |
-                                  (keyword(layout_level_names)[start_attribute] > equals > level_value);
+const auto layout_attribute_def =
+    (keyword(position_name)[start_attribute] > equals > slot_list) |
+    (keyword(layout_level_names)[start_attribute] > equals > level_value);
 const auto layout_attributes_close_def = x3::lit(']');
 const auto entity_attributes_def = x3::lit('[') > *entity_attribute > entity_attributes_close;
 const auto entity_attribute_def =

@@ -47,12 +47,12 @@ class TreeBuilder {
 
  private:
   Tree& tree_;
-  const char* text_begin_;                 ///< start of the sentence, for SourceMap offsets
-  SourceMap* where_;                       ///< null unless the caller wants positions
-  std::array<NodeId, kNumLevels> open_{};  ///< the path of open nodes, root first
-  int depth_ = 0;                          ///< number of open nodes
+  const char* text_begin_;                       ///< start of the sentence, for SourceMap offsets
+  SourceMap* where_;                             ///< null unless the caller wants positions
+  std::array<NodeId, kNumLevels> open_{};        ///< the path of open nodes, root first
+  int depth_ = 0;                                ///< number of open nodes
   std::bitset<kAllAttributeNames.size()> seen_;  ///< attributes given on the newest node
-  NodeId next_ = 0;                        ///< id of the next node to open
+  NodeId next_ = 0;                              ///< id of the next node to open
 };
 
 inline void TreeBuilder::open(int token, const char* end) {

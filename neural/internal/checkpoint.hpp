@@ -16,8 +16,8 @@
 namespace rave::neural::internal {
 
 /// Writes model weights (+ optimizer state when given) and the record to `path` atomically.
-void save_checkpoint(const std::filesystem::path& path, const CheckpointInfo& info, RavenModelImpl& model,
-                     const torch::optim::Optimizer* optimizer);
+void save_checkpoint(const std::filesystem::path& path, const CheckpointInfo& info,
+                     RavenModelImpl& model, const torch::optim::Optimizer* optimizer);
 
 /// One line of metrics.jsonl: the epoch's record as a JSON object, by field name.
 std::string metrics_json_line(const EpochMetrics& metrics);
@@ -29,13 +29,17 @@ struct OpenCheckpoint {
 };
 /// Opens and checks the record, tensors mapped to `device`; InputError if missing or not a rave
 /// checkpoint.
-OpenCheckpoint open_checkpoint(const std::filesystem::path& path, const torch::Device& device = torch::kCPU);
+OpenCheckpoint open_checkpoint(const std::filesystem::path& path,
+                               const torch::Device& device = torch::kCPU);
 /// Builds the recorded model on `device` and loads its weights.
-std::shared_ptr<RavenModelImpl> load_model(OpenCheckpoint& checkpoint, const std::filesystem::path& path,
+std::shared_ptr<RavenModelImpl> load_model(OpenCheckpoint& checkpoint,
+                                           const std::filesystem::path& path,
                                            const torch::Device& device);
 /// Loads the weights into an existing model, after checking its architecture matches the record.
-void load_weights(OpenCheckpoint& checkpoint, const std::filesystem::path& path, RavenModelImpl& model);
+void load_weights(OpenCheckpoint& checkpoint, const std::filesystem::path& path,
+                  RavenModelImpl& model);
 /// Loads Adam's state (last.pt); InputError if the checkpoint has none.
-void load_optimizer(OpenCheckpoint& checkpoint, const std::filesystem::path& path, torch::optim::Optimizer& optimizer);
+void load_optimizer(OpenCheckpoint& checkpoint, const std::filesystem::path& path,
+                    torch::optim::Optimizer& optimizer);
 
 }  // namespace rave::neural::internal

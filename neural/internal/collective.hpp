@@ -53,7 +53,7 @@ class Collective {
 /// Sets every parameter's gradient to the gradient of the global batch's mean loss: this rank's
 /// gradients (of its own mean loss over `local` problems) are weighted by local / global and
 /// summed over the ranks. Missing gradients count as zeros.
-void average_gradients(Collective& group, const std::vector<torch::Tensor>& parameters, std::int64_t local,
-                       std::int64_t global);
+void average_gradients(Collective& group, const std::vector<torch::Tensor>& parameters,
+                       std::int64_t local, std::int64_t global);
 
 }  // namespace rave::neural::internal

@@ -4,7 +4,8 @@
 // and model flags of its checkpoint, or it would not continue the same run. Torch-free.
 //
 //   RunSettings s = settings_of(options);
-//   check_resume(checkpoint_info, options, "runs/cnn/last.pt");   // UsageError naming each difference
+//   check_resume(checkpoint_info, options, "runs/cnn/last.pt");   // UsageError naming each
+//   difference
 #include <string>
 
 #include "neural/trainer.hpp"
@@ -23,6 +24,7 @@ RunSettings settings_of(const TrainOptions& options);
 
 /// UsageError listing every flag whose value differs between the checkpoint at `file` and
 /// `options` ("--lr 0.0003 (checkpoint) vs 0.0001 (now)"), and saying how to proceed.
-void check_resume(const CheckpointInfo& checkpoint, const TrainOptions& options, const std::string& file);
+void check_resume(const CheckpointInfo& checkpoint, const TrainOptions& options,
+                  const std::string& file);
 
 }  // namespace rave::neural::internal

@@ -26,7 +26,8 @@ bool can_hold(const engine::RuleRow& row, const GridComponent& g) {
   return true;
 }
 
-void add_row(const engine::VariantRules& table, int c, int group, const engine::RuleRow& row, std::vector<PriorRule>& out) {
+void add_row(const engine::VariantRules& table, int c, int group, const engine::RuleRow& row,
+             std::vector<PriorRule>& out) {
   const auto add = [&](int value) {
     const engine::Rule rule{.name = row.name, .attr = row.attr, .value = value};
     if (const double p = table.prior(c, group, rule); p > 0) out.push_back({rule, std::log(p)});
@@ -35,16 +36,22 @@ void add_row(const engine::VariantRules& table, int c, int group, const engine::
   for (int value : row.params) add(value);
 }
 
-// Every (rule, parameter) of each group of component c's table (the stored names only with use_rules).
-std::array<std::vector<PriorRule>, engine::kNumRuleGroups> hypotheses(const engine::Problem& problem, int c,
-                                                                      const GridComponent& g, const SolveOptions& options) {
-  const engine::VariantRules& table = engine::variant_rules(problem.config, problem.variant, problem.split);
+// Every (rule, parameter) of each group of component c's table (the stored names only with
+// use_rules).
+std::array<std::vector<PriorRule>, engine::kNumRuleGroups> hypotheses(
+    const engine::Problem& problem, int c, const GridComponent& g, const SolveOptions& options) {
+  const engine::VariantRules& table =
+      engine::variant_rules(problem.config, problem.variant, problem.split);
   std::array<std::vector<PriorRule>, engine::kNumRuleGroups> out;
   for (int group = 0; group < engine::kNumRuleGroups; ++group) {
     const engine::Rule known =
-        options.use_rules ? problem.rules[static_cast<std::size_t>(c)].rules[static_cast<std::size_t>(group)] : engine::Rule{};
-    for (const engine::RuleRow& row : table.rows.at(static_cast<std::size_t>(c))[static_cast<std::size_t>(group)])
-      if ((!options.use_rules || (row.name == known.name && row.attr == known.attr)) && can_hold(row, g))
+        options.use_rules
+            ? problem.rules[static_cast<std::size_t>(c)].rules[static_cast<std::size_t>(group)]
+            : engine::Rule{};
+    for (const engine::RuleRow& row :
+         table.rows.at(static_cast<std::size_t>(c))[static_cast<std::size_t>(group)])
+      if ((!options.use_rules || (row.name == known.name && row.attr == known.attr)) &&
+          can_hold(row, g))
         add_row(table, c, group, row, out[static_cast<std::size_t>(group)]);
   }
   return out;
@@ -60,9 +67,12 @@ bool structured(const std::vector<PriorRule>& list, int attr, const GridComponen
   return false;
 }
 
-GridEntityFit fit_entity(const PriorRule& r, int attr, const GridCarry& carry, const GridComponent& g, bool no_noise) {
-  GridEntityFit f{.rule = r.rule, .log_prior = r.log_prior,
-                  .noise = r.rule.name == RuleName::kConstant && !g.uniform && carry.kind == GridCarry::kRegenerate};
+GridEntityFit fit_entity(const PriorRule& r, int attr, const GridCarry& carry,
+                         const GridComponent& g, bool no_noise) {
+  GridEntityFit f{.rule = r.rule,
+                  .log_prior = r.log_prior,
+                  .noise = r.rule.name == RuleName::kConstant && !g.uniform &&
+                           carry.kind == GridCarry::kRegenerate};
   if (f.noise && no_noise) return f;  // holds for none
   for (int i = 0; i < engine::kCandidates; ++i) {
     double log_lik = 0;
@@ -75,14 +85,17 @@ GridEntityFit fit_entity(const PriorRule& r, int attr, const GridCarry& carry, c
 
 }  // namespace
 
-GridComponentFit fit_grid_component(const engine::Problem& problem, int component, const SolveOptions& options) {
+GridComponentFit fit_grid_component(const engine::Problem& problem, int component,
+                                    const SolveOptions& options) {
   if (options.use_rules) require_rule_names(problem);
-  const engine::VariantSpace& space = engine::variant_space(problem.config, problem.variant, problem.split);
+  const engine::VariantSpace& space =
+      engine::variant_space(problem.config, problem.variant, problem.split);
   const GridComponent g = build_grid_component(problem, component, space);
   const auto lists = hypotheses(problem, component, g, options);
   std::array<bool, kGridAttrs> no_noise{};
   for (int a = 0; a < kGridAttrs; ++a)
-    no_noise[static_cast<std::size_t>(a)] = options.occam && structured(lists[static_cast<std::size_t>(a + 1)], a, g);
+    no_noise[static_cast<std::size_t>(a)] =
+        options.occam && structured(lists[static_cast<std::size_t>(a + 1)], a, g);
   GridComponentFit fit;
   for (const PriorRule& r0 : lists[0]) {
     GridGroup0Fit f{.rule = r0.rule, .log_prior = r0.log_prior};
@@ -96,7 +109,8 @@ GridComponentFit fit_grid_component(const engine::Problem& problem, int componen
     if (f.holds != 0)
       for (int a = 0; a < kGridAttrs; ++a)
         for (const PriorRule& r : lists[static_cast<std::size_t>(a + 1)])
-          f.attrs[static_cast<std::size_t>(a)].push_back(fit_entity(r, a, carry, g, no_noise[static_cast<std::size_t>(a)]));
+          f.attrs[static_cast<std::size_t>(a)].push_back(
+              fit_entity(r, a, carry, g, no_noise[static_cast<std::size_t>(a)]));
     fit.group0.push_back(std::move(f));
   }
   return fit;

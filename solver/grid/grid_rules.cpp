@@ -14,7 +14,8 @@ using engine::RuleName;
 using ValueOf = std::function<long(const GridPanel&)>;
 
 // The N values of row `row`, or false when a panel of it is unusable.
-bool row_values(const GridComponent& g, int row, int candidate, const ValueOf& value, std::vector<long>& out) {
+bool row_values(const GridComponent& g, int row, int candidate, const ValueOf& value,
+                std::vector<long>& out) {
   out.resize(static_cast<std::size_t>(g.grid));
   for (int col = 0; col < g.grid; ++col) {
     const GridPanel& p = g.panel(row, col, candidate);
@@ -25,7 +26,8 @@ bool row_values(const GridComponent& g, int row, int candidate, const ValueOf& v
 }
 
 // `step(prev, next)` holds between the values of neighbours in every row.
-bool each_step(const GridComponent& g, int candidate, const ValueOf& value, const std::function<bool(long, long)>& step) {
+bool each_step(const GridComponent& g, int candidate, const ValueOf& value,
+               const std::function<bool(long, long)>& step) {
   std::vector<long> row;
   for (int r = 0; r < g.grid; ++r) {
     if (!row_values(g, r, candidate, value, row)) return false;
@@ -36,7 +38,8 @@ bool each_step(const GridComponent& g, int candidate, const ValueOf& value, cons
 }
 
 // The last value of every row is `combine` folded over the first N-1.
-bool each_fold(const GridComponent& g, int candidate, const ValueOf& value, const std::function<long(long, long)>& combine) {
+bool each_fold(const GridComponent& g, int candidate, const ValueOf& value,
+               const std::function<long(long, long)>& combine) {
   std::vector<long> row;
   for (int r = 0; r < g.grid; ++r) {
     if (!row_values(g, r, candidate, value, row)) return false;
@@ -78,7 +81,8 @@ std::uint32_t shift_slots(std::uint32_t mask, int v, int n) {
 std::vector<int> shift_levels(const std::vector<int>& by_slot, int v) {
   const auto n = static_cast<int>(by_slot.size());
   std::vector<int> out(by_slot.size(), -1);
-  for (int s = 0; s < n; ++s) out[static_cast<std::size_t>(((s + v) % n + n) % n)] = by_slot[static_cast<std::size_t>(s)];
+  for (int s = 0; s < n; ++s)
+    out[static_cast<std::size_t>(((s + v) % n + n) % n)] = by_slot[static_cast<std::size_t>(s)];
   return out;
 }
 
@@ -89,10 +93,9 @@ double log_choose(int n, int k) {
 long count_of(const GridPanel& p) { return p.count; }
 long mask_of(const GridPanel& p) { return p.mask; }
 
-
-
 // `same(prev, next)` holds between neighbouring panels of every row (all usable).
-bool each_panel_step(const GridComponent& g, int candidate, const std::function<bool(const GridPanel&, const GridPanel&)>& same) {
+bool each_panel_step(const GridComponent& g, int candidate,
+                     const std::function<bool(const GridPanel&, const GridPanel&)>& same) {
   for (int r = 0; r < g.grid; ++r)
     for (int c = 0; c + 1 < g.grid; ++c) {
       const GridPanel &a = g.panel(r, c, candidate), &b = g.panel(r, c + 1, candidate);
@@ -111,11 +114,12 @@ bool all_common(const GridComponent& g, int candidate, int attr) {
   return true;
 }
 
-// The Distribute_N Position carry of one attribute (docs/solver.md#n-x-n-matrices). Every row visits
-// the row-1 slot sets in cyclic order, so the move from set i to set i+1 is one fixed bijection of
-// their slots (entry j of one position array to entry j of the next) wherever it occurs. Which slot
-// went where is not in the picture; a bijection carrying the levels exists exactly when the slots
-// of the two sets hold the same multiset of *signatures*, a slot's levels at every occurrence.
+// The Distribute_N Position carry of one attribute (docs/solver.md#n-x-n-matrices). Every row
+// visits the row-1 slot sets in cyclic order, so the move from set i to set i+1 is one fixed
+// bijection of their slots (entry j of one position array to entry j of the next) wherever it
+// occurs. Which slot went where is not in the picture; a bijection carrying the levels exists
+// exactly when the slots of the two sets hold the same multiset of *signatures*, a slot's levels at
+// every occurrence.
 bool move_holds(std::size_t attr, const GridComponent& g, int candidate) {
   const int n = g.grid;
   std::vector<std::uint32_t> sets(static_cast<std::size_t>(n));
@@ -134,13 +138,15 @@ bool move_holds(std::size_t attr, const GridComponent& g, int candidate) {
       for (int s = 0; s < g.slots; ++s) {
         if ((mask >> s & 1u) == 0) continue;
         std::vector<int> sig;
-        for (const auto& [r, c] : at) sig.push_back(g.panel(r, c + dc, candidate).by_slot[attr][static_cast<std::size_t>(s)]);
+        for (const auto& [r, c] : at)
+          sig.push_back(g.panel(r, c + dc, candidate).by_slot[attr][static_cast<std::size_t>(s)]);
         out.push_back(std::move(sig));
       }
       std::sort(out.begin(), out.end());
       return out;
     };
-    if (signatures(0, sets[static_cast<std::size_t>(i)]) != signatures(1, sets[static_cast<std::size_t>((i + 1) % n)]))
+    if (signatures(0, sets[static_cast<std::size_t>(i)]) !=
+        signatures(1, sets[static_cast<std::size_t>((i + 1) % n)]))
       return false;
   }
   return true;
@@ -148,23 +154,31 @@ bool move_holds(std::size_t attr, const GridComponent& g, int candidate) {
 
 // A Constant attribute (docs/rules.md#noise): one level per row in a uniform layout; otherwise the
 // carried entities keep their levels, and regenerated ones are noise over the layout's range.
-bool constant_holds(int attr, const GridCarry& carry, const GridComponent& g, int candidate, double& log_lik) {
+bool constant_holds(int attr, const GridCarry& carry, const GridComponent& g, int candidate,
+                    double& log_lik) {
   const auto a = static_cast<std::size_t>(attr);
   if (g.uniform)
     return all_common(g, candidate, attr) &&
-           each_panel_step(g, candidate, [a](const GridPanel& x, const GridPanel& y) { return x.common[a] == y.common[a]; });
+           each_panel_step(g, candidate, [a](const GridPanel& x, const GridPanel& y) {
+             return x.common[a] == y.common[a];
+           });
   switch (carry.kind) {
     case GridCarry::kSlot:
-      return each_panel_step(g, candidate, [a](const GridPanel& x, const GridPanel& y) { return x.by_slot[a] == y.by_slot[a]; });
-    case GridCarry::kShift:
-      return each_panel_step(g, candidate, [a, v = carry.shift](const GridPanel& x, const GridPanel& y) {
-        return shift_levels(x.by_slot[a], v) == y.by_slot[a];
+      return each_panel_step(g, candidate, [a](const GridPanel& x, const GridPanel& y) {
+        return x.by_slot[a] == y.by_slot[a];
       });
+    case GridCarry::kShift:
+      return each_panel_step(g, candidate,
+                             [a, v = carry.shift](const GridPanel& x, const GridPanel& y) {
+                               return shift_levels(x.by_slot[a], v) == y.by_slot[a];
+                             });
     case GridCarry::kMove: return move_holds(a, g, candidate);
     case GridCarry::kRegenerate: break;
   }
   const GridPanel& last = g.panel(g.grid - 1, g.grid - 1, candidate);
-  const engine::Range range = attr == 0 ? g.layout->type : attr == 1 ? g.layout->size : g.layout->color;
+  const engine::Range range = attr == 0   ? g.layout->type
+                              : attr == 1 ? g.layout->size
+                                          : g.layout->color;
   log_lik -= last.count * std::log(static_cast<double>(std::max(1, range.size())));
   return last.usable;
 }
@@ -193,12 +207,17 @@ bool number_position_rule(const engine::Rule& rule, const GridComponent& g, int 
   const int v = rule.value, n = g.slots;
   switch (rule.name) {
     case RuleName::kConstant:
-      return each_panel_step(g, candidate, [](const GridPanel& a, const GridPanel& b) { return a.mask == b.mask; });
+      return each_panel_step(
+          g, candidate, [](const GridPanel& a, const GridPanel& b) { return a.mask == b.mask; });
     case RuleName::kProgression:
       if (number) return each_step(g, candidate, value, [v](long a, long b) { return b == a + v; });
-      return each_step(g, candidate, value, [v, n](long a, long b) { return static_cast<long>(shift_slots(static_cast<std::uint32_t>(a), v, n)) == b; });
+      return each_step(g, candidate, value, [v, n](long a, long b) {
+        return static_cast<long>(shift_slots(static_cast<std::uint32_t>(a), v, n)) == b;
+      });
     case RuleName::kArithmetic:
-      if (number) return each_fold(g, candidate, value, [v](long a, long b) { return v > 0 ? a + b : a - b; });
+      if (number)
+        return each_fold(g, candidate, value,
+                         [v](long a, long b) { return v > 0 ? a + b : a - b; });
       return arithmetic_position(v, g, candidate);
     case RuleName::kDistributeThree: return latin_square(g, candidate, value);
   }
@@ -207,14 +226,19 @@ bool number_position_rule(const engine::Rule& rule, const GridComponent& g, int 
 
 }  // namespace
 
-bool group0_holds(const engine::Rule& rule, const GridComponent& g, int candidate, GridCarry& carry, double& log_lik) {
+bool group0_holds(const engine::Rule& rule, const GridComponent& g, int candidate, GridCarry& carry,
+                  double& log_lik) {
   if (!number_position_rule(rule, g, candidate)) return false;
   const bool position = rule.attr == engine::RuleAttr::kPosition;
   carry = {};
-  if (rule.name == RuleName::kConstant) carry.kind = GridCarry::kSlot;
-  else if (position && rule.name == RuleName::kProgression) carry = {GridCarry::kShift, rule.value};
-  else if (position && rule.name == RuleName::kDistributeThree) carry.kind = GridCarry::kMove;
-  else carry.kind = GridCarry::kRegenerate;
+  if (rule.name == RuleName::kConstant)
+    carry.kind = GridCarry::kSlot;
+  else if (position && rule.name == RuleName::kProgression)
+    carry = {GridCarry::kShift, rule.value};
+  else if (position && rule.name == RuleName::kDistributeThree)
+    carry.kind = GridCarry::kMove;
+  else
+    carry.kind = GridCarry::kRegenerate;
   // A Number rule fixes the count only: the last panel's slot set is drawn afresh.
   if (rule.attr == engine::RuleAttr::kNumber) {
     const GridPanel& last = g.panel(g.grid - 1, g.grid - 1, candidate);
@@ -223,17 +247,22 @@ bool group0_holds(const engine::Rule& rule, const GridComponent& g, int candidat
   return true;
 }
 
-bool entity_rule_holds(const engine::Rule& rule, int attr, const GridCarry& carry, const GridComponent& g,
-                       int candidate, double& log_lik) {
+bool entity_rule_holds(const engine::Rule& rule, int attr, const GridCarry& carry,
+                       const GridComponent& g, int candidate, double& log_lik) {
   if (rule.name == RuleName::kConstant) return constant_holds(attr, carry, g, candidate, log_lik);
   if (!all_common(g, candidate, attr)) return false;
-  const ValueOf level = [a = static_cast<std::size_t>(attr)](const GridPanel& p) { return static_cast<long>(p.common[a]); };
+  const ValueOf level = [a = static_cast<std::size_t>(attr)](const GridPanel& p) {
+    return static_cast<long>(p.common[a]);
+  };
   const int v = rule.value;
   const long unit = attr == 1 ? 1 : 0;  // Size adds 1-based levels, Color raw ones (docs/rules.md)
   switch (rule.name) {
-    case RuleName::kProgression: return each_step(g, candidate, level, [v](long a, long b) { return b == a + v; });
+    case RuleName::kProgression:
+      return each_step(g, candidate, level, [v](long a, long b) { return b == a + v; });
     case RuleName::kArithmetic:
-      return each_fold(g, candidate, level, [v, unit](long acc, long b) { return v > 0 ? acc + b + unit : acc - b - unit; });
+      return each_fold(g, candidate, level, [v, unit](long acc, long b) {
+        return v > 0 ? acc + b + unit : acc - b - unit;
+      });
     case RuleName::kDistributeThree: return latin_square(g, candidate, level);
     case RuleName::kConstant: break;
   }

@@ -24,12 +24,13 @@ struct GridCarry {
 
 /// Whether the Number/Position rule `rule` holds on every row with candidate `candidate` last;
 /// sets the carry and adds the last panel's log-likelihood (its fresh slot set) to `log_lik`.
-bool group0_holds(const engine::Rule& rule, const GridComponent& g, int candidate, GridCarry& carry, double& log_lik);
+bool group0_holds(const engine::Rule& rule, const GridComponent& g, int candidate, GridCarry& carry,
+                  double& log_lik);
 
 /// Whether the Type (0), Size (1) or Color (2) rule `rule` holds on every row with candidate
-/// `candidate` last, under the group-0 carry; adds the last panel's log-likelihood (noise levels of a
-/// regenerated non-uniform layout) to `log_lik`.
-bool entity_rule_holds(const engine::Rule& rule, int attr, const GridCarry& carry, const GridComponent& g,
-                       int candidate, double& log_lik);
+/// `candidate` last, under the group-0 carry; adds the last panel's log-likelihood (noise levels of
+/// a regenerated non-uniform layout) to `log_lik`.
+bool entity_rule_holds(const engine::Rule& rule, int attr, const GridCarry& carry,
+                       const GridComponent& g, int candidate, double& log_lik);
 
 }  // namespace rave::solver

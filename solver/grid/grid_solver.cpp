@@ -30,10 +30,13 @@ Solution GridSolver::solve(const engine::Problem& problem) {
   for (int i = 0; i < engine::kCandidates; ++i) {
     if (s.log_score[static_cast<std::size_t>(i)] == kNoScore) continue;
     s.consistent |= static_cast<std::uint8_t>(1u << i);
-    if (!s.answer || s.log_score[static_cast<std::size_t>(i)] > s.log_score[static_cast<std::size_t>(*s.answer)]) s.answer = i;
+    if (!s.answer ||
+        s.log_score[static_cast<std::size_t>(i)] > s.log_score[static_cast<std::size_t>(*s.answer)])
+      s.answer = i;
   }
   s.verdict = verdict_of(s.consistent);
-  if (s.verdict == Verdict::kNone) s.reason = "no candidate completes rules that hold on every row of the matrix";
+  if (s.verdict == Verdict::kNone)
+    s.reason = "no candidate completes rules that hold on every row of the matrix";
   return s;
 }
 

@@ -7,9 +7,12 @@ std::array<engine::Range, kGridAttrs> ranges_of(const engine::LayoutSpec& layout
   return {layout.type, layout.size, layout.color};
 }
 
-int file_level(const engine::Entity& e, int attr) { return attr == 0 ? e.type : attr == 1 ? e.size : e.color; }
+int file_level(const engine::Entity& e, int attr) {
+  return attr == 0 ? e.type : attr == 1 ? e.size : e.color;
+}
 
-GridPanel read_panel(const engine::ComponentPanel& cp, const engine::LayoutSpec& layout, const engine::LevelMaps& maps) {
+GridPanel read_panel(const engine::ComponentPanel& cp, const engine::LayoutSpec& layout,
+                     const engine::LevelMaps& maps) {
   GridPanel p;
   const int slots = static_cast<int>(layout.slots.size());
   const auto ranges = ranges_of(layout);
@@ -23,8 +26,10 @@ GridPanel read_panel(const engine::ComponentPanel& cp, const engine::LayoutSpec&
       const std::optional<int> level = maps[static_cast<std::size_t>(a)].index(file_level(e, a));
       if (!level || !ranges[static_cast<std::size_t>(a)].contains(*level)) return GridPanel{};
       p.by_slot[static_cast<std::size_t>(a)][static_cast<std::size_t>(e.slot)] = *level;
-      if (i == 0) p.common[static_cast<std::size_t>(a)] = *level;
-      else if (p.common[static_cast<std::size_t>(a)] != *level) p.common[static_cast<std::size_t>(a)] = kMixedLevel;
+      if (i == 0)
+        p.common[static_cast<std::size_t>(a)] = *level;
+      else if (p.common[static_cast<std::size_t>(a)] != *level)
+        p.common[static_cast<std::size_t>(a)] = kMixedLevel;
     }
   }
   p.count = static_cast<int>(cp.entities.size());
@@ -34,7 +39,8 @@ GridPanel read_panel(const engine::ComponentPanel& cp, const engine::LayoutSpec&
 
 }  // namespace
 
-GridComponent build_grid_component(const engine::Problem& problem, int component, const engine::VariantSpace& space) {
+GridComponent build_grid_component(const engine::Problem& problem, int component,
+                                   const engine::VariantSpace& space) {
   GridComponent g;
   const auto c = static_cast<std::size_t>(component);
   g.grid = problem.variant.grid;
@@ -42,7 +48,8 @@ GridComponent build_grid_component(const engine::Problem& problem, int component
   g.slots = static_cast<int>(g.layout->slots.size());
   const engine::LevelMaps& maps = space.maps.at(c);
   g.context.reserve(problem.context.size());
-  for (const engine::Panel& p : problem.context) g.context.push_back(read_panel(p.components.at(c), *g.layout, maps));
+  for (const engine::Panel& p : problem.context)
+    g.context.push_back(read_panel(p.components.at(c), *g.layout, maps));
   for (std::size_t i = 0; i < g.candidates.size(); ++i)
     g.candidates[i] = read_panel(problem.candidates[i].components.at(c), *g.layout, maps);
   g.uniform = looks_uniform_grid(g);

@@ -28,31 +28,33 @@ inline constexpr int kMixedLevel = -1;
 /// `usable == false`, and no rule explains it.
 struct GridPanel {
   bool usable = false;
-  int count = 0;                               ///< entities
-  std::uint32_t mask = 0;                      ///< occupied slots, bit s = slot s
-  std::array<int, kGridAttrs> common{};        ///< level shared by all entities, or kMixedLevel
+  int count = 0;                         ///< entities
+  std::uint32_t mask = 0;                ///< occupied slots, bit s = slot s
+  std::array<int, kGridAttrs> common{};  ///< level shared by all entities, or kMixedLevel
   std::array<std::vector<int>, kGridAttrs> by_slot{};  ///< level on each slot, -1 where empty
   friend bool operator==(const GridPanel&, const GridPanel&) = default;
 };
 
 /// One component of a whole problem.
 struct GridComponent {
-  int grid = 3;                            ///< N
-  int slots = 1;                           ///< the layout's slot count
+  int grid = 3;                                ///< N
+  int slots = 1;                               ///< the layout's slot count
   const engine::LayoutSpec* layout = nullptr;  ///< sampling ranges (variant_space)
-  std::vector<GridPanel> context;          ///< N*N-1, row-major
+  std::vector<GridPanel> context;              ///< N*N-1, row-major
   std::array<GridPanel, engine::kCandidates> candidates{};
-  bool uniform = false;                    ///< inferred: see looks_uniform_grid
+  bool uniform = false;  ///< inferred: see looks_uniform_grid
 
   /// Panel (row, col) of the matrix whose last panel is candidate `candidate`.
   const GridPanel& panel(int row, int col, int candidate) const {
     const int i = row * grid + col;
-    return i == grid * grid - 1 ? candidates[static_cast<std::size_t>(candidate)] : context[static_cast<std::size_t>(i)];
+    return i == grid * grid - 1 ? candidates[static_cast<std::size_t>(candidate)]
+                                : context[static_cast<std::size_t>(i)];
   }
 };
 
 /// Builds component `component` of `problem` in the sampling levels of `space`.
-GridComponent build_grid_component(const engine::Problem& problem, int component, const engine::VariantSpace& space);
+GridComponent build_grid_component(const engine::Problem& problem, int component,
+                                   const engine::VariantSpace& space);
 
 /// Uniformity as the context shows it: every usable context panel's entities are identical in Type,
 /// Size and Color, and some context panel holds two or more.

@@ -21,7 +21,9 @@ Encoder::Encoder(z3::context& ctx, const LayoutModel& model, const z3::expr& ans
 
 PanelTerms Encoder::known(const PanelView& v) const {
   auto common = [&](int a) { return Term::integer(v.common[a]); };
-  auto by_slot = [&](int a) { return Term::bits(v.by_slot[a], 4 * slots_); };  // PanelView's packing
+  auto by_slot = [&](int a) {
+    return Term::bits(v.by_slot[a], 4 * slots_);
+  };  // PanelView's packing
   return PanelTerms{Term::integer(v.count),
                     Term::bits(v.mask, slots_),
                     {common(0), common(1), common(2), common(3)},
@@ -30,11 +32,12 @@ PanelTerms Encoder::known(const PanelView& v) const {
 
 PanelTerms Encoder::answer(const std::array<PanelView, 16>& panels) const {
   const z3::expr& answer = answer_;
-  std::array<PanelTerms, 8> c{known(panels[8]), known(panels[9]),  known(panels[10]), known(panels[11]),
-                              known(panels[12]), known(panels[13]), known(panels[14]), known(panels[15])};
+  std::array<PanelTerms, 8> c{known(panels[8]),  known(panels[9]),  known(panels[10]),
+                              known(panels[11]), known(panels[12]), known(panels[13]),
+                              known(panels[14]), known(panels[15])};
   auto split = [&](auto field) {
-    return Term::cases({field(c[0]), field(c[1]), field(c[2]), field(c[3]), field(c[4]), field(c[5]),
-                        field(c[6]), field(c[7])},
+    return Term::cases({field(c[0]), field(c[1]), field(c[2]), field(c[3]), field(c[4]),
+                        field(c[5]), field(c[6]), field(c[7])},
                        answer);
   };
   PanelTerms t = c[0];
@@ -54,8 +57,10 @@ Term Encoder::rotate(const Term& bits, int by) {
 
 Term Encoder::latin(const std::array<Term, 9>& x) {
   const Term distinct = x[0] != x[1] && x[0] != x[2] && x[1] != x[2];
-  const Term forward = x[3] == x[1] && x[4] == x[2] && x[5] == x[0] && x[6] == x[2] && x[7] == x[0] && x[8] == x[1];
-  const Term backward = x[3] == x[2] && x[4] == x[0] && x[5] == x[1] && x[6] == x[1] && x[7] == x[2] && x[8] == x[0];
+  const Term forward =
+      x[3] == x[1] && x[4] == x[2] && x[5] == x[0] && x[6] == x[2] && x[7] == x[0] && x[8] == x[1];
+  const Term backward =
+      x[3] == x[2] && x[4] == x[0] && x[5] == x[1] && x[6] == x[1] && x[7] == x[2] && x[8] == x[0];
   return distinct && (forward || backward);
 }
 
@@ -82,7 +87,8 @@ Term Encoder::group0(const Hypothesis& h, const std::vector<PanelTerms>& p) cons
         if (number) {
           // counts add: (l3 + 1) = (l1 + 1) +- (l2 + 1); col2 drawn below what keeps col3 in range
           const int orig_min = floor_half(h.range.min - 1);
-          all = all && (v > 0 ? (l2 >= h.range.min && l2 <= h.range.min + h.range.max - l1 && l3 == l1 + l2 + 1)
+          all = all && (v > 0 ? (l2 >= h.range.min && l2 <= h.range.min + h.range.max - l1 &&
+                                 l3 == l1 + l2 + 1)
                               : (l2 >= orig_min && l2 <= l1 - orig_min - 1 && l3 == l1 - l2 - 1));
         } else {
           const Term gained = v > 0 ? (c2.mask & ~c1.mask) : (c1.mask & ~c2.mask);
@@ -112,19 +118,23 @@ Term Encoder::distribute_three_group0(const Hypothesis& h, const std::vector<Pan
 
 // Arithmetic Size on 1-based levels, Color on raw levels with the row-2 guard
 // (docs/rules.md#type-size-and-color-rules).
-Term Encoder::arithmetic_values(const Hypothesis& h, int attr, const std::vector<PanelTerms>& p) const {
+Term Encoder::arithmetic_values(const Hypothesis& h, int attr,
+                                const std::vector<PanelTerms>& p) const {
   const int sign = h.rule.value;
   const engine::Range r = h.range;
   const bool color = attr == kColor;
-  const int lo = color ? (sign > 0 ? r.min : floor_half(r.min)) : (sign > 0 ? r.min : floor_half(r.min - 1));
+  const int lo =
+      color ? (sign > 0 ? r.min : floor_half(r.min)) : (sign > 0 ? r.min : floor_half(r.min - 1));
   auto hi = [&](const Term& x1) -> Term {
     if (sign > 0) return r.min + r.max - x1;  // Size: (orig max = min + max + 1) - x1 - 1
     return color ? x1 : x1 - lo - 1;
   };
   Term all = Term::boolean(true);
   for (int row = 0; row < 3; ++row) {
-    const Term x1 = p[3 * row].common[attr], x2 = p[3 * row + 1].common[attr], x3 = p[3 * row + 2].common[attr];
-    const Term col3 = color ? (sign > 0 ? x1 + x2 : x1 - x2) : (sign > 0 ? x1 + x2 + 1 : x1 - x2 - 1);
+    const Term x1 = p[3 * row].common[attr], x2 = p[3 * row + 1].common[attr],
+               x3 = p[3 * row + 2].common[attr];
+    const Term col3 =
+        color ? (sign > 0 ? x1 + x2 : x1 - x2) : (sign > 0 ? x1 + x2 + 1 : x1 - x2 - 1);
     all = all && in(x1, r) && x2 >= lo && x2 <= hi(x1) && x3 == col3;
   }
   if (color) {
@@ -140,8 +150,8 @@ Term Encoder::values(const Hypothesis& h, int attr, const std::vector<PanelTerms
   Term all = Term::boolean(true);
   for (int i = 0; i < 9; ++i) all = all && p[i].common[attr] >= 0;  // one level per panel
   std::array<Term, 9> x{p[0].common[attr], p[1].common[attr], p[2].common[attr],
-                            p[3].common[attr], p[4].common[attr], p[5].common[attr],
-                            p[6].common[attr], p[7].common[attr], p[8].common[attr]};
+                        p[3].common[attr], p[4].common[attr], p[5].common[attr],
+                        p[6].common[attr], p[7].common[attr], p[8].common[attr]};
   switch (h.rule.name) {
     case RuleName::kProgression:
       for (int r = 0; r < 3; ++r)
@@ -158,13 +168,14 @@ Term Encoder::values(const Hypothesis& h, int attr, const std::vector<PanelTerms
 
 namespace {
 
-// Distribute_Three Position (docs/rules.md): entity j of one slot set's position array moves to entry
-// j of the next set's, with the same arrays in every row, and the picture shows only levels. So
-// moves exist exactly when the three sets hold equal multisets of level triples (the levels an
+// Distribute_Three Position (docs/rules.md): entity j of one slot set's position array moves to
+// entry j of the next set's, with the same arrays in every row, and the picture shows only levels.
+// So moves exist exactly when the three sets hold equal multisets of level triples (the levels an
 // entity shows in rows 1, 2, 3). The panels are numerals per answer value: decided case by case.
 bool moves_hold(int attr, int slots, const std::vector<PanelTerms>& p, int answer) {
   std::array<std::uint64_t, 3> sets{};
-  std::array<std::array<int, 3>, 3> shown{{{-1, -1, -1}, {-1, -1, -1}, {-1, -1, -1}}};  // [set][row] -> panel
+  std::array<std::array<int, 3>, 3> shown{
+      {{-1, -1, -1}, {-1, -1, -1}, {-1, -1, -1}}};  // [set][row] -> panel
   for (int k = 0; k < 9; ++k) {
     const auto mask = static_cast<std::uint64_t>(p[k].mask.value_at(answer));
     if (k < 3) sets[k] = mask;
@@ -177,7 +188,8 @@ bool moves_hold(int attr, int slots, const std::vector<PanelTerms>& p, int answe
     for (int slot = 0; slot < slots; ++slot) {
       if (!((sets[x] >> slot) & 1u)) continue;
       std::array<std::int64_t, 3> t{};
-      for (int r = 0; r < 3; ++r) t[r] = (p[shown[x][r]].by_slot[attr].value_at(answer) >> (4 * slot)) & 0xF;
+      for (int r = 0; r < 3; ++r)
+        t[r] = (p[shown[x][r]].by_slot[attr].value_at(answer) >> (4 * slot)) & 0xF;
       triples[x].insert(t);
     }
   return triples[0] == triples[1] && triples[1] == triples[2];
@@ -186,23 +198,28 @@ bool moves_hold(int attr, int slots, const std::vector<PanelTerms>& p, int answe
 }  // namespace
 
 Term Encoder::moves(int attr, const std::vector<PanelTerms>& p) const {
-  std::array<Term, 8> holds{Term::boolean(false), Term::boolean(false), Term::boolean(false), Term::boolean(false),
-                            Term::boolean(false), Term::boolean(false), Term::boolean(false), Term::boolean(false)};
+  std::array<Term, 8> holds{Term::boolean(false), Term::boolean(false), Term::boolean(false),
+                            Term::boolean(false), Term::boolean(false), Term::boolean(false),
+                            Term::boolean(false), Term::boolean(false)};
   for (int i = 0; i < 8; ++i) holds[i] = Term::boolean(moves_hold(attr, slots_, p, i));
   return Term::cases(holds, answer_);
 }
 
-Term Encoder::carry(Carry carry, int shift, bool uniform, int attr, const std::vector<PanelTerms>& p) const {
+Term Encoder::carry(Carry carry, int shift, bool uniform, int attr,
+                    const std::vector<PanelTerms>& p) const {
   Term all = Term::boolean(true);
   if (!uniform && carry == Carry::kRegenerate) return all;
   for (int r = 0; r < 3; ++r) {
     const PanelTerms &c1 = p[3 * r], &c2 = p[3 * r + 1], &c3 = p[3 * r + 2];
     if (uniform) {
-      all = all && c1.common[attr] >= 0 && c2.common[attr] == c1.common[attr] && c3.common[attr] == c1.common[attr];
+      all = all && c1.common[attr] >= 0 && c2.common[attr] == c1.common[attr] &&
+            c3.common[attr] == c1.common[attr];
       continue;
     }
     switch (carry) {
-      case Carry::kSlot: all = all && c2.by_slot[attr] == c1.by_slot[attr] && c3.by_slot[attr] == c1.by_slot[attr]; break;
+      case Carry::kSlot:
+        all = all && c2.by_slot[attr] == c1.by_slot[attr] && c3.by_slot[attr] == c1.by_slot[attr];
+        break;
       case Carry::kShift:
         all = all && c2.by_slot[attr] == rotate(c1.by_slot[attr], 4 * shift) &&
               c3.by_slot[attr] == rotate(c2.by_slot[attr], 4 * shift);

@@ -5,9 +5,10 @@
 //
 // Each panel is a handful of terms: the entity count (Int), the slot set (bit-vector of n bits,
 // bit s = slot s), per attribute the level all entities share (Int, -1 when they differ), the
-// levels by slot (bit-vector, 4 bits per slot holding level + 1, 0 when empty). Context panels are numerals; the 9th panel's terms are
-// if-then-else chains over the answer variable. Terms fold constants (solver/z3/term.hpp), so the
-// ground part of each rule is decided while the formula is built.
+// levels by slot (bit-vector, 4 bits per slot holding level + 1, 0 when empty). Context panels are
+// numerals; the 9th panel's terms are if-then-else chains over the answer variable. Terms fold
+// constants (solver/z3/term.hpp), so the ground part of each rule is decided while the formula is
+// built.
 #include <z3++.h>
 
 #include <array>
@@ -43,7 +44,8 @@ class Encoder {
   Term values(const Hypothesis& h, int attr, const std::vector<PanelTerms>& p) const;
   /// What Constant `attr` (or Angle) means under a carry: row-constant when `uniform`, copies under
   /// kSlot/kShift/kMove, and no constraint (noise) under kRegenerate.
-  Term carry(Carry carry, int shift, bool uniform, int attr, const std::vector<PanelTerms>& p) const;
+  Term carry(Carry carry, int shift, bool uniform, int attr,
+             const std::vector<PanelTerms>& p) const;
 
   z3::context& ctx() const { return ctx_; }
 

@@ -28,7 +28,8 @@ std::size_t attr_choices(const GridComponentFit& fit, std::size_t a) {
 }
 
 // Component c's selectors and constraints.
-Selectors encode(z3::context& ctx, const z3::expr& answer, const GridComponentFit& fit, int c, z3::expr_vector& out) {
+Selectors encode(z3::context& ctx, const z3::expr& answer, const GridComponentFit& fit, int c,
+                 z3::expr_vector& out) {
   const std::string id = std::to_string(c);
   Selectors s{ctx.int_const(("group0_" + id).c_str()),
               {ctx.int_const(("type_" + id).c_str()), ctx.int_const(("size_" + id).c_str()),
@@ -42,7 +43,9 @@ Selectors encode(z3::context& ctx, const z3::expr& answer, const GridComponentFi
     for (std::size_t a = 0; a < f.attrs.size(); ++a) {
       z3::expr_vector some(ctx);
       for (std::size_t k = 0; k < f.attrs[a].size(); ++k)
-        if (f.attrs[a][k].holds != 0) some.push_back(s.attrs[a] == static_cast<int>(k) && answer_in(ctx, answer, f.attrs[a][k].holds));
+        if (f.attrs[a][k].holds != 0)
+          some.push_back(s.attrs[a] == static_cast<int>(k) &&
+                         answer_in(ctx, answer, f.attrs[a][k].holds));
       holds = holds && (some.empty() ? ctx.bool_val(false) : z3::mk_or(some));
     }
     out.push_back(z3::implies(s.group0 == static_cast<int>(j), holds));
@@ -55,7 +58,8 @@ z3::expr units(z3::context& ctx, double nats) {
 }
 
 // The log-posterior of the chosen reading with candidate i last, in micro-nats.
-z3::expr objective(z3::context& ctx, const std::vector<GridComponentFit>& fits, const std::vector<Selectors>& sel, int i) {
+z3::expr objective(z3::context& ctx, const std::vector<GridComponentFit>& fits,
+                   const std::vector<Selectors>& sel, int i) {
   const auto at = static_cast<std::size_t>(i);
   z3::expr sum = ctx.int_val(0);
   for (std::size_t c = 0; c < fits.size(); ++c)
@@ -68,15 +72,16 @@ z3::expr objective(z3::context& ctx, const std::vector<GridComponentFit>& fits, 
         for (std::size_t k = 0; k < f.attrs[a].size(); ++k) {
           const GridEntityFit& e = f.attrs[a][k];
           if ((e.holds >> i & 1u) == 0) continue;
-          sum = sum + z3::ite(chosen && sel[c].attrs[a] == static_cast<int>(k), units(ctx, e.log_prior + e.log_lik[at]),
-                              ctx.int_val(0));
+          sum = sum + z3::ite(chosen && sel[c].attrs[a] == static_cast<int>(k),
+                              units(ctx, e.log_prior + e.log_lik[at]), ctx.int_val(0));
         }
     }
   return sum;
 }
 
 // The reading a model chose.
-Reading reading_of(const z3::model& m, const std::vector<GridComponentFit>& fits, const std::vector<Selectors>& sel) {
+Reading reading_of(const z3::model& m, const std::vector<GridComponentFit>& fits,
+                   const std::vector<Selectors>& sel) {
   Reading r;
   for (std::size_t c = 0; c < fits.size(); ++c) {
     const auto j = static_cast<std::size_t>(m.eval(sel[c].group0, true).get_numeral_int());
@@ -105,7 +110,8 @@ GridDecision decide_grid(z3::context& ctx, z3::solver& solver, const z3::params&
   z3::expr_vector constraints(ctx);
   constraints.push_back(answer >= 0 && answer < engine::kCandidates);
   std::vector<Selectors> sel;
-  for (std::size_t c = 0; c < fits.size(); ++c) sel.push_back(encode(ctx, answer, fits[c], static_cast<int>(c), constraints));
+  for (std::size_t c = 0; c < fits.size(); ++c)
+    sel.push_back(encode(ctx, answer, fits[c], static_cast<int>(c), constraints));
   solver.push();  // the caller's solver, reused (creating one costs milliseconds)
   solver.add(constraints);
   for (;;) {  // enumerate: each answer found is blocked and Z3 asked again
@@ -126,8 +132,10 @@ GridDecision decide_grid(z3::context& ctx, z3::solver& solver, const z3::params&
   }
   solver.pop();
   s.verdict = verdict_of(s.consistent);
-  if (s.verdict == Verdict::kNone) s.reason = "no candidate completes rules that hold on every row of the matrix";
-  const bool rank = s.verdict == Verdict::kAmbiguous || (s.verdict == Verdict::kUnique && score_unique);
+  if (s.verdict == Verdict::kNone)
+    s.reason = "no candidate completes rules that hold on every row of the matrix";
+  const bool rank =
+      s.verdict == Verdict::kAmbiguous || (s.verdict == Verdict::kUnique && score_unique);
   for (int i = 0; i < engine::kCandidates && rank; ++i) {
     if ((s.consistent >> i & 1u) == 0) continue;
     z3::optimize opt(ctx);
@@ -141,11 +149,14 @@ GridDecision decide_grid(z3::context& ctx, z3::solver& solver, const z3::params&
       s.reason = "Z3's optimiser stopped before ranking candidate " + std::to_string(i);
       return d;
     }
-    s.log_score[static_cast<std::size_t>(i)] = static_cast<double>(opt.upper(h).get_numeral_int64()) / kUnitsPerNat;
+    s.log_score[static_cast<std::size_t>(i)] =
+        static_cast<double>(opt.upper(h).get_numeral_int64()) / kUnitsPerNat;
     d.readings[static_cast<std::size_t>(i)] = reading_of(opt.get_model(), fits, sel);
   }
   for (int i = 0; i < engine::kCandidates; ++i)
-    if ((s.consistent >> i & 1u) != 0 && (!s.answer || s.log_score[static_cast<std::size_t>(i)] > s.log_score[static_cast<std::size_t>(*s.answer)]))
+    if ((s.consistent >> i & 1u) != 0 &&
+        (!s.answer || s.log_score[static_cast<std::size_t>(i)] >
+                          s.log_score[static_cast<std::size_t>(*s.answer)]))
       s.answer = i;
   return d;
 }

@@ -22,8 +22,9 @@ namespace rave::solver::z3enc {
 /// What Z3 decided.
 struct GridDecision {
   Solution solution;
-  std::array<Reading, engine::kCandidates> readings{};  ///< a reading per consistent candidate (the best when ranked)
-  int checks = 0;                                       ///< Z3 checks run
+  std::array<Reading, engine::kCandidates>
+      readings{};  ///< a reading per consistent candidate (the best when ranked)
+  int checks = 0;  ///< Z3 checks run
 };
 
 /// Decides the problem whose components' tables are `fits` with `solver` (its assertions are left

@@ -18,8 +18,9 @@ Weights same_for_every_answer(double nats) {
 }  // namespace
 
 void Objective::add(const Term& chosen, const Weights& weights, const z3::expr& answer) {
-  std::array<Term, 8> per_answer{Term::integer(0), Term::integer(0), Term::integer(0), Term::integer(0),
-                                 Term::integer(0), Term::integer(0), Term::integer(0), Term::integer(0)};
+  std::array<Term, 8> per_answer{Term::integer(0), Term::integer(0), Term::integer(0),
+                                 Term::integer(0), Term::integer(0), Term::integer(0),
+                                 Term::integer(0), Term::integer(0)};
   for (int i = 0; i < 8; ++i) per_answer[i] = Term::integer(scaled(weights[i]));
   terms_.push_back(ite(chosen, Term::cases(per_answer, answer), Term::integer(0)));
 }
@@ -33,7 +34,8 @@ z3::expr Objective::to_expr(z3::context& ctx) const {
 Weights group0_weights(const LayoutModel& model, const Hypothesis& h, const ComponentView& view) {
   const double context = h.log_prior + group0_context_log_lik(h, model.slots, context_counts(view));
   Weights w;
-  for (int i = 0; i < 8; ++i) w[i] = context + group0_answer_log_lik(h, model.slots, view.panels[8 + i].count);
+  for (int i = 0; i < 8; ++i)
+    w[i] = context + group0_answer_log_lik(h, model.slots, view.panels[8 + i].count);
   return w;
 }
 
@@ -43,7 +45,8 @@ Weights value_weights(const Hypothesis& h, int attr, const ComponentView& view) 
   return same_for_every_answer(h.log_prior + values_context_log_lik(h, attr, levels));
 }
 
-Weights carry_weights(const CarryKey& key, double log_prior, engine::Range range, const ComponentView& view) {
+Weights carry_weights(const CarryKey& key, double log_prior, engine::Range range,
+                      const ComponentView& view) {
   const CarryReading reading = carry_reading(key);
   const double context = log_prior + carry_context_log_lik(reading, range, context_counts(view));
   const double per_entity = carry_entity_log_lik(reading, range);

@@ -23,7 +23,7 @@ namespace rave::solver::z3enc {
 /// One weight (a log-probability, nats) per answer value 0..7.
 using Weights = std::array<double, 8>;
 
-inline constexpr double kScale = 1e6;              ///< integer units per nat
+inline constexpr double kScale = 1e6;                            ///< integer units per nat
 inline constexpr std::int64_t kImpossible = -1'000'000'000'000;  ///< a choice of probability 0
 
 /// A sum of "if chosen then weight" terms.
@@ -46,6 +46,7 @@ Weights group0_weights(const LayoutModel& model, const Hypothesis& h, const Comp
 Weights value_weights(const Hypothesis& h, int attr, const ComponentView& view);
 /// A Constant attribute (`log_prior` its prior; 0 for Angle) read under `key`: the context's
 /// levels and, for noise, the 9th panel's entities.
-Weights carry_weights(const CarryKey& key, double log_prior, engine::Range range, const ComponentView& view);
+Weights carry_weights(const CarryKey& key, double log_prior, engine::Range range,
+                      const ComponentView& view);
 
 }  // namespace rave::solver::z3enc

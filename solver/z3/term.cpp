@@ -25,7 +25,8 @@ Term Term::bits(std::uint64_t v, int width) {
 }
 
 std::int64_t Term::value_at(int answer) const {
-  RAVE_CHECK(kind_ != Kind::kExpr && answer >= 0 && answer < 8, "a value per answer needs a folded term");
+  RAVE_CHECK(kind_ != Kind::kExpr && answer >= 0 && answer < 8,
+             "a value per answer needs a folded term");
   return at(answer);
 }
 
@@ -108,60 +109,74 @@ using E = const z3::expr&;
 using S = Term::Sort;
 
 Term operator+(const Term& a, const Term& b) {
-  return Term::apply(a, b, S::kInt, 0, [](I x, I y) { return x + y; }, [](E x, E y) { return x + y; });
+  return Term::apply(
+      a, b, S::kInt, 0, [](I x, I y) { return x + y; }, [](E x, E y) { return x + y; });
 }
 Term operator-(const Term& a, const Term& b) {
-  return Term::apply(a, b, S::kInt, 0, [](I x, I y) { return x - y; }, [](E x, E y) { return x - y; });
+  return Term::apply(
+      a, b, S::kInt, 0, [](I x, I y) { return x - y; }, [](E x, E y) { return x - y; });
 }
 Term operator==(const Term& a, const Term& b) {
-  return Term::apply(a, b, S::kBool, 0, [](I x, I y) -> I { return x == y; }, [](E x, E y) { return x == y; });
+  return Term::apply(
+      a, b, S::kBool, 0, [](I x, I y) -> I { return x == y; }, [](E x, E y) { return x == y; });
 }
 Term operator!=(const Term& a, const Term& b) {
-  return Term::apply(a, b, S::kBool, 0, [](I x, I y) -> I { return x != y; }, [](E x, E y) { return x != y; });
+  return Term::apply(
+      a, b, S::kBool, 0, [](I x, I y) -> I { return x != y; }, [](E x, E y) { return x != y; });
 }
 Term operator<=(const Term& a, const Term& b) {
-  return Term::apply(a, b, S::kBool, 0, [](I x, I y) -> I { return x <= y; }, [](E x, E y) { return x <= y; });
+  return Term::apply(
+      a, b, S::kBool, 0, [](I x, I y) -> I { return x <= y; }, [](E x, E y) { return x <= y; });
 }
 Term operator>=(const Term& a, const Term& b) {
-  return Term::apply(a, b, S::kBool, 0, [](I x, I y) -> I { return x >= y; }, [](E x, E y) { return x >= y; });
+  return Term::apply(
+      a, b, S::kBool, 0, [](I x, I y) -> I { return x >= y; }, [](E x, E y) { return x >= y; });
 }
 Term operator&(const Term& a, const Term& b) {
-  return Term::apply(a, b, S::kBitVec, a.width_, [](I x, I y) { return x & y; }, [](E x, E y) { return x & y; });
+  return Term::apply(
+      a, b, S::kBitVec, a.width_, [](I x, I y) { return x & y; }, [](E x, E y) { return x & y; });
 }
 Term operator|(const Term& a, const Term& b) {
-  return Term::apply(a, b, S::kBitVec, a.width_, [](I x, I y) { return x | y; }, [](E x, E y) { return x | y; });
+  return Term::apply(
+      a, b, S::kBitVec, a.width_, [](I x, I y) { return x | y; }, [](E x, E y) { return x | y; });
 }
 
 Term operator&&(const Term& a, const Term& b) {
   if (a.is_false() || b.is_false()) return Term::boolean(false);
   if (a.is_true()) return b;
   if (b.is_true()) return a;
-  return Term::apply(a, b, S::kBool, 0, [](I x, I y) -> I { return x && y; }, [](E x, E y) { return x && y; });
+  return Term::apply(
+      a, b, S::kBool, 0, [](I x, I y) -> I { return x && y; }, [](E x, E y) { return x && y; });
 }
 
 Term operator||(const Term& a, const Term& b) {
   if (a.is_true() || b.is_true()) return Term::boolean(true);
   if (a.is_false()) return b;
   if (b.is_false()) return a;
-  return Term::apply(a, b, S::kBool, 0, [](I x, I y) -> I { return x || y; }, [](E x, E y) { return x || y; });
+  return Term::apply(
+      a, b, S::kBool, 0, [](I x, I y) -> I { return x || y; }, [](E x, E y) { return x || y; });
 }
 
 Term implies(const Term& a, const Term& b) {
   if (a.is_false() || b.is_true()) return Term::boolean(true);
   if (a.is_true()) return b;
   if (b.is_false()) return !a;
-  return Term::apply(a, b, S::kBool, 0, [](I x, I y) -> I { return !x || y; },
-                     [](E x, E y) { return z3::implies(x, y); });
+  return Term::apply(
+      a, b, S::kBool, 0, [](I x, I y) -> I { return !x || y; },
+      [](E x, E y) { return z3::implies(x, y); });
 }
 
 Term operator!(const Term& a) {
   if (a.expr_) return Term(!*a.expr_);
-  return Term::apply(a, Term::boolean(true), S::kBool, 0, [](I x, I) -> I { return !x; }, [](E x, E) { return !x; });
+  return Term::apply(
+      a, Term::boolean(true), S::kBool, 0, [](I x, I) -> I { return !x; },
+      [](E x, E) { return !x; });
 }
 
 Term operator~(const Term& a) {
   if (a.expr_) return Term(~*a.expr_);
-  return Term::apply(a, a, S::kBitVec, a.width_, [](I x, I) { return ~x; }, [](E x, E) { return ~x; });
+  return Term::apply(
+      a, a, S::kBitVec, a.width_, [](I x, I) { return ~x; }, [](E x, E) { return ~x; });
 }
 
 Term rotate_left(const Term& a, int k) {

@@ -2,7 +2,8 @@
 // A Z3 term that evaluates what it can while the formula is built. A term is one of
 //  - a constant (integer, Boolean or bit-vector numeral): context panels are constants;
 //  - a case split on the answer variable: one constant per answer value 0..7 (the 9th panel's
-//    attributes are the candidates' values, i.e. the term ite(answer = 0, v0, ite(answer = 1, ...)));
+//    attributes are the candidates' values, i.e. the term ite(answer = 0, v0, ite(answer = 1,
+//    ...)));
 //  - a Z3 expression (selectors, free levels).
 // Operations on constants and case splits are computed value by value, so the ground part of each
 // rule folds to true or false and a rule's condition on the 9th panel becomes "answer in S" before

@@ -33,8 +33,8 @@ TEST(AtomicFile, MissingFileIsAnInputError) {
   EXPECT_THROW(read_file("/nonexistent-file-for-rave"), InputError);
 }
 
-// Only regular files are read: a FIFO would block until a writer comes (or never end), a device such
-// as /dev/zero would fill memory.
+// Only regular files are read: a FIFO would block until a writer comes (or never end), a device
+// such as /dev/zero would fill memory.
 TEST(AtomicFile, RefusesWhatIsNotARegularFile) {
   const auto dir = testing::scratch_dir("atomic-kinds");
   const auto fifo = dir / "f.xml";

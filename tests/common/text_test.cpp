@@ -26,7 +26,10 @@ TEST(Printable, EscapesControlsAndInvalidBytesIntoOneLine) {
   EXPECT_EQ(printable("a\nb\r\tc"), "a\\nb\\r\\tc");
   EXPECT_EQ(printable("\x1b[2Jgone"), "\\x1b[2Jgone");
   EXPECT_EQ(printable("x\xffy"), "x\\xffy");
-  EXPECT_EQ(printable("\xc2\x9b" "31m"), "\\xc2\\x9b31m") << "a C1 control (CSI)";
+  EXPECT_EQ(printable("\xc2\x9b"
+                      "31m"),
+            "\\xc2\\x9b31m")
+      << "a C1 control (CSI)";
   EXPECT_EQ(printable("caf\xc3\xa9"), "caf\xc3\xa9") << "valid UTF-8 stays";
   const std::string once = printable("\x01\n\xfe");
   EXPECT_EQ(printable(once), once) << "idempotent";
@@ -44,7 +47,8 @@ TEST(Quoted, CutsLongValues) {
 }
 
 TEST(InputErrorText, IsOnePrintableBoundedLine) {
-  const InputError e("dir/bad\nname.xml", "Data/Panels", "unknown value '\x1b[31m'\nrave: error: forged");
+  const InputError e("dir/bad\nname.xml", "Data/Panels",
+                     "unknown value '\x1b[31m'\nrave: error: forged");
   const std::string what = e.what();
   EXPECT_EQ(what.find('\n'), std::string::npos) << what;
   EXPECT_EQ(what.find('\x1b'), std::string::npos) << what;

@@ -11,8 +11,8 @@
 #include <sstream>
 
 #include "engine/answers/answer_set.hpp"
-#include "engine/render/render.hpp"
 #include "engine/model/configuration.hpp"
+#include "engine/render/render.hpp"
 #include "tests/engine/support/answer_support.hpp"
 #include "tests/engine/support/reference_support.hpp"
 
@@ -20,11 +20,15 @@ namespace rave::engine {
 namespace {
 
 Panel one_entity(int slot, int type, int size, int color, int angle = 3) {
-  return Panel{{ComponentPanel{0, {Entity{.slot = slot, .type = type, .size = size, .color = color, .angle = angle}}}}};
+  return Panel{{ComponentPanel{
+      0, {Entity{.slot = slot, .type = type, .size = size, .color = color, .angle = angle}}}}};
 }
 
 TEST(SharedValues, CountsNumberSlotSetAndTuplesPerComponent) {
-  const Panel a{{ComponentPanel{0, {Entity{.slot = 0, .type = 1, .size = 2, .color = 3, .angle = 0}, Entity{.slot = 2, .type = 4, .size = 2, .color = 3, .angle = 5}}}}};
+  const Panel a{
+      {ComponentPanel{0,
+                      {Entity{.slot = 0, .type = 1, .size = 2, .color = 3, .angle = 0},
+                       Entity{.slot = 2, .type = 4, .size = 2, .color = 3, .angle = 5}}}}};
   Panel b = a;
   EXPECT_EQ(shared_values(a, b), 5);
   std::swap(b.components[0].entities[0].slot, b.components[0].entities[1].slot);
@@ -61,7 +65,8 @@ TEST(ContextBlindChoice, BreaksTiesTowardTheLowestIndex) {
   for (int i = 0; i < 8; ++i) c[static_cast<std::size_t>(i)] = one_entity(0, 1 + i % 5, i % 6, i);
   const auto scores = context_blind_scores(c);
   const int best = *std::max_element(scores.begin(), scores.end());
-  const int first = static_cast<int>(std::find(scores.begin(), scores.end(), best) - scores.begin());
+  const int first =
+      static_cast<int>(std::find(scores.begin(), scores.end(), best) - scores.begin());
   EXPECT_EQ(context_blind_choice(c), first);
   c.fill(one_entity(0, 3, 3, 3));
   EXPECT_EQ(context_blind_choice(c), 0);
@@ -94,7 +99,8 @@ std::vector<Problem> generated(AnswerStrategy strategy, int per_config, std::uin
   for (const Configuration& config : all_configurations()) {
     int k = 0;
     for (const Matrix& m : testing::sample_matrices(config.id, per_config, seed)) {
-      Rng rng = Rng::for_problem(seed + 1, config_index(config.id), static_cast<std::uint64_t>(k++));
+      Rng rng =
+          Rng::for_problem(seed + 1, config_index(config.id), static_cast<std::uint64_t>(k++));
       AnswerSet set = build_answer_set(m, strategy, rng, render_panel);
       Problem p;
       p.config = m.config;
@@ -119,13 +125,13 @@ double audit_and_report(AnswerStrategy strategy, const std::vector<Problem>& pro
          << (config.id == ConfigId::kOutInGrid ? ")" : ", ");
   }
   std::cout << line.str() << "\n";
-  ::testing::Test::RecordProperty(std::string("blind_accuracy_") + std::string(strategy_name(strategy)),
-                                  line.str());
+  ::testing::Test::RecordProperty(
+      std::string("blind_accuracy_") + std::string(strategy_name(strategy)), line.str());
   return all.accuracy();
 }
 
 TEST(ContextBlindAudit, RavenAnswerSetsGiveTheAnswerAway) {
-  const auto problems = generated(AnswerStrategy::kRaven, 40, 2024);  // 280 problems
+  const auto problems = generated(AnswerStrategy::kRaven, 40, 2024);    // 280 problems
   EXPECT_GE(audit_and_report(AnswerStrategy::kRaven, problems), 0.93);  // spec: 98.5%
 }
 
@@ -138,17 +144,19 @@ TEST(ContextBlindAudit, IRavenAnswerSetsAreAtChance) {
 }
 
 TEST(ContextBlindAudit, FairAnswerSetsAreFarBelowRaven) {
-  const auto problems = generated(AnswerStrategy::kFair, 30, 2024);  // 210 problems
+  const auto problems = generated(AnswerStrategy::kFair, 30, 2024);    // 210 problems
   EXPECT_LT(audit_and_report(AnswerStrategy::kFair, problems), 0.40);  // spec: 23.9%
 }
 
-// The original generators' own files (70 RAVEN, 35 I-RAVEN, 35 RAVEN-FAIR problems, tests/fixtures).
+// The original generators' own files (70 RAVEN, 35 I-RAVEN, 35 RAVEN-FAIR problems,
+// tests/fixtures).
 TEST(ContextBlindAudit, ReferenceCorporaShowTheSameBias) {
   const auto report = [](const char* set) {
     const BlindAudit a = context_blind_audit(testing::read_reference_problems(set));
-    std::cout << "context-blind audit, " << set << " reference: " << std::fixed << std::setprecision(1)
-              << 100 * a.accuracy() << "% of " << a.problems << "\n";
-    ::testing::Test::RecordProperty(std::string("blind_accuracy_reference_") + set, std::to_string(a.accuracy()));
+    std::cout << "context-blind audit, " << set << " reference: " << std::fixed
+              << std::setprecision(1) << 100 * a.accuracy() << "% of " << a.problems << "\n";
+    ::testing::Test::RecordProperty(std::string("blind_accuracy_reference_") + set,
+                                    std::to_string(a.accuracy()));
     return a.accuracy();
   };
   EXPECT_GE(report("raven"), 0.85);   // expected ~98%: P(< 85% of 70) is tiny

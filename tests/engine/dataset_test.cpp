@@ -103,8 +103,10 @@ TEST(Dataset, WritesItsManifestAndLeavesNoJournalLockOrTemporaryFile) {
   EXPECT_EQ(manifest->seed, 99u);
   EXPECT_EQ(manifest->command, spec.command);
   EXPECT_EQ(manifest->configurations,
-            (std::vector<std::string>{"center_single", "distribute_nine", "in_distribute_four_out_center_single"}));
-  EXPECT_EQ(manifest->counts, (ManifestCounts{.problems = 30, .train = 18, .val = 6, .test = 6, .redrawn = 0}));
+            (std::vector<std::string>{"center_single", "distribute_nine",
+                                      "in_distribute_four_out_center_single"}));
+  EXPECT_EQ(manifest->counts,
+            (ManifestCounts{.problems = 30, .train = 18, .val = 6, .test = 6, .redrawn = 0}));
   ASSERT_EQ(manifest->files.size(), 60u);
   for (const ManifestFile& f : manifest->files) {
     const std::string bytes = read_file(dir / f.path);
@@ -112,10 +114,11 @@ TEST(Dataset, WritesItsManifestAndLeavesNoJournalLockOrTemporaryFile) {
     EXPECT_EQ(crc32(bytes), f.crc32) << f.path;
   }
   std::vector<std::string> names;
-  for (const auto& entry : std::filesystem::directory_iterator(dir)) names.push_back(entry.path().filename().string());
+  for (const auto& entry : std::filesystem::directory_iterator(dir))
+    names.push_back(entry.path().filename().string());
   std::sort(names.begin(), names.end());
-  EXPECT_EQ(names, (std::vector<std::string>{"center_single", "distribute_nine", "in_distribute_four_out_center_single",
-                                             "rave.json"}));
+  EXPECT_EQ(names, (std::vector<std::string>{"center_single", "distribute_nine",
+                                             "in_distribute_four_out_center_single", "rave.json"}));
 }
 
 // --resume continues only the dataset the folder holds; a fresh run refuses a folder with another.
@@ -135,7 +138,8 @@ TEST(Dataset, ADifferentRunIsRefusedWithTheDifferencesNamed) {
     } catch (const InputError& e) {
       const std::string what = e.what();
       EXPECT_NE(what.find("seed: 99 in rave.json, 100 in this run"), std::string::npos) << what;
-      EXPECT_NE(what.find("answers: raven in rave.json, fair in this run"), std::string::npos) << what;
+      EXPECT_NE(what.find("answers: raven in rave.json, fair in this run"), std::string::npos)
+          << what;
     }
   }
   auto fewer = spec;
@@ -176,13 +180,15 @@ TEST(Dataset, ASecondWriterIsRefusedNamingTheFirst) {
     FAIL() << "two writers in one folder";
   } catch (const InputError& e) {
     const std::string what = e.what();
-    EXPECT_NE(what.find("in use by another writer (pid " + std::to_string(::getpid())), std::string::npos) << what;
+    EXPECT_NE(what.find("in use by another writer (pid " + std::to_string(::getpid())),
+              std::string::npos)
+        << what;
     EXPECT_NE(what.find("rave generate -n 5 -o somewhere"), std::string::npos) << what;
   }
 }
 
-// A stop request (a signal) ends the run after the problems in flight; resuming completes it with the
-// bytes of an uninterrupted run.
+// A stop request (a signal) ends the run after the problems in flight; resuming completes it with
+// the bytes of an uninterrupted run.
 TEST(Dataset, AStoppedRunResumesToTheSameBytes) {
   const auto whole = testing::scratch_dir("whole");
   write_dataset(small_spec(whole, 2));
@@ -202,14 +208,17 @@ TEST(Dataset, AStoppedRunResumesToTheSameBytes) {
   spec.resume = true;
   const auto resumed = write_dataset(spec);
   EXPECT_FALSE(resumed.interrupted);
-  EXPECT_EQ(resumed.skipped, report.written) << "the journal recorded every problem the stopped run finished";
+  EXPECT_EQ(resumed.skipped, report.written)
+      << "the journal recorded every problem the stopped run finished";
   EXPECT_TRUE(read_tree(dir) == read_tree(whole));
 }
 
 // An acceptance test redraws problem k from its own further streams: deterministic for any thread
 // count, recorded in the manifest, and kept by a resume.
 TEST(Dataset, RedrawsAreDeterministicAndRecorded) {
-  auto refuse_first_draws_of_even_targets = [](const Problem& p) { return *p.target % 2 == 1 || *p.target == 0; };
+  auto refuse_first_draws_of_even_targets = [](const Problem& p) {
+    return *p.target % 2 == 1 || *p.target == 0;
+  };
   std::map<std::string, std::string> trees[2];
   std::filesystem::path dirs[2];
   for (int threads : {1, 2}) {
@@ -249,7 +258,8 @@ TEST(Dataset, FairDatasetsWritePredictAsTheOriginalDoes) {
   spec.num_samples = 1;
   write_dataset(spec);
   const NpzFile f = read_npz(spec.dir / "center_single" / "RAVEN_0_train.npz");
-  EXPECT_EQ(f.array("predict").shape, std::vector<std::size_t>{1}) << "RAVEN-FAIR's predict has shape (1,)";
+  EXPECT_EQ(f.array("predict").shape, std::vector<std::size_t>{1})
+      << "RAVEN-FAIR's predict has shape (1,)";
   EXPECT_TRUE(f.array("target").shape.empty());
 }
 

@@ -5,9 +5,9 @@
 
 #include "common/atomic_file.hpp"
 #include "engine/dataset.hpp"
-#include "engine/generate.hpp"
 #include "engine/formats/npz.hpp"
 #include "engine/formats/xml_io.hpp"
+#include "engine/generate.hpp"
 #include "tests/support/test_support.hpp"
 
 namespace rave::engine {
@@ -22,8 +22,9 @@ TEST_P(GoldenData, RegeneratingGivesTheSameBytes) {
   const auto root = testing::source_dir() / "data" / std::string(strategy_name(strategy));
   for (const auto& config : all_configurations()) {
     const auto stem = root / config.folder / "RAVEN_0_train";
-    const auto files = encode_problem_files(generate_problem(config.id, strategy, kDataSeed, 0),
-                                            {.compress = true, .predict_as_vector = strategy == AnswerStrategy::kFair});
+    const auto files = encode_problem_files(
+        generate_problem(config.id, strategy, kDataSeed, 0),
+        {.compress = true, .predict_as_vector = strategy == AnswerStrategy::kFair});
     EXPECT_TRUE(files.xml == read_file(stem.string() + ".xml")) << stem << ".xml changed";
     EXPECT_TRUE(files.npz == read_file(stem.string() + ".npz")) << stem << ".npz changed";
   }
@@ -34,7 +35,8 @@ TEST(GoldenData, VariantRegeneratesAndReadsBack) {
   const Variant variant{.grid = 4, .confounders = 2};
   for (const auto& config : all_configurations()) {
     const auto stem = testing::source_dir() / "data" / "variants" / config.folder / "RAVEN_0_train";
-    const Problem p = generate_problem(config.id, AnswerStrategy::kIRaven, kDataSeed, 0, variant, Split::kTrain);
+    const Problem p =
+        generate_problem(config.id, AnswerStrategy::kIRaven, kDataSeed, 0, variant, Split::kTrain);
     const auto files = encode_problem_files(p, {.compress = true});
     EXPECT_TRUE(files.xml == read_file(stem.string() + ".xml")) << stem << ".xml changed";
     EXPECT_TRUE(files.npz == read_file(stem.string() + ".npz")) << stem << ".npz changed";
@@ -55,7 +57,8 @@ TEST_P(GoldenData, FilesReadBackAsTheirProblem) {
     const NpzFile npz = read_npz(stem.string() + ".npz");
     EXPECT_EQ(npz.target(), *expected.target) << stem;
     for (auto& group : expected.rules)
-      for (auto& rule : group.rules) rule = {rule.name, rule.attr, 0, false};  // XML keeps no parameters
+      for (auto& rule : group.rules)
+        rule = {rule.name, rule.attr, 0, false};  // XML keeps no parameters
     expected.target.reset();
     expected.predict.reset();
     EXPECT_TRUE(read == expected) << stem;
@@ -63,7 +66,8 @@ TEST_P(GoldenData, FilesReadBackAsTheirProblem) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Strategies, GoldenData,
-                         ::testing::Values(AnswerStrategy::kRaven, AnswerStrategy::kIRaven, AnswerStrategy::kFair),
+                         ::testing::Values(AnswerStrategy::kRaven, AnswerStrategy::kIRaven,
+                                           AnswerStrategy::kFair),
                          [](const auto& info) { return std::string(strategy_name(info.param)); });
 
 }  // namespace

@@ -24,7 +24,8 @@
 namespace rave::engine {
 namespace {
 
-constexpr std::array<AnswerStrategy, 3> kStrategies{AnswerStrategy::kRaven, AnswerStrategy::kIRaven, AnswerStrategy::kFair};
+constexpr std::array<AnswerStrategy, 3> kStrategies{AnswerStrategy::kRaven, AnswerStrategy::kIRaven,
+                                                    AnswerStrategy::kFair};
 
 // The problem's matrix with its answer in place, row-major.
 std::vector<Panel> solved_panels(const Problem& p) {
@@ -37,20 +38,25 @@ void expect_answer_contract(const Problem& p, const std::string& where) {
   ASSERT_TRUE(p.target.has_value()) << where;
   for (int i = 0; i < kCandidates; ++i)
     for (int j = i + 1; j < kCandidates; ++j)
-      EXPECT_NE(p.candidates[static_cast<std::size_t>(i)], p.candidates[static_cast<std::size_t>(j)]) << where;
+      EXPECT_NE(p.candidates[static_cast<std::size_t>(i)],
+                p.candidates[static_cast<std::size_t>(j)])
+          << where;
 }
 
-// Every configuration, strategy and grid: the context has N*N-1 panels and the matrix with its answer
-// obeys every rule on N columns (Progression over N panels, Arithmetic over N-1, Distribute_N).
+// Every configuration, strategy and grid: the context has N*N-1 panels and the matrix with its
+// answer obeys every rule on N columns (Progression over N panels, Arithmetic over N-1,
+// Distribute_N).
 TEST(Variant, LargeGridsObeyTheGeneralizedRules) {
   for (int grid : {4, 5, 10})
     for (int c = 0; c < kNumConfigs; ++c)
       for (AnswerStrategy strategy : kStrategies)
         for (std::uint64_t k = 0; k < 3; ++k) {
           const auto id = static_cast<ConfigId>(c);
-          const Problem p = generate_problem(id, strategy, 11, k, Variant{.grid = grid}, Split::kTrain);
-          const std::string where = "grid " + std::to_string(grid) + " " + std::string(configuration(id).folder) +
-                                    " " + std::string(strategy_name(strategy)) + " k " + std::to_string(k);
+          const Problem p =
+              generate_problem(id, strategy, 11, k, Variant{.grid = grid}, Split::kTrain);
+          const std::string where =
+              "grid " + std::to_string(grid) + " " + std::string(configuration(id).folder) + " " +
+              std::string(strategy_name(strategy)) + " k " + std::to_string(k);
           ASSERT_EQ(static_cast<int>(p.context.size()), grid * grid - 1) << where;
           const auto problems = testing::check_matrix_rules(id, p.rules, solved_panels(p));
           EXPECT_TRUE(problems.empty()) << where << ": " << problems.front();
@@ -67,7 +73,8 @@ TEST(Variant, WideValueRangesObeyTheRulesInTheirRanges) {
         const Problem p = generate_problem(id, AnswerStrategy::kIRaven, 3, k, v, Split::kTrain);
         const Configuration& wide = variant_space(id, v, std::nullopt).config;
         const auto problems = testing::check_matrix_rules(wide, p.rules, solved_panels(p));
-        EXPECT_TRUE(problems.empty()) << "values " << values << " config " << c << ": " << problems.front();
+        EXPECT_TRUE(problems.empty())
+            << "values " << values << " config " << c << ": " << problems.front();
         expect_answer_contract(p, "values " + std::to_string(values));
       }
 }
@@ -114,7 +121,8 @@ TEST(Variant, HeldOutPairsNeverInTrainOrValAlwaysInTest) {
   for (int c = 0; c < kNumConfigs; ++c)
     for (std::uint64_t k = 0; k < 30; ++k) {
       const Split split = split_of(k, 2, 2);
-      const Problem p = generate_problem(static_cast<ConfigId>(c), AnswerStrategy::kRaven, 4, k, v, split);
+      const Problem p =
+          generate_problem(static_cast<ConfigId>(c), AnswerStrategy::kRaven, 4, k, v, split);
       const bool any = holds_pair(p, v.held_out_pairs[0]) || holds_pair(p, v.held_out_pairs[1]);
       EXPECT_EQ(any, split == Split::kTest) << "config " << c << " k " << k;
     }
@@ -125,7 +133,8 @@ TEST(Variant, HeldOutAttributeIsConstantInTrainRuledInTest) {
   parse_hold_out("Size", v.regime, v);
   for (std::uint64_t k = 0; k < 30; ++k) {
     const Split split = split_of(k, 2, 2);
-    const Problem p = generate_problem(ConfigId::kCenterSingle, AnswerStrategy::kRaven, 4, k, v, split);
+    const Problem p =
+        generate_problem(ConfigId::kCenterSingle, AnswerStrategy::kRaven, 4, k, v, split);
     EXPECT_EQ(p.rules[0].rules[2].name == RuleName::kConstant, split != Split::kTest) << "k " << k;
   }
 }
@@ -144,10 +153,12 @@ TEST(Variant, ValueRegimesDrawTrainAndTestFromDisjointLevels) {
     std::set<int> train, test;
     for (std::uint64_t k = 0; k < 40; ++k) {
       const Split split = split_of(k, 2, 2);
-      const Problem p = generate_problem(ConfigId::kCenterSingle, AnswerStrategy::kIRaven, 6, k, v, split);
+      const Problem p =
+          generate_problem(ConfigId::kCenterSingle, AnswerStrategy::kIRaven, 6, k, v, split);
       (split == Split::kTest ? test : train).merge(levels_of(p));
     }
-    for (int level : test) EXPECT_FALSE(train.count(level)) << regime_name(regime) << " level " << level;
+    for (int level : test)
+      EXPECT_FALSE(train.count(level)) << regime_name(regime) << " level " << level;
     if (regime == Regime::kInterpolation) {
       for (int level : train) EXPECT_EQ(level % 2, 1);
     }
@@ -159,12 +170,14 @@ TEST(Variant, ValueRegimesDrawTrainAndTestFromDisjointLevels) {
 std::map<std::string, std::string> read_tree(const std::filesystem::path& dir) {
   std::map<std::string, std::string> files;
   for (const auto& entry : std::filesystem::recursive_directory_iterator(dir))
-    if (entry.is_regular_file()) files[std::filesystem::relative(entry.path(), dir).string()] = read_file(entry.path());
+    if (entry.is_regular_file())
+      files[std::filesystem::relative(entry.path(), dir).string()] = read_file(entry.path());
   return files;
 }
 
 TEST(Variant, ThreeShardsMakeTheOneMachineDataset) {
-  const auto one = testing::scratch_dir("variant_one"), sharded = testing::scratch_dir("variant_shards");
+  const auto one = testing::scratch_dir("variant_one"),
+             sharded = testing::scratch_dir("variant_shards");
   DatasetSpec spec{.dir = one,
                    .configs = {ConfigId::kCenterSingle, ConfigId::kLeftRight},
                    .num_samples = 10,
@@ -180,9 +193,11 @@ TEST(Variant, ThreeShardsMakeTheOneMachineDataset) {
     written += write_dataset(spec, {}).written;
   }
   EXPECT_EQ(written, 20u);
-  EXPECT_EQ(read_tree(one), read_tree(sharded));  // rave.json included: the shards' manifests merged
+  EXPECT_EQ(read_tree(one),
+            read_tree(sharded));  // rave.json included: the shards' manifests merged
   spec.shard = Shard{.index = 2, .count = 3};
-  spec.resume = true;  // after the merge a shard resumes from rave.json and verifies its own problems
+  spec.resume =
+      true;  // after the merge a shard resumes from rave.json and verifies its own problems
   const DatasetReport again = write_dataset(spec, {});
   EXPECT_EQ(again.skipped, 7u);
   EXPECT_EQ(again.written, 0u);
@@ -193,7 +208,10 @@ TEST(Variant, ThreeShardsMakeTheOneMachineDataset) {
 // rave.json records the variant, and a run with other variant options may not continue the folder.
 TEST(Variant, ManifestRecordsTheVariantAndResumeChecksIt) {
   const auto dir = testing::scratch_dir("variant_manifest");
-  DatasetSpec spec{.dir = dir, .configs = {ConfigId::kCenterSingle}, .num_samples = 4, .seed = 3,
+  DatasetSpec spec{.dir = dir,
+                   .configs = {ConfigId::kCenterSingle},
+                   .num_samples = 4,
+                   .seed = 3,
                    .variant = Variant{.grid = 4, .confounders = 1}};
   write_dataset(spec, {});
   const std::optional<DatasetManifest> m = read_manifest(dir / kManifestName);
@@ -208,14 +226,16 @@ TEST(Variant, ManifestRecordsTheVariantAndResumeChecksIt) {
     write_dataset(spec, {});
     ADD_FAILURE() << "a run with --grid 5 continued a --grid 4 dataset";
   } catch (const InputError& e) {
-    EXPECT_NE(std::string(e.what()).find("grid: 4 in rave.json, 5 in this run"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("grid: 4 in rave.json, 5 in this run"), std::string::npos)
+        << e.what();
   }
 }
 
 TEST(Variant, FilesRoundTripWithTheVariant) {
   Variant v{.grid = 5, .values = 50, .confounders = 2, .regime = Regime::kHeldOutPairs};
   parse_hold_out("Size:Progression", v.regime, v);
-  const Problem p = generate_problem(ConfigId::kOutInGrid, AnswerStrategy::kIRaven, 2, 9, v, Split::kTest);
+  const Problem p =
+      generate_problem(ConfigId::kOutInGrid, AnswerStrategy::kIRaven, 2, 9, v, Split::kTest);
   const ProblemFiles files = encode_problem_files(p, {.symbolic_only = true});
   Problem back = parse_problem_xml(files.xml, "p.xml");
   back.target = p.target;
@@ -230,15 +250,20 @@ TEST(Variant, FilesRoundTripWithTheVariant) {
 }
 
 TEST(Variant, ImagesHoldEveryPanelOfALargeGrid) {
-  const Problem p = generate_problem(ConfigId::kDistributeFour, AnswerStrategy::kRaven, 2, 1, Variant{.grid = 4}, Split::kTrain);
+  const Problem p = generate_problem(ConfigId::kDistributeFour, AnswerStrategy::kRaven, 2, 1,
+                                     Variant{.grid = 4}, Split::kTrain);
   const NpzFile npz = parse_npz(encode_problem_files(p).npz, "p.npz");
   int grid = 0;
-  EXPECT_EQ(npz.grid_image(grid).size(), static_cast<std::size_t>(4 * 4 - 1 + kCandidates) * 160 * 160);
+  EXPECT_EQ(npz.grid_image(grid).size(),
+            static_cast<std::size_t>(4 * 4 - 1 + kCandidates) * 160 * 160);
   EXPECT_EQ(grid, 4);
 }
 
 TEST(Variant, UndrawableOptionsNeedSymbolicOnly) {
-  DatasetSpec spec{.dir = testing::scratch_dir("variant_bad"), .configs = {}, .num_samples = 1, .variant = Variant{.values = 100}};
+  DatasetSpec spec{.dir = testing::scratch_dir("variant_bad"),
+                   .configs = {},
+                   .num_samples = 1,
+                   .variant = Variant{.values = 100}};
   EXPECT_THROW(prepare_dataset_dir(spec), UsageError);
   spec.symbolic_only = true;
   EXPECT_NO_THROW(prepare_dataset_dir(spec));

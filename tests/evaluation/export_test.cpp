@@ -74,8 +74,8 @@ INSTANTIATE_TEST_SUITE_P(Sets, ExportSet, ::testing::Values("raven", "iraven", "
 TEST(Export, NoAnswerAndDropAmbiguous) {
   const std::filesystem::path dir = engine::testing::reference_set_dir("iraven");
   std::string text;
-  const ExportCounts n =
-      export_set(dir, {.format = ExportFormat::kJson, .no_answer = true, .drop_ambiguous = true}, 1, text);
+  const ExportCounts n = export_set(
+      dir, {.format = ExportFormat::kJson, .no_answer = true, .drop_ambiguous = true}, 1, text);
   EXPECT_EQ(n.dropped, 1u);  // iraven up_center_single_down_center_single/RAVEN_2 (docs/solver.md)
   for (const auto& line : lines_of(text)) {
     const Json j = Json::parse(line);
@@ -90,7 +90,12 @@ TEST(Export, LineFieldsInOrder) {
   std::string text;
   export_set(dir / "center_single", {.format = ExportFormat::kTextDisentangled}, 1, text);
   // Ids are relative to the exported folder; the fields come in the documented order.
-  EXPECT_EQ(lines_of(text).front().rfind("{\"id\":\"RAVEN_0_train\",\"configuration\":\"center_single\",\"split\":\"train\",\"answer\":6,\"verdict\":\"ambiguous\",\"prompts\":[{\"component\":\"Grid\",\"attribute\":\"type\",\"prompt\":", 0), 0u);
+  EXPECT_EQ(lines_of(text).front().rfind(
+                "{\"id\":\"RAVEN_0_train\",\"configuration\":\"center_single\",\"split\":\"train\","
+                "\"answer\":6,\"verdict\":\"ambiguous\",\"prompts\":[{\"component\":\"Grid\","
+                "\"attribute\":\"type\",\"prompt\":",
+                0),
+            0u);
 }
 
 TEST(Export, BadJsonLinesNameTheField) {
@@ -102,10 +107,12 @@ TEST(Export, BadJsonLinesNameTheField) {
     }
     return std::string();
   };
-  EXPECT_EQ(error("{\"configuration\": \"nowhere\"}"), "s.jsonl:line 4: \"configuration\": unknown configuration 'nowhere'");
+  EXPECT_EQ(error("{\"configuration\": \"nowhere\"}"),
+            "s.jsonl:line 4: \"configuration\": unknown configuration 'nowhere'");
   EXPECT_EQ(error("{\"configuration\": \"center_single\", \"context\": [1]}"),
             "s.jsonl:line 4: \"context\": 1 entries, 8 expected");
-  EXPECT_EQ(error("{\"configuration\": \"center_single\""), "s.jsonl:line 4: not a JSON object (syntax error at column 34)");
+  EXPECT_EQ(error("{\"configuration\": \"center_single\""),
+            "s.jsonl:line 4: not a JSON object (syntax error at column 34)");
 }
 
 }  // namespace

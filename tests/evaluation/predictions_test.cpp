@@ -21,7 +21,8 @@ TEST(Predictions, JsonLinesWithAnswersScoresAndNull) {
   const auto f = parse_predictions(
       "{\"id\": \"center_single/RAVEN_0_train\", \"answer\": 3, \"model\": \"CNN\"}\n"
       "\n"
-      "{\"file\": \"d/center_single/RAVEN_1_train.xml\", \"answer\": 0, \"target\": 0, \"verdict\": \"unique\"}\n"
+      "{\"file\": \"d/center_single/RAVEN_1_train.xml\", \"answer\": 0, \"target\": 0, "
+      "\"verdict\": \"unique\"}\n"
       "{\"id\": \"x\", \"answer\": null}\r\n"
       "{\"id\": \"y\", \"scores\": [0.5, -1, 2e3, 0, 0, 0, 0, 1]}\n",
       "p.jsonl");
@@ -50,11 +51,13 @@ TEST(Predictions, CsvWithAnswerOrScoreColumns) {
 
 TEST(Predictions, BadInputNamesTheFileAndLine) {
   EXPECT_EQ(error_of("just some words\nmore words\n"),
-            "p.jsonl:line 1: neither JSON Lines (one JSON object per line) nor CSV with a header naming an id and an "
+            "p.jsonl:line 1: neither JSON Lines (one JSON object per line) nor CSV with a header "
+            "naming an id and an "
             "answer (or score_0, score_1, ...) column");
   EXPECT_EQ(error_of("{\"id\": \"a\", \"answer\": 1}\n{\"id\": \"b\", \"answer\": 1\n"),
             "p.jsonl:line 2: not a JSON object (syntax error at column 24)");
-  EXPECT_EQ(error_of("{\"id\": \"a\", \"answer\": -1}\n"), "p.jsonl:line 1: answer -1 is not a candidate index");
+  EXPECT_EQ(error_of("{\"id\": \"a\", \"answer\": -1}\n"),
+            "p.jsonl:line 1: answer -1 is not a candidate index");
   EXPECT_EQ(error_of("{\"id\": \"a\", \"answer\": \"C\"}\n"),
             "p.jsonl:line 1: \"answer\" must be a candidate index (an integer), got \"C\"");
   EXPECT_EQ(error_of("{\"answer\": 2}\n"), "p.jsonl:line 1: no \"id\" (or \"file\") string");
@@ -63,7 +66,8 @@ TEST(Predictions, BadInputNamesTheFileAndLine) {
   EXPECT_EQ(error_of("id,answer\na,1,2\n"), "p.jsonl:line 2: 3 fields, but the header has 2");
   EXPECT_EQ(error_of(" \n\n"), "p.jsonl: empty: no predictions");
   EXPECT_EQ(error_of("[1, 2]\n"),
-            "p.jsonl:line 1: neither JSON Lines (one JSON object per line) nor CSV with a header naming an id and an "
+            "p.jsonl:line 1: neither JSON Lines (one JSON object per line) nor CSV with a header "
+            "naming an id and an "
             "answer (or score_0, score_1, ...) column");
 }
 

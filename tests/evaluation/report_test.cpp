@@ -21,14 +21,15 @@ FileScore center_score(const std::string& label, int center, int unique) {
 TEST(Report, SeedsRowByHand) {
   // Center 3, 4 and 5 correct of 10: 30, 40, 50 %. Mean 40, sd 10,
   // half-width t(0.975, 2) * 10 / sqrt(3) = 4.302652730 * 5.773502692 = 24.841377.
-  const ReportRow r = seeds_row("CNN", {center_score("a", 3, 1), center_score("b", 4, 2), center_score("c", 5, 3)});
+  const ReportRow r =
+      seeds_row("CNN", {center_score("a", 3, 1), center_score("b", 4, 2), center_score("c", 5, 3)});
   EXPECT_EQ(r.seeds, 3);
   EXPECT_EQ(r.note, "3 seeds");
   ASSERT_EQ(r.columns.size(), 8u);
   EXPECT_NEAR(r.columns[0].mean, 40, 1e-12);
   EXPECT_NEAR(r.columns[1].sd, 10, 1e-12);
   EXPECT_NEAR(r.columns[1].half_width, 24.841377, 1e-6);
-  EXPECT_EQ(r.columns[2].n, 0);  // 2x2Grid had no items
+  EXPECT_EQ(r.columns[2].n, 0);           // 2x2Grid had no items
   EXPECT_NEAR(r.unique.mean, 40, 1e-12);  // 20, 40, 60 %
   EXPECT_NEAR(r.unique.sd, 20, 1e-12);
   EXPECT_EQ(r.scored, 30);
@@ -36,24 +37,30 @@ TEST(Report, SeedsRowByHand) {
 
 Report sample_report() {
   Report report{.protocol = "multiple-choice", .data = "d", .rows = {}, .outside = 0};
-  report.rows.push_back(seeds_row("CNN, seeded", {center_score("a", 3, 1), center_score("b", 4, 2), center_score("c", 5, 3)}));
+  report.rows.push_back(seeds_row(
+      "CNN, seeded", {center_score("a", 3, 1), center_score("b", 4, 2), center_score("c", 5, 3)}));
   report.rows.push_back(file_row(center_score("Solver", 10, 5), "rave solve (heuristic)"));
   return report;
 }
 
 TEST(Report, TableCells) {
   const std::string table = report_table(sample_report());
-  EXPECT_NE(table.find("| model | Avg | Center | 2x2Grid | 3x3Grid | L-R | U-D | O-IC | O-IG | unique | scored |"),
+  EXPECT_NE(table.find("| model | Avg | Center | 2x2Grid | 3x3Grid | L-R | U-D | O-IC | O-IG | "
+                       "unique | scored |"),
             std::string::npos);
-  EXPECT_NE(table.find("| CNN, seeded | 40.00 ± 24.84 | 40.00 ± 24.84 | - | - | - | - | - | - | 40.00 ± 49.68 | 30 | 0 | 0 | 3 seeds |"),
+  EXPECT_NE(table.find("| CNN, seeded | 40.00 ± 24.84 | 40.00 ± 24.84 | - | - | - | - | - | - | "
+                       "40.00 ± 49.68 | 30 | 0 | 0 | 3 seeds |"),
             std::string::npos);
   EXPECT_NE(table.find("| Solver | 100.00 | 100.00 | - |"), std::string::npos);
 }
 
 TEST(Report, CsvQuotesAndIntervals) {
   const std::string csv = report_csv(sample_report());
-  EXPECT_EQ(csv.substr(0, csv.find('\n')).substr(0, 55), "model,note,seeds,Avg,Avg_sd,Avg_ci95_low,Avg_ci95_high,");
-  EXPECT_NE(csv.find("\"CNN, seeded\",3 seeds,3,40.00,10.00,15.16,64.84,40.00,10.00,15.16,64.84,,,,,"), std::string::npos);
+  EXPECT_EQ(csv.substr(0, csv.find('\n')).substr(0, 55),
+            "model,note,seeds,Avg,Avg_sd,Avg_ci95_low,Avg_ci95_high,");
+  EXPECT_NE(
+      csv.find("\"CNN, seeded\",3 seeds,3,40.00,10.00,15.16,64.84,40.00,10.00,15.16,64.84,,,,,"),
+      std::string::npos);
   EXPECT_NE(csv.find("Solver,rave solve (heuristic),1,100.00,,,,100.00,,,,"), std::string::npos);
 }
 

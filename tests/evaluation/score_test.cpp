@@ -1,6 +1,7 @@
 // Scoring: the solver's own answers give 100%, the context-blind choice gives the audit's rate,
 // missing / duplicated / unknown ids are reported (duplicates refused with the line), answers that
-// are no candidate are refused, shuffled exports are mapped back, tied single-candidate scores share.
+// are no candidate are refused, shuffled exports are mapped back, tied single-candidate scores
+// share.
 #include "evaluation/score.hpp"
 
 #include <gtest/gtest.h>
@@ -9,25 +10,33 @@
 
 #include "common/error.hpp"
 #include "engine/audit.hpp"
+#include "engine/formats/problem_files.hpp"
 #include "evaluation/shuffle.hpp"
 #include "solver/heuristic.hpp"
-#include "engine/formats/problem_files.hpp"
 #include "tests/engine/support/reference_support.hpp"
 
 namespace rave::evaluation {
 namespace {
 
-// A key of 4 center_single test items (answers 0..3) and 2 distribute_four test items (answers 5, 6);
-// item 1 is ambiguous.
+// A key of 4 center_single test items (answers 0..3) and 2 distribute_four test items (answers 5,
+// 6); item 1 is ambiguous.
 AnswerKey small_key() {
   std::vector<Item> items;
   for (int k = 0; k < 4; ++k)
-    items.push_back({.id = "center_single/RAVEN_" + std::to_string(k) + "_test", .config = engine::ConfigId::kCenterSingle,
-                     .split = "test", .answer = k, .verdict = k == 1 ? solver::Verdict::kAmbiguous : solver::Verdict::kUnique,
-                     .solver_answer = k, .blind_answer = 0});
+    items.push_back({.id = "center_single/RAVEN_" + std::to_string(k) + "_test",
+                     .config = engine::ConfigId::kCenterSingle,
+                     .split = "test",
+                     .answer = k,
+                     .verdict = k == 1 ? solver::Verdict::kAmbiguous : solver::Verdict::kUnique,
+                     .solver_answer = k,
+                     .blind_answer = 0});
   for (int k = 0; k < 2; ++k)
-    items.push_back({.id = "distribute_four/RAVEN_" + std::to_string(k) + "_test", .config = engine::ConfigId::kDistributeFour,
-                     .split = "test", .answer = 5 + k, .verdict = solver::Verdict::kUnique, .solver_answer = 5 + k,
+    items.push_back({.id = "distribute_four/RAVEN_" + std::to_string(k) + "_test",
+                     .config = engine::ConfigId::kDistributeFour,
+                     .split = "test",
+                     .answer = 5 + k,
+                     .verdict = solver::Verdict::kUnique,
+                     .solver_answer = 5 + k,
                      .blind_answer = 5});
   return AnswerKey("sets/small", std::move(items));
 }
@@ -49,21 +58,22 @@ std::string error_of(const AnswerKey& key, const PredictionFile& f, ScoreOptions
 
 TEST(Score, CountsCorrectMissingAndUnknown) {
   const AnswerKey key = small_key();
-  const auto f = file_of({{.id = "center_single/RAVEN_0_test", .answer = 0},
-                          {.id = "sets/small/center_single/RAVEN_1_test.xml", .answer = 1},  // a path works too
-                          {.id = "center_single/RAVEN_2_test.npz", .answer = 7},
-                          {.id = "center_single/RAVEN_9_test", .answer = 1},                 // unknown
-                          {.id = "distribute_four/RAVEN_0_test", .answer = 5}});
+  const auto f = file_of(
+      {{.id = "center_single/RAVEN_0_test", .answer = 0},
+       {.id = "sets/small/center_single/RAVEN_1_test.xml", .answer = 1},  // a path works too
+       {.id = "center_single/RAVEN_2_test.npz", .answer = 7},
+       {.id = "center_single/RAVEN_9_test", .answer = 1},  // unknown
+       {.id = "distribute_four/RAVEN_0_test", .answer = 5}});
   const FileScore s = score_file(key, f, {});
   EXPECT_EQ(s.total.scored, 4);
-  EXPECT_EQ(s.total.missing, 2);   // center 3 and 2x2 1: their groups are answered
+  EXPECT_EQ(s.total.missing, 2);  // center 3 and 2x2 1: their groups are answered
   EXPECT_DOUBLE_EQ(s.total.correct, 3);
-  EXPECT_NEAR(s.total.accuracy(), 50.0, 1e-12);                  // 3 of 6
-  EXPECT_NEAR(s.per_config[0].accuracy(), 50.0, 1e-12);          // 2 of 4
-  EXPECT_NEAR(s.per_config[1].accuracy(), 50.0, 1e-12);          // 1 of 2
-  EXPECT_TRUE(std::isnan(s.per_config[2].accuracy()));           // 3x3Grid: no items
-  EXPECT_EQ(s.unique.items(), 5);                                // item 1 is ambiguous
-  EXPECT_NEAR(s.unique.accuracy(), 40.0, 1e-12);                 // 2 of 5
+  EXPECT_NEAR(s.total.accuracy(), 50.0, 1e-12);          // 3 of 6
+  EXPECT_NEAR(s.per_config[0].accuracy(), 50.0, 1e-12);  // 2 of 4
+  EXPECT_NEAR(s.per_config[1].accuracy(), 50.0, 1e-12);  // 1 of 2
+  EXPECT_TRUE(std::isnan(s.per_config[2].accuracy()));   // 3x3Grid: no items
+  EXPECT_EQ(s.unique.items(), 5);                        // item 1 is ambiguous
+  EXPECT_NEAR(s.unique.accuracy(), 40.0, 1e-12);         // 2 of 5
   EXPECT_EQ(s.unknown, 1);
   EXPECT_EQ(s.unknown_ids, std::vector<std::string>{"center_single/RAVEN_9_test"});
   EXPECT_EQ(s.outside(), 0);
@@ -71,7 +81,8 @@ TEST(Score, CountsCorrectMissingAndUnknown) {
 
 TEST(Score, GroupsNeverAnsweredAreLeftOut) {
   const AnswerKey key = small_key();
-  const FileScore s = score_file(key, file_of({{.id = "center_single/RAVEN_3_test", .answer = 3}}), {});
+  const FileScore s =
+      score_file(key, file_of({{.id = "center_single/RAVEN_3_test", .answer = 3}}), {});
   EXPECT_EQ(s.total.items(), 4);
   EXPECT_EQ(s.outside(), 2);
   EXPECT_TRUE(std::isnan(s.per_config[1].accuracy()));
@@ -80,17 +91,19 @@ TEST(Score, GroupsNeverAnsweredAreLeftOut) {
 
 TEST(Score, DuplicatesAndNonCandidatesAreRefusedWithTheLine) {
   const AnswerKey key = small_key();
-  EXPECT_EQ(error_of(key, file_of({{.id = "center_single/RAVEN_0_test", .answer = 0},
-                                   {.id = "center_single/RAVEN_1_test", .answer = 1},
-                                   {.id = "center_single/RAVEN_0_test.xml", .answer = 2}})),
-            "p.jsonl:line 3: a second answer for center_single/RAVEN_0_test (the first is on line 1)");
+  EXPECT_EQ(
+      error_of(key, file_of({{.id = "center_single/RAVEN_0_test", .answer = 0},
+                             {.id = "center_single/RAVEN_1_test", .answer = 1},
+                             {.id = "center_single/RAVEN_0_test.xml", .answer = 2}})),
+      "p.jsonl:line 3: a second answer for center_single/RAVEN_0_test (the first is on line 1)");
   EXPECT_EQ(error_of(key, file_of({{.id = "center_single/RAVEN_0_test", .answer = 8}})),
             "p.jsonl:line 1: answer 8 is outside 0..7");
   EXPECT_EQ(error_of(key, file_of({{.id = "center_single/RAVEN_0_test", .scores = {1, 2}}})),
             "p.jsonl:line 1: 2 scores for 8 candidates");
-  EXPECT_EQ(error_of(key, file_of({{.id = "center_single/RAVEN_0_test", .answer = 1}}),
-                     {.protocol = Protocol::kSingleCandidate}),
-            "p.jsonl:line 1: no \"scores\" (the single-candidate protocol needs one per candidate)");
+  EXPECT_EQ(
+      error_of(key, file_of({{.id = "center_single/RAVEN_0_test", .answer = 1}}),
+               {.protocol = Protocol::kSingleCandidate}),
+      "p.jsonl:line 1: no \"scores\" (the single-candidate protocol needs one per candidate)");
 }
 
 TEST(Score, TiedTopScoresShareTheCredit) {
@@ -98,8 +111,9 @@ TEST(Score, TiedTopScoresShareTheCredit) {
   EXPECT_DOUBLE_EQ(top_score_credit({0, 1, 1, 0, 1, 0, 0, 1}, 0), 0.0);
   EXPECT_DOUBLE_EQ(top_score_credit({0, 1, 3, 0, 1, 0, 0, 1}, 2), 1.0);
   const AnswerKey key = small_key();
-  const FileScore s = score_file(key, file_of({{.id = "center_single/RAVEN_0_test", .scores = {5, 5, 0, 0, 0, 0, 0, 0}}}),
-                                 {.protocol = Protocol::kSingleCandidate});
+  const FileScore s = score_file(
+      key, file_of({{.id = "center_single/RAVEN_0_test", .scores = {5, 5, 0, 0, 0, 0, 0, 0}}}),
+      {.protocol = Protocol::kSingleCandidate});
   EXPECT_DOUBLE_EQ(s.total.correct, 0.5);
 }
 
@@ -111,7 +125,8 @@ TEST(Score, ShuffledAnswersAreMappedBack) {
     const auto shown = std::find(order.begin(), order.end(), *item.answer) - order.begin();
     predictions.push_back({.id = item.id, .answer = static_cast<int>(shown)});
   }
-  EXPECT_DOUBLE_EQ(score_file(key, file_of(predictions), {.shuffle_seed = 42}).total.accuracy(), 100.0);
+  EXPECT_DOUBLE_EQ(score_file(key, file_of(predictions), {.shuffle_seed = 42}).total.accuracy(),
+                   100.0);
   EXPECT_LT(score_file(key, file_of(predictions), {}).total.accuracy(), 100.0);
 }
 
@@ -119,7 +134,8 @@ TEST(Score, ReferencePlayersOnTheSmallKey) {
   const AnswerKey key = small_key();
   const std::vector<std::uint8_t> all(key.items().size(), 1);
   EXPECT_DOUBLE_EQ(player_score(key, all, Player::kSolver).total.accuracy(), 100.0);
-  EXPECT_NEAR(player_score(key, all, Player::kContextBlind).total.accuracy(), 200.0 / 6, 1e-12);  // items 0 and 2x2 0
+  EXPECT_NEAR(player_score(key, all, Player::kContextBlind).total.accuracy(), 200.0 / 6,
+              1e-12);  // items 0 and 2x2 0
 }
 
 // On the original generators' problems: the solver's answers score 100%, and the context-blind
@@ -134,8 +150,11 @@ TEST_P(ReferenceScore, SolverAndContextBlindRates) {
   solver::HeuristicSolver heuristic;
   for (const auto& file : engine::collect_problem_files({dir})) {
     problems.push_back(engine::read_problem(file));
-    solver_lines.push_back({.id = file.string(), .answer = heuristic.solve(problems.back()).answer});  // as rave solve --json
-    blind_lines.push_back({.id = file.string(), .answer = engine::context_blind_choice(problems.back().candidates)});
+    solver_lines.push_back(
+        {.id = file.string(),
+         .answer = heuristic.solve(problems.back()).answer});  // as rave solve --json
+    blind_lines.push_back(
+        {.id = file.string(), .answer = engine::context_blind_choice(problems.back().candidates)});
   }
   const FileScore solved = score_file(key, file_of(solver_lines), {});
   EXPECT_EQ(solved.total.scored, static_cast<int>(problems.size()));
@@ -143,7 +162,8 @@ TEST_P(ReferenceScore, SolverAndContextBlindRates) {
   const FileScore blind = score_file(key, file_of(blind_lines), {});
   const engine::BlindAudit audit = engine::context_blind_audit(problems);
   EXPECT_DOUBLE_EQ(blind.total.accuracy(), 100.0 * audit.accuracy());
-  EXPECT_DOUBLE_EQ(player_score(key, blind.evaluated, Player::kContextBlind).total.accuracy(), 100.0 * audit.accuracy());
+  EXPECT_DOUBLE_EQ(player_score(key, blind.evaluated, Player::kContextBlind).total.accuracy(),
+                   100.0 * audit.accuracy());
 }
 
 INSTANTIATE_TEST_SUITE_P(Sets, ReferenceScore, ::testing::Values("raven", "iraven", "fair"));

@@ -15,15 +15,15 @@ namespace rave::evaluation {
 namespace {
 
 engine::Problem center(const engine::Variant& v = {}) {
-  return engine::generate_problem(engine::ConfigId::kCenterSingle, engine::AnswerStrategy::kRaven, 3, 0, v,
-                                  engine::Split::kTrain);
+  return engine::generate_problem(engine::ConfigId::kCenterSingle, engine::AnswerStrategy::kRaven,
+                                  3, 0, v, engine::Split::kTrain);
 }
 
 TEST(Smooth, SharesTheRestWithTheNeighboursInTheRange) {
   const engine::Problem p = center();
   using LP = LevelProbability;
   EXPECT_EQ(smoothed_level(p, 0, 2, 4, 0.5), (std::vector<LP>{{4, 0.5}, {3, 0.25}, {5, 0.25}}));
-  EXPECT_EQ(smoothed_level(p, 0, 2, 0, 0.5), (std::vector<LP>{{0, 0.5}, {1, 0.5}}));   // Color 0..9
+  EXPECT_EQ(smoothed_level(p, 0, 2, 0, 0.5), (std::vector<LP>{{0, 0.5}, {1, 0.5}}));  // Color 0..9
   EXPECT_EQ(smoothed_level(p, 0, 2, 9, 0.5), (std::vector<LP>{{9, 0.5}, {8, 0.5}}));
   EXPECT_EQ(smoothed_level(p, 0, 0, 3, 1.0), (std::vector<LP>{{3, 1.0}}));
   EXPECT_THROW(check_smoothing(0.0), UsageError);
@@ -32,11 +32,12 @@ TEST(Smooth, SharesTheRestWithTheNeighboursInTheRange) {
 }
 
 TEST(Smooth, NeighboursUnderInterpolationAreTheSplitsOwnLevels) {
-  const engine::Problem p = engine::generate_problem(engine::ConfigId::kCenterSingle, engine::AnswerStrategy::kRaven, 3,
-                                                     0, engine::Variant{.regime = engine::Regime::kInterpolation},
-                                                     engine::Split::kTrain);
+  const engine::Problem p = engine::generate_problem(
+      engine::ConfigId::kCenterSingle, engine::AnswerStrategy::kRaven, 3, 0,
+      engine::Variant{.regime = engine::Regime::kInterpolation}, engine::Split::kTrain);
   const int color = p.context[0].components[0].entities[0].color;
-  for (const LevelProbability& lp : smoothed_level(p, 0, 2, color, 0.6)) EXPECT_EQ((lp.level - color) % 2, 0);
+  for (const LevelProbability& lp : smoothed_level(p, 0, 2, color, 0.6))
+    EXPECT_EQ((lp.level - color) % 2, 0);
 }
 
 TEST(Smooth, TextFormsShowDistributions) {
@@ -51,7 +52,8 @@ TEST(Smooth, TextFormsShowDistributions) {
 TEST(Smooth, JsonOfAVariantRoundTripsAndCarriesConfoundersAndDistributions) {
   const engine::Problem p = center(engine::Variant{.grid = 5, .confounders = 2});
   const Item item{.id = "center_single/RAVEN_0_train", .config = p.config, .split = "train"};
-  const std::string line = export_line(item, p, {.format = ExportFormat::kJson, .text = {.smooth = 0.9}});
+  const std::string line =
+      export_line(item, p, {.format = ExportFormat::kJson, .text = {.smooth = 0.9}});
   const nlohmann::json j = nlohmann::json::parse(line);
   EXPECT_EQ(j["variant"]["grid"], 5);
   ASSERT_EQ(j["context"].size(), 24u);

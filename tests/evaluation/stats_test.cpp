@@ -11,17 +11,17 @@ namespace {
 
 TEST(Stats, TQuantilesMatchThePrintedTable) {
   // Two-sided 95% values of Student's t (any statistics table).
-  const std::vector<std::pair<int, double>> table{{1, 12.706}, {2, 4.303},  {3, 3.182},  {4, 2.776},
-                                                  {5, 2.571},  {9, 2.262},  {10, 2.228}, {20, 2.086},
-                                                  {30, 2.042}, {60, 2.000}, {120, 1.980}};
+  const std::vector<std::pair<int, double>> table{
+      {1, 12.706}, {2, 4.303},  {3, 3.182},  {4, 2.776},  {5, 2.571},  {9, 2.262},
+      {10, 2.228}, {20, 2.086}, {30, 2.042}, {60, 2.000}, {120, 1.980}};
   for (const auto& [df, t] : table) EXPECT_NEAR(t_quantile_975(df), t, 5e-4) << "df " << df;
   EXPECT_NEAR(t_quantile_975(100000), 1.95996, 1e-4);  // the normal limit
 }
 
 TEST(Stats, CentralProbabilityOfKnownPoints) {
-  EXPECT_NEAR(t_central_probability(1.0, 1), 0.5, 1e-12);             // Cauchy: atan(1) * 2 / pi
+  EXPECT_NEAR(t_central_probability(1.0, 1), 0.5, 1e-12);  // Cauchy: atan(1) * 2 / pi
   EXPECT_NEAR(t_central_probability(0.0, 7), 0.0, 1e-12);
-  EXPECT_NEAR(t_central_probability(4.302652730, 2), 0.95, 1e-9);     // t / sqrt(2 + t^2) for df 2
+  EXPECT_NEAR(t_central_probability(4.302652730, 2), 0.95, 1e-9);  // t / sqrt(2 + t^2) for df 2
 }
 
 TEST(Stats, SummaryOfThreeSeedsByHand) {

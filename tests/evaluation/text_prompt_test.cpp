@@ -6,8 +6,8 @@
 #include <gtest/gtest.h>
 
 #include "common/atomic_file.hpp"
-#include "engine/model/configuration.hpp"
 #include "engine/formats/xml_io.hpp"
+#include "engine/model/configuration.hpp"
 #include "tests/support/test_support.hpp"
 
 namespace rave::evaluation {
@@ -20,7 +20,8 @@ TEST_P(TextGolden, EntangledPromptEqualsTheHandWrittenFile) {
   const std::string folder(engine::configuration(GetParam()).folder);
   const engine::Problem p = engine::read_problem_xml(dir / folder / "RAVEN_0_train.xml");
   const TextPrompt t = entangled_prompt(p, {});
-  const std::string golden = read_file(testing::source_dir() / "tests/data/evaluation/text" / (folder + ".txt"));
+  const std::string golden =
+      read_file(testing::source_dir() / "tests/data/evaluation/text" / (folder + ".txt"));
   EXPECT_EQ(t.prompt + "\n", golden);
   ASSERT_EQ(t.choices.size(), 8u);
   EXPECT_EQ(t.prompt.substr(0, t.context.size()), t.context);
@@ -28,13 +29,15 @@ TEST_P(TextGolden, EntangledPromptEqualsTheHandWrittenFile) {
 }
 
 INSTANTIATE_TEST_SUITE_P(AllConfigurations, TextGolden,
-                         ::testing::Values(engine::ConfigId::kCenterSingle, engine::ConfigId::kDistributeFour,
-                                           engine::ConfigId::kDistributeNine, engine::ConfigId::kLeftRight,
-                                           engine::ConfigId::kUpDown, engine::ConfigId::kOutInCenter,
+                         ::testing::Values(engine::ConfigId::kCenterSingle,
+                                           engine::ConfigId::kDistributeFour,
+                                           engine::ConfigId::kDistributeNine,
+                                           engine::ConfigId::kLeftRight, engine::ConfigId::kUpDown,
+                                           engine::ConfigId::kOutInCenter,
                                            engine::ConfigId::kOutInGrid));
 
-const AttributePrompt& find(const std::vector<AttributePrompt>& prompts, const std::string& component,
-                            const std::string& attribute) {
+const AttributePrompt& find(const std::vector<AttributePrompt>& prompts,
+                            const std::string& component, const std::string& attribute) {
   for (const auto& p : prompts)
     if (p.component == component && p.attribute == attribute) return p;
   throw std::runtime_error("no sub-prompt " + component + "/" + attribute);
@@ -45,9 +48,12 @@ TEST(TextPrompt, DisentangledCenterSingleByHand) {
   const auto p = engine::read_problem_xml(dir / "center_single/RAVEN_0_train.xml");
   const auto prompts = disentangled_prompts(p, {});
   ASSERT_EQ(prompts.size(), 3u);  // type, size, color of the one entity
-  EXPECT_EQ(find(prompts, "Grid", "type").text.context, "row 1: 5, 5, 5; row 2: 3, 3, 3; row 3: 6, 6, ");
-  EXPECT_EQ(find(prompts, "Grid", "size").text.context, "row 1: 2, 4, 6; row 2: 2, 4, 6; row 3: 1, 3, ");
-  EXPECT_EQ(find(prompts, "Grid", "color").text.context, "row 1: 9, 8, 7; row 2: 5, 4, 3; row 3: 5, 4, ");
+  EXPECT_EQ(find(prompts, "Grid", "type").text.context,
+            "row 1: 5, 5, 5; row 2: 3, 3, 3; row 3: 6, 6, ");
+  EXPECT_EQ(find(prompts, "Grid", "size").text.context,
+            "row 1: 2, 4, 6; row 2: 2, 4, 6; row 3: 1, 3, ");
+  EXPECT_EQ(find(prompts, "Grid", "color").text.context,
+            "row 1: 9, 8, 7; row 2: 5, 4, 3; row 3: 5, 4, ");
   EXPECT_EQ(find(prompts, "Grid", "color").text.choices,
             (std::vector<std::string>{"3", "5", "1", "3", "7", "3", "3", "3"}));
 }
@@ -57,22 +63,27 @@ TEST(TextPrompt, DisentangledGridAddsLayoutAndNumber) {
   const auto p = engine::read_problem_xml(dir / "distribute_four/RAVEN_0_train.xml");
   const auto prompts = disentangled_prompts(p, {});
   ASSERT_EQ(prompts.size(), 5u);
-  EXPECT_EQ(find(prompts, "Grid", "number").text.context, "row 1: 2, 2, 2; row 2: 1, 1, 1; row 3: 4, 4, ");
+  EXPECT_EQ(find(prompts, "Grid", "number").text.context,
+            "row 1: 2, 2, 2; row 2: 1, 1, 1; row 3: 4, 4, ");
   EXPECT_EQ(find(prompts, "Grid", "number").text.choices,
             (std::vector<std::string>{"4", "3", "4", "4", "3", "4", "4", "1"}));
   EXPECT_EQ(find(prompts, "Grid", "layout").text.choices[1], "[1, 1, 1, 0]");
-  EXPECT_EQ(find(prompts, "Grid", "type").text.choices[1], "[6, 7]");   // Types 4, 5, 5 + 2, distinct
-  EXPECT_EQ(find(prompts, "Grid", "size").text.choices[1], "[1, 6]");   // Sizes 0, 5, 5 + 1
+  EXPECT_EQ(find(prompts, "Grid", "type").text.choices[1],
+            "[6, 7]");  // Types 4, 5, 5 + 2, distinct
+  EXPECT_EQ(find(prompts, "Grid", "size").text.choices[1], "[1, 6]");  // Sizes 0, 5, 5 + 1
   EXPECT_EQ(find(prompts, "Grid", "layout").text.context.substr(0, 21), "row 1: [1, 0, 0, 1], ");
 }
 
 TEST(TextPrompt, TwoComponentsGiveOnePromptSetEach) {
   const std::filesystem::path dir = testing::reference_fixtures_dir() / "raven";
-  const auto p = engine::read_problem_xml(dir / "in_distribute_four_out_center_single/RAVEN_0_train.xml");
+  const auto p =
+      engine::read_problem_xml(dir / "in_distribute_four_out_center_single/RAVEN_0_train.xml");
   const auto prompts = disentangled_prompts(p, {});
   ASSERT_EQ(prompts.size(), 8u);  // Out: type size color; In: the same plus layout, number
-  EXPECT_EQ(find(prompts, "Out", "type").text.context, "row 1: 6, 6, 6; row 2: 4, 4, 4; row 3: 5, 5, ");
-  EXPECT_EQ(find(prompts, "In", "number").text.context, "row 1: 2, 4, 1; row 2: 4, 1, 2; row 3: 1, 2, ");
+  EXPECT_EQ(find(prompts, "Out", "type").text.context,
+            "row 1: 6, 6, 6; row 2: 4, 4, 4; row 3: 5, 5, ");
+  EXPECT_EQ(find(prompts, "In", "number").text.context,
+            "row 1: 2, 4, 1; row 2: 4, 1, 2; row 3: 1, 2, ");
 }
 
 TEST(TextPrompt, AngleIsAppendedTimesOneHundred) {

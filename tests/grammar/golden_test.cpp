@@ -1,7 +1,8 @@
-// Golden-file tests of the sentence parser (STYLE-ANCHORS 4): every tests/data/grammar/<name>.sentence
-// has a <name>.expect holding either the parsed tree (write_indented) or the exact error text
-// (SyntaxError::detailed()). Files named error_* must fail, the others must parse.
-// Regenerate after a deliberate change with RAVE_UPDATE_GOLDEN=1, then review the diff.
+// Golden-file tests of the sentence parser (STYLE-ANCHORS 4): every
+// tests/data/grammar/<name>.sentence has a <name>.expect holding either the parsed tree
+// (write_indented) or the exact error text (SyntaxError::detailed()). Files named error_* must
+// fail, the others must parse. Regenerate after a deliberate change with RAVE_UPDATE_GOLDEN=1, then
+// review the diff.
 #include <gtest/gtest.h>
 
 #include <algorithm>

@@ -18,16 +18,24 @@ struct ConfigSentence {
 const std::vector<ConfigSentence>& config_sentences() {
   static const std::vector<ConfigSentence> kSentences{
       {"Scene Singleton Grid Center_Single / / / /", {{"Grid", {"Center_Single"}}}, "Singleton"},
-      {"Scene Singleton Grid Distribute_Four / / / /", {{"Grid", {"Distribute_Four"}}}, "Singleton"},
-      {"Scene Singleton Grid Distribute_Nine / / / /", {{"Grid", {"Distribute_Nine"}}}, "Singleton"},
+      {"Scene Singleton Grid Distribute_Four / / / /",
+       {{"Grid", {"Distribute_Four"}}},
+       "Singleton"},
+      {"Scene Singleton Grid Distribute_Nine / / / /",
+       {{"Grid", {"Distribute_Nine"}}},
+       "Singleton"},
       {"Scene Left_Right Left Left_Center_Single / / Right Right_Center_Single / / / /",
-       {{"Left", {"Left_Center_Single"}}, {"Right", {"Right_Center_Single"}}}, "Left_Right"},
+       {{"Left", {"Left_Center_Single"}}, {"Right", {"Right_Center_Single"}}},
+       "Left_Right"},
       {"Scene Up_Down Up Up_Center_Single / / Down Down_Center_Single / / / /",
-       {{"Up", {"Up_Center_Single"}}, {"Down", {"Down_Center_Single"}}}, "Up_Down"},
+       {{"Up", {"Up_Center_Single"}}, {"Down", {"Down_Center_Single"}}},
+       "Up_Down"},
       {"Scene Out_In Out Out_Center_Single / / In In_Center_Single / / / /",
-       {{"Out", {"Out_Center_Single"}}, {"In", {"In_Center_Single"}}}, "Out_In"},
+       {{"Out", {"Out_Center_Single"}}, {"In", {"In_Center_Single"}}},
+       "Out_In"},
       {"Scene Out_In Out Out_Center_Single / / In In_Distribute_Four / / / /",
-       {{"Out", {"Out_Center_Single"}}, {"In", {"In_Distribute_Four"}}}, "Out_In"},
+       {{"Out", {"Out_Center_Single"}}, {"In", {"In_Distribute_Four"}}},
+       "Out_In"},
   };
   return kSentences;
 }
@@ -54,9 +62,11 @@ TEST(ParseSentence, TheSevenConfigurationsGiveTheirTrees) {
 }
 
 TEST(ParseSentence, NpzTokenArraysAndDotJoinedTextParseAlike) {
-  const std::vector<std::string> tokens{"Scene", "Up_Down", "Up", "Up_Center_Single", "/", "/",
-                                        "Down", "Down_Center_Single", "/", "/", "/", "/"};
-  std::string dotted;  // how the original joins the tokens before splitting them (docs/format.md#structure-sentence)
+  const std::vector<std::string> tokens{"Scene", "Up_Down", "Up",   "Up_Center_Single",
+                                        "/",     "/",       "Down", "Down_Center_Single",
+                                        "/",     "/",       "/",    "/"};
+  std::string dotted;  // how the original joins the tokens before splitting them
+                       // (docs/format.md#structure-sentence)
   for (const auto& token : tokens) dotted += (dotted.empty() ? "" : ".") + token;
   const Tree from_tokens = parse_tokens(tokens);
   EXPECT_TRUE(same_tree(from_tokens, parse_sentence(dotted)));
@@ -88,7 +98,8 @@ TEST(ParseSentence, LevelsComeFromTheGrammar) {
 }
 
 TEST(ParseSentence, SourceMapLocatesNodesAndAttributes) {
-  const std::string text = "Scene Singleton Grid\n Center_Single[Number=0 Uniformity=2]  Entity[Type=3] / / / / /";
+  const std::string text =
+      "Scene Singleton Grid\n Center_Single[Number=0 Uniformity=2]  Entity[Type=3] / / / / /";
   SourceMap where;
   const Tree tree = parse_sentence(text, "<t>", where);
   ASSERT_EQ(where.nodes.size(), boost::num_vertices(tree));
@@ -115,7 +126,8 @@ TEST(SyntaxErrors, CarryPlaceExpectationAndExcerpt) {
     EXPECT_EQ(e.got(), "'Centre_Single'");
     EXPECT_EQ(e.file(), "x.sentence");
     EXPECT_EQ(e.place(), "2:8");
-    EXPECT_EQ(std::string(e.what()), "x.sentence:2:8: expected a Layout or '/', got 'Centre_Single'");
+    EXPECT_EQ(std::string(e.what()),
+              "x.sentence:2:8: expected a Layout or '/', got 'Centre_Single'");
     EXPECT_EQ(e.excerpt(), "  Grid Centre_Single / / / /\n       ^");
   }
 }

@@ -18,7 +18,9 @@ class Draw {
   std::size_t below(std::size_t n) { return static_cast<std::size_t>(engine_() % n); }
   bool coin() { return below(2) == 1; }
   template <class Span>
-  std::string pick(const Span& names) { return std::string(names[below(names.size())]); }
+  std::string pick(const Span& names) {
+    return std::string(names[below(names.size())]);
+  }
 
  private:
   std::mt19937_64 engine_;
@@ -26,7 +28,8 @@ class Draw {
 
 std::string random_digits(Draw& draw) {
   std::string out;
-  for (std::size_t n = 1 + draw.below(3); n > 0; --n) out += static_cast<char>('0' + draw.below(10));
+  for (std::size_t n = 1 + draw.below(3); n > 0; --n)
+    out += static_cast<char>('0' + draw.below(10));
   return out;
 }
 
@@ -70,7 +73,8 @@ std::string with_random_separators(Draw& draw, const std::string& text) {
       out += c;
       continue;
     }
-    for (std::size_t n = 1 + draw.below(3); n > 0; --n) out += kSeparators[draw.below(kSeparators.size())];
+    for (std::size_t n = 1 + draw.below(3); n > 0; --n)
+      out += kSeparators[draw.below(kSeparators.size())];
   }
   return out;
 }
@@ -109,8 +113,12 @@ TEST(Robustness, MutatedSentencesParseOrFailCleanly) {
     const char byte = static_cast<char>(draw.below(256));
     switch (draw.below(3)) {
       case 0: text.insert(text.begin() + static_cast<long>(at), byte); break;
-      case 1: if (at < text.size()) text.erase(at, 1); break;
-      default: if (at < text.size()) text[at] = byte; break;
+      case 1:
+        if (at < text.size()) text.erase(at, 1);
+        break;
+      default:
+        if (at < text.size()) text[at] = byte;
+        break;
     }
     try {
       const Tree tree = parse_sentence(text);

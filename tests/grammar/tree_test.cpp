@@ -77,9 +77,11 @@ TEST(Vocabulary, LevelsNamesAndTokenIds) {
   for (std::size_t i = 0; i < kMetaStructureNames.size(); ++i)
     EXPECT_EQ(node_index(kMetaStructureNames[i]), static_cast<int>(i) + 1);
   for (const auto name : kNodeNames)
-    for (const auto level : {Level::kRoot, Level::kStructure, Level::kComponent, Level::kLayout, Level::kEntity}) {
+    for (const auto level :
+         {Level::kRoot, Level::kStructure, Level::kComponent, Level::kLayout, Level::kEntity}) {
       const auto names = names_at(level);
-      EXPECT_EQ(std::find(names.begin(), names.end(), name) != names.end(), level_of(name) == level) << name;
+      EXPECT_EQ(std::find(names.begin(), names.end(), name) != names.end(), level_of(name) == level)
+          << name;
     }
   EXPECT_EQ(level_of("Grid"), Level::kComponent);
   EXPECT_EQ(level_of("In_Distribute_Four"), Level::kLayout);

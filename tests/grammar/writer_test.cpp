@@ -18,8 +18,9 @@ Tree two_component_tree() {
 
 TEST(Writer, StructureTokensArePreOrderWithEndMarkers) {
   const auto tokens = structure_tokens(two_component_tree());
-  const std::vector<std::string> expected{"Scene", "Out_In", "Out", "Out_Center_Single", "/", "/",
-                                          "In", "In_Distribute_Four", "/", "/", "/", "/"};
+  const std::vector<std::string> expected{"Scene", "Out_In", "Out", "Out_Center_Single",
+                                          "/",     "/",      "In",  "In_Distribute_Four",
+                                          "/",     "/",      "/",   "/"};
   EXPECT_EQ(tokens, expected);
 }
 
@@ -36,7 +37,8 @@ TEST(Writer, EntitiesAppearOnlyInTheAttributedSentence) {
   const auto e = add_child(t, layout, "Entity", Level::kEntity);
   t[e].attributes = {{"slot", "2"}, {"Type", "3"}};
   EXPECT_EQ(write_sentence(t),
-            "Scene Out_In Out Out_Center_Single / / In In_Distribute_Four Entity[slot=2 Type=3] / / / / /");
+            "Scene Out_In Out Out_Center_Single / / In In_Distribute_Four Entity[slot=2 Type=3] / "
+            "/ / / /");
   EXPECT_EQ(structure_tokens(t).size(), 12u);
 }
 

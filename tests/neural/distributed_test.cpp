@@ -43,13 +43,21 @@ DistributedEnv env_of(const Variables& vars) {
 TEST(DistributedEnvTest, ReadsTheTorchDistributedVariables) {
   EXPECT_EQ(env_of({}), DistributedEnv{});
   EXPECT_EQ(env_of({{"WORLD_SIZE", "1"}}).world_size, 1);
-  const auto env = env_of({{"WORLD_SIZE", "4"}, {"RANK", "3"}, {"LOCAL_RANK", "1"}, {"MASTER_ADDR", "node7"},
+  const auto env = env_of({{"WORLD_SIZE", "4"},
+                           {"RANK", "3"},
+                           {"LOCAL_RANK", "1"},
+                           {"MASTER_ADDR", "node7"},
                            {"MASTER_PORT", "29511"}});
-  EXPECT_EQ(env, (DistributedEnv{.rank = 3, .world_size = 4, .local_rank = 1, .master_addr = "node7", .master_port = 29511}));
+  EXPECT_EQ(env, (DistributedEnv{.rank = 3,
+                                 .world_size = 4,
+                                 .local_rank = 1,
+                                 .master_addr = "node7",
+                                 .master_port = 29511}));
   EXPECT_EQ(env_of({{"WORLD_SIZE", "2"}, {"RANK", "1"}, {"MASTER_PORT", "1"}}).local_rank, 1);
-  EXPECT_THROW(env_of({{"WORLD_SIZE", "2"}, {"MASTER_PORT", "29500"}}), UsageError);               // no RANK
-  EXPECT_THROW(env_of({{"WORLD_SIZE", "2"}, {"RANK", "2"}, {"MASTER_PORT", "29500"}}), UsageError);  // out of range
-  EXPECT_THROW(env_of({{"WORLD_SIZE", "2"}, {"RANK", "0"}}), UsageError);                           // no port
+  EXPECT_THROW(env_of({{"WORLD_SIZE", "2"}, {"MASTER_PORT", "29500"}}), UsageError);  // no RANK
+  EXPECT_THROW(env_of({{"WORLD_SIZE", "2"}, {"RANK", "2"}, {"MASTER_PORT", "29500"}}),
+               UsageError);                                                // out of range
+  EXPECT_THROW(env_of({{"WORLD_SIZE", "2"}, {"RANK", "0"}}), UsageError);  // no port
   EXPECT_THROW(env_of({{"WORLD_SIZE", "two"}}), UsageError);
 }
 
@@ -60,13 +68,16 @@ TEST(RankShareTest, GlobalBatchesAreSplitAndShardsCoverTheList) {
   const RankShare r0 = rank_share(order, o);
   o.rank = 1;
   const RankShare r1 = rank_share(order, o);
-  // Global batches of 8: [0, 8), [8, 16), [16, 23) (7 problems: 3 + 4); rank 0 takes each first half.
+  // Global batches of 8: [0, 8), [8, 16), [16, 23) (7 problems: 3 + 4); rank 0 takes each first
+  // half.
   EXPECT_EQ(r0.global_sizes, (std::vector<std::int64_t>{8, 8, 7}));
   EXPECT_EQ(r1.global_sizes, r0.global_sizes);
   ASSERT_EQ(r0.files.size(), 11u);
   ASSERT_EQ(r1.files.size(), 12u);
-  EXPECT_EQ(std::vector<std::size_t>(r0.files.begin(), r0.files.begin() + 4), std::vector<std::size_t>(order.begin(), order.begin() + 4));
-  EXPECT_EQ(std::vector<std::size_t>(r1.files.begin(), r1.files.begin() + 4), std::vector<std::size_t>(order.begin() + 4, order.begin() + 8));
+  EXPECT_EQ(std::vector<std::size_t>(r0.files.begin(), r0.files.begin() + 4),
+            std::vector<std::size_t>(order.begin(), order.begin() + 4));
+  EXPECT_EQ(std::vector<std::size_t>(r1.files.begin(), r1.files.begin() + 4),
+            std::vector<std::size_t>(order.begin() + 4, order.begin() + 8));
   EXPECT_EQ(r0.files.back(), order[18]);
   EXPECT_EQ(r1.files.back(), order[22]);
   // Evaluation: contiguous shards, nothing left out.
@@ -78,7 +89,8 @@ TEST(RankShareTest, GlobalBatchesAreSplitAndShardsCoverTheList) {
   EXPECT_EQ(e1.files.back(), order.back());
   // A last global batch smaller than the world is left out rather than leaving a rank idle.
   o = {.batch_size = 1, .world_size = 4, .split_global_batches = true};
-  EXPECT_EQ(rank_share(std::vector<std::size_t>(6, 0), o).global_sizes, (std::vector<std::int64_t>{4}));
+  EXPECT_EQ(rank_share(std::vector<std::size_t>(6, 0), o).global_sizes,
+            (std::vector<std::int64_t>{4}));
 }
 
 constexpr int kSteps = 3;
@@ -91,7 +103,8 @@ BatchTensors fixed_batch() {
   const DrtInput drt = drt_input(engine::structure_tree(engine::ConfigId::kOutInGrid));
   BatchTensors b;
   b.input.images = torch::randint(0, 256, {kGlobalBatch, kPanels, 80, 80}).to(torch::kFloat);
-  b.input.labels = torch::tensor(std::vector<std::int64_t>(drt.labels.begin(), drt.labels.end())).repeat({kGlobalBatch, 1});
+  b.input.labels = torch::tensor(std::vector<std::int64_t>(drt.labels.begin(), drt.labels.end()))
+                       .repeat({kGlobalBatch, 1});
   b.input.indicator = torch::full({kGlobalBatch}, drt.indicator);
   b.targets = torch::randint(0, 8, {kGlobalBatch}, torch::kLong);
   b.meta_target = torch::zeros({kGlobalBatch, kMetaTargetBits});
@@ -101,8 +114,11 @@ BatchTensors fixed_batch() {
 }
 
 BatchTensors rows(const BatchTensors& b, std::int64_t from, std::int64_t n) {
-  return {{b.input.images.narrow(0, from, n), b.input.labels.narrow(0, from, n), b.input.indicator.narrow(0, from, n)},
-          b.targets.narrow(0, from, n), b.meta_target.narrow(0, from, n), b.meta_structure.narrow(0, from, n),
+  return {{b.input.images.narrow(0, from, n), b.input.labels.narrow(0, from, n),
+           b.input.indicator.narrow(0, from, n)},
+          b.targets.narrow(0, from, n),
+          b.meta_target.narrow(0, from, n),
+          b.meta_structure.narrow(0, from, n),
           b.configs.narrow(0, from, n)};
 }
 
@@ -113,14 +129,16 @@ BatchTensors rows(const BatchTensors& b, std::int64_t from, std::int64_t n) {
 // differences (sums blocked differently for 8 and 16 problems) stay rounding-sized over 3 steps
 // (measured: 3e-7 at most, while the weights move 1.7e-3 and half the batch alone is 1.8e-3 away;
 // at 0.05 the dynamics amplify them to 5e-5).
-std::vector<torch::Tensor> train_and_collect(internal::Collective* group, std::int64_t from, std::int64_t n) {
+std::vector<torch::Tensor> train_and_collect(internal::Collective* group, std::int64_t from,
+                                             std::int64_t n) {
   set_compute_threads(1);
   torch::manual_seed(5);
   auto model = make_model({.kind = ModelKind::kLstm, .drt = true});
   if (group) set_batch_norm_group(*model, group);
   torch::optim::SGD sgd(model->parameters(), torch::optim::SGDOptions(kLearningRate));
   const auto batch = rows(fixed_batch(), from, n);
-  for (int step = 0; step < kSteps; ++step) train_step(*model, sgd, batch, {}, {.group = group, .global_batch = kGlobalBatch});
+  for (int step = 0; step < kSteps; ++step)
+    train_step(*model, sgd, batch, {}, {.group = group, .global_batch = kGlobalBatch});
   std::vector<torch::Tensor> state;
   for (const auto& p : model->parameters()) state.push_back(p.detach().clone());
   for (const auto& b : model->buffers()) state.push_back(b.detach().to(torch::kDouble).clone());
@@ -154,14 +172,16 @@ class RankTest : public ::testing::Test {
 [[maybe_unused]] const bool kRankRegistered = [] {
   const char* out = std::getenv("RAVE_TEST_RANK_OUT");
   if (out == nullptr) return false;
-  ::testing::RegisterTest("DistributedTest", "Rank", nullptr, nullptr, __FILE__, __LINE__,
-                          [path = std::string(out)]() -> ::testing::Test* { return new RankTest(path); });
+  ::testing::RegisterTest(
+      "DistributedTest", "Rank", nullptr, nullptr, __FILE__, __LINE__,
+      [path = std::string(out)]() -> ::testing::Test* { return new RankTest(path); });
   return true;
 }();
 
 pid_t start_rank(int rank, int port, const std::string& out) {
-  std::vector<std::string> env{"RANK=" + std::to_string(rank), "WORLD_SIZE=2", "MASTER_ADDR=127.0.0.1",
-                               "MASTER_PORT=" + std::to_string(port), "RAVE_TEST_RANK_OUT=" + out};
+  std::vector<std::string> env{"RANK=" + std::to_string(rank), "WORLD_SIZE=2",
+                               "MASTER_ADDR=127.0.0.1", "MASTER_PORT=" + std::to_string(port),
+                               "RAVE_TEST_RANK_OUT=" + out};
   for (char** e = environ; *e; ++e) env.emplace_back(*e);
   std::vector<char*> envp;
   for (auto& e : env) envp.push_back(e.data());
@@ -173,8 +193,8 @@ pid_t start_rank(int rank, int port, const std::string& out) {
   return pid;
 }
 
-double max_difference(const std::vector<torch::Tensor>& a, const std::vector<torch::Tensor>& b, std::size_t count,
-                      bool relative) {
+double max_difference(const std::vector<torch::Tensor>& a, const std::vector<torch::Tensor>& b,
+                      std::size_t count, bool relative) {
   double worst = 0;
   for (std::size_t i = 0; i < count; ++i) {
     auto d = (a[i] - b[i]).abs();
@@ -187,7 +207,8 @@ double max_difference(const std::vector<torch::Tensor>& a, const std::vector<tor
 TEST(DistributedTest, TwoProcessesEqualOneWithTheDoubledBatch) {
   const auto dir = rave::testing::scratch_dir("distributed");
   const int port = free_local_port();
-  const pid_t ranks[2] = {start_rank(0, port, (dir / "rank0.pt").string()), start_rank(1, port, (dir / "rank1.pt").string())};
+  const pid_t ranks[2] = {start_rank(0, port, (dir / "rank0.pt").string()),
+                          start_rank(1, port, (dir / "rank1.pt").string())};
   for (pid_t pid : ranks) {
     int status = 0;
     ASSERT_EQ(::waitpid(pid, &status, 0), pid);
@@ -202,8 +223,8 @@ TEST(DistributedTest, TwoProcessesEqualOneWithTheDoubledBatch) {
   const std::size_t params = start.size();
   ASSERT_EQ(rank0.size(), one.size());
   EXPECT_EQ(max_difference(rank0, rank1, rank0.size(), false), 0.0);  // the ranks agree exactly
-  EXPECT_LT(max_difference(rank0, one, params, false), 1e-5);          // weights
-  EXPECT_LT(max_difference(rank0, one, one.size(), true), 1e-5);       // and batch-norm statistics
+  EXPECT_LT(max_difference(rank0, one, params, false), 1e-5);         // weights
+  EXPECT_LT(max_difference(rank0, one, one.size(), true), 1e-5);      // and batch-norm statistics
   // The comparison can fail: the weights moved, and half the batch alone leads elsewhere.
   EXPECT_GT(max_difference(one, start, params, false), 1e-3);
   EXPECT_GT(max_difference(half, one, params, false), 1e-4);

@@ -72,11 +72,15 @@ std::string case_name(const ::testing::TestParamInfo<LearningCase>& info) {
 
 INSTANTIATE_TEST_SUITE_P(
     AllModels, LearningTest,
-    ::testing::Values(LearningCase{{.kind = ModelKind::kCnn}, 60}, LearningCase{{.kind = ModelKind::kCnn, .drt = true}, 60},
-                      LearningCase{{.kind = ModelKind::kLstm}, 60}, LearningCase{{.kind = ModelKind::kLstm, .drt = true}, 60},
-                      LearningCase{{.kind = ModelKind::kWReN}, 50}, LearningCase{{.kind = ModelKind::kWReN, .drt = true}, 50},
+    ::testing::Values(LearningCase{{.kind = ModelKind::kCnn}, 60},
+                      LearningCase{{.kind = ModelKind::kCnn, .drt = true}, 60},
+                      LearningCase{{.kind = ModelKind::kLstm}, 60},
+                      LearningCase{{.kind = ModelKind::kLstm, .drt = true}, 60},
+                      LearningCase{{.kind = ModelKind::kWReN}, 50},
+                      LearningCase{{.kind = ModelKind::kWReN, .drt = true}, 50},
                       LearningCase{{.kind = ModelKind::kResNet, .image_size = 80}, 60},
-                      LearningCase{{.kind = ModelKind::kResNet, .drt = true, .image_size = 80}, 60}),
+                      LearningCase{{.kind = ModelKind::kResNet, .drt = true, .image_size = 80},
+                                   60}),
     case_name);
 
 }  // namespace

@@ -22,9 +22,12 @@ class ModelTest : public ::testing::Test {
 };
 
 // A batch of `b` random problems with the DRT rows of `config`.
-ModelInput random_input(std::int64_t b, std::int64_t side, engine::ConfigId config = engine::ConfigId::kLeftRight) {
+ModelInput random_input(std::int64_t b, std::int64_t side,
+                        engine::ConfigId config = engine::ConfigId::kLeftRight) {
   const DrtInput drt = drt_input(engine::structure_tree(config));
-  auto labels = torch::tensor(std::vector<std::int64_t>(drt.labels.begin(), drt.labels.end())).unsqueeze(0).repeat({b, 1});
+  auto labels = torch::tensor(std::vector<std::int64_t>(drt.labels.begin(), drt.labels.end()))
+                    .unsqueeze(0)
+                    .repeat({b, 1});
   return {torch::randint(0, 256, {b, kPanels, side, side}).to(torch::kFloat), labels,
           torch::full({b}, drt.indicator)};
 }
@@ -40,10 +43,10 @@ struct CountCase {
 // 256), and WReN+DRT adds a width-256 tree.
 TEST_F(ModelTest, ParameterCountsMatchTheReference) {
   const std::vector<CountCase> cases{
-      {ModelKind::kCnn, true, 2'054'724},   {ModelKind::kCnn, false, 299'400},
+      {ModelKind::kCnn, true, 2'054'724},     {ModelKind::kCnn, false, 299'400},
       {ModelKind::kResNet, true, 13'254'754}, {ModelKind::kResNet, false, 11'499'430},
-      {ModelKind::kLstm, true, 804'628},    {ModelKind::kLstm, false, 143'960},
-      {ModelKind::kWReN, false, 1'215'402}, {ModelKind::kWReN, true, 1'876'070},
+      {ModelKind::kLstm, true, 804'628},      {ModelKind::kLstm, false, 143'960},
+      {ModelKind::kWReN, false, 1'215'402},   {ModelKind::kWReN, true, 1'876'070},
   };
   for (const auto& c : cases) {
     const auto model = make_model({.kind = c.kind, .drt = c.drt});
@@ -143,8 +146,10 @@ TEST_F(ModelTest, WReNRelationSumEqualsTheExplicitPairs) {
     std::vector<torch::Tensor> pairs;
     for (int i = 0; i < 8; ++i)
       for (int j = 0; j < 8; ++j) pairs.push_back(torch::cat({e.select(1, i), e.select(1, j)}, 1));
-    for (int j = 0; j < 8; ++j) pairs.push_back(torch::cat({e.select(1, j), e.select(1, 8 + c)}, 1));
-    for (int j = 0; j < 8; ++j) pairs.push_back(torch::cat({e.select(1, 8 + c), e.select(1, j)}, 1));
+    for (int j = 0; j < 8; ++j)
+      pairs.push_back(torch::cat({e.select(1, j), e.select(1, 8 + c)}, 1));
+    for (int j = 0; j < 8; ++j)
+      pairs.push_back(torch::cat({e.select(1, 8 + c), e.select(1, j)}, 1));
     auto sum = g->forward(g1->forward(torch::stack(pairs, 1))).sum(1);
     scores.push_back(f->forward(sum).select(1, 9));
   }
@@ -152,7 +157,8 @@ TEST_F(ModelTest, WReNRelationSumEqualsTheExplicitPairs) {
 }
 
 TEST_F(ModelTest, ForwardOnCuda_CUDA) {
-  if (!torch::cuda::is_available()) GTEST_SKIP() << "no CUDA device (or LibTorch built without CUDA)";
+  if (!torch::cuda::is_available())
+    GTEST_SKIP() << "no CUDA device (or LibTorch built without CUDA)";
   const auto model = make_model({.kind = ModelKind::kCnn, .drt = true});
   model->to(torch::kCUDA);
   auto in = random_input(2, 80);

@@ -1,8 +1,8 @@
 #include "tests/neural/neural_support.hpp"
 
 #include "common/atomic_file.hpp"
-#include "engine/formats/layout.hpp"
 #include "common/random.hpp"
+#include "engine/formats/layout.hpp"
 #include "engine/model/structure.hpp"
 #include "tests/support/test_support.hpp"
 
@@ -24,7 +24,8 @@ engine::NpzContents synthetic_problem(engine::ConfigId config, std::uint64_t see
   return c;
 }
 
-std::filesystem::path write_synthetic_dataset(const std::string& tag, const std::vector<engine::ConfigId>& configs,
+std::filesystem::path write_synthetic_dataset(const std::string& tag,
+                                              const std::vector<engine::ConfigId>& configs,
                                               int per_config) {
   const auto root = rave::testing::scratch_dir(tag);
   for (auto config : configs) {
@@ -32,7 +33,8 @@ std::filesystem::path write_synthetic_dataset(const std::string& tag, const std:
     std::filesystem::create_directories(dir);
     for (int k = 0; k < per_config; ++k) {
       const auto seed = mix64(static_cast<std::uint64_t>(engine::config_index(config)) * 1000 + k);
-      const std::string stem = engine::problem_stem(static_cast<std::uint64_t>(k), engine::split_of(k, 2, 2));
+      const std::string stem =
+          engine::problem_stem(static_cast<std::uint64_t>(k), engine::split_of(k, 2, 2));
       const std::string bytes = engine::encode_npz(synthetic_problem(config, seed), false);
       write_file_atomic(dir / (stem + ".npz"), std::string_view(bytes));
     }

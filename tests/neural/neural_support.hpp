@@ -4,14 +4,15 @@
 // pipeline and the trainer without the generator or the reference corpus.
 //
 //   auto root = write_synthetic_dataset("pipeline", {ConfigId::kCenterSingle}, /*per_config=*/20);
-//   // root/center_single/RAVEN_0_train.npz ... RAVEN_19_test.npz (k mod 10: 0-5 train, 6-7 val, 8-9 test)
+//   // root/center_single/RAVEN_0_train.npz ... RAVEN_19_test.npz (k mod 10: 0-5 train, 6-7 val,
+//   8-9 test)
 #include <cstdint>
 #include <filesystem>
 #include <string>
 #include <vector>
 
-#include "engine/model/configuration.hpp"
 #include "engine/formats/npz.hpp"
+#include "engine/model/configuration.hpp"
 
 namespace rave::neural::testing {
 
@@ -20,7 +21,8 @@ namespace rave::neural::testing {
 engine::NpzContents synthetic_problem(engine::ConfigId config, std::uint64_t seed);
 
 /// A fresh folder with `per_config` problems per configuration, split by k mod 10 as the original.
-std::filesystem::path write_synthetic_dataset(const std::string& tag, const std::vector<engine::ConfigId>& configs,
+std::filesystem::path write_synthetic_dataset(const std::string& tag,
+                                              const std::vector<engine::ConfigId>& configs,
                                               int per_config);
 
 }  // namespace rave::neural::testing

@@ -1,14 +1,14 @@
-// The data side of rave::neural (torch-free): split listing by file-name suffix, problem loading and
-// its errors, the structure -> tree rows conversion, the label table, and
-// the TBB pipeline's determinism (same batches for 1 and 2 threads).
+// The data side of rave::neural (torch-free): split listing by file-name suffix, problem loading
+// and its errors, the structure -> tree rows conversion, the label table, and the TBB pipeline's
+// determinism (same batches for 1 and 2 threads).
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <fstream>
 
-#include "common/random.hpp"
 #include "common/atomic_file.hpp"
 #include "common/error.hpp"
+#include "common/random.hpp"
 #include "engine/formats/npy.hpp"
 #include "engine/model/structure.hpp"
 #include "neural/dataset.hpp"
@@ -37,7 +37,8 @@ TEST(DatasetTest, SplitIsTheFileNameSuffix) {
 }
 
 TEST(DatasetTest, ListsPerConfigurationInProblemOrder) {
-  const auto root = testing::write_synthetic_dataset("list", {ConfigId::kUpDown, ConfigId::kCenterSingle}, 22);
+  const auto root =
+      testing::write_synthetic_dataset("list", {ConfigId::kUpDown, ConfigId::kCenterSingle}, 22);
   const auto train = list_split(root, Split::kTrain, {});
   ASSERT_EQ(train.size(), 2u * 14);  // k mod 10 in 0..5 for k < 22: 6 + 6 + 2
   EXPECT_EQ(train.front().config, ConfigId::kCenterSingle);  // ConfigId order, not folder order
@@ -51,7 +52,8 @@ TEST(DatasetTest, ListsPerConfigurationInProblemOrder) {
 }
 
 TEST(DatasetTest, EmptyOrMissingSplitIsAnInputError) {
-  const auto root = testing::write_synthetic_dataset("empty", {ConfigId::kCenterSingle}, 3);  // train only
+  const auto root =
+      testing::write_synthetic_dataset("empty", {ConfigId::kCenterSingle}, 3);  // train only
   EXPECT_THROW(list_split(root, Split::kTest, {}), InputError);
   const std::vector<ConfigId> other{ConfigId::kOutInGrid};
   EXPECT_THROW(list_split(root, Split::kTrain, other), InputError);
@@ -79,8 +81,10 @@ TEST(DatasetTest, LoadsResizesAndParsesAProblem) {
   EXPECT_EQ(p.drt.indicator, 1.0f);
   EXPECT_EQ(p.meta_structure[3], 1.0f);  // Out_In
   const LoadedProblem blind = load_problem(files[0], resize, /*candidates_only=*/true);
-  EXPECT_TRUE(std::all_of(blind.image.begin(), blind.image.begin() + 8 * 6400, [](auto v) { return v == 0; }));
-  EXPECT_TRUE(std::equal(blind.image.begin() + 8 * 6400, blind.image.end(), p.image.begin() + 8 * 6400));
+  EXPECT_TRUE(std::all_of(blind.image.begin(), blind.image.begin() + 8 * 6400,
+                          [](auto v) { return v == 0; }));
+  EXPECT_TRUE(
+      std::equal(blind.image.begin() + 8 * 6400, blind.image.end(), p.image.begin() + 8 * 6400));
 }
 
 TEST(DatasetTest, BadFilesAreInputErrors) {
@@ -99,7 +103,8 @@ TEST(DatasetTest, BadFilesAreInputErrors) {
   write_file_atomic(file, std::string_view(bad_target));
   EXPECT_THROW(load_problem({file, ConfigId::kCenterSingle}, resize), InputError);
   contents.target = 1;
-  contents.structure = {"Scene", "Singleton", "Center_Single", "/", "/", "/"};  // a Layout where a Component belongs
+  contents.structure = {"Scene", "Singleton", "Center_Single",
+                        "/",     "/",         "/"};  // a Layout where a Component belongs
   const std::string bad_structure = engine::encode_npz(contents, false);
   write_file_atomic(file, std::string_view(bad_structure));
   EXPECT_THROW(load_problem({file, ConfigId::kCenterSingle}, resize), InputError);
@@ -109,13 +114,17 @@ TEST(DatasetTest, BadFilesAreInputErrors) {
 
 TEST(StructureInputTest, RowsOfTheSevenConfigurations) {
   // docs/neural-reference.md
-  const auto row = [](std::string_view name) { return static_cast<std::int64_t>(*label_index(name)); };
+  const auto row = [](std::string_view name) {
+    return static_cast<std::int64_t>(*label_index(name));
+  };
   const DrtInput center = drt_input(engine::structure_tree(ConfigId::kCenterSingle));
-  EXPECT_EQ(center.labels, (std::array<std::int64_t, 6>{row("Scene"), row("Singleton"), row("Grid"), row("Center_Single"), -1, -1}));
+  EXPECT_EQ(center.labels, (std::array<std::int64_t, 6>{row("Scene"), row("Singleton"), row("Grid"),
+                                                        row("Center_Single"), -1, -1}));
   EXPECT_EQ(center.indicator, 0.0f);
   const DrtInput oig = drt_input(engine::structure_tree(ConfigId::kOutInGrid));
-  EXPECT_EQ(oig.labels, (std::array<std::int64_t, 6>{row("Scene"), row("Out_In"), row("Out"), row("Out_Center_Single"),
-                                                      row("In"), row("In_Distribute_Four")}));
+  EXPECT_EQ(oig.labels, (std::array<std::int64_t, 6>{row("Scene"), row("Out_In"), row("Out"),
+                                                     row("Out_Center_Single"), row("In"),
+                                                     row("In_Distribute_Four")}));
   EXPECT_EQ(oig.indicator, 1.0f);
   for (const auto& c : engine::all_configurations()) {
     const DrtInput from_tree = drt_input(engine::structure_tree(c.id));
@@ -125,9 +134,11 @@ TEST(StructureInputTest, RowsOfTheSevenConfigurations) {
 }
 
 TEST(StructureInputTest, MalformedSentencesAreInputErrors) {
-  const std::vector<std::string> unbalanced{"Scene", "Singleton", "Grid", "Center_Single", "/", "/"};
+  const std::vector<std::string> unbalanced{"Scene",         "Singleton", "Grid",
+                                            "Center_Single", "/",         "/"};
   EXPECT_THROW(drt_input_from_tokens(unbalanced, "f.npz"), InputError);
-  const std::vector<std::string> unknown{"Scene", "Singleton", "Grid", "Nowhere", "/", "/", "/", "/"};
+  const std::vector<std::string> unknown{"Scene", "Singleton", "Grid", "Nowhere",
+                                         "/",     "/",         "/",    "/"};
   EXPECT_THROW(drt_input_from_tokens(unknown, "f.npz"), InputError);
 }
 
@@ -137,7 +148,9 @@ TEST(LabelEmbeddingsTest, CompoundsAreSumsAndTheTableIsFixed) {
   const auto t = random_label_embeddings();
   ASSERT_EQ(t.size(), 22u * 300);
   EXPECT_EQ(t, random_label_embeddings());
-  const auto at = [&](std::string_view name, int d) { return t[static_cast<std::size_t>(*label_index(name) * 300 + d)]; };
+  const auto at = [&](std::string_view name, int d) {
+    return t[static_cast<std::size_t>(*label_index(name) * 300 + d)];
+  };
   for (int d = 0; d < 300; ++d) {
     EXPECT_NEAR(at("Left_Right", d), at("Left", d) + at("Right", d), 1e-5);
     EXPECT_NEAR(at("Out_In", d), at("Out", d) + at("In", d), 1e-5);
@@ -155,18 +168,23 @@ TEST(LabelEmbeddingsTest, CompoundsAreSumsAndTheTableIsFixed) {
 TEST(LabelEmbeddingsTest, GloveTableIsTheOriginals) {
   const auto t = glove_label_embeddings();
   ASSERT_EQ(t.size(), 22u * 300);
-  const auto at = [&](std::string_view name, int d) { return t[static_cast<std::size_t>(*label_index(name) * 300 + d)]; };
+  const auto at = [&](std::string_view name, int d) {
+    return t[static_cast<std::size_t>(*label_index(name) * 300 + d)];
+  };
   for (int d = 0; d < 300; ++d) {
     EXPECT_NEAR(at("Left_Right", d), at("Left", d) + at("Right", d), 1e-4);
     EXPECT_NEAR(at("Up_Center_Single", d), at("Up", d) + at("Center_Single", d), 1e-4);
     EXPECT_NEAR(at("In_Distribute_Four", d), at("In", d) + at("Distribute_Four", d), 1e-4);
   }
-  const std::vector<double> norms{5.8, 5.4, 10.6, 10.6, 9.5, 5.7, 6.1, 5.5, 5.9, 5.5, 5.3,
-                                  6.8, 10.3, 9.1, 8.9, 13.7, 14.2, 13.5, 13.4, 13.7, 13.6, 12.2};
+  const std::vector<double> norms{5.8, 5.4,  10.6, 10.6, 9.5,  5.7,  6.1,  5.5,  5.9,  5.5,  5.3,
+                                  6.8, 10.3, 9.1,  8.9,  13.7, 14.2, 13.5, 13.4, 13.7, 13.6, 12.2};
   for (int row = 0; row < 22; ++row) {
     double sq = 0;
-    for (int d = 0; d < 300; ++d) sq += double(t[static_cast<std::size_t>(row * 300 + d)]) * t[static_cast<std::size_t>(row * 300 + d)];
-    EXPECT_NEAR(std::sqrt(sq), norms[static_cast<std::size_t>(row)], 0.051) << kLabelNames[static_cast<std::size_t>(row)];
+    for (int d = 0; d < 300; ++d)
+      sq += double(t[static_cast<std::size_t>(row * 300 + d)]) *
+            t[static_cast<std::size_t>(row * 300 + d)];
+    EXPECT_NEAR(std::sqrt(sq), norms[static_cast<std::size_t>(row)], 0.051)
+        << kLabelNames[static_cast<std::size_t>(row)];
   }
   EXPECT_EQ(label_table("glove").values, t);
   EXPECT_EQ(label_table("random").values, random_label_embeddings());
@@ -206,9 +224,16 @@ TEST(PipelineTest, EpochOrderDependsOnSeedAndEpochOnly) {
   EXPECT_EQ(batch_count(96, 32), 3u);
 }
 
-std::vector<HostBatch> drain(const std::vector<DataFile>& files, int threads, int epoch, bool shuffle_candidates = false) {
-  BatchStream stream(files, {.image_size = 80, .batch_size = 8, .threads = threads, .seed = 99, .shuffle = true,
-                             .shuffle_candidates = shuffle_candidates}, epoch);
+std::vector<HostBatch> drain(const std::vector<DataFile>& files, int threads, int epoch,
+                             bool shuffle_candidates = false) {
+  BatchStream stream(files,
+                     {.image_size = 80,
+                      .batch_size = 8,
+                      .threads = threads,
+                      .seed = 99,
+                      .shuffle = true,
+                      .shuffle_candidates = shuffle_candidates},
+                     epoch);
   std::vector<HostBatch> out;
   while (auto b = stream.next()) out.push_back(std::move(*b));
   EXPECT_FALSE(stream.next().has_value());
@@ -216,7 +241,8 @@ std::vector<HostBatch> drain(const std::vector<DataFile>& files, int threads, in
 }
 
 TEST(PipelineTest, SameBatchesForOneAndTwoThreads) {
-  const auto root = testing::write_synthetic_dataset("threads", {ConfigId::kCenterSingle, ConfigId::kLeftRight}, 20);
+  const auto root = testing::write_synthetic_dataset(
+      "threads", {ConfigId::kCenterSingle, ConfigId::kLeftRight}, 20);
   const auto files = list_split(root, Split::kTrain, {});  // 24 problems
   const auto one = drain(files, 1, 4);
   const auto two = drain(files, 2, 4);
@@ -238,14 +264,16 @@ TEST(PipelineTest, SameBatchesForOneAndTwoThreads) {
 
 TEST(DatasetTest, PermutedCandidatesCarryTheTarget) {
   const auto root = testing::write_synthetic_dataset("permute", {ConfigId::kCenterSingle}, 1);
-  const LoadedProblem p = load_problem(list_split(root, Split::kTrain, {})[0], PanelResizer(160, 80));
+  const LoadedProblem p =
+      load_problem(list_split(root, Split::kTrain, {})[0], PanelResizer(160, 80));
   LoadedProblem q = p;
   const std::array<int, 8> order{3, 7, 0, 5, 1, 6, 2, 4};
   permute_candidates(q, order);
   const auto panel = [](const LoadedProblem& x, int i) {
     return std::vector<std::uint8_t>(x.image.begin() + i * 6400, x.image.begin() + (i + 1) * 6400);
   };
-  for (int i = 0; i < 8; ++i) EXPECT_EQ(panel(q, 8 + i), panel(p, 8 + order[static_cast<std::size_t>(i)]));
+  for (int i = 0; i < 8; ++i)
+    EXPECT_EQ(panel(q, 8 + i), panel(p, 8 + order[static_cast<std::size_t>(i)]));
   for (int i = 0; i < 8; ++i) EXPECT_EQ(panel(q, i), panel(p, i));
   EXPECT_EQ(order[static_cast<std::size_t>(q.target)], p.target);
 }
@@ -253,7 +281,8 @@ TEST(DatasetTest, PermutedCandidatesCarryTheTarget) {
 TEST(PipelineTest, CachedEpochsEqualDecodedOnes) {
   const auto root = testing::write_synthetic_dataset("cache", {ConfigId::kOutInCenter}, 20);
   const auto files = list_split(root, Split::kTrain, {});
-  const PipelineOptions options{.image_size = 80, .batch_size = 5, .threads = 2, .shuffle = true, .shuffle_candidates = true};
+  const PipelineOptions options{
+      .image_size = 80, .batch_size = 5, .threads = 2, .shuffle = true, .shuffle_candidates = true};
   ProblemCache cache(files.size(), options, std::size_t{1} << 30);
   ProblemCache tiny(files.size(), options, 1000);
   EXPECT_TRUE(cache.enabled());
@@ -270,7 +299,8 @@ TEST(PipelineTest, CachedEpochsEqualDecodedOnes) {
 
 // A budget for part of the split keeps the first files and streams the rest: same batches.
 TEST(PipelineTest, PartialCacheKeepsWhatFitsAndStreamsTheRest) {
-  const auto root = testing::write_synthetic_dataset("partial-cache", {ConfigId::kCenterSingle}, 20);
+  const auto root =
+      testing::write_synthetic_dataset("partial-cache", {ConfigId::kCenterSingle}, 20);
   const auto files = list_split(root, Split::kTrain, {});  // 12
   const PipelineOptions options{.image_size = 80, .batch_size = 5, .threads = 2, .shuffle = true};
   ProblemCache cache(files.size(), options, 5 * ProblemCache::problem_bytes(options) + 10);
@@ -287,7 +317,8 @@ TEST(PipelineTest, PartialCacheKeepsWhatFitsAndStreamsTheRest) {
 }
 
 TEST(PipelineTest, LastPartialBatchIsKept) {
-  const auto root = testing::write_synthetic_dataset("partial", {ConfigId::kCenterSingle}, 30);  // 18 train
+  const auto root =
+      testing::write_synthetic_dataset("partial", {ConfigId::kCenterSingle}, 30);  // 18 train
   const auto files = list_split(root, Split::kTrain, {});
   const auto batches = drain(files, 2, 0);
   ASSERT_EQ(batches.size(), 3u);
@@ -302,7 +333,7 @@ TEST(PipelineTest, AStreamRethrowsABadFileAndCanBeAbandoned) {
   write_file_atomic(files[11].path, std::string_view("garbage"));
   BatchStream stream(files, {.image_size = 80, .batch_size = 4, .threads = 2}, 0);
   EXPECT_TRUE(stream.next().has_value());  // problems 0..3
-  EXPECT_THROW(while (stream.next()) {}, InputError);
+  EXPECT_THROW(while (stream.next()){}, InputError);
   // Abandoning a running stream early must not hang.
   { BatchStream early(files, {.image_size = 80, .batch_size = 1, .threads = 2, .prefetch = 1}, 0); }
 }

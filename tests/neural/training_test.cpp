@@ -1,5 +1,5 @@
-// Training and evaluation: the loss of docs/neural-reference.md the trainer end to end on synthetic npz
-// files (checkpoints, metrics, resume = uninterrupted run, resume with other settings refused),
+// Training and evaluation: the loss of docs/neural-reference.md the trainer end to end on synthetic
+// npz files (checkpoints, metrics, resume = uninterrupted run, resume with other settings refused),
 // evaluation per configuration, bad checkpoints and options as one-line errors, bf16 autocast, and
 // the resize against LibTorch's antialiased bilinear interpolation. Learning: learning_test.cpp.
 #include <gtest/gtest.h>
@@ -15,8 +15,8 @@
 
 #include "common/atomic_file.hpp"
 #include "common/error.hpp"
-#include "engine/model/structure.hpp"
 #include "engine/model/resize.hpp"
+#include "engine/model/structure.hpp"
 #include "neural/structure_input.hpp"
 #include "neural/trainer.hpp"
 #include "neural/training.hpp"
@@ -42,7 +42,8 @@ BatchTensors random_batch(std::int64_t n, ConfigId config = ConfigId::kOutInCent
   const DrtInput drt = drt_input(engine::structure_tree(config));
   BatchTensors b;
   b.input.images = torch::randint(0, 256, {n, 16, 80, 80}).to(torch::kFloat);
-  b.input.labels = torch::tensor(std::vector<std::int64_t>(drt.labels.begin(), drt.labels.end())).repeat({n, 1});
+  b.input.labels =
+      torch::tensor(std::vector<std::int64_t>(drt.labels.begin(), drt.labels.end())).repeat({n, 1});
   b.input.indicator = torch::full({n}, drt.indicator);
   b.targets = torch::randint(0, 8, {n}, torch::kLong);
   b.meta_target = torch::randint(0, 2, {n, 9}).to(torch::kFloat);
@@ -66,19 +67,29 @@ TEST_F(TrainingTest, LossIsCrossEntropyPlusWeightedMeanBce) {
   const double rules = bce(out.meta_target, batch.meta_target);
   const double nodes = bce(out.meta_structure, batch.meta_structure);
   EXPECT_NEAR(raven_loss(out, batch, {}).item<double>(), ce, 1e-6);
-  EXPECT_NEAR(raven_loss(out, batch, {.meta_alpha = 2.0, .meta_beta = 10.0}).item<double>(), ce + 2 * nodes + 10 * rules, 1e-3);
+  EXPECT_NEAR(raven_loss(out, batch, {.meta_alpha = 2.0, .meta_beta = 10.0}).item<double>(),
+              ce + 2 * nodes + 10 * rules, 1e-3);
 }
 
-TrainOptions small_run(const std::filesystem::path& data, const std::filesystem::path& out, int epochs) {
-  return {.model = {.kind = ModelKind::kCnn, .drt = true}, .data = data, .out = out, .epochs = epochs,
-          .batch_size = 4, .learning_rate = 1e-3, .threads = 1, .loader_threads = 2};
+TrainOptions small_run(const std::filesystem::path& data, const std::filesystem::path& out,
+                       int epochs) {
+  return {.model = {.kind = ModelKind::kCnn, .drt = true},
+          .data = data,
+          .out = out,
+          .epochs = epochs,
+          .batch_size = 4,
+          .learning_rate = 1e-3,
+          .threads = 1,
+          .loader_threads = 2};
 }
 
 TEST_F(TrainingTest, TrainsChecksPointsAndResumesExactly) {
-  const auto data = testing::write_synthetic_dataset("train", {ConfigId::kCenterSingle, ConfigId::kOutInGrid}, 10);
+  const auto data = testing::write_synthetic_dataset(
+      "train", {ConfigId::kCenterSingle, ConfigId::kOutInGrid}, 10);
   const auto runs = rave::testing::scratch_dir("runs");
   std::vector<Progress> reports;
-  const TrainResult whole = train(small_run(data, runs / "whole", 2), [&](const Progress& p) { reports.push_back(p); });
+  const TrainResult whole =
+      train(small_run(data, runs / "whole", 2), [&](const Progress& p) { reports.push_back(p); });
   ASSERT_EQ(whole.history.size(), 2u);
   EXPECT_EQ(whole.train_problems, 12u);
   EXPECT_EQ(whole.test.problems(), 4);
@@ -96,7 +107,8 @@ TEST_F(TrainingTest, TrainsChecksPointsAndResumesExactly) {
   while (std::getline(metrics, line)) {
     const auto j = nlohmann::json::parse(line);
     EXPECT_EQ(j.at("epoch").get<int>(), ++lines);
-    EXPECT_DOUBLE_EQ(j.at("val_accuracy").get<double>(), whole.history[static_cast<std::size_t>(lines - 1)].val_accuracy);
+    EXPECT_DOUBLE_EQ(j.at("val_accuracy").get<double>(),
+                     whole.history[static_cast<std::size_t>(lines - 1)].val_accuracy);
   }
   EXPECT_EQ(lines, 2);
 
@@ -114,9 +126,11 @@ TEST_F(TrainingTest, TrainsChecksPointsAndResumesExactly) {
   EXPECT_EQ(info.model.label_table, "glove");
   EXPECT_EQ(info.settings.learning_rate, 1e-3);
   EXPECT_EQ(info.settings.batch_size, 4);
-  EXPECT_EQ(info.history.size(), static_cast<std::size_t>(info.best_epoch));  // the record as of that epoch
+  EXPECT_EQ(info.history.size(),
+            static_cast<std::size_t>(info.best_epoch));  // the record as of that epoch
   EXPECT_EQ(info.best_epoch, whole.best_epoch);
-  const EvalResult eval = evaluate({.checkpoint = whole.best_checkpoint, .data = data, .threads = 1});
+  const EvalResult eval =
+      evaluate({.checkpoint = whole.best_checkpoint, .data = data, .threads = 1});
   EXPECT_EQ(eval.accuracy.correct, whole.test.correct);
   EXPECT_EQ(eval.accuracy.total, whole.test.total);
   EXPECT_NEAR(eval.loss, whole.test_loss, 1e-6);
@@ -126,8 +140,12 @@ TEST_F(TrainingTest, TrainsChecksPointsAndResumesExactly) {
   other.model = {.kind = ModelKind::kResNet, .image_size = 80};
   other.resume = true;
   EXPECT_THROW(train(other), InputError);
-  EXPECT_THROW(train(small_run(data, runs / "whole", 3)), UsageError);  // a run is there: needs --resume
-  EXPECT_THROW(evaluate({.checkpoint = whole.best_checkpoint, .data = data, .expect_model = ModelKind::kWReN}), InputError);
+  EXPECT_THROW(train(small_run(data, runs / "whole", 3)),
+               UsageError);  // a run is there: needs --resume
+  EXPECT_THROW(
+      evaluate(
+          {.checkpoint = whole.best_checkpoint, .data = data, .expect_model = ModelKind::kWReN}),
+      InputError);
   write_file_atomic(runs / "junk.pt", std::string_view("definitely not a checkpoint"));
   EXPECT_THROW(evaluate({.checkpoint = runs / "junk.pt", .data = data}), InputError);
   EXPECT_THROW(read_checkpoint_info(runs / "missing.pt"), InputError);
@@ -135,7 +153,8 @@ TEST_F(TrainingTest, TrainsChecksPointsAndResumesExactly) {
 
 // A resumed run must repeat its checkpoint's settings; the error names every difference.
 TEST_F(TrainingTest, ResumeRefusesOtherSettingsNamingThem) {
-  const auto data = testing::write_synthetic_dataset("resume-settings", {ConfigId::kCenterSingle}, 10);
+  const auto data =
+      testing::write_synthetic_dataset("resume-settings", {ConfigId::kCenterSingle}, 10);
   const auto runs = rave::testing::scratch_dir("resume-settings-runs");
   train(small_run(data, runs / "a", 1));
   auto o = small_run(data, runs / "a", 2);
@@ -148,12 +167,16 @@ TEST_F(TrainingTest, ResumeRefusesOtherSettingsNamingThem) {
     FAIL() << "resumed with other settings";
   } catch (const UsageError& e) {
     const std::string what = e.what();
-    EXPECT_NE(what.find("learning rate 0.001 (checkpoint) vs 0.0003 (now)"), std::string::npos) << what;
+    EXPECT_NE(what.find("learning rate 0.001 (checkpoint) vs 0.0003 (now)"), std::string::npos)
+        << what;
     EXPECT_NE(what.find("seed 12345 (checkpoint) vs 7 (now)"), std::string::npos) << what;
-    EXPECT_NE(what.find("label embeddings glove (checkpoint) vs random (now)"), std::string::npos) << what;
+    EXPECT_NE(what.find("label embeddings glove (checkpoint) vs random (now)"), std::string::npos)
+        << what;
     EXPECT_EQ(what.find("--batch-size"), std::string::npos) << what;
   }
-  o = small_run(testing::write_synthetic_dataset("resume-settings-2", {ConfigId::kCenterSingle}, 10), runs / "a", 2);
+  o = small_run(
+      testing::write_synthetic_dataset("resume-settings-2", {ConfigId::kCenterSingle}, 10),
+      runs / "a", 2);
   o.resume = true;
   EXPECT_THROW(train(o), UsageError);  // another data folder
   o = small_run(data, runs / "a", 2);
@@ -192,11 +215,15 @@ TEST_F(TrainingTest, BadOptionsAreUsageErrors) {
 
 TEST_F(TrainingTest, ResizeMatchesLibTorchAntialiasedBilinear) {
   const auto problem = testing::synthetic_problem(ConfigId::kCenterSingle, 5);
-  // A smooth-ish panel (random pixels make every filter differ only in rounding): box-blur the noise.
+  // A smooth-ish panel (random pixels make every filter differ only in rounding): box-blur the
+  // noise.
   std::vector<std::uint8_t> panel(160 * 160);
   for (int y = 0; y < 160; ++y)
-    for (int x = 0; x < 160; ++x) panel[static_cast<std::size_t>(y * 160 + x)] = problem.image[static_cast<std::size_t>((y / 8) * 160 + x / 8)];
-  const auto input = torch::from_blob(panel.data(), {1, 1, 160, 160}, torch::kUInt8).to(torch::kFloat);
+    for (int x = 0; x < 160; ++x)
+      panel[static_cast<std::size_t>(y * 160 + x)] =
+          problem.image[static_cast<std::size_t>((y / 8) * 160 + x / 8)];
+  const auto input =
+      torch::from_blob(panel.data(), {1, 1, 160, 160}, torch::kUInt8).to(torch::kFloat);
   for (int side : {80, 224}) {
     std::vector<std::uint8_t> ours(static_cast<std::size_t>(side * side));
     PanelResizer(160, side)(panel.data(), ours.data());
@@ -215,13 +242,17 @@ TEST_F(TrainingTest, ResizeMatchesLibTorchAntialiasedBilinear) {
 }
 
 TEST_F(TrainingTest, TrainStepOnCuda_CUDA) {
-  if (!torch::cuda::is_available()) GTEST_SKIP() << "no CUDA device (or LibTorch built without CUDA)";
+  if (!torch::cuda::is_available())
+    GTEST_SKIP() << "no CUDA device (or LibTorch built without CUDA)";
   auto model = make_model({.kind = ModelKind::kCnn, .drt = true});
   model->to(torch::kCUDA);
   auto adam = make_adam(*model, {});
   auto b = random_batch(4);
-  BatchTensors cuda{{b.input.images.cuda(), b.input.labels.cuda(), b.input.indicator.cuda()}, b.targets.cuda(),
-                    b.meta_target.cuda(), b.meta_structure.cuda(), b.configs};
+  BatchTensors cuda{{b.input.images.cuda(), b.input.labels.cuda(), b.input.indicator.cuda()},
+                    b.targets.cuda(),
+                    b.meta_target.cuda(),
+                    b.meta_structure.cuda(),
+                    b.configs};
   EXPECT_GT(train_step(*model, adam, cuda, {}).loss, 0.0);
   EXPECT_EQ(resolve_device_name({Device::kAuto}), "cuda:0");
 }
@@ -230,7 +261,8 @@ TEST_F(TrainingTest, TrainStepOnCuda_CUDA) {
 // trainer on cuda:0 in bf16 (RAVE_CUDA_TRAIN_EPOCHS epochs, default 2; scripts/gpu_check.sh runs
 // 100, 300 steps, and prints the last epoch's record).
 TEST_F(TrainingTest, PinnedBatchesBf16AndTrainerOnCuda_CUDA) {
-  if (!torch::cuda::is_available()) GTEST_SKIP() << "no CUDA device (or LibTorch built without CUDA)";
+  if (!torch::cuda::is_available())
+    GTEST_SKIP() << "no CUDA device (or LibTorch built without CUDA)";
   const auto data = testing::write_synthetic_dataset("cuda", {ConfigId::kCenterSingle}, 10);
   BatchStream stream(list_split(data, engine::Split::kTrain, {}), {.batch_size = 6}, 1);
   const HostBatch host = *stream.next();
@@ -242,15 +274,16 @@ TEST_F(TrainingTest, PinnedBatchesBf16AndTrainerOnCuda_CUDA) {
   auto adam = make_adam(*model, {});
   EXPECT_TRUE(std::isfinite(train_step(*model, adam, t, {}, {.precision = Precision::kBf16}).loss));
   const char* epochs = std::getenv("RAVE_CUDA_TRAIN_EPOCHS");
-  auto o = small_run(data, rave::testing::scratch_dir("cuda-run") / "r", epochs ? std::atoi(epochs) : 2);
+  auto o =
+      small_run(data, rave::testing::scratch_dir("cuda-run") / "r", epochs ? std::atoi(epochs) : 2);
   o.device = {Device::kCuda, 0};
   o.precision = Precision::kBf16;
   const TrainResult r = train(o);
   EXPECT_EQ(r.device, "cuda:0");
   ASSERT_EQ(r.history.size(), static_cast<std::size_t>(o.epochs));
   const auto& last = r.history.back();
-  std::printf("epoch %d: train loss %.4f acc %.3f, %.0f problems/s\n", last.epoch, last.train_loss, last.train_accuracy,
-              last.train_rate);
+  std::printf("epoch %d: train loss %.4f acc %.3f, %.0f problems/s\n", last.epoch, last.train_loss,
+              last.train_accuracy, last.train_rate);
   EXPECT_EQ(r.test.problems(), 2);
   EXPECT_THROW(resolve_device({Device::kCuda, 64}), UsageError);  // no cuda:64
 }

@@ -1,8 +1,8 @@
 // Perception (perception/perceive.hpp): every panel of rave's own renderings and of the original
-// generators' images (tests/fixtures, re-rendered and checked against the manifest) is read back exactly, in the
-// right configuration, with the true entity among the readings of its slot (up to readings that
-// render identically); noisy pixels are read by least difference; images that are no RAVEN panels
-// are refused with one line.
+// generators' images (tests/fixtures, re-rendered and checked against the manifest) is read back
+// exactly, in the right configuration, with the true entity among the readings of its slot (up to
+// readings that render identically); noisy pixels are read by least difference; images that are no
+// RAVEN panels are refused with one line.
 #include "perception/perceive.hpp"
 
 #include <gtest/gtest.h>
@@ -47,7 +47,8 @@ int panels_misread(const engine::Problem& truth, const PerceivedProblem& seen) {
     for (std::size_t c = 0; c < truth.panel(i).components.size(); ++c) {
       const auto& entities = truth.panel(i).components[c].entities;
       ok = ok && seen.panels[i].panel.components[c].entities.size() == entities.size();
-      for (const engine::Entity& e : entities) ok = ok && read_back(seen.panels[i], static_cast<int>(c), e);
+      for (const engine::Entity& e : entities)
+        ok = ok && read_back(seen.panels[i], static_cast<int>(c), e);
     }
     misread += !ok;
   }
@@ -58,7 +59,8 @@ TEST(Perceive, GeneratedProblemsReadBackExactly) {
   for (auto strategy : {AnswerStrategy::kRaven, AnswerStrategy::kIRaven, AnswerStrategy::kFair})
     for (int c = 0; c < engine::kNumConfigs; ++c)
       for (std::uint64_t k = 0; k < 6; ++k) {
-        const engine::Problem p = engine::generate_problem(static_cast<ConfigId>(c), strategy, 314, k);
+        const engine::Problem p =
+            engine::generate_problem(static_cast<ConfigId>(c), strategy, 314, k);
         const PerceivedProblem seen = perceive(panel_bytes(engine::render_problem(p)));
         ASSERT_TRUE(seen.recognised) << seen.failure;
         EXPECT_TRUE(seen.exact) << c << " " << k;
@@ -78,7 +80,8 @@ TEST_P(ReferenceImages, ReadBackExactlyInTheirConfiguration) {
     const engine::Problem truth = engine::testing::read_reference_problem(ref);
     const std::string image = engine::testing::render_image(truth);
     ASSERT_EQ(testing::sha256_hex(image), ref.image_sha256) << ref.xml;
-    const PerceivedProblem seen = perceive(std::span(reinterpret_cast<const std::uint8_t*>(image.data()), image.size()));
+    const PerceivedProblem seen =
+        perceive(std::span(reinterpret_cast<const std::uint8_t*>(image.data()), image.size()));
     ASSERT_TRUE(seen.recognised) << ref.xml << ": " << seen.failure;
     EXPECT_TRUE(seen.exact) << ref.xml;
     EXPECT_EQ(seen.config, truth.config) << ref.xml;
@@ -94,7 +97,8 @@ INSTANTIATE_TEST_SUITE_P(Reference, ReferenceImages, ::testing::Values("raven", 
 // O-IG squares of Size 2 and 3 draw the same pixels (half side 5 px): both are readings, and the
 // whole-panel readings combine them entity by entity.
 TEST(Perceive, SquaresThatLookAlikeKeepBothReadings) {
-  engine::Problem p = engine::generate_problem(ConfigId::kOutInGrid, AnswerStrategy::kRaven, 314, 0);
+  engine::Problem p =
+      engine::generate_problem(ConfigId::kOutInGrid, AnswerStrategy::kRaven, 314, 0);
   auto& in = p.context[0].components[1].entities;
   in = {engine::Entity{0, 2, 2, 5, 3}, engine::Entity{3, 2, 3, 5, 3}};
   const PerceivedProblem seen = perceive(panel_bytes(engine::render_problem(p)));
@@ -116,10 +120,12 @@ TEST(Perceive, NoisyPanelsAreReadByLeastDifference) {
   std::normal_distribution<double> noise(0.0, 10.0);
   int panels = 0, misread = 0;
   for (int c = 0; c < engine::kNumConfigs; ++c) {
-    const engine::Problem p = engine::generate_problem(static_cast<ConfigId>(c), AnswerStrategy::kIRaven, 99, 1);
+    const engine::Problem p =
+        engine::generate_problem(static_cast<ConfigId>(c), AnswerStrategy::kIRaven, 99, 1);
     const std::vector<std::uint8_t> clean = panel_bytes(engine::render_problem(p));
     std::vector<std::uint8_t> images = clean;
-    for (auto& v : images) v = static_cast<std::uint8_t>(std::clamp(std::lround(v + noise(gen)), 0L, 255L));
+    for (auto& v : images)
+      v = static_cast<std::uint8_t>(std::clamp(std::lround(v + noise(gen)), 0L, 255L));
     const PerceivedProblem seen = perceive(images);
     ASSERT_TRUE(seen.recognised) << seen.failure;
     EXPECT_FALSE(seen.exact);
@@ -137,7 +143,8 @@ TEST(Perceive, NoisyPanelsAreReadByLeastDifference) {
 }
 
 TEST(Perceive, ImagesThatAreNoRavenPanelsAreRefused) {
-  std::vector<std::uint8_t> random(static_cast<std::size_t>(engine::kPanels) * engine::kPanelPixels);
+  std::vector<std::uint8_t> random(static_cast<std::size_t>(engine::kPanels) *
+                                   engine::kPanelPixels);
   Rng rng(3);
   for (auto& v : random) v = static_cast<std::uint8_t>(rng.below(256));
   const PerceivedProblem noise = perceive(random);

@@ -16,7 +16,8 @@ engine::Image random_mask(Rng& rng) {
   for (int k = 0; k < 40; ++k) {  // runs of every length, at row ends too
     const int y = rng.below(engine::kPanelSize), x = rng.below(engine::kPanelSize);
     const int length = rng.uniform_int(1, 30);
-    for (int i = x; i < std::min(engine::kPanelSize, x + length); ++i) mask[y * engine::kPanelSize + i] = 1;
+    for (int i = x; i < std::min(engine::kPanelSize, x + length); ++i)
+      mask[y * engine::kPanelSize + i] = 1;
   }
   return mask;
 }
@@ -65,12 +66,14 @@ TEST(SlotTables, RegionsAreDisjointAndEveryEntityIsFoundUnderItsKey) {
       for (int s = 0; s < tables.slots(k); ++s) {
         const SlotTable& t = tables.slot(k, s);
         t.region().for_each_run([&](int offset, int length) {
-          for (int i = offset; i < offset + length; ++i) EXPECT_EQ(owner[i]++, 0) << c << " pixel " << i;
+          for (int i = offset; i < offset + length; ++i)
+            EXPECT_EQ(owner[i]++, 0) << c << " pixel " << i;
         });
         for (const engine::Entity& e : t.candidates()) {
           const engine::Image drawn = render_alone(config, k, e);
           const auto found = t.find(hash_pixels(drawn.data(), t.region()));
-          EXPECT_TRUE(std::any_of(found.begin(), found.end(), [&](const engine::Entity& f) { return f == e; }))
+          EXPECT_TRUE(std::any_of(found.begin(), found.end(),
+                                  [&](const engine::Entity& f) { return f == e; }))
               << c << " component " << k << " slot " << s;
         }
       }

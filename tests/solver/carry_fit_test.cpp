@@ -84,7 +84,8 @@ Case random_case(Rng& rng, int k) {
       const int i = 3 * r + col;
       c.masks[i] = sets[x];
       c.levels[i].fill(-1);
-      for (int j = 0; j < k; ++j) c.levels[i][arrays[x][j]] = perturb && rng.below(20) == 0 ? rng.below(3) : entity[j];
+      for (int j = 0; j < k; ++j)
+        c.levels[i][arrays[x][j]] = perturb && rng.below(20) == 0 ? rng.below(3) : entity[j];
     }
   }
   return c;
@@ -95,7 +96,8 @@ PanelView view_of(const Case& c, int i) {
   p.mask = c.masks[i];
   p.count = std::popcount(c.masks[i]);
   for (int s = 0; s < kSlots; ++s)
-    if (c.levels[i][s] >= 0) p.by_slot[kSize] |= static_cast<PackedLevels>(c.levels[i][s] + 1) << (4 * s);
+    if (c.levels[i][s] >= 0)
+      p.by_slot[kSize] |= static_cast<PackedLevels>(c.levels[i][s] + 1) << (4 * s);
   return p;
 }
 

@@ -1,5 +1,6 @@
 // Problems made by rave's own generator (fixed seeds): the posterior answers every one, the rules
-// given make every one unique, the two backends agree, and the options and budgets behave as values.
+// given make every one unique, the two backends agree, and the options and budgets behave as
+// values.
 #include <gtest/gtest.h>
 
 #include "engine/generate.hpp"
@@ -19,7 +20,8 @@ std::vector<engine::Problem> generate(AnswerStrategy strategy, int per_config) {
   std::vector<engine::Problem> out;
   for (int c = 0; c < engine::kNumConfigs; ++c)
     for (int k = 0; k < per_config; ++k)
-      out.push_back(engine::generate_problem(static_cast<ConfigId>(c), strategy, kSeed, static_cast<std::uint64_t>(k)));
+      out.push_back(engine::generate_problem(static_cast<ConfigId>(c), strategy, kSeed,
+                                             static_cast<std::uint64_t>(k)));
   return out;
 }
 
@@ -44,7 +46,8 @@ TEST_P(Generated, PosteriorAnswersAndRulesMakeEveryProblemUnique) {
     EXPECT_EQ(r.verdict, Verdict::kUnique);
     EXPECT_EQ(r.answer, *p.target);
   }
-  EXPECT_LE(ambiguous, 6);  // about 0.5% of 280 expected (docs/solver.md#without-the-rules-what-is-possible)
+  EXPECT_LE(ambiguous,
+            6);  // about 0.5% of 280 expected (docs/solver.md#without-the-rules-what-is-possible)
   EXPECT_LE(wrong, 1);
 }
 
@@ -72,33 +75,40 @@ TEST_P(Generated, HeuristicAndZ3AgreeOnTheConsistentSetAndTheVerdict) {
 TEST_P(Generated, TheTrueRulesWithTheirParametersExplainTheAnswer) {
   for (const auto& p : generate(GetParam(), 30)) {
     const int components = static_cast<int>(p.rules.size());
-    const LayoutModel* models[2] = {&layout_model(p.config, 0), components == 2 ? &layout_model(p.config, 1) : nullptr};
+    const LayoutModel* models[2] = {&layout_model(p.config, 0),
+                                    components == 2 ? &layout_model(p.config, 1) : nullptr};
     std::array<ComponentView, 2> views;
     build_views(p, components, models, views.data());
     for (int c = 0; c < components; ++c) {
       auto exactly = [](const std::vector<Hypothesis>& list, const engine::Rule& truth) {
         HypothesisMask mask = 0;
         for (std::size_t i = 0; i < list.size(); ++i)
-          if (list[i].rule.name == truth.name && list[i].rule.attr == truth.attr && list[i].rule.value == truth.value)
+          if (list[i].rule.name == truth.name && list[i].rule.attr == truth.attr &&
+              list[i].rule.value == truth.value)
             mask |= HypothesisMask{1} << i;
         return mask;
       };
       AllowedHypotheses truth;
       truth.group0 = exactly(models[c]->group0, p.rules[c].rules[0]);
-      for (int a = 0; a < kRuleAttrs; ++a) truth.entity[a] = exactly(models[c]->entity[a], p.rules[c].rules[a + 1]);
+      for (int a = 0; a < kRuleAttrs; ++a)
+        truth.entity[a] = exactly(models[c]->entity[a], p.rules[c].rules[a + 1]);
       ASSERT_NE(truth.group0, 0u) << "true rule not among the valid hypotheses";
       ComponentFit fit;
       fit.fit(*models[c], views[c], truth, /*occam=*/false);
       ComponentReading why;
       EXPECT_NE(fit.score(*p.target, &why), kNoScore)
-          << engine::configuration(p.config).folder << " component " << c << " " << fit.context_gap();
+          << engine::configuration(p.config).folder << " component " << c << " "
+          << fit.context_gap();
     }
   }
 }
 
 INSTANTIATE_TEST_SUITE_P(Strategies, Generated,
-                         ::testing::Values(AnswerStrategy::kRaven, AnswerStrategy::kIRaven, AnswerStrategy::kFair),
-                         [](const auto& info) { return std::string(engine::strategy_name(info.param)); });
+                         ::testing::Values(AnswerStrategy::kRaven, AnswerStrategy::kIRaven,
+                                           AnswerStrategy::kFair),
+                         [](const auto& info) {
+                           return std::string(engine::strategy_name(info.param));
+                         });
 
 // Without the Occam step, noise readings tie many more problems
 // (docs/solver.md#details-that-decide: 18% instead of 0.5%), yet the posterior still ranks the
@@ -120,7 +130,8 @@ TEST(Options, WithoutOccamMoreProblemsTieButThePosteriorStillAnswers) {
 }
 
 TEST(Options, AnExhaustedZ3BudgetIsAnUnknownVerdictNotAnError) {
-  const auto p = engine::generate_problem(ConfigId::kDistributeNine, AnswerStrategy::kRaven, kSeed, 3);
+  const auto p =
+      engine::generate_problem(ConfigId::kDistributeNine, AnswerStrategy::kRaven, kSeed, 3);
   Z3Solver starved({}, Z3Budget{.rlimit = 1});
   const Solution s = starved.solve(p);
   EXPECT_EQ(s.verdict, Verdict::kUnknown);
@@ -147,8 +158,9 @@ TEST(Options, UnusablePanelsAreExplainedByNothing) {
   EXPECT_EQ(z3.solve(broken_context).verdict, Verdict::kNone);
 }
 
-// A candidate changed in one entity's Type is no longer explained, unless the answer's reading makes
-// Type noise there (a Constant Type under a regenerating group-0 rule in a non-uniform layout).
+// A candidate changed in one entity's Type is no longer explained, unless the answer's reading
+// makes Type noise there (a Constant Type under a regenerating group-0 rule in a non-uniform
+// layout).
 TEST(Options, ChangingTheAnswerInOneAttributeBreaksIt) {
   HeuristicSolver h({.use_rules = true});
   int checked = 0;

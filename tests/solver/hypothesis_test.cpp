@@ -16,11 +16,13 @@ using engine::RuleName;
 
 double prior_of(const std::vector<Hypothesis>& list, RuleName name, RuleAttr attr, int value) {
   for (const auto& h : list)
-    if (h.rule.name == name && h.rule.attr == attr && h.rule.value == value) return std::exp(h.log_prior);
+    if (h.rule.name == name && h.rule.attr == attr && h.rule.value == value)
+      return std::exp(h.log_prior);
   return 0.0;
 }
 
-const Hypothesis* find(const std::vector<Hypothesis>& list, RuleName name, RuleAttr attr, int value) {
+const Hypothesis* find(const std::vector<Hypothesis>& list, RuleName name, RuleAttr attr,
+                       int value) {
   for (const auto& h : list)
     if (h.rule.name == name && h.rule.attr == attr && h.rule.value == value) return &h;
   return nullptr;
@@ -42,7 +44,8 @@ TEST(LayoutModel, DistributeFourGroup0PriorsMatchSpec42) {
   EXPECT_NEAR(prior_of(m.group0, RuleName::kProgression, RuleAttr::kNumber, -1), 1.0 / 24, 1e-12);
   EXPECT_NEAR(prior_of(m.group0, RuleName::kProgression, RuleAttr::kPosition, 1), 1.0 / 24, 1e-12);
   EXPECT_NEAR(prior_of(m.group0, RuleName::kArithmetic, RuleAttr::kPosition, -1), 1.0 / 12, 1e-12);
-  EXPECT_NEAR(prior_of(m.group0, RuleName::kConstant, RuleAttr::kNumberPosition, 0), 1.0 / 6, 1e-12);
+  EXPECT_NEAR(prior_of(m.group0, RuleName::kConstant, RuleAttr::kNumberPosition, 0), 1.0 / 6,
+              1e-12);
   EXPECT_EQ(prior_of(m.group0, RuleName::kProgression, RuleAttr::kNumber, 2), 0.0);
   const Hypothesis* minus = find(m.group0, RuleName::kArithmetic, RuleAttr::kPosition, -1);
   ASSERT_NE(minus, nullptr);
@@ -53,20 +56,26 @@ TEST(LayoutModel, DistributeNineHasAllFifteenGroup0Rules) {
   const LayoutModel& m = layout_model(ConfigId::kDistributeNine, 0);
   EXPECT_EQ(m.group0.size(), 15u);
   EXPECT_NEAR(prior_of(m.group0, RuleName::kProgression, RuleAttr::kNumber, 2), 1.0 / 28, 1e-12);
-  EXPECT_NEAR(prior_of(m.group0, RuleName::kDistributeThree, RuleAttr::kPosition, 0), 1.0 / 7, 1e-12);
-  EXPECT_EQ(find(m.group0, RuleName::kProgression, RuleAttr::kNumber, -2)->range, (engine::Range{4, 8}));
+  EXPECT_NEAR(prior_of(m.group0, RuleName::kDistributeThree, RuleAttr::kPosition, 0), 1.0 / 7,
+              1e-12);
+  EXPECT_EQ(find(m.group0, RuleName::kProgression, RuleAttr::kNumber, -2)->range,
+            (engine::Range{4, 8}));
 }
 
 TEST(LayoutModel, OutComponentNarrowsSizeAndColor) {
   const LayoutModel& out = layout_model(ConfigId::kOutInGrid, 0);
   EXPECT_NEAR(prior_of(out.entity[kSize], RuleName::kProgression, RuleAttr::kSize, -1), 0.1, 1e-12);
-  EXPECT_NEAR(prior_of(out.entity[kSize], RuleName::kDistributeThree, RuleAttr::kSize, 0), 0.4, 1e-12);
+  EXPECT_NEAR(prior_of(out.entity[kSize], RuleName::kDistributeThree, RuleAttr::kSize, 0), 0.4,
+              1e-12);
   ASSERT_EQ(out.entity[kColor].size(), 1u);
   EXPECT_EQ(out.entity[kColor][0].rule.name, RuleName::kConstant);
   const LayoutModel& in = layout_model(ConfigId::kOutInGrid, 1);
-  EXPECT_NEAR(prior_of(in.entity[kSize], RuleName::kArithmetic, RuleAttr::kSize, 1), 1.0 / 7, 1e-12);
-  EXPECT_EQ(find(in.entity[kSize], RuleName::kArithmetic, RuleAttr::kSize, 1)->range, (engine::Range{2, 2}));
-  EXPECT_EQ(find(in.entity[kSize], RuleName::kArithmetic, RuleAttr::kSize, -1)->range, (engine::Range{5, 5}));
+  EXPECT_NEAR(prior_of(in.entity[kSize], RuleName::kArithmetic, RuleAttr::kSize, 1), 1.0 / 7,
+              1e-12);
+  EXPECT_EQ(find(in.entity[kSize], RuleName::kArithmetic, RuleAttr::kSize, 1)->range,
+            (engine::Range{2, 2}));
+  EXPECT_EQ(find(in.entity[kSize], RuleName::kArithmetic, RuleAttr::kSize, -1)->range,
+            (engine::Range{5, 5}));
 }
 
 TEST(LayoutModel, TypeHasNoArithmeticAndPriorsSumToOne) {
@@ -101,15 +110,20 @@ TEST(LayoutModel, AllowedByKeepsOnlyTheNamedRules) {
     }
   EXPECT_EQ(group0, 4);  // steps -2, -1, +1, +2 are all abduced
   int size_rules = 0;
-  for (std::size_t i = 0; i < m.entity[kSize].size(); ++i) size_rules += (allowed.entity[kSize] >> i) & 1u;
+  for (std::size_t i = 0; i < m.entity[kSize].size(); ++i)
+    size_rules += (allowed.entity[kSize] >> i) & 1u;
   EXPECT_EQ(size_rules, 2);
 }
 
 TEST(RuleText, ParametersAreSpelledAsInTheExplanations) {
-  EXPECT_EQ(rule_text(Rule{RuleName::kProgression, RuleAttr::kSize, -1, true}), "Size Progression -1");
-  EXPECT_EQ(rule_text(Rule{RuleName::kArithmetic, RuleAttr::kColor, 1, true}), "Color Arithmetic +");
-  EXPECT_EQ(rule_text(Rule{RuleName::kConstant, RuleAttr::kNumberPosition, 0, true}), "Number/Position Constant");
-  EXPECT_EQ(rule_text(Rule{RuleName::kDistributeThree, RuleAttr::kType, 0, true}), "Type Distribute_Three");
+  EXPECT_EQ(rule_text(Rule{RuleName::kProgression, RuleAttr::kSize, -1, true}),
+            "Size Progression -1");
+  EXPECT_EQ(rule_text(Rule{RuleName::kArithmetic, RuleAttr::kColor, 1, true}),
+            "Color Arithmetic +");
+  EXPECT_EQ(rule_text(Rule{RuleName::kConstant, RuleAttr::kNumberPosition, 0, true}),
+            "Number/Position Constant");
+  EXPECT_EQ(rule_text(Rule{RuleName::kDistributeThree, RuleAttr::kType, 0, true}),
+            "Type Distribute_Three");
 }
 
 }  // namespace

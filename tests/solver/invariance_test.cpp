@@ -33,13 +33,15 @@ void for_each_component(Problem& p, const std::function<void(engine::ComponentPa
 }
 
 Problem shuffled_entities(Problem p, Rng& rng) {
-  for_each_component(p, [&](engine::ComponentPanel& c) { rng.shuffle(std::span<engine::Entity>(c.entities)); });
+  for_each_component(
+      p, [&](engine::ComponentPanel& c) { rng.shuffle(std::span<engine::Entity>(c.entities)); });
   return p;
 }
 
 Problem slot_order(Problem p) {
   for_each_component(p, [](engine::ComponentPanel& c) {
-    std::sort(c.entities.begin(), c.entities.end(), [](const auto& a, const auto& b) { return a.slot < b.slot; });
+    std::sort(c.entities.begin(), c.entities.end(),
+              [](const auto& a, const auto& b) { return a.slot < b.slot; });
   });
   return p;
 }
@@ -79,14 +81,16 @@ Permutation random_permutation(Rng& rng) {
 }
 
 // `got` solved the problem with candidates permuted by `perm`; `want` solved the original.
-void expect_same(const Solution& want, const Solution& got, const Permutation& perm, const std::string& what) {
+void expect_same(const Solution& want, const Solution& got, const Permutation& perm,
+                 const std::string& what) {
   EXPECT_EQ(got.verdict, want.verdict) << what;
   ASSERT_EQ(got.answer.has_value(), want.answer.has_value()) << what;
   if (want.answer) {
     EXPECT_EQ(perm[*got.answer], *want.answer) << what;
   }
   for (int k = 0; k < 8; ++k) {
-    EXPECT_EQ((got.consistent >> k) & 1u, (want.consistent >> perm[k]) & 1u) << what << " candidate " << k;
+    EXPECT_EQ((got.consistent >> k) & 1u, (want.consistent >> perm[k]) & 1u)
+        << what << " candidate " << k;
     EXPECT_EQ(got.log_score[k], want.log_score[perm[k]]) << what << " candidate " << k;
   }
 }
@@ -94,10 +98,12 @@ void expect_same(const Solution& want, const Solution& got, const Permutation& p
 // Solves `p` and every variant with `solver`; returns the original's solution.
 Solution expect_invariant(Solver& solver, const Problem& p, Rng& rng, const std::string& name) {
   const Solution want = solver.solve(p);
-  expect_same(want, solver.solve(shuffled_entities(p, rng)), kIdentity, name + " entities shuffled");
+  expect_same(want, solver.solve(shuffled_entities(p, rng)), kIdentity,
+              name + " entities shuffled");
   expect_same(want, solver.solve(slot_order(p)), kIdentity, name + " entities in slot order");
   expect_same(want, solver.solve(without_rules(p)), kIdentity, name + " without Rules");
-  expect_same(want, solver.solve(uniformity_rewritten(p, rng)), kIdentity, name + " Uniformity rewritten");
+  expect_same(want, solver.solve(uniformity_rewritten(p, rng)), kIdentity,
+              name + " Uniformity rewritten");
   expect_same(want, solver.solve(without_answer_key(p)), kIdentity, name + " target erased");
   const Permutation perm = random_permutation(rng);
   const Problem moved = shuffled_entities(permuted(p, perm), rng);
@@ -155,7 +161,8 @@ TEST_P(ReferenceInvariance, RenamedFilesAreSolvedAlike) {
   EXPECT_GE(k, 35);
 }
 
-INSTANTIATE_TEST_SUITE_P(Reference, ReferenceInvariance, ::testing::Values("raven", "iraven", "fair"),
+INSTANTIATE_TEST_SUITE_P(Reference, ReferenceInvariance,
+                         ::testing::Values("raven", "iraven", "fair"),
                          [](const auto& info) { return std::string(info.param); });
 
 // The same on rave's own problems, every configuration and answer strategy, rules told or not.
@@ -163,27 +170,33 @@ TEST(GeneratedInvariance, EveryVariantIsSolvedAlike) {
   Rng rng(5);
   for (bool use_rules : {false, true}) {
     Solver solver(Backend::kHeuristic, {.use_rules = use_rules});
-    for (auto strategy : {engine::AnswerStrategy::kRaven, engine::AnswerStrategy::kIRaven, engine::AnswerStrategy::kFair})
+    for (auto strategy : {engine::AnswerStrategy::kRaven, engine::AnswerStrategy::kIRaven,
+                          engine::AnswerStrategy::kFair})
       for (int c = 0; c < engine::kNumConfigs; ++c)
         for (std::uint64_t k = 0; k < 20; ++k) {
-          const Problem p = engine::generate_problem(static_cast<engine::ConfigId>(c), strategy, 99, k);
-          const std::string name = std::string(engine::configuration(p.config).folder) + " " + std::to_string(k);
+          const Problem p =
+              engine::generate_problem(static_cast<engine::ConfigId>(c), strategy, 99, k);
+          const std::string name =
+              std::string(engine::configuration(p.config).folder) + " " + std::to_string(k);
           if (!use_rules) {
             expect_invariant(solver, p, rng, name);
             continue;
           }
           const Solution want = solver.solve(p);  // rules kept: every other variant
-          expect_same(want, solver.solve(shuffled_entities(p, rng)), kIdentity, name + " shuffled, rules told");
+          expect_same(want, solver.solve(shuffled_entities(p, rng)), kIdentity,
+                      name + " shuffled, rules told");
           const Permutation perm = random_permutation(rng);
           expect_same(want, solver.solve(permuted(p, perm)), perm, name + " permuted, rules told");
-          expect_same(want, solver.solve(without_answer_key(p)), kIdentity, name + " target erased, rules told");
+          expect_same(want, solver.solve(without_answer_key(p)), kIdentity,
+                      name + " target erased, rules told");
         }
   }
 }
 
 // Told to use the rules of a problem that has none: a clear error, not a silent rule-free solve.
 TEST(GeneratedInvariance, UsingUnknownRulesIsAnInputError) {
-  const Problem p = without_rules(engine::generate_problem(engine::ConfigId::kCenterSingle, engine::AnswerStrategy::kRaven, 1, 0));
+  const Problem p = without_rules(engine::generate_problem(engine::ConfigId::kCenterSingle,
+                                                           engine::AnswerStrategy::kRaven, 1, 0));
   for (Backend backend : {Backend::kHeuristic, Backend::kZ3}) {
     Solver solver(backend, {.use_rules = true});
     try {

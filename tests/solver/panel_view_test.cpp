@@ -10,8 +10,8 @@
 #include <climits>
 #include <vector>
 
-#include "engine/generate.hpp"
 #include "common/random.hpp"
+#include "engine/generate.hpp"
 #include "solver/fits.hpp"
 
 namespace rave::solver {
@@ -20,9 +20,11 @@ namespace {
 using engine::ConfigId;
 using engine::Entity;
 
-// The view of component 0 of panel 0 of a Distribute_Nine problem whose first panel holds `entities`.
+// The view of component 0 of panel 0 of a Distribute_Nine problem whose first panel holds
+// `entities`.
 PanelView view_of(const std::vector<Entity>& entities) {
-  static const engine::Problem base = engine::generate_problem(ConfigId::kDistributeNine, engine::AnswerStrategy::kRaven, 5, 0);
+  static const engine::Problem base =
+      engine::generate_problem(ConfigId::kDistributeNine, engine::AnswerStrategy::kRaven, 5, 0);
   engine::Problem p = base;
   p.context[0].components[0].entities = entities;
   const LayoutModel* model = &layout_model(ConfigId::kDistributeNine, 0);
@@ -37,23 +39,23 @@ TEST(PanelView, PacksLevelsBySlot) {
   EXPECT_EQ(v.count, 2);
   EXPECT_EQ(v.mask, 0b101);
   EXPECT_EQ(v.common, (std::array<std::int8_t, 4>{3, -1, 4, -1}));
-  EXPECT_EQ(v.by_slot[kType], (PackedLevels{4} << 8) | 4);    // level + 1 in nibble `slot`
+  EXPECT_EQ(v.by_slot[kType], (PackedLevels{4} << 8) | 4);  // level + 1 in nibble `slot`
   EXPECT_EQ(v.by_slot[kSize], (PackedLevels{2} << 8) | 3);
   EXPECT_EQ(v.level(), 1);
 }
 
 TEST(PanelView, UnusablePanelsReadAsEmpty) {
   const std::vector<std::vector<Entity>> bad{
-      {},                                                   // no entity
-      {Entity{1, 1, 0, 0, 0}, Entity{1, 2, 0, 0, 0}},       // a slot used twice
-      {Entity{9, 1, 0, 0, 0}},                              // no slot 9 in a 3x3 grid
+      {},                                              // no entity
+      {Entity{1, 1, 0, 0, 0}, Entity{1, 2, 0, 0, 0}},  // a slot used twice
+      {Entity{9, 1, 0, 0, 0}},                         // no slot 9 in a 3x3 grid
       {Entity{-1, 1, 0, 0, 0}},
-      {Entity{0, 0, 0, 0, 0}},                              // Type levels start at 1
-      {Entity{0, 1, 0, 10, 0}},                             // Color levels end at 9
-      {Entity{0, INT_MAX, 0, 0, 0}},                        // any int, without overflow
+      {Entity{0, 0, 0, 0, 0}},        // Type levels start at 1
+      {Entity{0, 1, 0, 10, 0}},       // Color levels end at 9
+      {Entity{0, INT_MAX, 0, 0, 0}},  // any int, without overflow
       {Entity{0, 1, INT_MIN, 0, 0}},
       {Entity{3, 1, 0, 0, INT_MAX}, Entity{0, 1, 0, 0, 0}},
-      std::vector<Entity>(10, Entity{0, 1, 0, 0, 0}),       // more entities than slots
+      std::vector<Entity>(10, Entity{0, 1, 0, 0, 0}),  // more entities than slots
   };
   for (std::size_t k = 0; k < bad.size(); ++k) {
     const PanelView v = view_of(bad[k]);
@@ -73,7 +75,9 @@ int level_at(const std::vector<Entity>& entities, int attr, int slot) {
 
 // The carries as docs/rules.md states them, entity by entity.
 bool copies(int shift, int attr, const std::vector<Entity>& from, const std::vector<Entity>& to) {
-  auto level = [&](const Entity& e) { return std::array<int, 4>{e.type, e.size, e.color, e.angle}[attr]; };
+  auto level = [&](const Entity& e) {
+    return std::array<int, 4>{e.type, e.size, e.color, e.angle}[attr];
+  };
   if (from.size() != to.size()) return false;
   for (const Entity& e : from)
     if (level_at(to, attr, (e.slot + shift + 9) % 9) != level(e)) return false;
@@ -85,7 +89,8 @@ std::vector<Entity> random_panel(Rng& rng) {
   const int count = rng.uniform_int(1, 4);
   std::vector<Entity> out;
   for (int slot : rng.sample(9, count))
-    out.push_back(Entity{slot, rng.uniform_int(1, 2), rng.uniform_int(0, 1), rng.uniform_int(0, 1), rng.uniform_int(0, 1)});
+    out.push_back(Entity{slot, rng.uniform_int(1, 2), rng.uniform_int(0, 1), rng.uniform_int(0, 1),
+                         rng.uniform_int(0, 1)});
   return out;
 }
 
@@ -96,8 +101,9 @@ TEST(PanelView, CarriesAsOneCompareAgreeWithTheirPerEntityDefinitions) {
     const std::vector<Entity> from = random_panel(rng);
     std::vector<Entity> to = rng.coin() ? from : random_panel(rng);
     const int shift = rng.uniform_int(-2, 2);
-    if (rng.coin()) for (Entity& e : to) e.slot = (e.slot + shift + 9) % 9;  // a moved copy
-    if (rng.coin()) rng.shuffle(std::span<Entity>(to));                       // another order
+    if (rng.coin())
+      for (Entity& e : to) e.slot = (e.slot + shift + 9) % 9;  // a moved copy
+    if (rng.coin()) rng.shuffle(std::span<Entity>(to));        // another order
     const PanelView a = view_of(from), b = view_of(to);
     for (int attr = 0; attr < 4; ++attr) {
       const bool slot = carry_copies(CarryKey{Carry::kSlot, 0, false}, attr, 9, a, b);

@@ -6,8 +6,8 @@
 
 #include <string>
 
-#include "solver/heuristic.hpp"
 #include "engine/formats/problem_files.hpp"
+#include "solver/heuristic.hpp"
 #include "solver/z3_backend.hpp"
 #include "tests/support/test_support.hpp"
 
@@ -41,15 +41,18 @@ std::vector<engine::Problem> load_all(const std::string& set) {
     out.push_back(engine::read_problem(ref.xml, engine::TargetSource::kNone));
     out.back().target = ref.target;
   }
-  EXPECT_EQ(engine::collect_problem_files({testing::reference_fixtures_dir() / set}).size(), out.size());
+  EXPECT_EQ(engine::collect_problem_files({testing::reference_fixtures_dir() / set}).size(),
+            out.size());
   return out;
 }
 
 // Provably ambiguous problems without the rules, per set. Each is a Size Progression +-2 row pair
 // that Arithmetic also explains (docs/solver.md#confusable-rules: "135 135 -> 02? 4 vs 3"), with a
-// distractor that carries exactly the alternative level: raven center_single/RAVEN_0, O-IC/RAVEN_0 (In),
-// U-D/RAVEN_0 (Down); iraven U-D/RAVEN_2 (Up).
-int expected_ambiguous(const std::string& set) { return set == "raven" ? 3 : set == "iraven" ? 1 : 0; }
+// distractor that carries exactly the alternative level: raven center_single/RAVEN_0, O-IC/RAVEN_0
+// (In), U-D/RAVEN_0 (Down); iraven U-D/RAVEN_2 (Up).
+int expected_ambiguous(const std::string& set) {
+  return set == "raven" ? 3 : set == "iraven" ? 1 : 0;
+}
 
 class ReferenceSet : public ::testing::TestWithParam<std::string> {};
 
@@ -78,15 +81,15 @@ TEST_P(ReferenceSet, HeuristicAndZ3Agree) {
     for (std::size_t i = 0; i < problems.size(); ++i) {
       const Solution h = heuristic.solve(problems[i]);
       const Solution z = z3.solve(problems[i]);
-      EXPECT_EQ(h.consistent, z.consistent) << GetParam() << " problem " << i << " rules " << use_rules;
+      EXPECT_EQ(h.consistent, z.consistent)
+          << GetParam() << " problem " << i << " rules " << use_rules;
       EXPECT_EQ(h.verdict, z.verdict) << GetParam() << " problem " << i;
       EXPECT_EQ(h.answer, z.answer) << GetParam() << " problem " << i;  // Z3 ranks on its own
     }
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Reference, ReferenceSet,
-                         ::testing::Values("raven", "iraven", "fair"),
+INSTANTIATE_TEST_SUITE_P(Reference, ReferenceSet, ::testing::Values("raven", "iraven", "fair"),
                          [](const auto& info) { return info.param; });
 
 }  // namespace

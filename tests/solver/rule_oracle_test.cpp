@@ -26,7 +26,8 @@ using Nine = std::array<int, 9>;
 
 int hypothesis_index(const std::vector<Hypothesis>& list, RuleName name, RuleAttr attr, int value) {
   for (std::size_t i = 0; i < list.size(); ++i)
-    if (list[i].rule.name == name && list[i].rule.attr == attr && list[i].rule.value == value) return static_cast<int>(i);
+    if (list[i].rule.name == name && list[i].rule.attr == attr && list[i].rule.value == value)
+      return static_cast<int>(i);
   ADD_FAILURE() << "hypothesis not valid in this layout";
   return 0;
 }
@@ -60,7 +61,8 @@ PanelView single_entity(int attr, int level) {
 PanelView on_slots(unsigned mask, unsigned sizes = 0) {
   std::vector<std::pair<int, std::array<int, 4>>> entities;
   for (int s = 0; s < 9; ++s)
-    if ((mask >> s) & 1u) entities.push_back({s, {1, static_cast<int>((sizes >> entities.size()) & 1u), 0, 0}});
+    if ((mask >> s) & 1u)
+      entities.push_back({s, {1, static_cast<int>((sizes >> entities.size()) & 1u), 0, 0}});
   return view_of(entities);
 }
 
@@ -104,8 +106,8 @@ std::vector<int> levels(Range r) {
 // Row-separable rules: every triple in each row position (or only in row `only_row`), the other
 // rows a fixed valid triple (the first one `base_ok` accepts).
 void check_separable(const std::vector<int>& domain, const std::function<bool(const Nine&)>& solver,
-                     const std::function<bool(const Triple&)>& row_ok, const char* what, int only_row = -1,
-                     const std::function<bool(const Triple&)>& base_ok = {}) {
+                     const std::function<bool(const Triple&)>& row_ok, const char* what,
+                     int only_row = -1, const std::function<bool(const Triple&)>& base_ok = {}) {
   const auto triples = all_triples(domain);
   const auto valid = std::find_if(triples.begin(), triples.end(), [&](const Triple& t) {
     return row_ok(t) && (!base_ok || base_ok(t));
@@ -132,15 +134,17 @@ void check_latin(const std::vector<int>& domain, const std::function<bool(const 
                  const std::function<bool(const Triple&)>& row1_ok, bool full, const char* what) {
   const auto triples = all_triples(domain);
   auto next = [&](int v) {
-    return domain[(std::find(domain.begin(), domain.end(), v) - domain.begin() + 1) % domain.size()];
+    return domain[(std::find(domain.begin(), domain.end(), v) - domain.begin() + 1) %
+                  domain.size()];
   };
   int accepted = 0;
   for (const Triple& r1 : triples) {
     const bool distinct = r1[0] != r1[1] && r1[0] != r1[2] && r1[1] != r1[2] && row1_ok(r1);
     const Triple rot1{r1[1], r1[2], r1[0]}, rot2{r1[2], r1[0], r1[1]};
-    std::vector<Triple> seconds = full ? triples
-                                       : std::vector<Triple>{rot1, rot2, r1, {r1[1], r1[0], r1[2]},
-                                                             {next(rot1[0]), rot1[1], rot1[2]}};
+    std::vector<Triple> seconds =
+        full ? triples
+             : std::vector<Triple>{
+                   rot1, rot2, r1, {r1[1], r1[0], r1[2]}, {next(rot1[0]), rot1[1], rot1[2]}};
     for (const Triple& r2 : seconds) {
       const bool second = distinct && (r2 == rot1 || r2 == rot2);
       const Triple third = r2 == rot1 ? rot2 : rot1;
@@ -167,7 +171,9 @@ TEST(RuleOracle, EntityProgressionIsStepWithinTheOriginalRange) {
       const Range r = m.ranges[attr];
       check_separable(
           levels(r), [&](const Nine& x) { return c.values_accept(attr, h, x); },
-          [&](const Triple& t) { return r.contains(t[0]) && r.contains(t[2]) && t[1] - t[0] == v && t[2] - t[1] == v; },
+          [&](const Triple& t) {
+            return r.contains(t[0]) && r.contains(t[2]) && t[1] - t[0] == v && t[2] - t[1] == v;
+          },
           "Progression");
     }
 }
@@ -218,8 +224,9 @@ TEST(RuleOracle, ColorArithmeticAddsRawLevelsWithTheRowTwoGuard) {
         accepted += expected;
       }
     EXPECT_GT(accepted, 1000);
-    check_separable(levels({0, 9}), [&](const Nine& x) { return c.values_accept(kColor, h, x); }, row_ok,
-                    "Color Arithmetic, row 3", /*only_row=*/2, [](const Triple& t) { return t[1] != 0; });
+    check_separable(
+        levels({0, 9}), [&](const Nine& x) { return c.values_accept(kColor, h, x); }, row_ok,
+        "Color Arithmetic, row 3", /*only_row=*/2, [](const Triple& t) { return t[1] != 0; });
   }
 }
 
@@ -230,9 +237,10 @@ TEST(RuleOracle, EntityDistributeThreeIsALatinSquare) {
     const auto rule_attr = static_cast<RuleAttr>(static_cast<int>(RuleAttr::kType) + attr);
     const int h = hypothesis_index(m.entity[attr], RuleName::kDistributeThree, rule_attr, 0);
     const Range r = m.ranges[attr];
-    check_latin(levels({0, 5}), [&](const Nine& x) { return c.values_accept(attr, h, x); },
-                [&](const Triple& t) { return r.contains(t[0]) && r.contains(t[1]) && r.contains(t[2]); },
-                /*full=*/true, "Distribute_Three");
+    check_latin(
+        levels({0, 5}), [&](const Nine& x) { return c.values_accept(attr, h, x); },
+        [&](const Triple& t) { return r.contains(t[0]) && r.contains(t[1]) && r.contains(t[2]); },
+        /*full=*/true, "Distribute_Three");
   }
 }
 
@@ -251,34 +259,44 @@ TEST(RuleOracle, PositionRulesOnDistributeFour) {
   };
   auto count = [](int mask) { return std::popcount(static_cast<unsigned>(mask)); };
   auto subset = [](int a, int b) { return (a & ~b) == 0; };
-  const int constant = hypothesis_index(m.group0, RuleName::kConstant, RuleAttr::kNumberPosition, 0);
-  check_separable(masks, [&](const Nine& x) { return c.group0_accepts_masks(constant, x); },
-                  [&](const Triple& t) { return t[0] == t[1] && t[1] == t[2]; }, "Constant");
+  const int constant =
+      hypothesis_index(m.group0, RuleName::kConstant, RuleAttr::kNumberPosition, 0);
+  check_separable(
+      masks, [&](const Nine& x) { return c.group0_accepts_masks(constant, x); },
+      [&](const Triple& t) { return t[0] == t[1] && t[1] == t[2]; }, "Constant");
   for (int v : {-1, 1}) {
     const int h = hypothesis_index(m.group0, RuleName::kProgression, RuleAttr::kPosition, v);
-    check_separable(masks, [&](const Nine& x) { return c.group0_accepts_masks(h, x); },
-                    [&](const Triple& t) { return count(t[0]) <= 2 && t[1] == shift(t[0], v) && t[2] == shift(t[1], v); },
-                    "Progression Position");
+    check_separable(
+        masks, [&](const Nine& x) { return c.group0_accepts_masks(h, x); },
+        [&](const Triple& t) {
+          return count(t[0]) <= 2 && t[1] == shift(t[0], v) && t[2] == shift(t[1], v);
+        },
+        "Progression Position");
   }
   const int plus = hypothesis_index(m.group0, RuleName::kArithmetic, RuleAttr::kPosition, 1);
-  check_separable(masks, [&](const Nine& x) { return c.group0_accepts_masks(plus, x); },
-                  [&](const Triple& t) {
-                    return count(t[0]) <= 3 && count(t[1]) <= 3 && !subset(t[1], t[0]) && t[2] == (t[0] | t[1]);
-                  },
-                  "Arithmetic Position +");
+  check_separable(
+      masks, [&](const Nine& x) { return c.group0_accepts_masks(plus, x); },
+      [&](const Triple& t) {
+        return count(t[0]) <= 3 && count(t[1]) <= 3 && !subset(t[1], t[0]) && t[2] == (t[0] | t[1]);
+      },
+      "Arithmetic Position +");
   const int minus = hypothesis_index(m.group0, RuleName::kArithmetic, RuleAttr::kPosition, -1);
-  check_separable(masks, [&](const Nine& x) { return c.group0_accepts_masks(minus, x); },
-                  [&](const Triple& t) {
-                    return count(t[0]) >= 2 && count(t[0]) <= 3 && count(t[1]) >= 2 && count(t[1]) <= 3 &&
-                           !subset(t[0], t[1]) && t[2] == (t[0] & ~t[1]);
-                  },
-                  "Arithmetic Position -");
+  check_separable(
+      masks, [&](const Nine& x) { return c.group0_accepts_masks(minus, x); },
+      [&](const Triple& t) {
+        return count(t[0]) >= 2 && count(t[0]) <= 3 && count(t[1]) >= 2 && count(t[1]) <= 3 &&
+               !subset(t[0], t[1]) && t[2] == (t[0] & ~t[1]);
+      },
+      "Arithmetic Position -");
   // Distribute_Three Position: three distinct sets of one count (kept in all nine panels,
   // docs/rules.md#number-and-position-rules), col1's level in [0, 2].
   const int latin = hypothesis_index(m.group0, RuleName::kDistributeThree, RuleAttr::kPosition, 0);
-  check_latin(masks, [&](const Nine& x) { return c.group0_accepts_masks(latin, x); },
-              [&](const Triple& t) { return count(t[0]) <= 3 && count(t[1]) == count(t[0]) && count(t[2]) == count(t[0]); },
-              /*full=*/false, "Distribute_Three Position");
+  check_latin(
+      masks, [&](const Nine& x) { return c.group0_accepts_masks(latin, x); },
+      [&](const Triple& t) {
+        return count(t[0]) <= 3 && count(t[1]) == count(t[0]) && count(t[2]) == count(t[0]);
+      },
+      /*full=*/false, "Distribute_Three Position");
 }
 
 // Number rules on Distribute_Nine: counts 1..9 (slot sets: the first `count` slots).
@@ -293,25 +311,31 @@ TEST(RuleOracle, NumberRulesOnDistributeNine) {
   const std::vector<int> counts{1, 2, 3, 4, 5, 6, 7, 8, 9};
   // docs/rules.md#sampling-and-pruning table: Progression Number -2 [4,8], -1 [2,8], +1 [0,6], +2
   // [0,4] (levels of col1).
-  const std::array<std::pair<int, Range>, 4> progression{{{-2, {4, 8}}, {-1, {2, 8}}, {1, {0, 6}}, {2, {0, 4}}}};
+  const std::array<std::pair<int, Range>, 4> progression{
+      {{-2, {4, 8}}, {-1, {2, 8}}, {1, {0, 6}}, {2, {0, 4}}}};
   for (const auto& [v, col1] : progression) {
     const int h = hypothesis_index(m.group0, RuleName::kProgression, RuleAttr::kNumber, v);
-    check_separable(counts, [&](const Nine& x) { return c.group0_accepts_masks(h, masks_of(x)); },
-                    [&](const Triple& t) { return col1.contains(t[0] - 1) && t[1] - t[0] == v && t[2] - t[1] == v; },
-                    "Progression Number");
+    check_separable(
+        counts, [&](const Nine& x) { return c.group0_accepts_masks(h, masks_of(x)); },
+        [&](const Triple& t) {
+          return col1.contains(t[0] - 1) && t[1] - t[0] == v && t[2] - t[1] == v;
+        },
+        "Progression Number");
   }
   for (int sign : {1, -1}) {
     const int h = hypothesis_index(m.group0, RuleName::kArithmetic, RuleAttr::kNumber, sign);
-    check_separable(counts, [&](const Nine& x) { return c.group0_accepts_masks(h, masks_of(x)); },
-                    [&](const Triple& t) {
-                      const int col3 = sign > 0 ? t[0] + t[1] : t[0] - t[1];
-                      return t[2] == col3 && col3 >= 1 && col3 <= 9;
-                    },
-                    "Arithmetic Number");
+    check_separable(
+        counts, [&](const Nine& x) { return c.group0_accepts_masks(h, masks_of(x)); },
+        [&](const Triple& t) {
+          const int col3 = sign > 0 ? t[0] + t[1] : t[0] - t[1];
+          return t[2] == col3 && col3 >= 1 && col3 <= 9;
+        },
+        "Arithmetic Number");
   }
   const int latin = hypothesis_index(m.group0, RuleName::kDistributeThree, RuleAttr::kNumber, 0);
-  check_latin(counts, [&](const Nine& x) { return c.group0_accepts_masks(latin, masks_of(x)); },
-              [&](const Triple&) { return true; }, /*full=*/true, "Distribute_Three Number");
+  check_latin(
+      counts, [&](const Nine& x) { return c.group0_accepts_masks(latin, masks_of(x)); },
+      [&](const Triple&) { return true; }, /*full=*/true, "Distribute_Three Number");
 }
 
 // Constant attributes and Angle under Progression Position: the 9th panel must hold each entity of
@@ -334,11 +358,14 @@ TEST(RuleOracle, ShiftCarryCopiesEachEntityToItsMovedSlot) {
           bool expected = true;
           for (int s = 0; s < 4; ++s)
             if ((mask >> s) & 1u) expected = expected && to_at[(s + v + 4) % 4] == from_at[s];
-          ASSERT_EQ(carry_accepts(CarryKey{Carry::kShift, v, false}, CarryFit{}, kSize, 4, view, to), expected);
+          ASSERT_EQ(
+              carry_accepts(CarryKey{Carry::kShift, v, false}, CarryFit{}, kSize, 4, view, to),
+              expected);
           // Same entities on the unshifted slots: a copy only when the set is shift-invariant.
           const bool invariant = moved == mask;
           if (!invariant) {
-            EXPECT_FALSE(carry_accepts(CarryKey{Carry::kShift, v, false}, CarryFit{}, kSize, 4, view, from));
+            EXPECT_FALSE(
+                carry_accepts(CarryKey{Carry::kShift, v, false}, CarryFit{}, kSize, 4, view, from));
           }
         }
     }

@@ -31,7 +31,8 @@ TEST(Semantics, ArithmeticCol2RangeIsWhatKeepsCol3InRange) {
       // Narrowing of docs/rules.md#narrowing (Number and Size: 1-based; Color: raw).
       Range narrowed = c.original;
       if (c.kind == ArithKind::kColor)
-        (sign > 0 ? narrowed.max : narrowed.min) = sign > 0 ? c.original.max - c.original.min : 2 * c.original.min;
+        (sign > 0 ? narrowed.max : narrowed.min) =
+            sign > 0 ? c.original.max - c.original.min : 2 * c.original.min;
       else
         (sign > 0 ? narrowed.max : narrowed.min) =
             sign > 0 ? c.original.max - c.original.min - 1 : 2 * c.original.min + 1;
@@ -39,10 +40,12 @@ TEST(Semantics, ArithmeticCol2RangeIsWhatKeepsCol3InRange) {
         const Range got = arithmetic_col2_range(c.kind, sign, narrowed, col1);
         std::set<int> expected;
         for (int col2 = c.original.min; col2 <= c.original.max; ++col2)
-          if (c.original.contains(arithmetic_apply(c.kind, sign, col1, col2))) expected.insert(col2);
+          if (c.original.contains(arithmetic_apply(c.kind, sign, col1, col2)))
+            expected.insert(col2);
         std::set<int> actual;
         for (int col2 = got.min; col2 <= got.max; ++col2) actual.insert(col2);
-        EXPECT_EQ(actual, expected) << "kind " << static_cast<int>(c.kind) << " sign " << sign << " col1 " << col1;
+        EXPECT_EQ(actual, expected)
+            << "kind " << static_cast<int>(c.kind) << " sign " << sign << " col1 " << col1;
       }
     }
 }
@@ -75,7 +78,8 @@ TEST(Semantics, ArithmeticPositionAcceptanceMatchesEnumeration) {
             }
             accepted += static_cast<double>(good) / sets / narrowed.size();
           }
-          EXPECT_NEAR(arithmetic_position_accept(sign, narrowed, n, popcount_of(col1)), accepted, 1e-12);
+          EXPECT_NEAR(arithmetic_position_accept(sign, narrowed, n, popcount_of(col1)), accepted,
+                      1e-12);
         }
 }
 
@@ -123,7 +127,8 @@ TEST(Semantics, LatinRowsAcceptExactlyTheTwoRotations) {
     bool expected = false;
     int third_expected = -1;
     for (const auto& [second, third] : {std::pair{rot1, rot2}, std::pair{rot2, rot1}})
-      if (distinct && r2 == second && x[6] == third[0] && x[7] == third[1]) expected = true, third_expected = third[2];
+      if (distinct && r2 == second && x[6] == third[0] && x[7] == third[1])
+        expected = true, third_expected = third[2];
     int third = -1;
     EXPECT_EQ(latin_rows(x, third), expected);
     if (expected) {

@@ -17,12 +17,12 @@
 #include <vector>
 
 #include "common/math.hpp"
+#include "common/random.hpp"
 #include "engine/answers/answer_set.hpp"
 #include "engine/model/configuration.hpp"
 #include "engine/model/constraints.hpp"
-#include "engine/rules/matrix.hpp"
 #include "engine/model/problem.hpp"
-#include "common/random.hpp"
+#include "engine/rules/matrix.hpp"
 
 namespace rave::engine::internal {
 
@@ -64,9 +64,9 @@ ModifiableEntry take_entry(std::vector<ModifiableEntry>& list, Rng& rng);
 /// docs/answer-sets.md#i-raven-attribute-bisection-tree).
 struct LayoutMemory {
   static constexpr int kLevels = kMaxNumberLevel + 1;
-  std::array<int, kLevels> remaining{};                 ///< slot combinations left per Number level
+  std::array<int, kLevels> remaining{};  ///< slot combinations left per Number level
   std::array<std::vector<SlotMask>, kLevels> used_sets;  ///< slot sets used per Number level
-  std::array<bool, kLevels> round_open{};               ///< I-RAVEN: level still free this round
+  std::array<bool, kLevels> round_open{};                ///< I-RAVEN: level still free this round
   std::vector<SlotMask> earlier_positions;               ///< sets given by Position changes
   /// Per entity index, the levels earlier changes gave it: [0] Type, [1] Size, [2] Color.
   std::vector<std::array<std::vector<int>, 3>> earlier_levels;
@@ -106,9 +106,9 @@ bool raven_modify(const LayoutSpec& layout, const LayoutConstraints& narrowed,
 
 /// Shuffles the candidates (and the I-RAVEN modification lists with them) with one permutation and
 /// returns the answer set; `candidates[0]` must be the answer.
-AnswerSet shuffle_candidates(std::array<Panel, kCandidates> candidates,
-                             std::optional<std::array<std::vector<Modification>, kCandidates>> modified,
-                             Rng& rng);
+AnswerSet shuffle_candidates(
+    std::array<Panel, kCandidates> candidates,
+    std::optional<std::array<std::vector<Modification>, kCandidates>> modified, Rng& rng);
 
 /// The three strategies (answers_raven.cpp, answers_iraven.cpp, answers_fair.cpp).
 AnswerSet build_raven_answers(const Matrix& matrix, Rng& rng);

@@ -9,7 +9,8 @@
 //   static const AttributeNames kNames{"bbox", "Type"};
 //   std::array<const char*, 2> v;
 //   find_attributes(entity_node, kNames, v);                        // one pass over the attributes
-//   int type = x.level(x.required(v[1], "Type", place), "Type", place, 1, 5);   // ...@Type on error
+//   int type = x.level(x.required(v[1], "Type", place), "Type", place, 1, 5);   // ...@Type on
+//   error
 #include <pugixml.hpp>
 
 #include <array>
@@ -59,7 +60,8 @@ class AttributeNames {
 
 /// Values of the attributes `names` of `node`, in one pass over its attributes: values[k] is the
 /// first attribute called names[k], nullptr when there is none (as node.attribute(names[k])).
-void find_attributes(pugi::xml_node node, const AttributeNames& names, std::span<const char*> values);
+void find_attributes(pugi::xml_node node, const AttributeNames& names,
+                     std::span<const char*> values);
 
 /// One step of an element path: `name`, or `name[index]` when index > 0 (1-based).
 struct Place {
@@ -95,26 +97,30 @@ struct XmlContext {
   /// The index of the slot of `layout` an Entity's `bbox` value names.
   int slot_of(std::string_view bbox, const LayoutText& layout, const Place& place) const;
   /// Checks that a Layout's `Position` value lists exactly the layout's slots.
-  void check_positions(std::string_view position, const LayoutText& layout, const Place& place) const;
+  void check_positions(std::string_view position, const LayoutText& layout,
+                       const Place& place) const;
   /// Data/Rules: one Rule_Group per component, four rules each (values unknown).
-  std::vector<RuleGroup> rule_groups(pugi::xml_node rules, const Configuration& config, const Place& place) const;
+  std::vector<RuleGroup> rule_groups(pugi::xml_node rules, const Configuration& config,
+                                     const Place& place) const;
   /// Data/Modified_attributes: the modifications of the 8 candidates.
-  std::array<std::vector<Modification>, kCandidates> modifications(pugi::xml_node node, const Configuration& config,
-                                                         const Place& place) const;
+  std::array<std::vector<Modification>, kCandidates> modifications(pugi::xml_node node,
+                                                                   const Configuration& config,
+                                                                   const Place& place) const;
 };
 
 /// "line:col" (1-based) of byte `offset` of `text`.
 std::string xml_line_col(std::string_view text, std::size_t offset);
-/// Throws InputError(file, line:col) at the first byte that is not valid UTF-8 or is a character XML
-/// does not allow (control characters other than tab, LF, CR; U+FFFE, U+FFFF).
+/// Throws InputError(file, line:col) at the first byte that is not valid UTF-8 or is a character
+/// XML does not allow (control characters other than tab, LF, CR; U+FFFE, U+FFFF).
 void check_xml_characters(std::string_view text, const std::string& file);
-/// Throws InputError(file, line:col) when `doc` (parsed in place from `text`, whose first byte is at
-/// `base`, with pugi::parse_fragment) has no root element or several, text outside the root, or an
-/// element with an attribute given twice.
-void check_xml_tree(const pugi::xml_document& doc, std::string_view text, const char* base, const std::string& file);
+/// Throws InputError(file, line:col) when `doc` (parsed in place from `text`, whose first byte is
+/// at `base`, with pugi::parse_fragment) has no root element or several, text outside the root, or
+/// an element with an attribute given twice.
+void check_xml_tree(const pugi::xml_document& doc, std::string_view text, const char* base,
+                    const std::string& file);
 
-/// parse_problem_xml without cutting `mask` values out first (engine/formats/xml_read.cpp): the reference
-/// behaviour the fast path must reproduce exactly, for tests.
+/// parse_problem_xml without cutting `mask` values out first (engine/formats/xml_read.cpp): the
+/// reference behaviour the fast path must reproduce exactly, for tests.
 Problem parse_problem_xml_uncut(std::string_view text, const std::string& file_name);
 /// The text pugixml parses on the fast path: each ` mask="..."` value emptied; `cuts` receives the
 /// offset of each emptied value in `out`. Nothing is cut from a text holding a NUL.

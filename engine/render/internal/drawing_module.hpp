@@ -4,8 +4,8 @@
 // on a symbolic file) then never loads OpenCV, nor the OpenBLAS, LAPACK and GLX libraries Debian's
 // libopencv_core brings, which cost most of a start-up (bench/README.md "Command start-up").
 //
-//   const DrawingModule& m = drawing_module();   // dlopen on the first call; rave::Error if missing
-//   m.draw_shape(shape, 140, 255, frame.data());
+//   const DrawingModule& m = drawing_module();   // dlopen on the first call; rave::Error if
+//   missing m.draw_shape(shape, 140, 255, frame.data());
 //
 // Where the module is looked for, first found wins: $RAVE_OPENCV_MODULE (a file), then beside the
 // executable or shared object that holds this loader and in its ../lib, then the build tree's copy.
@@ -28,8 +28,8 @@ inline constexpr int kDrawingModuleAbi = 1;
 /// The module's entry points: plain function pointers over the engine's own types (the module is
 /// built from the same sources and headers, by the same build, as its loader).
 struct DrawingModule {
-  int abi;                 ///< kDrawingModuleAbi of the module's build
-  std::size_t size;        ///< sizeof(DrawingModule) there: a second layout check
+  int abi;           ///< kDrawingModuleAbi of the module's build
+  std::size_t size;  ///< sizeof(DrawingModule) there: a second layout check
   void (*draw_shape)(const ShapeGeometry& shape, int fill, int outline, std::uint8_t* frame);
   Image (*warp_reference)(const Affine& forward, const Image& src);
   GrayImage (*problem_sheet)(std::span<const Image> panels, std::optional<int> target);

@@ -36,15 +36,17 @@ enum class SegmentKind : std::uint8_t {
 struct TemplateSegment {
   std::int16_t y = 0, x = 0, length = 0;
   SegmentKind kind = SegmentKind::kWeighted;
-  std::int32_t offset = 0;  ///< kWeighted: index of the first pixel's pair in EntityTemplate::weights / 2
+  std::int32_t offset =
+      0;  ///< kWeighted: index of the first pixel's pair in EntityTemplate::weights / 2
 };
 
 /// The colour-independent part of one entity's rendering.
 struct EntityTemplate {
-  std::vector<TemplateSegment> segments;  ///< raster order; pixels whose value is always 0 are left out
-  std::vector<std::int16_t> weights;      ///< kWeighted pixels: fill_weight - 2^14, line_weight - 2^14
-  std::string mask_rle;                   ///< XML `mask`: "[s1,l1,...]", 1-based starts
-  std::string real_bbox_json;             ///< XML `real_bbox`, e.g. "[0.5, 0.5, 0.4312, 0.4312]"
+  std::vector<TemplateSegment>
+      segments;                       ///< raster order; pixels whose value is always 0 are left out
+  std::vector<std::int16_t> weights;  ///< kWeighted pixels: fill_weight - 2^14, line_weight - 2^14
+  std::string mask_rle;               ///< XML `mask`: "[s1,l1,...]", 1-based starts
+  std::string real_bbox_json;         ///< XML `real_bbox`, e.g. "[0.5, 0.5, 0.4312, 0.4312]"
 };
 
 /// The template of `entity` in component `component` of `config` (built on first use; the

@@ -1,9 +1,10 @@
 #pragma once
 // The original's drawing calls, one to one, through OpenCV 4.6 (docs/rendering.md; rendering.py),
 // made by the drawing module (engine/render/opencv/, the only code that touches OpenCV, loaded on
-// first use: engine/render/internal/drawing_module.hpp). The fast renderer (engine/render/render.cpp) uses the
-// drawing to build its per-entity templates; the full-frame warp and panel renderer here are the
-// straightforward reference the tests hold the fast path against.
+// first use: engine/render/internal/drawing_module.hpp). The fast renderer
+// (engine/render/render.cpp) uses the drawing to build its per-entity templates; the full-frame
+// warp and panel renderer here are the straightforward reference the tests hold the fast path
+// against.
 //
 //   Image frame{};                                  // ink 0
 //   draw_shape(shape_geometry(slot, 5, 3), 140, 255, frame.data());

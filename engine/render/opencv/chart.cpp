@@ -13,7 +13,8 @@
 namespace rave::engine::opencv {
 namespace {
 
-constexpr int kWidth = 1000, kLeft = 96, kRight = 32, kPlotW = kWidth - kLeft - kRight, kPlotH = 420;
+constexpr int kWidth = 1000, kLeft = 96, kRight = 32, kPlotW = kWidth - kLeft - kRight,
+              kPlotH = 420;
 constexpr int kLegendRow = 26, kBottom = 84;
 const cv::Scalar kWhite(255), kInk(0), kGrid(225), kReference(100);
 
@@ -23,8 +24,8 @@ struct Style {
   bool hatched;
   int dash;
 };
-constexpr Style kStyles[] = {{40, false, 0},  {150, false, 9}, {210, false, 3},  {255, true, 14},
-                             {100, false, 5}, {240, true, 0},  {180, true, 7},   {70, true, 11}};
+constexpr Style kStyles[] = {{40, false, 0},  {150, false, 9}, {210, false, 3}, {255, true, 14},
+                             {100, false, 5}, {240, true, 0},  {180, true, 7},  {70, true, 11}};
 const Style& style(std::size_t i) { return kStyles[i % std::size(kStyles)]; }
 cv::Scalar shade(std::size_t i) { return cv::Scalar(style(i).gray); }
 
@@ -44,7 +45,8 @@ int text_width(const std::string& s, const Font& f) {
 }
 
 // `y` is the baseline; `x` the left end, the centre or the right end.
-void put_text(cv::Mat& img, const std::string& s, int x, int y, const Font& f, Align a, const cv::Scalar& c = kInk) {
+void put_text(cv::Mat& img, const std::string& s, int x, int y, const Font& f, Align a,
+              const cv::Scalar& c = kInk) {
   const int w = text_width(s, f);
   const int left = a == Align::kLeft ? x : a == Align::kCenter ? x - w / 2 : x - w;
   cv::putText(img, s, {left, y}, f.face, f.scale, c, f.thickness, cv::LINE_AA);
@@ -82,7 +84,9 @@ struct Axes {
   double lo = 0, hi = 1;
   int top = 0;  ///< first pixel row of the plot
   int bottom() const { return top + kPlotH; }
-  int y_of(double v) const { return bottom() - static_cast<int>(std::lround((v - lo) / (hi - lo) * kPlotH)); }
+  int y_of(double v) const {
+    return bottom() - static_cast<int>(std::lround((v - lo) / (hi - lo) * kPlotH));
+  }
 };
 
 Axes fit_axes(const ChartLabels& l, const std::vector<Series>& series, int top) {
@@ -112,14 +116,17 @@ std::vector<cv::Point> legend_layout(const std::vector<Series>& series) {
   return at;
 }
 
-int plot_top(const std::vector<cv::Point>& legend) { return (legend.empty() ? 50 : legend.back().y) + 28; }
+int plot_top(const std::vector<cv::Point>& legend) {
+  return (legend.empty() ? 50 : legend.back().y) + 28;
+}
 
 // A bar (or legend swatch) in series i's style: its gray, hatching, a black outline.
 void draw_box(cv::Mat& img, const cv::Rect& box, std::size_t i) {
   cv::rectangle(img, box, shade(i), cv::FILLED);
   if (style(i).hatched) {
     cv::Mat area = img(box & cv::Rect(0, 0, img.cols, img.rows));
-    for (int d = -area.rows; d < area.cols; d += 6) cv::line(area, {d, area.rows}, {d + area.rows, 0}, kInk, 1, cv::LINE_AA);
+    for (int d = -area.rows; d < area.cols; d += 6)
+      cv::line(area, {d, area.rows}, {d + area.rows, 0}, kInk, 1, cv::LINE_AA);
   }
   cv::rectangle(img, box, kInk, 1);
 }
@@ -145,18 +152,22 @@ void draw_segment(cv::Mat& img, cv::Point2d a, cv::Point2d b, std::size_t i, dou
   phase += length;
 }
 
-void draw_legend(cv::Mat& img, const std::vector<Series>& series, const std::vector<cv::Point>& at, bool bars) {
+void draw_legend(cv::Mat& img, const std::vector<Series>& series, const std::vector<cv::Point>& at,
+                 bool bars) {
   for (std::size_t i = 0; i < series.size(); ++i) {
     const cv::Point p = at[i];
     double phase = 0;
-    if (bars) draw_box(img, cv::Rect(p.x, p.y - 8, 24, 16), i);
-    else draw_segment(img, cv::Point2d(p.x, p.y), cv::Point2d(p.x + 24, p.y), i, phase);
+    if (bars)
+      draw_box(img, cv::Rect(p.x, p.y - 8, 24, 16), i);
+    else
+      draw_segment(img, cv::Point2d(p.x, p.y), cv::Point2d(p.x + 24, p.y), i, phase);
     put_text(img, series[i].name, p.x + 34, p.y + 6, kLabel, Align::kLeft);
   }
 }
 
 void draw_dashed(cv::Mat& img, int y, int x0, int x1) {
-  for (int x = x0; x < x1; x += 12) cv::line(img, {x, y}, {std::min(x + 7, x1), y}, kReference, 1, cv::LINE_AA);
+  for (int x = x0; x < x1; x += 12)
+    cv::line(img, {x, y}, {std::min(x + 7, x1), y}, kReference, 1, cv::LINE_AA);
 }
 
 // Title, y grid with tick labels, axis labels, the reference line and the frame.
@@ -192,8 +203,10 @@ GrayImage picture(const cv::Mat& img) {
 
 // Whiskers from y - e to y + e with caps, in black, and in white where they cross a dark bar whose
 // top is at pixel row `bar_top` (a line chart passes the plot's bottom).
-void draw_error_bar(cv::Mat& img, const Axes& a, int x, double y, double e, int cap, int bar_top, bool dark) {
-  const int low = std::clamp(a.y_of(y - e), a.top, a.bottom()), high = std::clamp(a.y_of(y + e), a.top, a.bottom());
+void draw_error_bar(cv::Mat& img, const Axes& a, int x, double y, double e, int cap, int bar_top,
+                    bool dark) {
+  const int low = std::clamp(a.y_of(y - e), a.top, a.bottom()),
+            high = std::clamp(a.y_of(y + e), a.top, a.bottom());
   const auto ink_at = [&](int row) { return dark && row > bar_top ? kWhite : kInk; };
   const int split = std::clamp(bar_top, high, low);
   cv::line(img, {x, high}, {x, split}, kInk, 1);
@@ -213,20 +226,25 @@ GrayImage line_chart(const ChartLabels& labels, const std::vector<Series>& serie
   std::size_t n = 1;
   for (const auto& s : series) n = std::max(n, s.y.size());
   const auto x_of = [&](std::size_t i) {  // i is 0-based, x = i + 1
-    return kLeft + (n == 1 ? kPlotW / 2 : static_cast<int>(std::lround(static_cast<double>(i) / static_cast<double>(n - 1) * kPlotW)));
+    return kLeft + (n == 1 ? kPlotW / 2
+                           : static_cast<int>(std::lround(static_cast<double>(i) /
+                                                          static_cast<double>(n - 1) * kPlotW)));
   };
   const double step = std::max(1.0, nice_step(static_cast<double>(n), 8));
   for (double x = 1; x <= static_cast<double>(n) + 1e-9; x += step)
-    put_text(img, number(x), x_of(static_cast<std::size_t>(x) - 1), a.bottom() + 22, kTick, Align::kCenter);
+    put_text(img, number(x), x_of(static_cast<std::size_t>(x) - 1), a.bottom() + 22, kTick,
+             Align::kCenter);
   for (std::size_t s = 0; s < series.size(); ++s) {
     const auto& y = series[s].y;
     double phase = 0;
     for (std::size_t i = 0; i + 1 < y.size(); ++i)
       if (std::isfinite(y[i]) && std::isfinite(y[i + 1]))
-        draw_segment(img, cv::Point2d(x_of(i), a.y_of(y[i])), cv::Point2d(x_of(i + 1), a.y_of(y[i + 1])), s, phase);
+        draw_segment(img, cv::Point2d(x_of(i), a.y_of(y[i])),
+                     cv::Point2d(x_of(i + 1), a.y_of(y[i + 1])), s, phase);
     for (std::size_t i = 0; i < y.size(); ++i) {
       if (!std::isfinite(y[i])) continue;
-      if (y.size() <= 40) cv::circle(img, {x_of(i), a.y_of(y[i])}, 3, line_shade(s), cv::FILLED, cv::LINE_AA);
+      if (y.size() <= 40)
+        cv::circle(img, {x_of(i), a.y_of(y[i])}, 3, line_shade(s), cv::FILLED, cv::LINE_AA);
       if (std::isfinite(error_at(series[s], i)))
         draw_error_bar(img, a, x_of(i), y[i], error_at(series[s], i), 3, a.bottom(), false);
     }
@@ -253,8 +271,8 @@ GrayImage bar_chart(const ChartLabels& labels, const std::vector<std::string>& c
       const int top = std::clamp(a.y_of(series[s].y[k]), a.top, a.bottom());
       draw_box(img, cv::Rect(x0, top, bar - 2, a.bottom() - top + 1), s);
       if (std::isfinite(error_at(series[s], k)))
-        draw_error_bar(img, a, x0 + (bar - 2) / 2, series[s].y[k], error_at(series[s], k), std::max(2, bar / 4), top,
-                       style(s).gray < 128);
+        draw_error_bar(img, a, x0 + (bar - 2) / 2, series[s].y[k], error_at(series[s], k),
+                       std::max(2, bar / 4), top, style(s).gray < 128);
     }
   }
   draw_reference(img, labels, a);

@@ -30,8 +30,7 @@ void draw_shape(const ShapeGeometry& shape, int fill, int outline, std::uint8_t*
   cv::Mat img = wrap(frame);
   const cv::Point center(shape.center.x, shape.center.y);
   switch (shape.type) {
-    case kShapeNone:
-      return;
+    case kShapeNone: return;
     case kCircle:
       if (fill != 0) cv::circle(img, center, shape.radius, cv::Scalar(fill), -1);
       cv::circle(img, center, shape.radius, cv::Scalar(outline), kOutlineWidth);

@@ -30,7 +30,7 @@ class EntityRule {
   int first_operand(ComponentPanel& reference, int row, int col, Rng& rng);
   int draw_operand(int row, int col, Rng& rng);
   void distribute(ComponentPanel& reference, ComponentPanel& target, int row, int col, Rng& rng);
-  int level(const ComponentPanel& panel) const;        ///< first entity's level
+  int level(const ComponentPanel& panel) const;          ///< first entity's level
   void set_all(ComponentPanel& panel, int level) const;  ///< value consistency
 
   Rule rule_;

@@ -5,24 +5,24 @@
 // ranges every fresh entity is drawn from).
 //
 //   ComponentFrame frame{.slot_count = 4, .ranges = narrowed[0]};
-//   ComponentPanel p = sample_layout(frame, rng);          // Number, Position, Uniformity, entities
-//   regenerate_entities(target, p.entities[0], /*count=*/3, frame, rng);
+//   ComponentPanel p = sample_layout(frame, rng);          // Number, Position, Uniformity,
+//   entities regenerate_entities(target, p.entities[0], /*count=*/3, frame, rng);
 #include <array>
 #include <span>
 #include <vector>
 
+#include "common/random.hpp"
 #include "engine/model/constraints.hpp"
 #include "engine/model/problem.hpp"
-#include "common/random.hpp"
 
 namespace rave::engine::internal {
 
 /// One component's fixed sampling context.
 struct ComponentFrame {
-  int slot_count = 1;           ///< size of the layout's slot table
-  LayoutConstraints ranges;     ///< narrowed constraints (spec 4.3)
-  LayoutConstraints original;   ///< the layout's constraints before pruning
-  int grid = kDefaultGrid;      ///< N: columns per row, rows per matrix
+  int slot_count = 1;          ///< size of the layout's slot table
+  LayoutConstraints ranges;    ///< narrowed constraints (spec 4.3)
+  LayoutConstraints original;  ///< the layout's constraints before pruning
+  int grid = kDefaultGrid;     ///< N: columns per row, rows per matrix
 };
 
 /// Rejection loops inside one problem give up after this many draws with a logic_error.
@@ -37,8 +37,8 @@ void resample_entity(Entity& entity, const LayoutConstraints& ranges, Rng& rng);
 std::vector<int> sample_slots(int slot_count, int count, Rng& rng);
 /// Fresh entities on `slots` (docs/rules.md#the-first-panel): uniform layout: the first is sampled,
 /// the others copy it; non-uniform: each is sampled independently. Replaces `panel.entities`.
-void fill_entities(ComponentPanel& panel, std::span<const int> slots, const LayoutConstraints& ranges,
-                   Rng& rng);
+void fill_entities(ComponentPanel& panel, std::span<const int> slots,
+                   const LayoutConstraints& ranges, Rng& rng);
 /// A whole fresh layout (docs/rules.md#the-first-panel): Number uniform in the range, positions,
 /// Uniformity, entities.
 ComponentPanel sample_layout(const ComponentFrame& frame, Rng& rng);
@@ -46,8 +46,8 @@ ComponentPanel sample_layout(const ComponentFrame& frame, Rng& rng);
 void resample_layout(ComponentPanel& panel, const ComponentFrame& frame, Rng& rng);
 /// D3 rows 2/3 (docs/rules.md#number-and-position-rules): positions and entities resampled for the
 /// given Number level.
-void resample_layout_with_number(ComponentPanel& panel, int number_level, const ComponentFrame& frame,
-                                 Rng& rng);
+void resample_layout_with_number(ComponentPanel& panel, int number_level,
+                                 const ComponentFrame& frame, Rng& rng);
 /// "Regenerate entities" of docs/rules.md#number-and-position-rules on given slots: each new entity
 /// copies `prototype` (the reference's first entity) and, in a non-uniform layout, redraws all four
 /// attributes.

@@ -32,14 +32,15 @@ class NumberPositionRule {
   std::vector<int> draw_position_operand(int col, Rng& rng) const;
   ComponentPanel distribute_number(ComponentPanel& reference, int row, int col, Rng& rng);
   ComponentPanel distribute_position(ComponentPanel& reference, int row, int col, Rng& rng);
-  std::vector<int> draw_other_set(int count, std::span<const std::vector<int>> taken, Rng& rng) const;
+  std::vector<int> draw_other_set(int count, std::span<const std::vector<int>> taken,
+                                  Rng& rng) const;
 
   Rule rule_;
   ComponentFrame frame_;
-  int step_ = 0;                        ///< applications so far, 0 .. N(N-1)-1
-  int count_sum_ = 0;                   ///< Arithmetic Number: running sum/difference of counts
-  std::vector<int> slot_sum_;           ///< Arithmetic Position: running union/difference, sorted
-  std::vector<int> dn_levels_;          ///< Distribute_N Number: row-1 col1's level, then N-1 more
+  int step_ = 0;                ///< applications so far, 0 .. N(N-1)-1
+  int count_sum_ = 0;           ///< Arithmetic Number: running sum/difference of counts
+  std::vector<int> slot_sum_;   ///< Arithmetic Position: running union/difference, sorted
+  std::vector<int> dn_levels_;  ///< Distribute_N Number: row-1 col1's level, then N-1 more
   std::vector<std::vector<int>> dn_sets_;  ///< Distribute_N Position: row-1 col1's set, N-1 more
   RowShifts rows_;
 };

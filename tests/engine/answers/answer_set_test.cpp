@@ -1,5 +1,5 @@
-// The answer-set dispatcher (engine/answers/answer_set.hpp): strategy names, the invariants every strategy
-// must satisfy on generated problems of every configuration, and determinism.
+// The answer-set dispatcher (engine/answers/answer_set.hpp): strategy names, the invariants every
+// strategy must satisfy on generated problems of every configuration, and determinism.
 #include "engine/answers/answer_set.hpp"
 #include "engine/render/render.hpp"
 
@@ -80,8 +80,9 @@ TEST(BuildAnswerSet, SameSeedSameAnswerSetDifferentSeedDifferentSet) {
 }
 
 TEST(BuildAnswerSet, RejectsAMatrixWithoutOneRuleGroupPerComponent) {
-  Matrix m = testing::hand_matrix(ConfigId::kCenterSingle, {testing::all_constant()},
-                                  {testing::component(0, {Entity{.slot = 0, .type = 2, .size = 3, .color = 4, .angle = 3}})});
+  Matrix m = testing::hand_matrix(
+      ConfigId::kCenterSingle, {testing::all_constant()},
+      {testing::component(0, {Entity{.slot = 0, .type = 2, .size = 3, .color = 4, .angle = 3}})});
   m.rules.clear();
   Rng rng(1);
   EXPECT_THROW(build_answer_set(m, AnswerStrategy::kRaven, rng), std::logic_error);

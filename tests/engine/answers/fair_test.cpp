@@ -5,8 +5,8 @@
 
 #include "engine/answers/answer_set.hpp"
 #include "engine/model/configuration.hpp"
-#include "engine/rules/oracle.hpp"
 #include "engine/render/render.hpp"
+#include "engine/rules/oracle.hpp"
 #include "tests/engine/support/answer_support.hpp"
 #include "tests/engine/support/reference_support.hpp"
 
@@ -59,9 +59,12 @@ TEST(FairAnswers, EndsInALogicErrorWhenEveryChildIsRejected) {
   // Row 3 holds Type/Size/Color levels the answer does not repeat, so under Constant rules the
   // answer passes only the Number/Position check; every child passes it too (one slot), scores
   // >= the answer and is rejected. The lists run dry after 4 + 5 + 9 attempts: an error, no hang.
-  Matrix m = testing::hand_matrix(ConfigId::kCenterSingle, {testing::all_constant()},
-                                  {testing::component(0, {Entity{.slot = 0, .type = 2, .size = 3, .color = 4, .angle = 3}})});
-  for (std::size_t i : {6u, 7u}) m.panels[i].components[0].entities[0] = Entity{.slot = 0, .type = 1, .size = 1, .color = 1, .angle = 3};
+  Matrix m = testing::hand_matrix(
+      ConfigId::kCenterSingle, {testing::all_constant()},
+      {testing::component(0, {Entity{.slot = 0, .type = 2, .size = 3, .color = 4, .angle = 3}})});
+  for (std::size_t i : {6u, 7u})
+    m.panels[i].components[0].entities[0] =
+        Entity{.slot = 0, .type = 1, .size = 1, .color = 1, .angle = 3};
   ASSERT_EQ(oracle_score(m, m.answer()), 1);
   Rng rng(3);
   try {

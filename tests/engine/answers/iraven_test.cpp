@@ -10,8 +10,8 @@
 #include <set>
 
 #include "engine/answers/answer_set.hpp"
-#include "engine/model/configuration.hpp"
 #include "engine/answers/internal/common.hpp"
+#include "engine/model/configuration.hpp"
 #include "tests/engine/support/answer_support.hpp"
 #include "tests/engine/support/reference_support.hpp"
 
@@ -23,9 +23,14 @@ using testing::hand_matrix;
 using testing::rule_group;
 using Mods = std::vector<Modification>;
 
-const Rule kConstantNP{.name = RuleName::kConstant, .attr = RuleAttr::kNumberPosition, .value = 0, .value_known = true};
-const Rule kProgNumber{.name = RuleName::kProgression, .attr = RuleAttr::kNumber, .value = 1, .value_known = true};
-const Rule kArithPosition{.name = RuleName::kArithmetic, .attr = RuleAttr::kPosition, .value = 1, .value_known = true};
+const Rule kConstantNP{.name = RuleName::kConstant,
+                       .attr = RuleAttr::kNumberPosition,
+                       .value = 0,
+                       .value_known = true};
+const Rule kProgNumber{
+    .name = RuleName::kProgression, .attr = RuleAttr::kNumber, .value = 1, .value_known = true};
+const Rule kArithPosition{
+    .name = RuleName::kArithmetic, .attr = RuleAttr::kPosition, .value = 1, .value_known = true};
 
 Entity entity(int slot, int type, int size, int color, int angle = 3) {
   return Entity{.slot = slot, .type = type, .size = size, .color = color, .angle = angle};
@@ -56,9 +61,9 @@ bool is_subsequence(const Mods& small, const Mods& big) {
   return j == small.size();
 }
 
-// Structure of eight modification lists (ours or the reference's): the answer's is empty; with three
-// levels every level is on exactly four lists, the sizes are 0,1,1,1,2,2,2,3 and every list follows
-// the level order; with fewer levels the 2- and 1-level shapes of 3.5.
+// Structure of eight modification lists (ours or the reference's): the answer's is empty; with
+// three levels every level is on exactly four lists, the sizes are 0,1,1,1,2,2,2,3 and every list
+// follows the level order; with fewer levels the 2- and 1-level shapes of 3.5.
 void expect_tree_shape(const std::array<Mods, 8>& lists) {
   std::map<std::pair<int, Attr>, int> on;
   std::multiset<std::size_t> sizes;
@@ -73,7 +78,8 @@ void expect_tree_shape(const std::array<Mods, 8>& lists) {
     EXPECT_EQ(sizes, (std::multiset<std::size_t>{0, 1, 1, 1, 2, 2, 2, 3}));
     for (const auto& [level, n] : on) EXPECT_EQ(n, 4);
   } else if (on.size() == 2) {
-    // (a, b): b is Number in Position-Number mode (6 x [b], 1 x [a]), else 3 x [b], 3 x [a, b], 1 x [a].
+    // (a, b): b is Number in Position-Number mode (6 x [b], 1 x [a]), else 3 x [b], 3 x [a, b], 1 x
+    // [a].
     EXPECT_TRUE(sizes == (std::multiset<std::size_t>{0, 1, 1, 1, 1, 1, 1, 1}) ||
                 sizes == (std::multiset<std::size_t>{0, 1, 1, 1, 1, 2, 2, 2}));
   } else {
@@ -110,8 +116,9 @@ void expect_mods_match_panels(const Panel& answer, const std::array<Panel, 8>& c
       ASSERT_NE(parent, lists.end());
       const auto& own = candidates[static_cast<std::size_t>(parent - lists.begin())].components[c];
       for (const Entity& e : cand.components[c].entities)
-        EXPECT_TRUE(std::any_of(own.entities.begin(), own.entities.end(),
-                                [&](const Entity& p) { return without_slot(p) == without_slot(e); }));
+        EXPECT_TRUE(std::any_of(own.entities.begin(), own.entities.end(), [&](const Entity& p) {
+          return without_slot(p) == without_slot(e);
+        }));
     }
   }
   expect_tree_shape(lists);
@@ -192,7 +199,7 @@ TEST(IRavenAnswers, TwoLevelPositionNumberModeAppliesSixNumbersToTheAnswer) {
     expect_mods_match_panels(m, set);
     const Mods pos{{0, Attr::kPosition}}, num{{0, Attr::kNumber}};
     EXPECT_EQ(shapes_of(*set.modified), (std::map<std::vector<std::pair<int, int>>, int>{
-                                             {{}, 1}, {key(pos), 1}, {key(num), 6}}));
+                                            {{}, 1}, {key(pos), 1}, {key(num), 6}}));
     const auto counts = number_counts(set, 0);
     EXPECT_EQ(std::count(counts.begin(), counts.end(), 4), 1);  // level 3 has one combination
   }
@@ -209,7 +216,7 @@ TEST(IRavenAnswers, TwoLevelsWithoutPositionApplyEachNumberToBoth) {
     expect_mods_match_panels(m, set);
     const Mods t{{0, Attr::kType}}, n{{0, Attr::kNumber}}, tn{{0, Attr::kType}, {0, Attr::kNumber}};
     EXPECT_EQ(shapes_of(*set.modified), (std::map<std::vector<std::pair<int, int>>, int>{
-                                             {{}, 1}, {key(t), 1}, {key(n), 3}, {key(tn), 3}}));
+                                            {{}, 1}, {key(t), 1}, {key(n), 3}, {key(tn), 3}}));
     std::map<int, int> types;  // attr_uni: one shared new Type on every entity of 4 candidates
     for (const Panel& p : set.candidates) {
       std::set<int> own;

@@ -9,25 +9,33 @@
 #include <set>
 
 #include "engine/answers/answer_set.hpp"
-#include "engine/model/configuration.hpp"
 #include "engine/answers/internal/common.hpp"
+#include "engine/model/configuration.hpp"
 #include "tests/engine/support/answer_support.hpp"
 #include "tests/engine/support/reference_support.hpp"
 
 namespace rave::engine {
 namespace {
 
-using internal::ModifiableEntry;
 using internal::modifiable_entries;
+using internal::ModifiableEntry;
 using testing::all_constant;
 using testing::component;
 using testing::hand_matrix;
 using testing::rule_group;
 
-const Rule kConstantNP{.name = RuleName::kConstant, .attr = RuleAttr::kNumberPosition, .value = 0, .value_known = true};
-const Rule kProgNumber{.name = RuleName::kProgression, .attr = RuleAttr::kNumber, .value = 1, .value_known = true};
-const Rule kArithPosition{.name = RuleName::kArithmetic, .attr = RuleAttr::kPosition, .value = 1, .value_known = true};
-const Rule kD3Position{.name = RuleName::kDistributeThree, .attr = RuleAttr::kPosition, .value = 0, .value_known = true};
+const Rule kConstantNP{.name = RuleName::kConstant,
+                       .attr = RuleAttr::kNumberPosition,
+                       .value = 0,
+                       .value_known = true};
+const Rule kProgNumber{
+    .name = RuleName::kProgression, .attr = RuleAttr::kNumber, .value = 1, .value_known = true};
+const Rule kArithPosition{
+    .name = RuleName::kArithmetic, .attr = RuleAttr::kPosition, .value = 1, .value_known = true};
+const Rule kD3Position{.name = RuleName::kDistributeThree,
+                       .attr = RuleAttr::kPosition,
+                       .value = 0,
+                       .value_known = true};
 
 Entity entity(int slot, int type, int size, int color, int angle = 3) {
   return Entity{.slot = slot, .type = type, .size = size, .color = color, .angle = angle};
@@ -38,8 +46,8 @@ std::vector<ModifiableEntry> entries(const Matrix& m) {
 }
 
 TEST(ModifiableEntries, CenterSingleWithConstantRulesListsTypeSizeColor) {
-  const Matrix m = hand_matrix(ConfigId::kCenterSingle, {all_constant()},
-                               {component(0, {entity(0, 2, 3, 4)})});
+  const Matrix m =
+      hand_matrix(ConfigId::kCenterSingle, {all_constant()}, {component(0, {entity(0, 2, 3, 4)})});
   const std::vector<ModifiableEntry> expected{
       {0, Attr::kType, 4, {1, 5}, false},
       {0, Attr::kSize, 5, {0, 5}, false},
@@ -66,10 +74,12 @@ TEST(ModifiableEntries, NumberRuleDropsPositionAndNoiseConstants) {
 TEST(ModifiableEntries, PositionRuleKeepsPositionAndGovernedConstants) {
   // Distribute_Three on Position keeps entities, so Constant Type is governed even when
   // non-uniform; Arithmetic Position regenerates, so there it is noise.
-  const ComponentPanel a = component(0, {entity(1, 1, 2, 3), entity(2, 4, 2, 3), entity(7, 5, 0, 0)});
+  const ComponentPanel a =
+      component(0, {entity(1, 1, 2, 3), entity(2, 4, 2, 3), entity(7, 5, 0, 0)});
   const Matrix keep = hand_matrix(
       ConfigId::kDistributeNine,
-      {rule_group(kD3Position, RuleName::kConstant, RuleName::kConstant, RuleName::kConstant)}, {a});
+      {rule_group(kD3Position, RuleName::kConstant, RuleName::kConstant, RuleName::kConstant)},
+      {a});
   const Matrix regen = hand_matrix(
       ConfigId::kDistributeNine,
       {rule_group(kArithPosition, RuleName::kConstant, RuleName::kConstant, RuleName::kConstant)},
@@ -88,13 +98,13 @@ TEST(ModifiableEntries, PositionRuleKeepsPositionAndGovernedConstants) {
 }
 
 TEST(ModifiableEntries, UniformLayoutGovernsConstantsAndOutColorIsNeverListed) {
-  const Matrix m = hand_matrix(ConfigId::kOutInCenter, {all_constant(), all_constant()},
-                               {component(3, {entity(0, 3, 4, 0)}), component(2, {entity(0, 1, 1, 1)})});
+  const Matrix m =
+      hand_matrix(ConfigId::kOutInCenter, {all_constant(), all_constant()},
+                  {component(3, {entity(0, 3, 4, 0)}), component(2, {entity(0, 1, 1, 1)})});
   const std::vector<ModifiableEntry> expected{
-      {0, Attr::kType, 4, {1, 5}, true},   // uniform: attr_uni
-      {0, Attr::kSize, 2, {3, 5}, true},   // Out's original Size range [3,5]; Color [0,0] absent
-      {1, Attr::kType, 4, {1, 5}, false},
-      {1, Attr::kSize, 5, {0, 5}, false},
+      {0, Attr::kType, 4, {1, 5}, true},  // uniform: attr_uni
+      {0, Attr::kSize, 2, {3, 5}, true},  // Out's original Size range [3,5]; Color [0,0] absent
+      {1, Attr::kType, 4, {1, 5}, false},  {1, Attr::kSize, 5, {0, 5}, false},
       {1, Attr::kColor, 9, {0, 9}, false},
   };
   EXPECT_EQ(entries(m), expected);
@@ -191,8 +201,9 @@ void expect_star(ConfigId config, const std::vector<RuleGroup>& rules, const Pan
     const auto diff = testing::panel_diff(answer, candidates[i]);
     ASSERT_EQ(diff.size(), 1u) << "candidate " << i;
     const auto [c, attr] = *diff.begin();
-    EXPECT_TRUE(std::any_of(list.begin(), list.end(),
-                            [&](const ModifiableEntry& e) { return e.component == c && e.attr == attr; }))
+    EXPECT_TRUE(
+        std::any_of(list.begin(), list.end(),
+                    [&](const ModifiableEntry& e) { return e.component == c && e.attr == attr; }))
         << "candidate " << i << " changed " << attr_name(attr) << " which is not modifiable";
   }
 }
@@ -215,8 +226,8 @@ TEST(RavenAnswers, HandBuiltTwoByTwoIsAStar) {
 TEST(RavenAnswers, EntityDistractorsAvoidEarlierValuesPerEntity) {
   // Only Type is modifiable (center, Type range [1,5], 4 uses) plus Size/Color; over many seeds,
   // whenever several Type distractors exist their types differ from each other and from A's.
-  const Matrix m = hand_matrix(ConfigId::kCenterSingle, {all_constant()},
-                               {component(0, {entity(0, 2, 3, 4)})});
+  const Matrix m =
+      hand_matrix(ConfigId::kCenterSingle, {all_constant()}, {component(0, {entity(0, 2, 3, 4)})});
   for (std::uint64_t seed = 0; seed < 200; ++seed) {
     Rng rng(seed);
     const AnswerSet set = build_answer_set(m, AnswerStrategy::kRaven, rng);
@@ -225,14 +236,17 @@ TEST(RavenAnswers, EntityDistractorsAvoidEarlierValuesPerEntity) {
     for (std::size_t i = 0; i < 8; ++i) {
       if (static_cast<int>(i) == set.target) continue;
       const Entity& e = set.candidates[i].components[0].entities[0];
-      const Attr attr = *testing::component_diff(m.answer().components[0],
-                                                 set.candidates[i].components[0]).begin();
+      const Attr attr =
+          *testing::component_diff(m.answer().components[0], set.candidates[i].components[0])
+               .begin();
       ++counts[attr];
       values[attr].insert(internal::entity_level(e, attr));
     }
     for (const auto& [attr, n] : counts) {
       EXPECT_EQ(values[attr].size(), static_cast<std::size_t>(n)) << attr_name(attr);
-      EXPECT_EQ(values[attr].count(internal::entity_level(m.answer().components[0].entities[0], attr)), 0u);
+      EXPECT_EQ(
+          values[attr].count(internal::entity_level(m.answer().components[0].entities[0], attr)),
+          0u);
       EXPECT_LE(n, attr == Attr::kType ? 4 : attr == Attr::kSize ? 5 : 9);  // uses bound
     }
   }

@@ -1,18 +1,18 @@
 // .asig problems (engine/formats/asig_io.hpp, docs/asig.md): lossless round trips with the engine's
 // Problem and with the RAVEN XML of every reference problem, generated problems with known rule
 // parameters, structure sentences of the npz, and located errors.
-#include "engine/encode.hpp"
 #include "engine/formats/asig_io.hpp"
+#include "engine/encode.hpp"
 
 #include <gtest/gtest.h>
 
 #include "common/atomic_file.hpp"
-#include "engine/generate.hpp"
+#include "common/random.hpp"
 #include "engine/formats/npz.hpp"
 #include "engine/formats/problem_files.hpp"
-#include "common/random.hpp"
-#include "engine/model/structure.hpp"
 #include "engine/formats/xml_io.hpp"
+#include "engine/generate.hpp"
+#include "engine/model/structure.hpp"
 #include "grammar/parse.hpp"
 #include "grammar/writer.hpp"
 #include "tests/engine/support/reference_support.hpp"
@@ -45,7 +45,8 @@ TEST(AsigReference, IRavenRoundTripKeepsModifiedAttributes) {
 
 TEST(AsigReference, FairRoundTripIsByteIdentical) { expect_reference_round_trip("fair"); }
 
-// The `structure` of the original npz (re-created and checked against its sha256) parses to the tree.
+// The `structure` of the original npz (re-created and checked against its sha256) parses to the
+// tree.
 TEST(AsigReference, NpzStructureSentencesParseToTheConfigurationTrees) {
   for (const auto& ref : rave::testing::reference_problems("raven")) {
     SCOPED_TRACE(ref.xml.string());
@@ -58,7 +59,8 @@ TEST(AsigReference, NpzStructureSentencesParseToTheConfigurationTrees) {
 }
 
 TEST(AsigGenerated, KnownParametersAndAllStrategiesRoundTrip) {
-  for (const auto strategy : {AnswerStrategy::kRaven, AnswerStrategy::kIRaven, AnswerStrategy::kFair})
+  for (const auto strategy :
+       {AnswerStrategy::kRaven, AnswerStrategy::kIRaven, AnswerStrategy::kFair})
     for (const auto& config : all_configurations()) {
       const Problem problem = generate_problem(config.id, strategy, 2024, 3);
       const std::string text = write_asig(problem);
@@ -109,34 +111,45 @@ TEST(AsigErrors, NameTheLineAndColumn) {
   EXPECT_EQ(error_of(replace_line(ok, 3, "configuration square")).substr(0, 46),
             "p.asig:3:15: expected a configuration (center_");
   EXPECT_EQ(error_of(replace_line(ok, 4, "rule 0 Constant Type ?")),
-            "p.asig:4:17: expected the attr of rule 1 of a group (Number/Position, Number or Position; then "
+            "p.asig:4:17: expected the attr of rule 1 of a group (Number/Position, Number or "
+            "Position; then "
             "Type, Size, Color), got 'Type'");
-  EXPECT_EQ(error_of(replace_line(ok, 8, "target 8")), "p.asig:8:8: expected candidate index 0..7, got '8'");
+  EXPECT_EQ(error_of(replace_line(ok, 8, "target 8")),
+            "p.asig:8:8: expected candidate index 0..7, got '8'");
   EXPECT_EQ(error_of(replace_line(ok, 9, "predict 1 2")),
             "p.asig:9:11: expected end of line after 'predict <candidate>', got '2'");
-  EXPECT_EQ(error_of(ok + "answer 3\n"),
-            "p.asig:26:1: expected rule, target, predict, context, candidate or modified, got 'answer'");
-  EXPECT_EQ(error_of(ok + "context 2 Scene /\n"), "p.asig:26:1: expected context 2 once, got it again (first on line 12)");
+  EXPECT_EQ(
+      error_of(ok + "answer 3\n"),
+      "p.asig:26:1: expected rule, target, predict, context, candidate or modified, got 'answer'");
+  EXPECT_EQ(error_of(ok + "context 2 Scene /\n"),
+            "p.asig:26:1: expected context 2 once, got it again (first on line 12)");
 }
 
 TEST(AsigErrors, PanelSentencesAreCheckedInPlace) {
   const std::string ok = valid_text();
-  const auto with_context0 = [&](const std::string& sentence) { return replace_line(ok, 10, "context 0 " + sentence); };
+  const auto with_context0 = [&](const std::string& sentence) {
+    return replace_line(ok, 10, "context 0 " + sentence);
+  };
   EXPECT_EQ(error_of(with_context0("Scene Singleton Grid Center_Single / / /")),
             "p.asig:10:51: expected a Structure or '/', got end of input");
-  EXPECT_EQ(error_of(with_context0("Scene Singleton Grid Distribute_Four[Uniformity=0] Entity[slot=0 Type=1 Size=1 "
-                                   "Color=1 Angle=1] / / / / /")),
+  EXPECT_EQ(error_of(with_context0(
+                "Scene Singleton Grid Distribute_Four[Uniformity=0] Entity[slot=0 Type=1 Size=1 "
+                "Color=1 Angle=1] / / / / /")),
             "p.asig:10:32: expected Layout 'Center_Single' (center_single), got 'Distribute_Four'");
-  EXPECT_EQ(error_of(with_context0("Scene Singleton Grid Center_Single[Uniformity=0] Entity[slot=0 Type=6 Size=1 "
-                                   "Color=1 Angle=1] / / / / /")),
+  EXPECT_EQ(error_of(with_context0(
+                "Scene Singleton Grid Center_Single[Uniformity=0] Entity[slot=0 Type=6 Size=1 "
+                "Color=1 Angle=1] / / / / /")),
             "p.asig:10:74: expected Type 1..5, got 6");
-  EXPECT_EQ(error_of(with_context0("Scene Singleton Grid Center_Single[Number=1 Uniformity=0] Entity[slot=0 Type=1 "
-                                   "Size=1 Color=1 Angle=1] / / / / /")),
+  EXPECT_EQ(error_of(with_context0(
+                "Scene Singleton Grid Center_Single[Number=1 Uniformity=0] Entity[slot=0 Type=1 "
+                "Size=1 Color=1 Angle=1] / / / / /")),
             "p.asig:10:46: expected Number=0 (1 entities), got Number=1");
-  EXPECT_EQ(error_of(with_context0("Scene Singleton Grid Center_Single[Uniformity=0] Entity[slot=0 Type=1 Size=1 "
-                                   "Color=1] / / / / /")),
+  EXPECT_EQ(error_of(with_context0(
+                "Scene Singleton Grid Center_Single[Uniformity=0] Entity[slot=0 Type=1 Size=1 "
+                "Color=1] / / / / /")),
             "p.asig:10:60: expected Angle on Entity, got none");
-  EXPECT_EQ(error_of(with_context0("Scene Singleton Grid Center_Single Entity[slot=0 Type=1 Size=1 Color=1 Angle=1] / / / / /")),
+  EXPECT_EQ(error_of(with_context0("Scene Singleton Grid Center_Single Entity[slot=0 Type=1 Size=1 "
+                                   "Color=1 Angle=1] / / / / /")),
             "p.asig:10:32: expected Uniformity on Center_Single, got none");
 }
 
@@ -145,7 +158,8 @@ TEST(AsigErrors, MissingPiecesAreReportedAtTheEnd) {
   const std::string without_candidate = replace_line(ok, 25, "# candidate 7 dropped");
   EXPECT_EQ(error_of(without_candidate),
             "p.asig:26:1: expected a line 'candidate 7 <sentence>', got end of file");
-  EXPECT_EQ(error_of(replace_line(ok, 7, "#")), "p.asig:26:1: expected 4 rules for component 0, got 3");
+  EXPECT_EQ(error_of(replace_line(ok, 7, "#")),
+            "p.asig:26:1: expected 4 rules for component 0, got 3");
   const std::string shifted = error_of(replace_line(ok, 6, "#"));  // Color moves into Size's place
   EXPECT_TRUE(shifted.starts_with("p.asig:7:") && shifted.ends_with("got 'Color'")) << shifted;
 }
@@ -165,13 +179,15 @@ TEST(AsigRules, ParametersAndRulesMustExist) {
   EXPECT_EQ(error_of(replace_line(ok, 4, "rule 0 Progression Number/Position +1")),
             "p.asig:4:8: Progression Number/Position is not a rule of RAVEN's rule table");
   EXPECT_EQ(error_of(replace_line(ok, 4, "rule 0 Progression Number +1")),
-            "p.asig:4:8: Progression Number cannot hold in layout Center_Single (its level ranges leave no room for it)");
+            "p.asig:4:8: Progression Number cannot hold in layout Center_Single (its level ranges "
+            "leave no room for it)");
   EXPECT_EQ(error_of(replace_line(ok, 4, "rule 0 Progression Number ?")),
-            "p.asig:4:8: Progression Number cannot hold in layout Center_Single (its level ranges leave no room for it)");
+            "p.asig:4:8: Progression Number cannot hold in layout Center_Single (its level ranges "
+            "leave no room for it)");
 }
 
-// A file without rule lines (what other tools export, and all the rule-free solver needs) reads with
-// the rules unknown and writes back without them.
+// A file without rule lines (what other tools export, and all the rule-free solver needs) reads
+// with the rules unknown and writes back without them.
 TEST(AsigRules, RuleLinesAreOptional) {
   std::string text = valid_text();
   for (int line = 4; line <= 7; ++line) text = replace_line(text, line, "#");
@@ -184,7 +200,8 @@ TEST(AsigRules, RuleLinesAreOptional) {
 // Random one-byte edits of a valid file either still read (and then write back to text that reads
 // to the same problem) or throw InputError; never another exception. Draws from Rng.
 TEST(AsigErrors, MutatedFilesReadOrFailCleanly) {
-  const std::string ok = write_asig(generate_problem(ConfigId::kOutInGrid, AnswerStrategy::kIRaven, 11, 2));
+  const std::string ok =
+      write_asig(generate_problem(ConfigId::kOutInGrid, AnswerStrategy::kIRaven, 11, 2));
   Rng rng(77);
   int failures = 0;
   for (int i = 0; i < 1500; ++i) {

@@ -1,7 +1,7 @@
 // npz files: every reference problem re-encoded (XML -> render -> npz) byte for byte and read back,
 // round trips, truncated and corrupt input, and numpy itself loading what we write.
-#include "engine/render/render.hpp"
 #include "engine/formats/npz.hpp"
+#include "engine/render/render.hpp"
 
 #include <gtest/gtest.h>
 
@@ -13,9 +13,9 @@
 #include "common/atomic_file.hpp"
 #include "common/error.hpp"
 #include "common/random.hpp"
-#include "engine/model/structure.hpp"
 #include "engine/formats/xml_io.hpp"
 #include "engine/formats/zip.hpp"
+#include "engine/model/structure.hpp"
 #include "tests/engine/support/reference_support.hpp"
 
 namespace rave::engine {
@@ -42,7 +42,8 @@ void expect_reencoded(std::string_view set) {
     EXPECT_EQ(original.array("predict").shape.size(), ref.predict_as_vector ? 1u : 0u) << ref.xml;
     files += 1, identical += same && direct == got;
   }
-  std::cout << set << " reference: " << identical << " of " << files << " npz files byte-identical\n";
+  std::cout << set << " reference: " << identical << " of " << files
+            << " npz files byte-identical\n";
 }
 
 TEST(NpzConformance, RavenReferenceReencodesByteForByte) { expect_reencoded("raven"); }
@@ -69,8 +70,8 @@ TEST(Npz, RoundTripsStoredAndCompressed) {
       NpzContents c = sample_contents();
       c.predict_as_vector = vector_predict;
       const NpzFile f = parse_npz(encode_npz(c, compress), "mem.npz");
-      EXPECT_EQ(f.keys(), (std::vector<std::string>{"image", "target", "predict", "meta_matrix", "meta_target",
-                                                     "structure", "meta_structure"}));
+      EXPECT_EQ(f.keys(), (std::vector<std::string>{"image", "target", "predict", "meta_matrix",
+                                                    "meta_target", "structure", "meta_structure"}));
       EXPECT_EQ(f.contents(), c);
       EXPECT_EQ(f.array("structure").descr, "<U18");  // In_Distribute_Four
     }
@@ -90,7 +91,8 @@ TEST(Npz, ReadsPython2BytesStructure) {
 TEST(Npz, EveryTruncationThrowsInputError) {
   for (bool compress : {false, true}) {
     const std::string bytes = encode_npz(sample_contents(), compress);
-    for (std::size_t n = 0; n < bytes.size(); n += (n < 2000 || n + 2000 > bytes.size()) ? 1 : 997) {
+    for (std::size_t n = 0; n < bytes.size();
+         n += (n < 2000 || n + 2000 > bytes.size()) ? 1 : 997) {
       try {
         parse_npz(std::string_view(bytes).substr(0, n), "cut.npz");
         ADD_FAILURE() << "no error at length " << n;
@@ -137,7 +139,8 @@ TEST(Npz, MissingMemberNamesIt) {
 }
 
 // An npz with `key` replaced by an int64 scalar `value` (target, predict) or uint8 array (meta_*).
-std::string npz_with(const std::string& key, const std::string& header, const std::string& payload) {
+std::string npz_with(const std::string& key, const std::string& header,
+                     const std::string& payload) {
   std::vector<ZipMember> members = read_zip(encode_npz(sample_contents(), false), "s.npz");
   std::vector<ZipSource> sources;
   for (auto& m : members) {
@@ -149,7 +152,9 @@ std::string npz_with(const std::string& key, const std::string& header, const st
 
 std::string int64_payload(std::int64_t v) {
   std::string out(8, '\0');
-  for (int i = 0; i < 8; ++i) out[static_cast<std::size_t>(i)] = static_cast<char>((static_cast<std::uint64_t>(v) >> (8 * i)) & 0xFF);
+  for (int i = 0; i < 8; ++i)
+    out[static_cast<std::size_t>(i)] =
+        static_cast<char>((static_cast<std::uint64_t>(v) >> (8 * i)) & 0xFF);
   return out;
 }
 
@@ -171,7 +176,9 @@ TEST(NpzRanges, CandidateIndicesAreZeroToSeven) {
             "r.npz:target.npy: target 99 is not a candidate index 0..7");
   EXPECT_EQ(npz_error(npz_with("target", npy_header("<i8", scalar), int64_payload(-1)), target),
             "r.npz:target.npy: target -1 is not a candidate index 0..7");
-  EXPECT_EQ(npz_error(npz_with("predict", npy_header("<i8", one), int64_payload((std::int64_t{1} << 40) + 3)), predict),
+  EXPECT_EQ(npz_error(npz_with("predict", npy_header("<i8", one),
+                               int64_payload((std::int64_t{1} << 40) + 3)),
+                      predict),
             "r.npz:predict.npy: predict 1099511627779 is not a candidate index 0..7");
 }
 
@@ -179,15 +186,18 @@ TEST(NpzRanges, MetaArraysHoldBits) {
   const std::vector<std::size_t> nine{9};
   std::string bits(9, '\0');
   bits[4] = 2;
-  EXPECT_EQ(npz_error(npz_with("meta_target", npy_header("|u1", nine), bits), [](const NpzFile& f) { f.meta_target(); }),
+  EXPECT_EQ(npz_error(npz_with("meta_target", npy_header("|u1", nine), bits),
+                      [](const NpzFile& f) { f.meta_target(); }),
             "r.npz:meta_target.npy: meta_target holds 2 at index 4; its values are bits (0 or 1)");
-  EXPECT_EQ(npz_error(encode_npz(sample_contents(), false), [](const NpzFile& f) { f.contents(); }), "");
+  EXPECT_EQ(npz_error(encode_npz(sample_contents(), false), [](const NpzFile& f) { f.contents(); }),
+            "");
 }
 
 TEST(Npz, SelectiveReadSkipsOtherMembers) {
   for (bool compress : {false, true}) {
     std::string bytes = encode_npz(sample_contents(), compress);
-    bytes[2000] ^= 0x55;  // inside image.npy (stored payload or deflate stream): the member is now corrupt
+    bytes[2000] ^=
+        0x55;  // inside image.npy (stored payload or deflate stream): the member is now corrupt
     EXPECT_THROW(parse_npz(bytes, "c.npz"), InputError);
     const NpzFile f = parse_npz(bytes, "c.npz", {"target", "predict"});
     EXPECT_EQ(f.keys(), (std::vector<std::string>{"target", "predict"}));
@@ -207,7 +217,8 @@ TEST(Npz, SelectiveFileReadEitherMemberOrder) {
   std::string target(8, '\0'), predict(8, '\0');
   target[0] = static_cast<char>(c.target), predict[0] = static_cast<char>(c.predict);
   const std::string big(100000, 'x');
-  const ZipSource image_last[] = {{"target.npy", {header, target}}, {"predict.npy", {header, predict}}, {"pad.npy", {big}}};
+  const ZipSource image_last[] = {
+      {"target.npy", {header, target}}, {"predict.npy", {header, predict}}, {"pad.npy", {big}}};
   write_file_atomic(dir / "numpy.npz", encode_npz(c, false));
   write_file_atomic(dir / "other.npz", write_zip(image_last, false));
   for (const char* name : {"numpy.npz", "other.npz"}) {
@@ -218,19 +229,27 @@ TEST(Npz, SelectiveFileReadEitherMemberOrder) {
 }
 
 TEST(Npy, HeaderMatchesNumpy124Layout) {
-  // Headers as numpy 1.24's format.write_array wrote them (dict, growth padding, 64-byte alignment).
+  // Headers as numpy 1.24's format.write_array wrote them (dict, growth padding, 64-byte
+  // alignment).
   const std::vector<std::size_t> image{16, 160, 160}, scalar{}, tokens{8};
-  auto padded = [](std::string dict) { return std::string("\x93NUMPY\x01\x00\x76\x00", 10) + dict + std::string(117 - dict.size(), ' ') + "\n"; };
-  EXPECT_EQ(npy_header("|u1", image), padded("{'descr': '|u1', 'fortran_order': False, 'shape': (16, 160, 160), }"));
-  EXPECT_EQ(npy_header("<i8", scalar), padded("{'descr': '<i8', 'fortran_order': False, 'shape': (), }"));
-  EXPECT_EQ(npy_header("<U13", tokens), padded("{'descr': '<U13', 'fortran_order': False, 'shape': (8,), }"));
+  auto padded = [](std::string dict) {
+    return std::string("\x93NUMPY\x01\x00\x76\x00", 10) + dict +
+           std::string(117 - dict.size(), ' ') + "\n";
+  };
+  EXPECT_EQ(npy_header("|u1", image),
+            padded("{'descr': '|u1', 'fortran_order': False, 'shape': (16, 160, 160), }"));
+  EXPECT_EQ(npy_header("<i8", scalar),
+            padded("{'descr': '<i8', 'fortran_order': False, 'shape': (), }"));
+  EXPECT_EQ(npy_header("<U13", tokens),
+            padded("{'descr': '<U13', 'fortran_order': False, 'shape': (8,), }"));
 }
 
 TEST(Npy, ParsesVersion2And3HeadersAndRejectsFortranOrder) {
   for (char major : {'\x02', '\x03'}) {
     const std::string dict = "{'shape': (2, 3), 'fortran_order': False, 'descr': '|u1'}";
     const std::string len{static_cast<char>(dict.size() + 1), 0, 0, 0};
-    const std::string bytes = std::string("\x93NUMPY", 6) + major + '\0' + len + dict + "\n" + "abcdef";
+    const std::string bytes =
+        std::string("\x93NUMPY", 6) + major + '\0' + len + dict + "\n" + "abcdef";
     const NpyArray a = parse_npy(bytes, "f.npz", "x.npy");
     EXPECT_EQ(a.descr, "|u1");
     EXPECT_EQ(a.shape, (std::vector<std::size_t>{2, 3}));
@@ -246,7 +265,8 @@ TEST(Npy, ParsesVersion2And3HeadersAndRejectsFortranOrder) {
     EXPECT_EQ(e.file(), "f.npz");
     EXPECT_NE(e.place().find("x.npy"), std::string::npos);
   }
-  EXPECT_THROW(parse_npy(npy_header("|u1", shape) + "abc", "f.npz", "x.npy"), InputError);  // short payload
+  EXPECT_THROW(parse_npy(npy_header("|u1", shape) + "abc", "f.npz", "x.npy"),
+               InputError);  // short payload
   const std::vector<std::size_t> huge{std::size_t{1} << 40, std::size_t{1} << 40};
   EXPECT_THROW(parse_npy(npy_header("<i8", huge), "f.npz", "x.npy"), InputError);  // size overflows
 }
@@ -262,7 +282,8 @@ TEST(Npz, NumpyLoadsWhatWeWrite) {
         "import numpy as np, sys\n"
         "z = np.load(sys.argv[1])\n"
         "print(' '.join(f'{k}:{z[k].dtype.str}:{z[k].shape}'.replace(' ', '') for k in z.files))\n"
-        "print(int(z['target']), int(z['predict']), int(z['image'][3, 10, 20]), int(z['meta_matrix'][2, 7]),"
+        "print(int(z['target']), int(z['predict']), int(z['image'][3, 10, 20]), "
+        "int(z['meta_matrix'][2, 7]),"
         " '/'.join(z['structure']))\n";
     const auto script_path = dir / "check.py";
     write_file_atomic(script_path, script);
@@ -277,10 +298,10 @@ TEST(Npz, NumpyLoadsWhatWeWrite) {
     std::string joined;
     for (const auto& t : c.structure) joined += (joined.empty() ? "" : "/") + t;
     EXPECT_EQ(output,
-              "image:|u1:(16,160,160) target:<i8:() predict:<i8:() meta_matrix:|u1:(8,9) meta_target:|u1:(9,) "
+              "image:|u1:(16,160,160) target:<i8:() predict:<i8:() meta_matrix:|u1:(8,9) "
+              "meta_target:|u1:(9,) "
               "structure:<U18:(12,) meta_structure:|u1:(21,)\n5 3 " +
-                  std::to_string(c.image[3 * 25600 + 10 * 160 + 20]) +
-                  " 1 " + joined + "\n");
+                  std::to_string(c.image[3 * 25600 + 10 * 160 + 20]) + " 1 " + joined + "\n");
   }
   std::filesystem::remove_all(dir);
 }

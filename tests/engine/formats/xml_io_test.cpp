@@ -1,7 +1,7 @@
 // The XML reader and writer: every reference XML read and written back byte for byte (masks and
 // real_bbox recomputed from the levels), Python 2's sorted attribute order, and located errors.
-#include "engine/encode.hpp"
 #include "engine/formats/xml_io.hpp"
+#include "engine/encode.hpp"
 
 #include <gtest/gtest.h>
 
@@ -21,8 +21,9 @@ std::string first_difference(const std::string& got, const std::string& want) {
   while (i < got.size() && i < want.size() && got[i] == want[i]) ++i;
   if (i == got.size() && i == want.size()) return "";
   const std::size_t from = i < 60 ? 0 : i - 60;
-  return "byte " + std::to_string(i) + " (sizes " + std::to_string(got.size()) + " vs " + std::to_string(want.size()) +
-         ")\n got: ..." + got.substr(from, 120) + "\nwant: ..." + want.substr(from, 120);
+  return "byte " + std::to_string(i) + " (sizes " + std::to_string(got.size()) + " vs " +
+         std::to_string(want.size()) + ")\n got: ..." + got.substr(from, 120) + "\nwant: ..." +
+         want.substr(from, 120);
 }
 
 // Every reference XML (a byte copy of the original, per the manifest's sha256) read and written
@@ -32,14 +33,15 @@ void expect_round_trip(std::string_view set) {
   std::size_t bytes = 0;
   for (const auto& ref : testing::reference_problems(set)) {
     const std::string want = read_file(ref.xml);
-    ASSERT_EQ(testing::sha256_hex(want), ref.xml_sha256) << ref.xml << ": the fixture is not the original XML";
+    ASSERT_EQ(testing::sha256_hex(want), ref.xml_sha256)
+        << ref.xml << ": the fixture is not the original XML";
     const std::string got = write_problem_xml(read_problem_xml(ref.xml));
     const std::string diff = first_difference(got, want);
     EXPECT_EQ(diff, "") << ref.xml;
     files += 1, identical += diff.empty(), bytes += want.size();
   }
-  std::cout << set << " reference: " << identical << " of " << files << " XML files byte-identical (" << bytes
-            << " bytes)\n";
+  std::cout << set << " reference: " << identical << " of " << files
+            << " XML files byte-identical (" << bytes << " bytes)\n";
 }
 
 TEST(XmlConformance, RavenReferenceRoundTripsByteForByte) { expect_round_trip("raven"); }
@@ -56,7 +58,8 @@ std::string sort_attributes(const std::string& xml) {
     out.append(last, (*it)[0].first);
     std::vector<std::pair<std::string, std::string>> attrs;
     const std::string body = (*it)[2];
-    for (std::sregex_iterator a(body.begin(), body.end(), attr); a != end; ++a) attrs.emplace_back((*a)[1], (*a)[2]);
+    for (std::sregex_iterator a(body.begin(), body.end(), attr); a != end; ++a)
+      attrs.emplace_back((*a)[1], (*a)[2]);
     std::sort(attrs.begin(), attrs.end());
     out += "<" + std::string((*it)[1]);
     for (const auto& [k, v] : attrs) out += " " + k + "=\"" + v + "\"";
@@ -74,19 +77,27 @@ TEST(XmlRead, AcceptsPython2SortedAttributeOrder) {
     const std::string sorted = sort_attributes(text);
     ASSERT_NE(sorted, text);
     ASSERT_NE(sorted.find("<Entity Angle="), std::string::npos);
-    EXPECT_EQ(parse_problem_xml(sorted, "sorted.xml"), parse_problem_xml(text, "original.xml")) << path;
+    EXPECT_EQ(parse_problem_xml(sorted, "sorted.xml"), parse_problem_xml(text, "original.xml"))
+        << path;
   }
 }
 
 TEST(XmlRead, ReadsLevelsRulesAndModifications) {
-  const Problem p =
-      read_problem_xml(testing::reference_fixtures_dir() / "iraven/distribute_four/RAVEN_0_train.xml");
+  const Problem p = read_problem_xml(testing::reference_fixtures_dir() /
+                                     "iraven/distribute_four/RAVEN_0_train.xml");
   EXPECT_EQ(p.config, ConfigId::kDistributeFour);
-  const Entity first{.slot = 0, .type = 5, .size = 3, .color = 9, .angle = 2};  // bbox [0.25, 0.25, 0.5, 0.5], Type 5 Size 3 Color 9 Angle 2
+  const Entity first{.slot = 0,
+                     .type = 5,
+                     .size = 3,
+                     .color = 9,
+                     .angle = 2};  // bbox [0.25, 0.25, 0.5, 0.5], Type 5 Size 3 Color 9 Angle 2
   ASSERT_EQ(p.context[0].components.size(), 1u);
   EXPECT_EQ(p.context[0].components[0].entities.at(0), first);
   EXPECT_EQ(p.context[0].components[0].uniformity, 1);
-  EXPECT_EQ(p.rules.at(0).rules[0], (Rule{.name = RuleName::kArithmetic, .attr = RuleAttr::kPosition, .value = 0, .value_known = false}));
+  EXPECT_EQ(p.rules.at(0).rules[0], (Rule{.name = RuleName::kArithmetic,
+                                          .attr = RuleAttr::kPosition,
+                                          .value = 0,
+                                          .value_known = false}));
   ASSERT_TRUE(p.modified.has_value());
   EXPECT_TRUE((*p.modified)[6].empty());
   EXPECT_EQ((*p.modified)[0], (std::vector<Modification>{{0, Attr::kType}, {0, Attr::kPosition}}));
@@ -97,11 +108,12 @@ TEST(XmlRead, ReadsLevelsRulesAndModifications) {
 // Symbolic exports by other tools carry no Rules element: the rules are then unknown (empty), the
 // panels read as before, and such a problem is written back without the element.
 TEST(XmlRead, AProblemWithoutRulesHasUnknownRules) {
-  const std::string text =
-      read_file(::rave::testing::reference_fixtures_dir() / "iraven" / "distribute_four" / "RAVEN_0_train.xml");
+  const std::string text = read_file(::rave::testing::reference_fixtures_dir() / "iraven" /
+                                     "distribute_four" / "RAVEN_0_train.xml");
   const std::size_t from = text.find("<Rules>"), to = text.find("</Rules>");
   ASSERT_NE(from, std::string::npos);
-  const std::string without = text.substr(0, from) + text.substr(to + std::string("</Rules>").size());
+  const std::string without =
+      text.substr(0, from) + text.substr(to + std::string("</Rules>").size());
   const Problem p = parse_problem_xml(without, "no_rules.xml");
   Problem original = parse_problem_xml(text, "original.xml");
   EXPECT_TRUE(p.rules.empty());
@@ -124,8 +136,8 @@ InputError error_of(const std::string& text) {
 class XmlErrors : public ::testing::Test {
  protected:
   void SetUp() override {
-    text_ = read_file(testing::reference_fixtures_dir() / "raven/in_distribute_four_out_center_single" /
-                      "RAVEN_0_train.xml");
+    text_ = read_file(testing::reference_fixtures_dir() /
+                      "raven/in_distribute_four_out_center_single" / "RAVEN_0_train.xml");
   }
   // Replaces the n-th (0-based) occurrence of `from`.
   std::string replace_nth(const std::string& from, const std::string& to, int n) const {
@@ -148,9 +160,11 @@ TEST_F(XmlErrors, TruncatedFileNamesLineAndColumn) {
 
 TEST_F(XmlErrors, MissingAttributeNamesTheElementPath) {
   // Drops the first Type attribute of the file.
-  const std::string text = std::regex_replace(text_, std::regex(R"( Type="\d")"), "", std::regex_constants::format_first_only);
+  const std::string text = std::regex_replace(text_, std::regex(R"( Type="\d")"), "",
+                                              std::regex_constants::format_first_only);
   const InputError e = error_of(text);
-  EXPECT_EQ(e.place(), "Data/Panels/Panel[1]/Struct/Component[1]/Layout/Entity[1]@Type") << e.what();
+  EXPECT_EQ(e.place(), "Data/Panels/Panel[1]/Struct/Component[1]/Layout/Entity[1]@Type")
+      << e.what();
 }
 
 TEST_F(XmlErrors, BadLevelAndNonIntegerAreLocated) {
@@ -160,7 +174,8 @@ TEST_F(XmlErrors, BadLevelAndNonIntegerAreLocated) {
   const std::size_t in = text.find("<Component id=\"1\"", panel4);
   const std::size_t color = text.find(" Color=\"", in);
   text.replace(color, 9, " Color=\"12");
-  EXPECT_EQ(error_of(text).place(), "Data/Panels/Panel[4]/Struct/Component[2]/Layout/Entity[1]@Color");
+  EXPECT_EQ(error_of(text).place(),
+            "Data/Panels/Panel[4]/Struct/Component[2]/Layout/Entity[1]@Color");
   text = text_;
   text.replace(text.find(" Angle=\"", in), 9, " Angle=\"x1");
   const InputError e = error_of(text);
@@ -174,11 +189,15 @@ TEST_F(XmlErrors, WrongPanelCountAndUnknownNames) {
   fifteen.erase(last_panel, text_.find("</Panel>", last_panel) + 8 - last_panel);
   const InputError count = error_of(fifteen);
   EXPECT_EQ(count.place(), "Data/Panels");
-  EXPECT_NE(std::string(count.what()).find("expected 16 Panel elements, found 15"), std::string::npos);
-  EXPECT_EQ(error_of(replace_nth("name=\"Out_In\"", "name=\"Inside_Out\"", 2)).place(), "Data/Panels/Panel[3]/Struct@name");
-  EXPECT_EQ(error_of(replace_nth("In_Distribute_Four", "In_Distribute_Five", 0)).place(), "Data/Panels/Panel[1]/Struct");
-  EXPECT_EQ(error_of(replace_nth("bbox=\"[0.5, 0.5, 1, 1]\"", "bbox=\"[0.5, 0.5, 1, 0.9]\"", 1)).place(),
-            "Data/Panels/Panel[2]/Struct/Component[1]/Layout/Entity[1]@bbox");
+  EXPECT_NE(std::string(count.what()).find("expected 16 Panel elements, found 15"),
+            std::string::npos);
+  EXPECT_EQ(error_of(replace_nth("name=\"Out_In\"", "name=\"Inside_Out\"", 2)).place(),
+            "Data/Panels/Panel[3]/Struct@name");
+  EXPECT_EQ(error_of(replace_nth("In_Distribute_Four", "In_Distribute_Five", 0)).place(),
+            "Data/Panels/Panel[1]/Struct");
+  EXPECT_EQ(
+      error_of(replace_nth("bbox=\"[0.5, 0.5, 1, 1]\"", "bbox=\"[0.5, 0.5, 1, 0.9]\"", 1)).place(),
+      "Data/Panels/Panel[2]/Struct/Component[1]/Layout/Entity[1]@bbox");
 }
 
 TEST_F(XmlErrors, NumberMustMatchTheEntityCount) {

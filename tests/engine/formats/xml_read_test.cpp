@@ -1,18 +1,18 @@
-// The XML reader's fast path (engine/formats/xml_read.cpp): `mask` values are cut out before pugixml
-// parses the text, and the result must be exactly that of parsing the whole text, whatever the
-// mask values hold and wherever ` mask="` appears. Checked on crafted cases and differentially on
-// random mutations of generated problem files (results and error messages alike).
+// The XML reader's fast path (engine/formats/xml_read.cpp): `mask` values are cut out before
+// pugixml parses the text, and the result must be exactly that of parsing the whole text, whatever
+// the mask values hold and wherever ` mask="` appears. Checked on crafted cases and differentially
+// on random mutations of generated problem files (results and error messages alike).
 #include <gtest/gtest.h>
 
 #include <string>
 #include <variant>
 
 #include "common/error.hpp"
-#include "engine/encode.hpp"
-#include "engine/generate.hpp"
-#include "engine/formats/internal/xml_fields.hpp"
 #include "common/random.hpp"
+#include "engine/encode.hpp"
+#include "engine/formats/internal/xml_fields.hpp"
 #include "engine/formats/xml_io.hpp"
+#include "engine/generate.hpp"
 
 namespace rave::engine {
 namespace {
@@ -68,7 +68,8 @@ TEST(XmlCut, MaskValuesNeverChangeTheProblem) {
   const std::string text = problem_text(ConfigId::kDistributeNine, 1);
   const Problem want = parse_problem_xml(text, "t.xml");
   EXPECT_EQ(want, internal::parse_problem_xml_uncut(text, "t.xml"));
-  for (const std::string value : {"", "&amp;&lt;&#10;&bogus;", "<Panel/>", "a\r\nb\tc", "k mask=", "'", ">"})
+  for (const std::string value :
+       {"", "&amp;&lt;&#10;&bogus;", "<Panel/>", "a\r\nb\tc", "k mask=", "'", ">"})
     EXPECT_EQ(parse_problem_xml(with_masks(text, value), "t.xml"), want) << value;
 }
 
@@ -87,7 +88,8 @@ TEST(XmlCut, MasksElsewhereAndLookalikesFallBackToTheWholeText) {
   const Outcome got = fast(hidden);
   EXPECT_EQ(got, uncut(hidden));
   ASSERT_TRUE(std::holds_alternative<std::string>(got));
-  EXPECT_NE(std::get<std::string>(got).find("found 17"), std::string::npos) << std::get<std::string>(got);
+  EXPECT_NE(std::get<std::string>(got).find("found 17"), std::string::npos)
+      << std::get<std::string>(got);
 }
 
 TEST(XmlCut, ErrorsAfterMasksKeepTheirLineAndColumn) {
@@ -97,7 +99,8 @@ TEST(XmlCut, ErrorsAfterMasksKeepTheirLineAndColumn) {
   const Outcome got = fast(broken);
   ASSERT_TRUE(std::holds_alternative<std::string>(got));
   EXPECT_EQ(got, uncut(broken));
-  EXPECT_NE(std::get<std::string>(got).find("t.xml:3:"), std::string::npos) << std::get<std::string>(got);
+  EXPECT_NE(std::get<std::string>(got).find("t.xml:3:"), std::string::npos)
+      << std::get<std::string>(got);
   std::string nul = text;  // a NUL inside a mask value is still an XML syntax error
   nul[nul.find(" mask=\"[") + 9] = '\0';
   EXPECT_EQ(fast(nul), uncut(nul));
@@ -122,7 +125,10 @@ TEST(XmlCut, AgreesWithTheWholeTextOnRandomMutations) {
         case 1: t.insert(at, 1, c); break;
         case 2: t[at] = c; break;
         case 3: t.insert(at, " mask=\""); break;
-        default: t.insert(at, t.substr(static_cast<std::size_t>(rng.below(static_cast<int>(t.size()))), 12)); break;
+        default:
+          t.insert(at,
+                   t.substr(static_cast<std::size_t>(rng.below(static_cast<int>(t.size()))), 12));
+          break;
       }
     }
     const Outcome got = fast(t);

@@ -44,19 +44,22 @@ std::string with(std::string text, const std::string& after, const std::string& 
 }
 
 TEST(XmlWellFormed, GeneratedProblemsRead) {
-  for (const auto& c : all_configurations()) EXPECT_EQ(error_of(problem_text(c.id)), "") << c.folder;
+  for (const auto& c : all_configurations())
+    EXPECT_EQ(error_of(problem_text(c.id)), "") << c.folder;
 }
 
 TEST(XmlWellFormed, RefusesAnAttributeGivenTwice) {
   const std::string text = problem_text(ConfigId::kCenterSingle);
   const std::size_t entity = text.find("<Entity ");
   const std::string error = error_of(with(text, "<Entity ", "Type=\"1\" "));
-  EXPECT_EQ(error, "p.xml:1:" + std::to_string(entity + 1 + text.substr(entity).find(" Type=") + 10) +
-                       ": XML syntax: attribute 'Type' given twice");
+  EXPECT_EQ(error,
+            "p.xml:1:" + std::to_string(entity + 1 + text.substr(entity).find(" Type=") + 10) +
+                ": XML syntax: attribute 'Type' given twice");
   // Many attributes on one element (the sorted check) name the first repeat too.
   std::string many;
   for (int i = 0; i < 40; ++i) many += " a" + std::to_string(i) + "=\"1\"";
-  EXPECT_NE(error_of(with(text, "<Panels", many + " a7=\"2\"")).find("attribute 'a7' given twice"), std::string::npos);
+  EXPECT_NE(error_of(with(text, "<Panels", many + " a7=\"2\"")).find("attribute 'a7' given twice"),
+            std::string::npos);
 }
 
 TEST(XmlWellFormed, RefusesSeveralRootsAndTextOutsideTheRoot) {
@@ -65,7 +68,8 @@ TEST(XmlWellFormed, RefusesSeveralRootsAndTextOutsideTheRoot) {
                                             ": XML syntax: a second root element <Data>");
   EXPECT_EQ(error_of(text + "\ntrailing"), "p.xml:2:1: XML syntax: text after the root element");
   EXPECT_EQ(error_of("junk" + text), "p.xml:1:1: XML syntax: text before the root element");
-  EXPECT_EQ(error_of(text + "\n  <!-- a comment -->\n"), "") << "whitespace and comments are allowed";
+  EXPECT_EQ(error_of(text + "\n  <!-- a comment -->\n"), "")
+      << "whitespace and comments are allowed";
   EXPECT_EQ(error_of("<?xml version=\"1.0\" encoding=\"utf-8\"?>\n" + text), "");
   EXPECT_EQ(error_of(""), "p.xml:1:1: XML syntax: no root element");
 }
@@ -74,22 +78,27 @@ TEST(XmlWellFormed, RefusesBytesThatAreNotUtf8AndForbiddenCharacters) {
   const std::string text = problem_text(ConfigId::kCenterSingle);
   EXPECT_EQ(error_of("\n\n" + text.substr(0, 10) + "\xff" + text.substr(10)),
             "p.xml:3:11: XML syntax: byte 0xff is not valid UTF-8");
-  EXPECT_EQ(error_of(with(text, "mask=\"", "\xc3")).find("is not valid UTF-8") != std::string::npos, true)
+  EXPECT_EQ(error_of(with(text, "mask=\"", "\xc3")).find("is not valid UTF-8") != std::string::npos,
+            true)
       << "even inside a mask value, which the fast path never parses";
-  EXPECT_NE(error_of(with(text, "<Panels>", "\x01")).find("control character 0x01"), std::string::npos);
+  EXPECT_NE(error_of(with(text, "<Panels>", "\x01")).find("control character 0x01"),
+            std::string::npos);
   EXPECT_NE(error_of(with(text, "<Panels>", "\xef\xbf\xbe")).find("U+FFFE"), std::string::npos);
   EXPECT_EQ(error_of(with(text, "<Panels>", "\n\t\r\n")), "") << "tab, LF and CR are allowed";
 }
 
 TEST(XmlEchoes, EchoedValuesAreOneBoundedLine) {
   const std::string text = problem_text(ConfigId::kCenterSingle);
-  const std::string forged = error_of(std::string(text).replace(text.find("Type=\"") + 6, 1, "&#10;rave: error: x"));
+  const std::string forged =
+      error_of(std::string(text).replace(text.find("Type=\"") + 6, 1, "&#10;rave: error: x"));
   EXPECT_NE(forged, "");
   EXPECT_EQ(forged.find('\n'), std::string::npos) << forged;
-  const std::string escape = error_of(std::string(text).replace(text.find("Type=\"") + 6, 1, "\x1b[2J"));
+  const std::string escape =
+      error_of(std::string(text).replace(text.find("Type=\"") + 6, 1, "\x1b[2J"));
   EXPECT_NE(escape, "");  // an ESC byte is refused as a character before any value is echoed
   EXPECT_EQ(escape.find('\x1b'), std::string::npos) << escape;
-  const std::string huge = error_of(std::string(text).replace(text.find("Type=\"") + 6, 1, std::string(10'000'000, '7')));
+  const std::string huge = error_of(
+      std::string(text).replace(text.find("Type=\"") + 6, 1, std::string(10'000'000, '7')));
   EXPECT_LT(huge.size(), 300u) << huge.substr(0, 300);
   EXPECT_NE(huge.find("(10000000 bytes)"), std::string::npos) << huge;
 }
@@ -100,8 +109,9 @@ TEST(XmlRanges, EntityLevelsFollowTheirLayout) {
   const std::size_t color = text.find("Color=\"", text.find("<Entity "));
   ASSERT_NE(color, std::string::npos);
   text[color + 7] = '5';  // a one-digit level; replace() here draws g++ 12's false -Wrestrict
-  EXPECT_NE(error_of(text).find("Component[1]/Layout/Entity[1]@Color: Color level 5 out of range [0, 0]"),
-            std::string::npos)
+  EXPECT_NE(
+      error_of(text).find("Component[1]/Layout/Entity[1]@Color: Color level 5 out of range [0, 0]"),
+      std::string::npos)
       << error_of(text);
 }
 
@@ -109,11 +119,14 @@ TEST(XmlRules, RulesThatCannotExistAreRefused) {
   const std::string text = problem_text(ConfigId::kCenterSingle);
   const std::string np = "<Rule name=\"Constant\" attr=\"Number/Position\" />";
   ASSERT_NE(text.find(np), std::string::npos);
-  const auto replaced = [&](const std::string& rule) { return std::string(text).replace(text.find(np), np.size(), rule); };
+  const auto replaced = [&](const std::string& rule) {
+    return std::string(text).replace(text.find(np), np.size(), rule);
+  };
   EXPECT_NE(error_of(replaced("<Rule name=\"Progression\" attr=\"Number/Position\" />"))
                 .find("Rule[1]: Progression Number/Position is not a rule of RAVEN's rule table"),
             std::string::npos);
-  EXPECT_NE(error_of(replaced("<Rule name=\"Progression\" attr=\"Number\" />")).find("cannot hold in layout Center_Single"),
+  EXPECT_NE(error_of(replaced("<Rule name=\"Progression\" attr=\"Number\" />"))
+                .find("cannot hold in layout Center_Single"),
             std::string::npos);
 }
 

@@ -5,8 +5,8 @@
 #include <zlib.h>
 
 #include "common/error.hpp"
-#include "engine/formats/internal/crc32.hpp"
 #include "common/random.hpp"
+#include "engine/formats/internal/crc32.hpp"
 
 namespace rave::engine {
 namespace {
@@ -21,7 +21,8 @@ TEST(Crc32, MatchesZlibForEveryLengthAlignmentAndSplit) {
       const auto want = static_cast<std::uint32_t>(crc32_z(0, p, n));
       ASSERT_EQ(internal::crc32_update(0, p, n), want) << "offset " << offset << " length " << n;
       const std::size_t cut = n / 3;
-      ASSERT_EQ(internal::crc32_update(internal::crc32_update(0, p, cut), p + cut, n - cut), want) << n;
+      ASSERT_EQ(internal::crc32_update(internal::crc32_update(0, p, cut), p + cut, n - cut), want)
+          << n;
     }
 }
 
@@ -47,7 +48,8 @@ TEST(Zip, CorruptCrcIsReportedWithTheMember) {
     read_zip(bytes, "t.zip");
     FAIL();
   } catch (const InputError& e) {
-    EXPECT_NE(std::string(e.what()).find("CRC mismatch in member 'x.npy'"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("CRC mismatch in member 'x.npy'"), std::string::npos)
+        << e.what();
   }
 }
 
@@ -64,13 +66,16 @@ TEST(Zip, TailWindowVisitsWhatItHoldsOrSaysItCannot) {
     for (std::size_t keep = bytes.size(); keep >= 22; --keep) {
       const std::string_view tail = std::string_view(bytes).substr(bytes.size() - keep);
       std::vector<std::string> seen;
-      const bool ok = visit_zip_tail(tail, bytes.size() - keep, "t.zip",
-                                     [&](std::string_view name, std::string_view data) {
-                                       seen.push_back(std::string(name) + "=" + std::string(data));
-                                     },
-                                     only_b);
-      if (ok) EXPECT_EQ(seen, std::vector<std::string>{"b.npy=" + b}) << keep;
-      else EXPECT_TRUE(seen.empty()) << keep;
+      const bool ok = visit_zip_tail(
+          tail, bytes.size() - keep, "t.zip",
+          [&](std::string_view name, std::string_view data) {
+            seen.push_back(std::string(name) + "=" + std::string(data));
+          },
+          only_b);
+      if (ok)
+        EXPECT_EQ(seen, std::vector<std::string>{"b.npy=" + b}) << keep;
+      else
+        EXPECT_TRUE(seen.empty()) << keep;
       if (keep == bytes.size()) full_seen = ok;
       if (!ok) break;  // a smaller window cannot hold more
     }
@@ -82,24 +87,30 @@ TEST(Zip, TailWindowStillReportsDamage) {
   const ZipSource member{"x.npy", {std::string("0123456789")}};
   std::string bytes = write_zip(std::span(&member, 1), false);
   bytes[bytes.find("0123")] = '9';
-  EXPECT_THROW(visit_zip_tail(bytes, 0, "t.zip", [](std::string_view, std::string_view) {}), InputError);
-  EXPECT_THROW(visit_zip_tail(std::string_view(bytes).substr(0, 10), 0, "t.zip", [](std::string_view, std::string_view) {}),
+  EXPECT_THROW(visit_zip_tail(bytes, 0, "t.zip", [](std::string_view, std::string_view) {}),
+               InputError);
+  EXPECT_THROW(visit_zip_tail(std::string_view(bytes).substr(0, 10), 0, "t.zip",
+                              [](std::string_view, std::string_view) {}),
                InputError);
 }
 
 // Little-endian fields of an archive, for crafting hostile ones.
 std::uint64_t le(const std::string& bytes, std::size_t at, int width) {
   std::uint64_t v = 0;
-  for (int i = 0; i < width; ++i) v |= std::uint64_t{static_cast<unsigned char>(bytes[at + static_cast<std::size_t>(i)])} << (8 * i);
+  for (int i = 0; i < width; ++i)
+    v |= std::uint64_t{static_cast<unsigned char>(bytes[at + static_cast<std::size_t>(i)])}
+         << (8 * i);
   return v;
 }
 void put_le(std::string& bytes, std::size_t at, std::uint64_t v, int width) {
-  for (int i = 0; i < width; ++i) bytes[at + static_cast<std::size_t>(i)] = static_cast<char>((v >> (8 * i)) & 0xFF);
+  for (int i = 0; i < width; ++i)
+    bytes[at + static_cast<std::size_t>(i)] = static_cast<char>((v >> (8 * i)) & 0xFF);
 }
 
 std::string error_of(const std::string& bytes, std::uint64_t max_unpacked = kMaxZipUnpackedBytes) {
   try {
-    visit_zip(bytes, "bomb.npz", [](std::string_view, std::string_view) {}, {}, max_unpacked);
+    visit_zip(
+        bytes, "bomb.npz", [](std::string_view, std::string_view) {}, {}, max_unpacked);
   } catch (const InputError& e) {
     return e.what();
   }
@@ -111,7 +122,8 @@ std::string error_of(const std::string& bytes, std::uint64_t max_unpacked = kMax
 std::string repeated_entry(const std::string& payload, int copies) {
   const ZipSource member{"image.npy", {payload}};
   std::string bytes = write_zip(std::span(&member, 1), true);
-  const std::size_t end = bytes.size() - 22, cd = le(bytes, end + 16, 4), cd_size = le(bytes, end + 12, 4);
+  const std::size_t end = bytes.size() - 22, cd = le(bytes, end + 16, 4),
+                    cd_size = le(bytes, end + 12, 4);
   const std::string entry = bytes.substr(cd, cd_size);
   std::string out = bytes.substr(0, cd);
   for (int i = 0; i < copies; ++i) out += entry;
@@ -125,7 +137,8 @@ std::string repeated_entry(const std::string& payload, int copies) {
 TEST(ZipHostile, OverlappingMembersAreRefused) {
   EXPECT_EQ(error_of(repeated_entry(std::string(1000, 'z'), 1)), "");
   const std::string error = error_of(repeated_entry(std::string(1000, 'z'), 2));
-  EXPECT_NE(error.find("member 'image.npy' overlaps member 'image.npy'"), std::string::npos) << error;
+  EXPECT_NE(error.find("member 'image.npy' overlaps member 'image.npy'"), std::string::npos)
+      << error;
 }
 
 TEST(ZipHostile, TheUnpackedTotalIsCapped) {
@@ -141,7 +154,8 @@ TEST(ZipHostile, LocalHeaderNamesMustMatchTheDirectory) {
   std::string bytes = write_zip(std::span(&member, 1), false);
   bytes[30] = 'T';  // the local header's copy of the name
   const std::string error = error_of(bytes);
-  EXPECT_NE(error.find("member 'target.npy' has another name in its local header ('Target.npy')"), std::string::npos)
+  EXPECT_NE(error.find("member 'target.npy' has another name in its local header ('Target.npy')"),
+            std::string::npos)
       << error;
 }
 

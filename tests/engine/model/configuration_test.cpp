@@ -36,14 +36,16 @@ TEST(Configuration, ConfigurationNamedThrowsTheCliMessage) {
     configuration_named("hexagonal");
     FAIL() << "no UsageError";
   } catch (const UsageError& e) {
-    EXPECT_EQ(std::string(e.what()), "unknown configuration 'hexagonal'; known: " + configuration_names());
+    EXPECT_EQ(std::string(e.what()),
+              "unknown configuration 'hexagonal'; known: " + configuration_names());
   }
 }
 
 TEST(Configuration, EveryAliasFindsItsOwnConfiguration) {
   for (const auto& c : all_configurations()) {
     ASSERT_FALSE(configuration_aliases(c.id).empty()) << c.folder;
-    for (auto alias : configuration_aliases(c.id)) EXPECT_EQ(find_configuration(alias), c.id) << alias;
+    for (auto alias : configuration_aliases(c.id))
+      EXPECT_EQ(find_configuration(alias), c.id) << alias;
   }
   EXPECT_EQ(configuration_aliases(ConfigId::kOutInGrid)[0], "oig");
 }

@@ -43,11 +43,14 @@ std::vector<std::uint8_t> triangle_downscale(const std::vector<std::uint8_t>& in
   };
   std::vector<double> h(160 * 80);  // horizontal pass: 160 rows of 80
   for (int y = 0; y < 160; ++y)
-    for (int i = 0; i < 80; ++i) h[static_cast<std::size_t>(y * 80 + i)] = filter([&](int j) { return double(in[static_cast<std::size_t>(y * 160 + j)]); }, i);
+    for (int i = 0; i < 80; ++i)
+      h[static_cast<std::size_t>(y * 80 + i)] =
+          filter([&](int j) { return double(in[static_cast<std::size_t>(y * 160 + j)]); }, i);
   std::vector<std::uint8_t> out(80 * 80);
   for (int x = 0; x < 80; ++x)
     for (int i = 0; i < 80; ++i)
-      out[static_cast<std::size_t>(i * 80 + x)] = static_cast<std::uint8_t>(filter([&](int j) { return h[static_cast<std::size_t>(j * 80 + x)]; }, i));
+      out[static_cast<std::size_t>(i * 80 + x)] = static_cast<std::uint8_t>(
+          filter([&](int j) { return h[static_cast<std::size_t>(j * 80 + x)]; }, i));
   return out;
 }
 
@@ -57,7 +60,8 @@ TEST(ResizeTest, DownscaleIsTheFourTapTriangle) {
     PanelResizer(160, 80)(in.data(), out.data());
     const auto expect = triangle_downscale(in);
     int max_diff = 0;
-    for (std::size_t i = 0; i < out.size(); ++i) max_diff = std::max(max_diff, std::abs(int(out[i]) - int(expect[i])));
+    for (std::size_t i = 0; i < out.size(); ++i)
+      max_diff = std::max(max_diff, std::abs(int(out[i]) - int(expect[i])));
     EXPECT_LE(max_diff, 1);  // fixed point vs double rounding
   }
 }
@@ -79,7 +83,9 @@ std::vector<std::uint8_t> pillow_resize(const std::vector<std::uint8_t>& in, int
     const int xmax = std::min(int(center + support + 0.5), n) - xmin;
     std::vector<double> w(static_cast<std::size_t>(xmax));
     double ww = 0;
-    for (int x = 0; x < xmax; ++x) ww += w[static_cast<std::size_t>(x)] = std::max(0.0, 1.0 - std::fabs((x + xmin - center + 0.5) / filterscale));
+    for (int x = 0; x < xmax; ++x)
+      ww += w[static_cast<std::size_t>(x)] =
+          std::max(0.0, 1.0 - std::fabs((x + xmin - center + 0.5) / filterscale));
     for (int x = 0; x < ax.ksize; ++x) {
       const double v = x < xmax ? w[static_cast<std::size_t>(x)] / ww * (1 << 22) : 0.0;
       ax.k.push_back(static_cast<std::int32_t>(v < 0 ? v - 0.5 : v + 0.5));
@@ -87,18 +93,25 @@ std::vector<std::uint8_t> pillow_resize(const std::vector<std::uint8_t>& in, int
     ax.first.push_back(xmin);
     ax.count.push_back(xmax);
   }
-  const auto clip = [](std::int64_t v) { return std::uint8_t(v <= 0 ? 0 : v >= (std::int64_t(1) << 30) ? 255 : v >> 22); };
-  std::vector<std::uint8_t> mid(static_cast<std::size_t>(n * m)), out(static_cast<std::size_t>(m * m));
+  const auto clip = [](std::int64_t v) {
+    return std::uint8_t(v <= 0 ? 0 : v >= (std::int64_t(1) << 30) ? 255 : v >> 22);
+  };
+  std::vector<std::uint8_t> mid(static_cast<std::size_t>(n * m)),
+      out(static_cast<std::size_t>(m * m));
   for (int y = 0; y < n; ++y)
     for (int xx = 0; xx < m; ++xx) {
       std::int64_t ss = 1 << 21;
-      for (int x = 0; x < ax.count[xx]; ++x) ss += in[static_cast<std::size_t>(y * n + ax.first[xx] + x)] * std::int64_t(ax.k[static_cast<std::size_t>(xx * ax.ksize + x)]);
+      for (int x = 0; x < ax.count[xx]; ++x)
+        ss += in[static_cast<std::size_t>(y * n + ax.first[xx] + x)] *
+              std::int64_t(ax.k[static_cast<std::size_t>(xx * ax.ksize + x)]);
       mid[static_cast<std::size_t>(y * m + xx)] = clip(ss);
     }
   for (int yy = 0; yy < m; ++yy)
     for (int xx = 0; xx < m; ++xx) {
       std::int64_t ss = 1 << 21;
-      for (int y = 0; y < ax.count[yy]; ++y) ss += mid[static_cast<std::size_t>((ax.first[yy] + y) * m + xx)] * std::int64_t(ax.k[static_cast<std::size_t>(yy * ax.ksize + y)]);
+      for (int y = 0; y < ax.count[yy]; ++y)
+        ss += mid[static_cast<std::size_t>((ax.first[yy] + y) * m + xx)] *
+              std::int64_t(ax.k[static_cast<std::size_t>(yy * ax.ksize + y)]);
       out[static_cast<std::size_t>(yy * m + xx)] = clip(ss);
     }
   return out;

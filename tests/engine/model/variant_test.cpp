@@ -34,7 +34,8 @@ TEST(Variant, OutOfRangeOptionsNameTheOption) {
   EXPECT_NE(message(Variant{.values = 2}).find("--values 2"), std::string::npos);
   EXPECT_NE(message(Variant{.values = 1001}).find("--values"), std::string::npos);
   EXPECT_NE(message(Variant{.confounders = 65}).find("--confounders"), std::string::npos);
-  EXPECT_NE(message(Variant{.regime = Regime::kHeldOutPairs}).find("--hold-out"), std::string::npos);
+  EXPECT_NE(message(Variant{.regime = Regime::kHeldOutPairs}).find("--hold-out"),
+            std::string::npos);
   EXPECT_EQ(message(Variant{.grid = 10, .values = 1000, .confounders = 64}), "");
 }
 
@@ -78,11 +79,14 @@ TEST(Variant, ValueRegimesSplitTheLevelsDisjointly) {
         const std::array<std::pair<Range, Range>, 3> ranges{
             {{a.type, b.type}, {a.size, b.size}, {a.color, b.color}}};
         for (std::size_t attr = 0; attr < 3; ++attr) {
-          if (train.maps[k][attr].identity() && ranges[attr].first == ranges[attr].second) continue;  // one level
+          if (train.maps[k][attr].identity() && ranges[attr].first == ranges[attr].second)
+            continue;  // one level
           std::set<int> seen;
-          for (int i = ranges[attr].first.min; i <= ranges[attr].first.max; ++i) seen.insert(train.maps[k][attr].level(i));
+          for (int i = ranges[attr].first.min; i <= ranges[attr].first.max; ++i)
+            seen.insert(train.maps[k][attr].level(i));
           for (int i = ranges[attr].second.min; i <= ranges[attr].second.max; ++i)
-            EXPECT_FALSE(seen.count(test.maps[k][attr].level(i))) << regime_name(regime) << " config " << c;
+            EXPECT_FALSE(seen.count(test.maps[k][attr].level(i)))
+                << regime_name(regime) << " config " << c;
           if (regime == Regime::kInterpolation) {
             for (int level : seen) EXPECT_EQ(level % 2, 1) << "interpolation trains on odd levels";
           }
@@ -93,19 +97,29 @@ TEST(Variant, ValueRegimesSplitTheLevelsDisjointly) {
 }
 
 TEST(Constraints, GridNarrowsProgressionArithmeticAndDistribute) {
-  const LayoutConstraints c{.number = {0, 0}, .type = {1, 5}, .size = {0, 5}, .color = {0, 9}, .angle = {0, 7}, .uniformity = kUniformityRange};
+  const LayoutConstraints c{.number = {0, 0},
+                            .type = {1, 5},
+                            .size = {0, 5},
+                            .color = {0, 9},
+                            .angle = {0, 7},
+                            .uniformity = kUniformityRange};
   LayoutConstraints p5 = c;
-  ASSERT_TRUE(narrow_rule(3, Rule{.name = RuleName::kProgression, .attr = RuleAttr::kColor, .value = 2}, p5, 5));
+  ASSERT_TRUE(narrow_rule(
+      3, Rule{.name = RuleName::kProgression, .attr = RuleAttr::kColor, .value = 2}, p5, 5));
   EXPECT_EQ(p5.color, (Range{0, 1}));  // L + 4 * 2 <= 9
   LayoutConstraints d6 = c;
-  EXPECT_FALSE(narrow_rule(1, Rule{.name = RuleName::kDistributeThree, .attr = RuleAttr::kType}, d6, 6));
+  EXPECT_FALSE(
+      narrow_rule(1, Rule{.name = RuleName::kDistributeThree, .attr = RuleAttr::kType}, d6, 6));
   LayoutConstraints d5 = c;
-  EXPECT_TRUE(narrow_rule(1, Rule{.name = RuleName::kDistributeThree, .attr = RuleAttr::kType}, d5, 5));
+  EXPECT_TRUE(
+      narrow_rule(1, Rule{.name = RuleName::kDistributeThree, .attr = RuleAttr::kType}, d5, 5));
   LayoutConstraints a4 = c;  // Size + over 3 operands (1-based): max = 5 - 2 * (0 + 1)
-  ASSERT_TRUE(narrow_rule(2, Rule{.name = RuleName::kArithmetic, .attr = RuleAttr::kSize, .value = 1}, a4, 4));
+  ASSERT_TRUE(narrow_rule(
+      2, Rule{.name = RuleName::kArithmetic, .attr = RuleAttr::kSize, .value = 1}, a4, 4));
   EXPECT_EQ(a4.size, (Range{0, 3}));
   LayoutConstraints a3 = c;  // grid 3 is the spec's table: max - min - 1
-  ASSERT_TRUE(narrow_rule(2, Rule{.name = RuleName::kArithmetic, .attr = RuleAttr::kSize, .value = 1}, a3, 3));
+  ASSERT_TRUE(narrow_rule(
+      2, Rule{.name = RuleName::kArithmetic, .attr = RuleAttr::kSize, .value = 1}, a3, 3));
   EXPECT_EQ(a3.size, (Range{0, 4}));
 }
 

@@ -28,13 +28,14 @@ TEST(DrawingModuleTest, DrawsThroughTheModule) {
   square.center = {80, 80};
   square.half_side = 10;
   drawing_module().draw_shape(square, 100, 255, frame.data());
-  EXPECT_EQ(frame[80 * kPanelSize + 80], 100);                 // filled
-  EXPECT_EQ(frame[70 * kPanelSize + 80], 255);                 // outlined
-  EXPECT_EQ(frame[40 * kPanelSize + 40], 0);                   // untouched
+  EXPECT_EQ(frame[80 * kPanelSize + 80], 100);  // filled
+  EXPECT_EQ(frame[70 * kPanelSize + 80], 255);  // outlined
+  EXPECT_EQ(frame[40 * kPanelSize + 40], 0);    // untouched
   const std::vector<Image> panels(kContextPanels + kCandidates, frame);
   const GrayImage sheet = problem_sheet(panels, 3);
   EXPECT_GT(sheet.width, 3 * kPanelSize);
-  EXPECT_TRUE(std::any_of(sheet.pixels.begin(), sheet.pixels.end(), [](auto v) { return v == 100; }));
+  EXPECT_TRUE(
+      std::any_of(sheet.pixels.begin(), sheet.pixels.end(), [](auto v) { return v == 100; }));
 }
 
 }  // namespace

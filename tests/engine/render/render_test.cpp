@@ -9,13 +9,13 @@
 #include <iostream>
 #include <sstream>
 
+#include "common/random.hpp"
+#include "engine/formats/npz.hpp"
+#include "engine/formats/xml_io.hpp"
 #include "engine/model/attributes.hpp"
 #include "engine/render/internal/entity_template.hpp"
 #include "engine/render/internal/opencv_reference.hpp"
-#include "engine/formats/npz.hpp"
-#include "common/random.hpp"
 #include "engine/render/warp.hpp"
-#include "engine/formats/xml_io.hpp"
 #include "tests/engine/support/reference_support.hpp"
 
 namespace rave::engine {
@@ -28,8 +28,9 @@ std::string compare(const std::uint8_t* got, const std::uint8_t* want) {
     if (got[i] != want[i]) count += 1, first = first < 0 ? i : first;
   if (count == 0) return "";
   std::ostringstream out;
-  out << count << " pixels differ, first at (x=" << first % kPanelSize << ", y=" << first / kPanelSize
-      << "): got " << int(got[first]) << ", want " << int(want[first]);
+  out << count << " pixels differ, first at (x=" << first % kPanelSize
+      << ", y=" << first / kPanelSize << "): got " << int(got[first]) << ", want "
+      << int(want[first]);
   return out.str();
 }
 
@@ -54,10 +55,12 @@ TEST(Warp, MatchesCvWarpAffineOnRandomImagesAndAngles) {
     const int x0 = rng.uniform_int(0, 150), y0 = rng.uniform_int(0, 150);
     for (int y = y0; y < std::min(kPanelSize, y0 + rng.uniform_int(1, 60)); ++y)
       for (int x = x0; x < std::min(kPanelSize, x0 + rng.uniform_int(1, 60)); ++x)
-        src[static_cast<std::size_t>(y * kPanelSize + x)] = static_cast<std::uint8_t>(rng.uniform_int(0, 255));
+        src[static_cast<std::size_t>(y * kPanelSize + x)] =
+            static_cast<std::uint8_t>(rng.uniform_int(0, 255));
     const double degrees = trial % 3 == 0 ? kAngleValues[static_cast<std::size_t>(rng.below(8))]
                                           : rng.uniform01() * 720 - 360;
-    const Affine forward = rotation_matrix({rng.uniform_int(0, 159), rng.uniform_int(0, 159)}, degrees);
+    const Affine forward =
+        rotation_matrix({rng.uniform_int(0, 159), rng.uniform_int(0, 159)}, degrees);
     const Image got = warp_bilinear(forward, src), want = internal::warp_reference(forward, src);
     ASSERT_EQ(compare(got.data(), want.data()), "") << "trial " << trial << ", angle " << degrees;
   }
@@ -72,13 +75,18 @@ TEST(Render, EveryTemplateMatchesAFullFrameOpenCVLayer) {
         for (int type = 1; type <= 5; ++type)
           for (int size = 0; size <= 5; ++size)
             for (int angle = 0; angle <= 7; ++angle) {
-              const Entity e{.slot = slot, .type = type, .size = size, .color = (checked++) % 10, .angle = angle};
+              const Entity e{.slot = slot,
+                             .type = type,
+                             .size = size,
+                             .color = (checked++) % 10,
+                             .angle = angle};
               const int comp = static_cast<int>(k);
               const Panel panel = single_entity_panel(c.id, comp, e);
-              const Image got = render_panel(c.id, panel), want = internal::render_panel_reference(c.id, panel);
+              const Image got = render_panel(c.id, panel),
+                          want = internal::render_panel_reference(c.id, panel);
               ASSERT_EQ(compare(got.data(), want.data()), "")
-                  << c.folder << " component " << k << " slot " << slot << " type " << type << " size " << size
-                  << " color " << e.color << " angle " << angle;
+                  << c.folder << " component " << k << " slot " << slot << " type " << type
+                  << " size " << size << " color " << e.color << " angle " << angle;
             }
   EXPECT_EQ(checked, 25 * 240);
 }
@@ -89,10 +97,16 @@ TEST(Render, MaskIsTheBlackFilledLayerAtExactly255) {
     const ConfigId id = static_cast<ConfigId>(rng.below(kNumConfigs));
     const Configuration& c = configuration(id);
     const int k = rng.below(static_cast<int>(c.components.size()));
-    const int slots = static_cast<int>(c.components[static_cast<std::size_t>(k)].layout.slots.size());
-    const Entity e{.slot = rng.below(slots), .type = rng.uniform_int(1, 5), .size = rng.below(6), .color = rng.below(10), .angle = rng.below(8)};
+    const int slots =
+        static_cast<int>(c.components[static_cast<std::size_t>(k)].layout.slots.size());
+    const Entity e{.slot = rng.below(slots),
+                   .type = rng.uniform_int(1, 5),
+                   .size = rng.below(6),
+                   .color = rng.below(10),
+                   .angle = rng.below(8)};
     const Image black = internal::render_entity_reference(
-        c.components[static_cast<std::size_t>(k)].layout.slots[static_cast<std::size_t>(e.slot)], e, 9);
+        c.components[static_cast<std::size_t>(k)].layout.slots[static_cast<std::size_t>(e.slot)], e,
+        9);
     std::string want = "[";
     for (int i = 0; i < kPanelSize * kPanelSize;) {
       if (black[static_cast<std::size_t>(i)] != 255) {
@@ -120,7 +134,8 @@ TEST(Render, CrowdedRandomPanelsMatchTheFullFrameReference) {
       ComponentPanel cp;
       const int n = static_cast<int>(comp.layout.slots.size());
       for (int slot : rng.sample(n, rng.uniform_int(1, n)))
-        cp.entities.push_back({slot, rng.uniform_int(1, 5), rng.below(6), rng.below(10), rng.below(8)});
+        cp.entities.push_back(
+            {slot, rng.uniform_int(1, 5), rng.below(6), rng.below(10), rng.below(8)});
       panel.components.push_back(cp);
     }
     const Image got = render_panel(id, panel), want = internal::render_panel_reference(id, panel);
@@ -128,8 +143,8 @@ TEST(Render, CrowdedRandomPanelsMatchTheFullFrameReference) {
   }
 }
 
-// Every panel of every reference problem, re-rendered from its XML alone, equals the npz `image` the
-// original wrote: the 16 panels' bytes have the sha256 the manifest records for it.
+// Every panel of every reference problem, re-rendered from its XML alone, equals the npz `image`
+// the original wrote: the 16 panels' bytes have the sha256 the manifest records for it.
 void expect_reference_panels(std::string_view set) {
   int problems = 0, identical = 0;
   for (const auto& ref : ::rave::testing::reference_problems(set)) {
@@ -139,7 +154,8 @@ void expect_reference_panels(std::string_view set) {
     EXPECT_TRUE(same) << ref.xml << ": the 16 rendered panels differ from the original image";
     problems += 1, identical += same;
   }
-  std::cout << set << " reference: " << identical << " of " << problems << " images (16 panels each) identical\n";
+  std::cout << set << " reference: " << identical << " of " << problems
+            << " images (16 panels each) identical\n";
 }
 
 TEST(RenderConformance, RavenReference) { expect_reference_panels("raven"); }

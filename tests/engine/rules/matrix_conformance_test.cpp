@@ -9,10 +9,10 @@
 #include <iostream>
 
 #include "engine/formats/npz.hpp"
-#include "engine/rules/oracle.hpp"
 #include "engine/formats/xml_io.hpp"
-#include "tests/engine/support/rule_checker_support.hpp"
+#include "engine/rules/oracle.hpp"
 #include "tests/engine/support/reference_support.hpp"
+#include "tests/engine/support/rule_checker_support.hpp"
 
 namespace rave::engine {
 namespace {
@@ -26,7 +26,8 @@ bool component_ok(const std::vector<std::string>& violations, std::size_t c) {
 
 // Tries every parameter of the component's Progression (+-1, +-2) and Arithmetic (+-1) rules until
 // the checker accepts the component; true when one assignment fits (it is left in `rules`).
-bool infer_values(ConfigId id, std::vector<RuleGroup>& rules, std::span<const Panel> panels, std::size_t c) {
+bool infer_values(ConfigId id, std::vector<RuleGroup>& rules, std::span<const Panel> panels,
+                  std::size_t c) {
   std::vector<std::size_t> open;
   for (std::size_t g = 0; g < 4; ++g) {
     Rule& r = rules[c].rules[g];
@@ -34,10 +35,11 @@ bool infer_values(ConfigId id, std::vector<RuleGroup>& rules, std::span<const Pa
     if (r.name == RuleName::kProgression || r.name == RuleName::kArithmetic) open.push_back(g);
   }
   std::function<bool(std::size_t)> search = [&](std::size_t i) {
-    if (i == open.size()) return component_ok(::rave::testing::check_matrix_rules(id, rules, panels), c);
+    if (i == open.size())
+      return component_ok(::rave::testing::check_matrix_rules(id, rules, panels), c);
     Rule& r = rules[c].rules[open[i]];
-    const std::vector<int> values = r.name == RuleName::kProgression ? std::vector<int>{-2, -1, 1, 2}
-                                                                     : std::vector<int>{1, -1};
+    const std::vector<int> values =
+        r.name == RuleName::kProgression ? std::vector<int>{-2, -1, 1, 2} : std::vector<int>{1, -1};
     for (int v : values) {
       r.value = v;
       if (search(i + 1)) return true;
@@ -58,17 +60,19 @@ void expect_reference_conforms(std::string_view set) {
     for (std::size_t i = 0; i < 8; ++i) m.panels[i] = problem.context[i];
     m.panels[8] = problem.candidates[static_cast<std::size_t>(ref.target)];
     for (std::size_t c = 0; c < m.rules.size(); ++c)
-      EXPECT_TRUE(infer_values(m.config, m.rules, m.panels, c)) << xml << " component " << c << ": "
+      EXPECT_TRUE(infer_values(m.config, m.rules, m.panels, c))
+          << xml << " component " << c << ": "
           << ::rave::testing::check_matrix_rules(m.config, m.rules, m.panels).front();
     const int best = 4 * static_cast<int>(m.rules.size());
     EXPECT_EQ(oracle_score(m, m.answer()), best) << xml;
-    const int predicted = oracle_score(m, problem.candidates[static_cast<std::size_t>(ref.predict)]);
+    const int predicted =
+        oracle_score(m, problem.candidates[static_cast<std::size_t>(ref.predict)]);
     EXPECT_EQ(predicted, best) << xml << ": the original's predict is not among our best";
     predicted_best += predicted == best ? 1 : 0;
     ++problems;
   }
-  std::cout << set << " reference: " << problems << " problems conform, original predict among our best in "
-            << predicted_best << "\n";
+  std::cout << set << " reference: " << problems
+            << " problems conform, original predict among our best in " << predicted_best << "\n";
 }
 
 TEST(MatrixConformance, RavenReference) { expect_reference_conforms("raven"); }

@@ -21,11 +21,13 @@ using A = RuleAttr;
 
 void expect_obeys_rules(const Matrix& m, const std::string& context) {
   const auto problems = testing::check_matrix_rules(m.config, m.rules, m.panels);
-  ASSERT_TRUE(problems.empty()) << context << ": " << problems.size() << " violations, first: " << problems.front();
+  ASSERT_TRUE(problems.empty()) << context << ": " << problems.size()
+                                << " violations, first: " << problems.front();
 }
 
 std::string describe(const Rule& r) {
-  return std::string(rule_name_text(r.name)) + " " + std::string(rule_attr_text(r.attr)) + " " + std::to_string(r.value);
+  return std::string(rule_name_text(r.name)) + " " + std::string(rule_attr_text(r.attr)) + " " +
+         std::to_string(r.value);
 }
 
 // 5-sigma binomial bound for `observed` successes out of `n` at probability p.
@@ -73,14 +75,18 @@ TEST(Matrix, EveryValidRuleHoldsWhenForced) {
               if (forced.name == N::kProgression && forced.attr == A::kPosition)
                 for (const Panel& p : m.panels)
                   for (const Entity& e : p.components[c].entities)
-                    wraps += (v > 0 ? e.slot < v : e.slot >= static_cast<int>(layout.slots.size()) + v) ? 1 : 0;
+                    wraps +=
+                        (v > 0 ? e.slot < v : e.slot >= static_cast<int>(layout.slots.size()) + v)
+                            ? 1
+                            : 0;
             }
           }
         }
       }
     }
   }
-  EXPECT_GT(wraps, 0) << "Progression Position never wrapped around: the checker's modulo is untested";
+  EXPECT_GT(wraps, 0)
+      << "Progression Position never wrapped around: the checker's modulo is untested";
 }
 
 void expect_same(const Matrix& a, const Matrix& b) {
@@ -100,17 +106,22 @@ TEST(Matrix, SameSeedGivesTheSameMatrix) {
       EXPECT_EQ(a.next(), b.next()) << "the streams were consumed differently";
     }
   Rng x = Rng::for_problem(99, 2, 0), y = Rng::for_problem(99, 2, 1);
-  EXPECT_NE(sample_matrix(ConfigId::kDistributeNine, x).panels, sample_matrix(ConfigId::kDistributeNine, y).panels);
+  EXPECT_NE(sample_matrix(ConfigId::kDistributeNine, x).panels,
+            sample_matrix(ConfigId::kDistributeNine, y).panels);
 }
 
 TEST(Matrix, RulesThatDoNotFitAreACallerBug) {
-  const Rule constant_np{.name = N::kConstant, .attr = A::kNumberPosition, .value = 0, .value_known = true};
-  RuleGroup group{{constant_np, Rule{.name = N::kConstant, .attr = A::kType, .value = 0, .value_known = true}, Rule{.name = N::kConstant, .attr = A::kSize, .value = 0, .value_known = true},
+  const Rule constant_np{
+      .name = N::kConstant, .attr = A::kNumberPosition, .value = 0, .value_known = true};
+  RuleGroup group{{constant_np,
+                   Rule{.name = N::kConstant, .attr = A::kType, .value = 0, .value_known = true},
+                   Rule{.name = N::kConstant, .attr = A::kSize, .value = 0, .value_known = true},
                    Rule{.name = N::kConstant, .attr = A::kColor, .value = 0, .value_known = true}}};
   Rng rng(5);
   EXPECT_NO_THROW(sample_matrix(ConfigId::kCenterSingle, {group}, rng));
   EXPECT_THROW(sample_matrix(ConfigId::kLeftRight, {group}, rng), std::logic_error);
-  group.rules[0] = Rule{.name = N::kProgression, .attr = A::kNumber, .value = 1, .value_known = true};
+  group.rules[0] =
+      Rule{.name = N::kProgression, .attr = A::kNumber, .value = 1, .value_known = true};
   EXPECT_THROW(sample_matrix(ConfigId::kCenterSingle, {group}, rng), std::logic_error);
 }
 
@@ -121,8 +132,8 @@ TEST(Matrix, FirstPanelDrawsAreUniform) {
   for (ConfigId id : {ConfigId::kDistributeFour, ConfigId::kDistributeNine, ConfigId::kOutInGrid}) {
     const std::size_t c = id == ConfigId::kOutInGrid ? 1 : 0;
     const int slots = static_cast<int>(configuration(id).components[c].layout.slots.size());
-    std::map<std::pair<int, int>, int> ranges;            // narrowed (min, max) -> count
-    std::map<std::tuple<int, int, int>, int> by_level;    // (min, max, level) -> count
+    std::map<std::pair<int, int>, int> ranges;          // narrowed (min, max) -> count
+    std::map<std::tuple<int, int, int>, int> by_level;  // (min, max, level) -> count
     std::array<int, 4> uniformity{};
     std::vector<int> single_slot(static_cast<std::size_t>(slots), 0);
     int singles = 0;
@@ -144,18 +155,24 @@ TEST(Matrix, FirstPanelDrawsAreUniform) {
     for (const auto& [range, total] : ranges)
       for (int level = range.first; level <= range.second; ++level) {
         const auto it = by_level.find({range.first, range.second, level});
-        expect_binomial(it == by_level.end() ? 0 : it->second, total, 1.0 / (range.second - range.first + 1),
+        expect_binomial(it == by_level.end() ? 0 : it->second, total,
+                        1.0 / (range.second - range.first + 1),
                         name + " Number level " + std::to_string(level));
       }
-    for (int u = 0; u < 4; ++u) expect_binomial(uniformity[static_cast<std::size_t>(u)], n, 0.25, name + " Uniformity");
+    for (int u = 0; u < 4; ++u)
+      expect_binomial(uniformity[static_cast<std::size_t>(u)], n, 0.25, name + " Uniformity");
     for (int s = 0; s < slots; ++s)
-      expect_binomial(single_slot[static_cast<std::size_t>(s)], singles, 1.0 / slots, name + " slot " + std::to_string(s));
+      expect_binomial(single_slot[static_cast<std::size_t>(s)], singles, 1.0 / slots,
+                      name + " slot " + std::to_string(s));
   }
 }
 
 RuleGroup constant_group() {
-  return RuleGroup{{Rule{.name = N::kConstant, .attr = A::kNumberPosition, .value = 0, .value_known = true}, Rule{.name = N::kConstant, .attr = A::kType, .value = 0, .value_known = true},
-                    Rule{.name = N::kConstant, .attr = A::kSize, .value = 0, .value_known = true}, Rule{.name = N::kConstant, .attr = A::kColor, .value = 0, .value_known = true}}};
+  return RuleGroup{
+      {Rule{.name = N::kConstant, .attr = A::kNumberPosition, .value = 0, .value_known = true},
+       Rule{.name = N::kConstant, .attr = A::kType, .value = 0, .value_known = true},
+       Rule{.name = N::kConstant, .attr = A::kSize, .value = 0, .value_known = true},
+       Rule{.name = N::kConstant, .attr = A::kColor, .value = 0, .value_known = true}}};
 }
 
 // docs/rules.md#number-and-position-rules: Arithmetic Number + draws col2's level uniformly in
@@ -163,7 +180,8 @@ RuleGroup constant_group() {
 // [0, 7 - L1]).
 TEST(Matrix, ArithmeticNumberCol2IsUniformInItsRecoveredRange) {
   RuleGroup group = constant_group();
-  group.rules[0] = Rule{.name = N::kArithmetic, .attr = A::kNumber, .value = 1, .value_known = true};
+  group.rules[0] =
+      Rule{.name = N::kArithmetic, .attr = A::kNumber, .value = 1, .value_known = true};
   Rng rng(11);
   std::map<std::pair<int, int>, int> hits;  // (L1, L2) -> count
   std::map<int, int> rows;
@@ -201,14 +219,16 @@ TEST(Matrix, ArithmeticSizeCol2IsUniformInItsRecoveredRange) {
   EXPECT_FALSE(rows.count(0)) << "narrowed Size range for Arithmetic - starts at 1";
   for (const auto& [l1, total] : rows)
     for (int l2 = 0; l2 <= l1 - 1; ++l2)
-      expect_binomial(hits[{l1, l2}], total, 1.0 / l1, "L1=" + std::to_string(l1) + " L2=" + std::to_string(l2));
+      expect_binomial(hits[{l1, l2}], total, 1.0 / l1,
+                      "L1=" + std::to_string(l1) + " L2=" + std::to_string(l2));
 }
 
 // docs/rules.md#number-and-position-rules/6.3: Distribute_Three picks one of the two row orders
 // with probability 1/2.
 TEST(Matrix, DistributeThreeRowOrderIsAFairCoin) {
   RuleGroup group = constant_group();
-  group.rules[1] = Rule{.name = N::kDistributeThree, .attr = A::kType, .value = 0, .value_known = true};
+  group.rules[1] =
+      Rule{.name = N::kDistributeThree, .attr = A::kType, .value = 0, .value_known = true};
   Rng rng(13);
   int first_order = 0;
   const int n = 4000;
@@ -225,7 +245,8 @@ TEST(Matrix, DistributeThreeRowOrderIsAFairCoin) {
 TEST(Matrix, ArithmeticColorGuardCoversRowsOneAndTwoOnly) {
   for (int sign : {1, -1}) {
     RuleGroup group = constant_group();
-    group.rules[3] = Rule{.name = N::kArithmetic, .attr = A::kColor, .value = sign, .value_known = true};
+    group.rules[3] =
+        Rule{.name = N::kArithmetic, .attr = A::kColor, .value = sign, .value_known = true};
     Rng rng(14 + static_cast<std::uint64_t>(sign + 1));
     int alarms = 0, row3_zero_after_alarm = 0;
     for (int i = 0; i < 20000; ++i) {

@@ -24,9 +24,10 @@ using Table = std::map<Key, double>;
 // docs/rules.md#sampling-and-pruning, transcribed: accepted probability of each (rule, attr, value)
 // per group and layout.
 Table default_type() {
-  return {{{N::kProgression, A::kType, -2}, 1.0 / 12}, {{N::kProgression, A::kType, -1}, 1.0 / 12},
-          {{N::kProgression, A::kType, 1}, 1.0 / 12},  {{N::kProgression, A::kType, 2}, 1.0 / 12},
-          {{N::kDistributeThree, A::kType, 0}, 1.0 / 3}, {{N::kConstant, A::kType, 0}, 1.0 / 3}};
+  return {
+      {{N::kProgression, A::kType, -2}, 1.0 / 12},   {{N::kProgression, A::kType, -1}, 1.0 / 12},
+      {{N::kProgression, A::kType, 1}, 1.0 / 12},    {{N::kProgression, A::kType, 2}, 1.0 / 12},
+      {{N::kDistributeThree, A::kType, 0}, 1.0 / 3}, {{N::kConstant, A::kType, 0}, 1.0 / 3}};
 }
 
 Table default_entity(A attr) {
@@ -70,21 +71,24 @@ Table nine_slot_group0() {
 }
 
 Table out_size() {
-  return {{{N::kProgression, A::kSize, -1}, 0.1}, {{N::kProgression, A::kSize, 1}, 0.1},
-          {{N::kDistributeThree, A::kSize, 0}, 0.4}, {{N::kConstant, A::kSize, 0}, 0.4}};
+  return {{{N::kProgression, A::kSize, -1}, 0.1},
+          {{N::kProgression, A::kSize, 1}, 0.1},
+          {{N::kDistributeThree, A::kSize, 0}, 0.4},
+          {{N::kConstant, A::kSize, 0}, 0.4}};
 }
 
 Table out_color() { return {{{N::kConstant, A::kColor, 0}, 1.0}}; }
 
 Table in_grid_size() {
-  return {{{N::kProgression, A::kSize, -1}, 1.0 / 14}, {{N::kProgression, A::kSize, 1}, 1.0 / 14},
-          {{N::kArithmetic, A::kSize, 1}, 1.0 / 7},    {{N::kArithmetic, A::kSize, -1}, 1.0 / 7},
+  return {{{N::kProgression, A::kSize, -1}, 1.0 / 14},   {{N::kProgression, A::kSize, 1}, 1.0 / 14},
+          {{N::kArithmetic, A::kSize, 1}, 1.0 / 7},      {{N::kArithmetic, A::kSize, -1}, 1.0 / 7},
           {{N::kDistributeThree, A::kSize, 0}, 2.0 / 7}, {{N::kConstant, A::kSize, 0}, 2.0 / 7}};
 }
 
 // The four expected tables of one component, by layout name.
 std::array<Table, 4> expected_for(std::string_view layout) {
-  std::array<Table, 4> t{single_slot_group0(), default_type(), default_entity(A::kSize), default_entity(A::kColor)};
+  std::array<Table, 4> t{single_slot_group0(), default_type(), default_entity(A::kSize),
+                         default_entity(A::kColor)};
   if (layout == "Distribute_Four" || layout == "In_Distribute_Four") t[0] = four_slot_group0();
   if (layout == "Distribute_Nine") t[0] = nine_slot_group0();
   if (layout == "Out_Center_Single") {
@@ -135,14 +139,16 @@ TEST_P(RuleDistribution, FrequenciesAndTriesMatchSpecTable) {
         const double observed = it == counts[c][g].end() ? 0 : it->second;
         const double sigma = std::sqrt(n * p * (1 - p));
         EXPECT_NEAR(observed, n * p, 5 * sigma + 1e-9)
-            << config.folder << " component " << c << " group " << g << " " << rule_name_text(std::get<0>(key))
-            << " " << rule_attr_text(std::get<1>(key)) << " " << std::get<2>(key);
+            << config.folder << " component " << c << " group " << g << " "
+            << rule_name_text(std::get<0>(key)) << " " << rule_attr_text(std::get<1>(key)) << " "
+            << std::get<2>(key);
       }
       EXPECT_NEAR(total_p, 1.0, 1e-12);
       for (const auto& [key, k] : counts[c][g])
-        EXPECT_TRUE(expected[g].count(key)) << config.folder << " drew a rule the narrowing rules out, group " << g
-                                            << ": " << rule_name_text(std::get<0>(key)) << " "
-                                            << rule_attr_text(std::get<1>(key)) << " " << std::get<2>(key) << " x" << k;
+        EXPECT_TRUE(expected[g].count(key))
+            << config.folder << " drew a rule the narrowing rules out, group " << g << ": "
+            << rule_name_text(std::get<0>(key)) << " " << rule_attr_text(std::get<1>(key)) << " "
+            << std::get<2>(key) << " x" << k;
     }
   }
   // Tries per accepted draw are geometric: mean 1/p, variance (1-p)/p^2.
@@ -154,13 +160,19 @@ TEST_P(RuleDistribution, FrequenciesAndTriesMatchSpecTable) {
 
 INSTANTIATE_TEST_SUITE_P(
     AllConfigurations, RuleDistribution,
-    ::testing::Values(Expectation{.id = ConfigId::kCenterSingle, .accept = 1.0 / 14, .draws = 100000, .name = "Center"},
-                      Expectation{.id = ConfigId::kDistributeFour, .accept = 3.0 / 7, .draws = 100000, .name = "Grid2x2"},
-                      Expectation{.id = ConfigId::kDistributeNine, .accept = 1.0 / 2, .draws = 100000, .name = "Grid3x3"},
-                      Expectation{.id = ConfigId::kLeftRight, .accept = 1.0 / 98, .draws = 40000, .name = "LR"},
-                      Expectation{.id = ConfigId::kUpDown, .accept = 1.0 / 98, .draws = 40000, .name = "UD"},
-                      Expectation{.id = ConfigId::kOutInCenter, .accept = 5.0 / 3136, .draws = 20000, .name = "OIC"},
-                      Expectation{.id = ConfigId::kOutInGrid, .accept = 15.0 / 1792, .draws = 40000, .name = "OIG"}),
+    ::testing::Values(
+        Expectation{
+            .id = ConfigId::kCenterSingle, .accept = 1.0 / 14, .draws = 100000, .name = "Center"},
+        Expectation{
+            .id = ConfigId::kDistributeFour, .accept = 3.0 / 7, .draws = 100000, .name = "Grid2x2"},
+        Expectation{
+            .id = ConfigId::kDistributeNine, .accept = 1.0 / 2, .draws = 100000, .name = "Grid3x3"},
+        Expectation{.id = ConfigId::kLeftRight, .accept = 1.0 / 98, .draws = 40000, .name = "LR"},
+        Expectation{.id = ConfigId::kUpDown, .accept = 1.0 / 98, .draws = 40000, .name = "UD"},
+        Expectation{
+            .id = ConfigId::kOutInCenter, .accept = 5.0 / 3136, .draws = 20000, .name = "OIC"},
+        Expectation{
+            .id = ConfigId::kOutInGrid, .accept = 15.0 / 1792, .draws = 40000, .name = "OIG"}),
     [](const auto& info) { return std::string(info.param.name); });
 
 TEST(RuleSampling, GivesUpWithALogicErrorWhenNothingFits) {

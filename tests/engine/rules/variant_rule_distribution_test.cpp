@@ -30,7 +30,8 @@ struct Case {
 std::vector<std::array<Counts, kNumRuleGroups>> draw_rules(const Case& c) {
   const MatrixModel model = matrix_model(c.id, c.variant);
   std::vector<std::array<Counts, kNumRuleGroups>> counts(model.config->components.size());
-  Rng rng(0x5EED + static_cast<std::uint64_t>(config_index(c.id)) * 31 + static_cast<std::uint64_t>(c.variant.grid));
+  Rng rng(0x5EED + static_cast<std::uint64_t>(config_index(c.id)) * 31 +
+          static_cast<std::uint64_t>(c.variant.grid));
   for (int i = 0; i < c.draws; ++i) {
     std::vector<LayoutConstraints> narrowed;
     int tries = 0;
@@ -52,22 +53,26 @@ void expect_prior_on_support(const Case& c) {
     for (int g = 0; g < kNumRuleGroups; ++g) {
       double support = 0;
       for (const auto& [key, k] : counts[comp][static_cast<std::size_t>(g)]) {
-        const double prior = table.prior(static_cast<int>(comp), g, Rule{std::get<0>(key), std::get<1>(key), std::get<2>(key)});
+        const double prior = table.prior(
+            static_cast<int>(comp), g, Rule{std::get<0>(key), std::get<1>(key), std::get<2>(key)});
         EXPECT_GT(prior, 0) << "a rule outside the table was drawn";
         support += prior;
       }
       for (const auto& [key, k] : counts[comp][static_cast<std::size_t>(g)]) {
-        const double p =
-            table.prior(static_cast<int>(comp), g, Rule{std::get<0>(key), std::get<1>(key), std::get<2>(key)}) / support;
+        const double p = table.prior(static_cast<int>(comp), g,
+                                     Rule{std::get<0>(key), std::get<1>(key), std::get<2>(key)}) /
+                         support;
         EXPECT_NEAR(k, n * p, 5 * std::sqrt(n * p * (1 - p)) + 1e-9)
-            << configuration(c.id).folder << " grid " << c.variant.grid << " component " << comp << " group " << g << " "
-            << rule_name_text(std::get<0>(key)) << " " << rule_attr_text(std::get<1>(key)) << " " << std::get<2>(key);
+            << configuration(c.id).folder << " grid " << c.variant.grid << " component " << comp
+            << " group " << g << " " << rule_name_text(std::get<0>(key)) << " "
+            << rule_attr_text(std::get<1>(key)) << " " << std::get<2>(key);
       }
     }
 }
 
 TEST(VariantRuleDistribution, PriorRenormalizedOverWhatCanHold) {
-  for (int c = 0; c < kNumConfigs; ++c) expect_prior_on_support({static_cast<ConfigId>(c), Variant{.grid = 5}, 20000});
+  for (int c = 0; c < kNumConfigs; ++c)
+    expect_prior_on_support({static_cast<ConfigId>(c), Variant{.grid = 5}, 20000});
   for (int c = 0; c < kNumConfigs; ++c)
     expect_prior_on_support({static_cast<ConfigId>(c), Variant{.grid = 10, .values = 100}, 5000});
 }
@@ -81,8 +86,9 @@ TEST(VariantRuleDistribution, SupportsTheDocsName) {
     if (std::get<0>(key) != RuleName::kProgression) continue;
     EXPECT_EQ(std::abs(std::get<2>(key)), 1);  // |v| = 2 needs N <= 3
   }
-  EXPECT_TRUE(at5[0][1].count({RuleName::kDistributeThree, RuleAttr::kType, 0}));  // 5 shapes for Distribute_5
-  ASSERT_EQ(at5[0][0].size(), 1u);  // one slot: Number/Position Constant
+  EXPECT_TRUE(at5[0][1].count(
+      {RuleName::kDistributeThree, RuleAttr::kType, 0}));  // 5 shapes for Distribute_5
+  ASSERT_EQ(at5[0][0].size(), 1u);                         // one slot: Number/Position Constant
 }
 
 }  // namespace

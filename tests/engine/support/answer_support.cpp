@@ -9,23 +9,41 @@ namespace rave::engine::testing {
 RuleGroup rule_group(Rule group0, RuleName type, RuleName size, RuleName color) {
   RuleGroup g;
   g.rules[0] = group0;
-  g.rules[1] = Rule{.name = type, .attr = RuleAttr::kType, .value = type == RuleName::kConstant ? 0 : 1, .value_known = true};
-  g.rules[2] = Rule{.name = size, .attr = RuleAttr::kSize, .value = size == RuleName::kConstant ? 0 : 1, .value_known = true};
-  g.rules[3] = Rule{.name = color, .attr = RuleAttr::kColor, .value = color == RuleName::kConstant ? 0 : 1, .value_known = true};
+  g.rules[1] = Rule{.name = type,
+                    .attr = RuleAttr::kType,
+                    .value = type == RuleName::kConstant ? 0 : 1,
+                    .value_known = true};
+  g.rules[2] = Rule{.name = size,
+                    .attr = RuleAttr::kSize,
+                    .value = size == RuleName::kConstant ? 0 : 1,
+                    .value_known = true};
+  g.rules[3] = Rule{.name = color,
+                    .attr = RuleAttr::kColor,
+                    .value = color == RuleName::kConstant ? 0 : 1,
+                    .value_known = true};
   return g;
 }
 
 RuleGroup all_constant() {
-  return rule_group(Rule{.name = RuleName::kConstant, .attr = RuleAttr::kNumberPosition, .value = 0, .value_known = true},
+  return rule_group(Rule{.name = RuleName::kConstant,
+                         .attr = RuleAttr::kNumberPosition,
+                         .value = 0,
+                         .value_known = true},
                     RuleName::kConstant, RuleName::kConstant, RuleName::kConstant);
 }
 
 LayoutConstraints spec_constraints(const LayoutSpec& layout) {
-  return LayoutConstraints{.number = layout.number, .type = layout.type, .size = layout.size, .color = layout.color, .angle = layout.angle, .uniformity = layout.uniformity};
+  return LayoutConstraints{.number = layout.number,
+                           .type = layout.type,
+                           .size = layout.size,
+                           .color = layout.color,
+                           .angle = layout.angle,
+                           .uniformity = layout.uniformity};
 }
 
 ComponentPanel component(int uniformity, std::vector<Entity> entities) {
-  return ComponentPanel{.uniformity = uniformity, .entities = std::move(entities), .confounders = {}};
+  return ComponentPanel{
+      .uniformity = uniformity, .entities = std::move(entities), .confounders = {}};
 }
 
 Matrix hand_matrix(ConfigId id, std::vector<RuleGroup> rules, std::vector<ComponentPanel> answer) {

@@ -53,7 +53,8 @@ bool identical_values(const Entity& a, const Entity& b) {
 
 // docs/format.md#configurations, docs/format.md#value-tables: counts, slots and levels within the
 // configuration's original ranges.
-void check_ranges(Checker& c, const engine::LayoutSpec& layout, const ComponentPanel& p, int index) {
+void check_ranges(Checker& c, const engine::LayoutSpec& layout, const ComponentPanel& p,
+                  int index) {
   const std::string at = "panel " + std::to_string(index);
   const int slots = static_cast<int>(layout.slots.size());
   c.expect(count(p) >= 1 && layout.number.contains(count(p) - 1), at + ": Number out of range");
@@ -68,7 +69,8 @@ void check_ranges(Checker& c, const engine::LayoutSpec& layout, const ComponentP
   c.expect(0 <= p.uniformity && p.uniformity <= 3, at + ": Uniformity level out of range");
   if (p.uniformity == 3)
     for (const Entity& e : p.entities)
-      c.expect(identical_values(e, p.entities.front()), at + ": uniform layout with differing entities");
+      c.expect(identical_values(e, p.entities.front()),
+               at + ": uniform layout with differing entities");
 }
 
 // Distribute_N (spec 6.2, 6.3; abduction.md 6.4; docs/variants.md): row 1 holds N distinct values
@@ -79,7 +81,8 @@ void check_latin(Checker& c, const std::vector<std::vector<T>>& rows, const std:
   const auto& a = rows[0];
   const std::size_t n = a.size();
   for (std::size_t i = 0; i < n; ++i)
-    for (std::size_t j = i + 1; j < n; ++j) c.expect(a[i] != a[j], what + ": row 1 values not distinct");
+    for (std::size_t j = i + 1; j < n; ++j)
+      c.expect(a[i] != a[j], what + ": row 1 values not distinct");
   std::set<std::size_t> shifts_seen;
   for (std::size_t r = 0; r < rows.size(); ++r) {
     std::optional<std::size_t> shift;
@@ -88,14 +91,16 @@ void check_latin(Checker& c, const std::vector<std::vector<T>>& rows, const std:
       for (std::size_t k = 0; k < n; ++k) same = same && rows[r][k] == a[(k + s) % n];
       if (same) shift = s;
     }
-    c.expect(shift.has_value(), what + ": " + row_name(static_cast<int>(r)) + " is not a rotation of row 1");
+    c.expect(shift.has_value(),
+             what + ": " + row_name(static_cast<int>(r)) + " is not a rotation of row 1");
     if (shift) c.expect(shifts_seen.insert(*shift).second, what + ": two rows share one rotation");
   }
 }
 
 // Group 0 on one row (spec 6.2; on N columns docs/variants.md): Arithmetic's last column is the
 // sum / difference (counts) or union / difference (slot sets) of the first N-1.
-void check_group0_row(Checker& c, const Rule& rule, int slots, const std::vector<const ComponentPanel*>& p, int r) {
+void check_group0_row(Checker& c, const Rule& rule, int slots,
+                      const std::vector<const ComponentPanel*>& p, int r) {
   const std::string at = row_name(r) + " " + std::string(engine::rule_name_text(rule.name)) + " " +
                          std::string(engine::rule_attr_text(rule.attr));
   const int v = rule.value;
@@ -126,11 +131,14 @@ void check_group0_row(Checker& c, const Rule& rule, int slots, const std::vector
     const SlotSet sb = slot_set(*p[k]);
     SlotSet next;
     if (v > 0) {
-      c.expect(!std::includes(acc.begin(), acc.end(), sb.begin(), sb.end()), at + ": an operand adds no slot");
+      c.expect(!std::includes(acc.begin(), acc.end(), sb.begin(), sb.end()),
+               at + ": an operand adds no slot");
       std::set_union(acc.begin(), acc.end(), sb.begin(), sb.end(), std::inserter(next, next.end()));
     } else {
-      c.expect(!std::includes(sb.begin(), sb.end(), acc.begin(), acc.end()), at + ": an operand removes every slot");
-      std::set_difference(acc.begin(), acc.end(), sb.begin(), sb.end(), std::inserter(next, next.end()));
+      c.expect(!std::includes(sb.begin(), sb.end(), acc.begin(), acc.end()),
+               at + ": an operand removes every slot");
+      std::set_difference(acc.begin(), acc.end(), sb.begin(), sb.end(),
+                          std::inserter(next, next.end()));
     }
     acc = std::move(next);
   }
@@ -145,37 +153,46 @@ bool copies_entities(const Rule& r0) {
           (r0.name == RuleName::kProgression || r0.name == RuleName::kDistributeThree));
 }
 
-int level_of(const Entity& e, int group) { return group == 1 ? e.type : group == 2 ? e.size : e.color; }
+int level_of(const Entity& e, int group) {
+  return group == 1 ? e.type : group == 2 ? e.size : e.color;
+}
 
 bool one_value(const ComponentPanel& p, int group) {
-  return std::all_of(p.entities.begin(), p.entities.end(),
-                     [&](const Entity& e) { return level_of(e, group) == level_of(p.entities.front(), group); });
+  return std::all_of(p.entities.begin(), p.entities.end(), [&](const Entity& e) {
+    return level_of(e, group) == level_of(p.entities.front(), group);
+  });
 }
 
 // Arithmetic over the first N-1 columns: 1-based for Size, raw for Color (spec 6.3).
-void check_entity_arithmetic(Checker& c, const Rule& rule, const std::vector<int>& x, const std::string& at) {
+void check_entity_arithmetic(Checker& c, const Rule& rule, const std::vector<int>& x,
+                             const std::string& at) {
   const int unit = rule.attr == RuleAttr::kSize ? 1 : 0;
   int expected = x[0] + unit;
-  for (std::size_t k = 1; k + 1 < x.size(); ++k) expected += (rule.value > 0 ? 1 : -1) * (x[k] + unit);
-  c.expect(x.back() + unit == expected, at + (unit == 1 ? ": 1-based Size arithmetic fails" : ": raw Color arithmetic fails"));
+  for (std::size_t k = 1; k + 1 < x.size(); ++k)
+    expected += (rule.value > 0 ? 1 : -1) * (x[k] + unit);
+  c.expect(x.back() + unit == expected,
+           at + (unit == 1 ? ": 1-based Size arithmetic fails" : ": raw Color arithmetic fails"));
 }
 
 // Entity rule of group 1-3 on one row (spec 6.3). x = the row's values (first entities).
-void check_entity_row(Checker& c, const Rule& rule, int group, const std::vector<const ComponentPanel*>& p,
-                      const Rule& r0, int r) {
+void check_entity_row(Checker& c, const Rule& rule, int group,
+                      const std::vector<const ComponentPanel*>& p, const Rule& r0, int r) {
   const std::string at = row_name(r) + " " + std::string(engine::rule_name_text(rule.name)) + " " +
                          std::string(engine::rule_attr_text(rule.attr));
   std::vector<int> x;
   for (const ComponentPanel* panel : p) x.push_back(level_of(panel->entities.front(), group));
   if (rule.name != RuleName::kConstant)
-    for (const ComponentPanel* panel : p) c.expect(one_value(*panel, group), at + ": entities of a panel differ");
+    for (const ComponentPanel* panel : p)
+      c.expect(one_value(*panel, group), at + ": entities of a panel differ");
   if (rule.name == RuleName::kProgression) {
-    for (std::size_t k = 0; k + 1 < x.size(); ++k) c.expect(x[k + 1] == x[k] + rule.value, at + ": not L, L+v, L+2v, ...");
+    for (std::size_t k = 0; k + 1 < x.size(); ++k)
+      c.expect(x[k + 1] == x[k] + rule.value, at + ": not L, L+v, L+2v, ...");
   } else if (rule.name == RuleName::kArithmetic) {
     check_entity_arithmetic(c, rule, x, at);
   } else if (rule.name == RuleName::kConstant) {
     if (p[0]->uniformity == 3) {
-      for (const ComponentPanel* panel : p) c.expect(one_value(*panel, group), at + ": uniform panel differs");
+      for (const ComponentPanel* panel : p)
+        c.expect(one_value(*panel, group), at + ": uniform panel differs");
       c.expect(std::all_of(x.begin(), x.end(), [&](int l) { return l == x[0]; }),
                at + ": uniform Constant value changes along the row");
     } else if (copies_entities(r0)) {
@@ -188,26 +205,31 @@ void check_entity_row(Checker& c, const Rule& rule, int group, const std::vector
 }
 
 // Angle is noise but is copied with the entities (docs/rules.md#noise).
-void check_angle_row(Checker& c, const Rule& r0, const std::vector<const ComponentPanel*>& p, int r) {
+void check_angle_row(Checker& c, const Rule& r0, const std::vector<const ComponentPanel*>& p,
+                     int r) {
   const std::string at = row_name(r) + " Angle";
   if (p[0]->uniformity == 3) {
     const int angle = p[0]->entities.front().angle;
     for (const auto* panel : p)
-      for (const Entity& e : panel->entities) c.expect(e.angle == angle, at + ": uniform angle changes");
+      for (const Entity& e : panel->entities)
+        c.expect(e.angle == angle, at + ": uniform angle changes");
   } else if (copies_entities(r0)) {
     for (std::size_t i = 1; i < p.size(); ++i)
       for (std::size_t k = 0; k < p[i]->entities.size(); ++k)
-        c.expect(p[i]->entities[k].angle == p[i - 1]->entities[k].angle, at + ": copied entity re-angled");
+        c.expect(p[i]->entities[k].angle == p[i - 1]->entities[k].angle,
+                 at + ": copied entity re-angled");
   }
 }
 
 // The whole-matrix checks after the rows: Distribute_N Latin squares and Color's white guard (row
 // 1's middle columns all 0 forbids a 0 in row 2's col2, spec 6.3).
-void check_matrix_wide(Checker& c, const engine::RuleGroup& group, const std::vector<std::vector<int>>& counts,
+void check_matrix_wide(Checker& c, const engine::RuleGroup& group,
+                       const std::vector<std::vector<int>>& counts,
                        const std::vector<std::vector<SlotSet>>& sets,
                        const std::array<std::vector<std::vector<int>>, 4>& values) {
   const Rule& r0 = group.rules[0];
-  if (r0.name == RuleName::kDistributeThree && r0.attr == RuleAttr::kNumber) check_latin(c, counts, "Distribute_N Number");
+  if (r0.name == RuleName::kDistributeThree && r0.attr == RuleAttr::kNumber)
+    check_latin(c, counts, "Distribute_N Number");
   if (r0.name == RuleName::kDistributeThree && r0.attr == RuleAttr::kPosition) {
     check_latin(c, sets, "Distribute_N Position");
     for (const auto& row : counts)
@@ -216,18 +238,23 @@ void check_matrix_wide(Checker& c, const engine::RuleGroup& group, const std::ve
   for (int g = 1; g < 4; ++g) {
     const Rule& rule = group.rules[static_cast<std::size_t>(g)];
     if (rule.name == RuleName::kDistributeThree)
-      check_latin(c, values[static_cast<std::size_t>(g)], "Distribute_N " + std::string(engine::rule_attr_text(rule.attr)));
+      check_latin(c, values[static_cast<std::size_t>(g)],
+                  "Distribute_N " + std::string(engine::rule_attr_text(rule.attr)));
   }
   if (group.rules[3].name == RuleName::kArithmetic) {
     const auto& color = values[3];
-    const bool row1_white = std::all_of(color[0].begin() + 1, color[0].end() - 1, [](int l) { return l == 0; });
-    c.expect(!(row1_white && color[1][1] == 0), "Arithmetic Color: row 1's middle columns and row 2's col2 are all 0");
+    const bool row1_white =
+        std::all_of(color[0].begin() + 1, color[0].end() - 1, [](int l) { return l == 0; });
+    c.expect(!(row1_white && color[1][1] == 0),
+             "Arithmetic Color: row 1's middle columns and row 2's col2 are all 0");
   }
 }
 
 void check_component(Checker& c, const engine::LayoutSpec& layout, const engine::RuleGroup& group,
                      std::span<const engine::Panel> panels, int grid, std::size_t l) {
-  auto comp = [&](int i) -> const ComponentPanel& { return panels[static_cast<std::size_t>(i)].components[l]; };
+  auto comp = [&](int i) -> const ComponentPanel& {
+    return panels[static_cast<std::size_t>(i)].components[l];
+  };
   for (int i = 0; i < grid * grid; ++i) {
     check_ranges(c, layout, comp(i), i);
     c.expect(comp(i).uniformity == comp(0).uniformity, "Uniformity changes within the problem");
@@ -244,13 +271,15 @@ void check_component(Checker& c, const engine::LayoutSpec& layout, const engine:
     std::vector<const ComponentPanel*> p;
     for (int k = 0; k < grid; ++k) p.push_back(&comp(grid * r + k));
     check_group0_row(c, r0, slots, p, r);
-    for (int g = 1; g < 4; ++g) check_entity_row(c, group.rules[static_cast<std::size_t>(g)], g, p, r0, r);
+    for (int g = 1; g < 4; ++g)
+      check_entity_row(c, group.rules[static_cast<std::size_t>(g)], g, p, r0, r);
     check_angle_row(c, r0, p, r);
     const auto row = static_cast<std::size_t>(r);
     for (std::size_t k = 0; k < n; ++k) {
       counts[row][k] = count(*p[k]);
       sets[row][k] = slot_set(*p[k]);
-      for (std::size_t g = 1; g < 4; ++g) values[g][row][k] = level_of(p[k]->entities.front(), static_cast<int>(g));
+      for (std::size_t g = 1; g < 4; ++g)
+        values[g][row][k] = level_of(p[k]->entities.front(), static_cast<int>(g));
     }
   }
   check_matrix_wide(c, group, counts, sets, values);
@@ -263,8 +292,10 @@ std::vector<std::string> check_matrix_rules(const engine::Configuration& config,
                                             std::span<const engine::Panel> panels) {
   int grid = 1;
   while ((grid + 1) * (grid + 1) <= static_cast<int>(panels.size())) ++grid;
-  if (grid < 3 || grid * grid != static_cast<int>(panels.size())) return {"the panels are not an N x N matrix"};
-  if (rules.size() != config.components.size()) return {"rule group count differs from the component count"};
+  if (grid < 3 || grid * grid != static_cast<int>(panels.size()))
+    return {"the panels are not an N x N matrix"};
+  if (rules.size() != config.components.size())
+    return {"rule group count differs from the component count"};
   for (std::size_t i = 0; i < panels.size(); ++i)
     if (panels[i].components.size() != rules.size())
       return {"panel " + std::to_string(i) + " has the wrong component count"};
@@ -278,7 +309,8 @@ std::vector<std::string> check_matrix_rules(const engine::Configuration& config,
   return out;
 }
 
-std::vector<std::string> check_matrix_rules(engine::ConfigId config, const std::vector<engine::RuleGroup>& rules,
+std::vector<std::string> check_matrix_rules(engine::ConfigId config,
+                                            const std::vector<engine::RuleGroup>& rules,
                                             std::span<const engine::Panel> panels) {
   return check_matrix_rules(engine::configuration(config), rules, panels);
 }

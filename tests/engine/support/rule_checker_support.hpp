@@ -1,8 +1,9 @@
 #pragma once
 // An independent checker of generated matrices, written from the text of spec/raven.md 2-6 (not
-// from the generator's code): it verifies that every rule with its parameter holds on every row (3 columns, or N on an N x N matrix),
-// that Uniformity is constant within a problem, that uniform layouts hold identical entities, that
-// copied entities keep their values, and that every level stays within the original ranges.
+// from the generator's code): it verifies that every rule with its parameter holds on every row (3
+// columns, or N on an N x N matrix), that Uniformity is constant within a problem, that uniform
+// layouts hold identical entities, that copied entities keep their values, and that every level
+// stays within the original ranges.
 //
 //   auto problems = check_matrix_rules(ConfigId::kDistributeFour, m.rules, m.panels);
 //   EXPECT_TRUE(problems.empty()) << problems.front();

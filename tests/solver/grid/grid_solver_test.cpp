@@ -21,7 +21,8 @@ using engine::AnswerStrategy;
 using engine::ConfigId;
 using engine::Variant;
 
-constexpr std::array<AnswerStrategy, 3> kStrategies{AnswerStrategy::kRaven, AnswerStrategy::kIRaven, AnswerStrategy::kFair};
+constexpr std::array<AnswerStrategy, 3> kStrategies{AnswerStrategy::kRaven, AnswerStrategy::kIRaven,
+                                                    AnswerStrategy::kFair};
 
 struct Tally {
   int problems = 0, unique = 0, correct = 0;
@@ -36,10 +37,12 @@ Tally solve_all(const Variant& variant, engine::Split split, int per_config) {
     for (AnswerStrategy strategy : kStrategies)
       for (int k = 0; k < per_config; ++k) {
         const auto id = static_cast<ConfigId>(c);
-        const engine::Problem p = engine::generate_problem(id, strategy, 5, static_cast<std::uint64_t>(k), variant, split);
+        const engine::Problem p = engine::generate_problem(
+            id, strategy, 5, static_cast<std::uint64_t>(k), variant, split);
         const Solution s = solver.solve(p);
         const std::string where = std::string(engine::configuration(id).folder) + " " +
-                                  std::string(engine::strategy_name(strategy)) + " k " + std::to_string(k);
+                                  std::string(engine::strategy_name(strategy)) + " k " +
+                                  std::to_string(k);
         EXPECT_TRUE((s.consistent >> *p.target) & 1u) << where << ": the answer is not consistent";
         if (s.verdict == Verdict::kUnique) {
           EXPECT_EQ(s.answer, p.target) << where;
@@ -77,9 +80,11 @@ TEST(GridSolver, AgreesWithTheHeuristicOnOriginalProblems) {
   for (int c = 0; c < engine::kNumConfigs; ++c)
     for (AnswerStrategy strategy : kStrategies)
       for (std::uint64_t k = 0; k < 4; ++k) {
-        const engine::Problem p = engine::generate_problem(static_cast<ConfigId>(c), strategy, 9, k);
+        const engine::Problem p =
+            engine::generate_problem(static_cast<ConfigId>(c), strategy, 9, k);
         const Solution g = grid.solve(p), h = heuristic.solve(p);
-        EXPECT_TRUE((g.consistent >> *p.target) & 1u) << engine::configuration(p.config).folder << " k " << k;
+        EXPECT_TRUE((g.consistent >> *p.target) & 1u)
+            << engine::configuration(p.config).folder << " k " << k;
         if (h.verdict != Verdict::kUnique) continue;
         ++unique;
         agree += g.answer == h.answer;
@@ -88,8 +93,9 @@ TEST(GridSolver, AgreesWithTheHeuristicOnOriginalProblems) {
 }
 
 TEST(GridSolver, NeverReadsTheRulesUnlessTold) {
-  const engine::Problem p = engine::generate_problem(ConfigId::kDistributeNine, AnswerStrategy::kIRaven, 3, 1,
-                                                     Variant{.grid = 5}, engine::Split::kTrain);
+  const engine::Problem p =
+      engine::generate_problem(ConfigId::kDistributeNine, AnswerStrategy::kIRaven, 3, 1,
+                               Variant{.grid = 5}, engine::Split::kTrain);
   engine::Problem blind = p;
   blind.rules.clear();
   GridSolver solver;
@@ -101,8 +107,9 @@ TEST(GridSolver, NeverReadsTheRulesUnlessTold) {
   EXPECT_THROW(told.solve(blind), InputError);
 }
 
-// Z3 decides N x N problems from the same rule checks: the same consistent sets, verdicts and, where
-// several candidates compete, the same first choice (it maximises what the heuristic ranks by).
+// Z3 decides N x N problems from the same rule checks: the same consistent sets, verdicts and,
+// where several candidates compete, the same first choice (it maximises what the heuristic ranks
+// by).
 TEST(GridSolver, Z3ProvesTheSameConsistentSets) {
   GridSolver grid;
   Z3Solver z3;
@@ -110,10 +117,12 @@ TEST(GridSolver, Z3ProvesTheSameConsistentSets) {
   for (int c = 0; c < engine::kNumConfigs; ++c)
     for (AnswerStrategy strategy : kStrategies)
       for (std::uint64_t k = 0; k < 3; ++k) {
-        const engine::Problem p = engine::generate_problem(static_cast<ConfigId>(c), strategy, 8, k,
-                                                           Variant{.grid = 4, .values = 20}, engine::Split::kTrain);
+        const engine::Problem p =
+            engine::generate_problem(static_cast<ConfigId>(c), strategy, 8, k,
+                                     Variant{.grid = 4, .values = 20}, engine::Split::kTrain);
         const Solution g = grid.solve(p), z = z3.solve(p);
-        EXPECT_EQ(z.consistent, g.consistent) << engine::configuration(p.config).folder << " k " << k;
+        EXPECT_EQ(z.consistent, g.consistent)
+            << engine::configuration(p.config).folder << " k " << k;
         EXPECT_EQ(z.verdict, g.verdict);
         EXPECT_EQ(z.answer, g.answer);
         EXPECT_GT(z3.checks(), 0);
@@ -126,10 +135,12 @@ TEST(GridSolver, Z3ProvesTheSameConsistentSets) {
 }
 
 TEST(GridSolver, BothBackendsReadVariants) {
-  const engine::Problem p = engine::generate_problem(ConfigId::kLeftRight, AnswerStrategy::kRaven, 3, 2,
-                                                     Variant{.grid = 6, .values = 50}, engine::Split::kTrain);
+  const engine::Problem p =
+      engine::generate_problem(ConfigId::kLeftRight, AnswerStrategy::kRaven, 3, 2,
+                               Variant{.grid = 6, .values = 50}, engine::Split::kTrain);
   EXPECT_TRUE(needs_grid_solver(p));
-  EXPECT_FALSE(needs_grid_solver(engine::generate_problem(ConfigId::kLeftRight, AnswerStrategy::kRaven, 3, 2)));
+  EXPECT_FALSE(needs_grid_solver(
+      engine::generate_problem(ConfigId::kLeftRight, AnswerStrategy::kRaven, 3, 2)));
   for (Backend backend : {Backend::kHeuristic, Backend::kZ3}) {
     Solver solver(backend);
     const Solution s = solver.solve(p);
