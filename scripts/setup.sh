@@ -25,6 +25,7 @@ packages=(
   python3-dev pybind11-dev python3-pybind11    # the Python package (python/)
   python3-pytest python3-torch python3-pil     # its tests: pytest, rave.torch, Pillow's resize as the reference
   clang libclang-rt-14-dev                 # the grammar fuzzer (libFuzzer)
+  clang-format                             # the house format, checked by CI (scripts/check_format.sh)
 )
 
 if [[ "${RAVE_SKIP_APT:-0}" != 1 ]]; then
