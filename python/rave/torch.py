@@ -25,6 +25,7 @@ import torch
 from torch.utils.data import Dataset, IterableDataset, get_worker_info
 
 import rave
+from rave._shared_batch import SharedBatch
 
 __all__ = ["RavenFolder", "RavenStream", "shard_of"]
 
@@ -117,13 +118,15 @@ class RavenStream(IterableDataset):
     epoch); a different seed draws a test set no model has seen.
 
     With `batch_size`, whole batches are yielded (use DataLoader(batch_size=None)): faster, as
-    samples are not collated one by one. `return_index` appends g to each sample (a tensor of them
-    for a batch). `rank` / `world_size` override torch.distributed's.
+    samples are not collated one by one; from a DataLoader worker each batch travels in one
+    shared-memory block (rave/_shared_batch.py; `shared_batches=False` leaves it to torch's
+    transport), and the training loop receives the same tuple of tensors. `return_index` appends g
+    to each sample (a tensor of them for a batch). `rank` / `world_size` override torch.distributed's.
     """
 
     def __init__(self, configs=None, answers="raven", seed=1234, image_size=80, length=None, batch_size=None,
                  start=0, transform=None, dtype=torch.float32, return_index=False, rank=None, world_size=None,
-                 chunk=64):
+                 chunk=64, shared_batches=True):
         self.configs = _config_list(configs)
         rave.generate_batch(self.configs[0], [], seed, answers, image_size)  # checks answers and image_size
         if length is not None and length < 0:
@@ -135,6 +138,7 @@ class RavenStream(IterableDataset):
         self.answers, self.seed, self.image_size, self.length = answers, seed, image_size, length
         self.batch_size, self.start, self.transform, self.dtype = batch_size, start, transform, dtype
         self.return_index, self.rank, self.world_size, self.chunk = return_index, rank, world_size, chunk
+        self.shared_batches = shared_batches
         self.epoch = 0
 
     def set_epoch(self, epoch):
@@ -155,22 +159,41 @@ class RavenStream(IterableDataset):
             return itertools.count(first + shard, shards)
         return iter(range(first + shard, first + self.length, shards))
 
-    def generate(self, indices):
-        """The rave arrays (generate_batch's dict) of these global indices."""
+    def generate(self, indices, out=None):
+        """The rave arrays (generate_batch's dict) of these global indices (into `out`'s arrays if given)."""
         n = len(self.configs)
         return rave.generate_batch([self.configs[g % n] for g in indices], [g // n for g in indices], self.seed,
-                                   self.answers, self.image_size)
+                                   self.answers, self.image_size, out=out)
+
+    def _shared(self, arrays, block, staging):
+        """A worker's batch for shared memory: the image converted in a reused buffer (`staging`, a
+        one-element list), so that no fresh private memory is faulted in batch after batch."""
+        image = torch.from_numpy(arrays["image"])
+        if staging[0] is None or staging[0].shape != image.shape:
+            staging[0] = torch.empty(image.shape, dtype=self.dtype)
+        staging[0].copy_(image)
+        batch = (staging[0], torch.from_numpy(arrays["target"]).to(torch.int64),
+                 torch.from_numpy(arrays["meta_target"]).float(), torch.from_numpy(arrays["meta_structure"]).float())
+        return SharedBatch.of(batch + (torch.tensor(block, dtype=torch.int64),) if self.return_index else batch)
 
     def __iter__(self):
         it = self.indices(*shard_of(self.rank, self.world_size))
+        in_worker = get_worker_info() is not None
+        arrays, staging = None, [None]  # generate_batch's arrays and the converted image, reused
         while True:
             block = list(itertools.islice(it, self.batch_size or self.chunk))
             if not block:
                 return
+            if self.batch_size is not None and in_worker and self.shared_batches and self.transform is None:
+                reuse = arrays is not None and len(arrays["target"]) == len(block)
+                arrays = self.generate(block, out=arrays if reuse else None)
+                yield self._shared(arrays, block, staging)
+                continue
             image, target, meta_target, meta_structure = _tensors(self.generate(block))
             index = torch.tensor(block, dtype=torch.int64)
             if self.batch_size is not None:
-                yield self._sample(image.to(self.dtype), target, meta_target, meta_structure, index)
+                batch = self._sample(image.to(self.dtype), target, meta_target, meta_structure, index)
+                yield SharedBatch.of(batch) if in_worker and self.shared_batches else batch
                 continue
             for i in range(len(block)):  # converted one by one: no chunk-sized float block to keep around
                 yield self._sample(image[i].to(self.dtype), target[i], meta_target[i], meta_structure[i], index[i])

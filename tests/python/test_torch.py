@@ -92,6 +92,39 @@ def test_whole_batches_equal_collated_samples():
     assert len(RavenStream(length=20, batch_size=8)) == 3 and len(RavenStream(length=20)) == 20
 
 
+@pytest.mark.parametrize("dtype", [torch.float32, torch.uint8])
+def test_worker_batches_through_shared_memory_equal_the_in_process_ones(dtype):
+    def problems(workers, shared, **kw):  # per global index: (image, target, meta_target, meta_structure)
+        stream = RavenStream(configs=["center", "3x3"], seed=5, length=24, batch_size=5, image_size=40, dtype=dtype,
+                             return_index=True, shared_batches=shared, **kw)
+        out = {}
+        for batch in DataLoader(stream, batch_size=None, num_workers=workers):
+            assert batch[0].dtype == dtype and batch[1].dtype == torch.int64 and batch[3].dtype == torch.float32
+            for i, g in enumerate(batch[4].tolist()):
+                out[g] = tuple(t[i].clone() for t in batch[:4])
+        return [out[g] for g in sorted(out)]
+    in_process = problems(0, True)
+    assert len(in_process) == 24
+    assert same(in_process, problems(2, True)) and same(in_process, problems(2, False))
+    halved = problems(2, True, transform=lambda x: x // 2)  # a transform: its output is what is shared
+    assert same([(p[0] // 2,) + p[1:] for p in in_process], halved)
+
+
+def test_shared_batch_pickles_as_a_handle_and_comes_back_equal():
+    import pickle
+    from rave._shared_batch import SharedBatch
+    batch = (torch.arange(12, dtype=torch.float32).view(3, 4), torch.tensor([7, 8, 9]), torch.empty(0, 5))
+    shared = SharedBatch.of(batch)
+    data = pickle.dumps(shared)
+    assert len(data) < 1000  # the fd and the layout, not the bytes
+    back = pickle.loads(data)
+    assert all(torch.equal(x, y) for x, y in zip(batch, back)) and [t.shape for t in back] == [t.shape for t in batch]
+    back[0].add_(1)  # the receiver's tensors are writable (the sender never reads the block again)
+    assert float(back[0][0, 0]) == 1.0 and float(batch[0][0, 0]) == 0.0
+    odd = (torch.ones(2, dtype=torch.bfloat16),)  # numpy has no bfloat16: sent by torch's transport
+    assert SharedBatch.of(odd) is not None and isinstance(SharedBatch.of(odd), tuple)
+
+
 def test_epochs_draw_fresh_indices_and_endless_streams_go_on():
     stream = RavenStream(length=5, return_index=True, image_size=20)
     stream.set_epoch(3)
