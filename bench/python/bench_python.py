@@ -80,17 +80,17 @@ def per_config(bench, args):
     return rows
 
 
-def stream_rate(batch_size, length, reps, uint8=False):
+def stream_rate(batch_size, length, reps, uint8=False, shared=True):
     """Problems/s (wall) of RavenStream through DataLoader(num_workers=2), after the first batch. With
     `uint8` the workers send grey levels as bytes and the consumer converts each batch to float32
-    (the conversion is inside the timing)."""
+    (the conversion is inside the timing); `shared` is RavenStream's shared_batches."""
     import torch
     from torch.utils.data import DataLoader
     from rave.torch import RavenStream
     rates = []
     for rep in range(reps):
         stream = RavenStream(seed=100 + rep, image_size=80, length=length, batch_size=batch_size,
-                             dtype=torch.uint8 if uint8 else torch.float32)
+                             dtype=torch.uint8 if uint8 else torch.float32, shared_batches=shared)
         loader = DataLoader(stream, batch_size=None if batch_size else 32, num_workers=2)
         it = iter(loader)
         first = next(it)
@@ -171,11 +171,12 @@ def main():
     consumes = 32 / step_s
     print(f"\nCNN+DRT training step (BM_TrainStep_CnnMlpDrt/1, batch 32, one thread): {step_s * 1e3:.1f} ms "
           f"= {consumes:,.0f} problems/s consumed")
-    for label, batch_size, uint8 in (
-            ("samples collated by the DataLoader (batch_size=32)", None, False),
-            ("whole batches (RavenStream(batch_size=32), DataLoader(batch_size=None))", 32, False),
-            ("whole batches sent as uint8 (dtype=torch.uint8), .float() in the consumer", 32, True)):
-        rate, threads = stream_rate(batch_size, args.stream_length, 1 if args.quick else 3, uint8)
+    for label, batch_size, uint8, shared in (
+            ("samples collated by the DataLoader (batch_size=32)", None, False, True),
+            ("whole batches (RavenStream(batch_size=32), DataLoader(batch_size=None))", 32, False, True),
+            ("whole batches through torch's transport (shared_batches=False)", 32, False, False),
+            ("whole batches sent as uint8 (dtype=torch.uint8), .float() in the consumer", 32, True, True)):
+        rate, threads = stream_rate(batch_size, args.stream_length, 1 if args.quick else 3, uint8, shared)
         print(f"RavenStream, 2 workers, 80x80, {label}: {rate:,.0f} problems/s = {rate / consumes:.1f}x the step")
     for kind in ("stream", "generate"):
         marks = ", ".join(f"{int(n):,}: {mb:.1f} MB" for n, mb in peak_rss(kind, args.rss_problems))
