@@ -7,6 +7,7 @@
 #include "solver/component_fit.hpp"
 #include "solver/heuristic.hpp"
 #include "solver/z3_backend.hpp"
+#include "tests/solver/backends_support.hpp"
 
 namespace rave::solver {
 namespace {
@@ -53,21 +54,16 @@ TEST_P(Generated, PosteriorAnswersAndRulesMakeEveryProblemUnique) {
 
 TEST_P(Generated, HeuristicAndZ3AgreeOnTheConsistentSetAndTheVerdict) {
   const auto problems = generate(GetParam(), 12);
-  for (bool use_rules : {false, true}) {
-    HeuristicSolver heuristic({.use_rules = use_rules});
-    Z3Solver z3({.use_rules = use_rules});
-    for (std::size_t i = 0; i < problems.size(); ++i) {
-      const Solution h = heuristic.solve(problems[i]);
-      const Solution z = z3.solve(problems[i]);
-      EXPECT_EQ(h.consistent, z.consistent) << i;
-      EXPECT_EQ(h.verdict, z.verdict) << i;
-      ASSERT_TRUE(z.answer.has_value());
-      if (z.verdict == Verdict::kUnique) {
-        EXPECT_EQ(h.answer, z.answer) << i;
-      }
-      EXPECT_EQ(z3.reading(*z.answer).count, static_cast<int>(problems[i].rules.size()));
-    }
-  }
+  for_both_backends(
+      problems, [&](std::size_t i, bool, const Solution& h, const Solution& z, const Z3Solver& z3) {
+        EXPECT_EQ(h.consistent, z.consistent) << i;
+        EXPECT_EQ(h.verdict, z.verdict) << i;
+        ASSERT_TRUE(z.answer.has_value());
+        if (z.verdict == Verdict::kUnique) {
+          EXPECT_EQ(h.answer, z.answer) << i;
+        }
+        EXPECT_EQ(z3.reading(*z.answer).count, static_cast<int>(problems[i].rules.size()));
+      });
 }
 
 // The generator's own rules, parameters included, explain its answer: the hypothesis checks never

@@ -9,6 +9,7 @@
 #include "engine/formats/problem_files.hpp"
 #include "solver/heuristic.hpp"
 #include "solver/z3_backend.hpp"
+#include "tests/solver/backends_support.hpp"
 #include "tests/support/test_support.hpp"
 
 namespace rave::solver {
@@ -74,19 +75,13 @@ TEST_P(ReferenceSet, ToldTheRuleNamesEveryProblemIsUnique) {
 }
 
 TEST_P(ReferenceSet, HeuristicAndZ3Agree) {
-  const auto problems = load_all(GetParam());
-  for (bool use_rules : {false, true}) {
-    HeuristicSolver heuristic({.use_rules = use_rules});
-    Z3Solver z3({.use_rules = use_rules});
-    for (std::size_t i = 0; i < problems.size(); ++i) {
-      const Solution h = heuristic.solve(problems[i]);
-      const Solution z = z3.solve(problems[i]);
-      EXPECT_EQ(h.consistent, z.consistent)
-          << GetParam() << " problem " << i << " rules " << use_rules;
-      EXPECT_EQ(h.verdict, z.verdict) << GetParam() << " problem " << i;
-      EXPECT_EQ(h.answer, z.answer) << GetParam() << " problem " << i;  // Z3 ranks on its own
-    }
-  }
+  for_both_backends(load_all(GetParam()), [&](std::size_t i, bool use_rules, const Solution& h,
+                                              const Solution& z, const Z3Solver&) {
+    EXPECT_EQ(h.consistent, z.consistent)
+        << GetParam() << " problem " << i << " rules " << use_rules;
+    EXPECT_EQ(h.verdict, z.verdict) << GetParam() << " problem " << i;
+    EXPECT_EQ(h.answer, z.answer) << GetParam() << " problem " << i;  // Z3 ranks on its own
+  });
 }
 
 INSTANTIATE_TEST_SUITE_P(Reference, ReferenceSet, ::testing::Values("raven", "iraven", "fair"),
