@@ -111,12 +111,15 @@ void read_file_into(const std::filesystem::path& path, std::string& text, std::s
   std::string failure;
   std::size_t size = 0;
   text.resize(static_cast<std::size_t>(file_size) + 1);
-  while (failure.empty()) {  // +1 above: the read that returns 0 confirms the end of the file
-    const ssize_t n = ::read(fd, text.data() + size, text.size() - size);
+  while (failure.empty()) {  // +1 above: a short read of a regular file is its end
+    const std::size_t wanted = text.size() - size;
+    const ssize_t n = ::read(fd, text.data() + size, wanted);
     if (n < 0 && errno == EINTR) continue;
     if (n < 0) failure = std::string("read failed: ") + std::strerror(errno);
     if (n <= 0) break;
     size += static_cast<std::size_t>(n);
+    // Files that report no size (procfs) may read short before their end: read those to a 0.
+    if (file_size > 0 && static_cast<std::size_t>(n) < wanted) break;
     if (size > max_bytes)
       failure = "grew past " + std::to_string(max_bytes) + " bytes while being read";
     if (size == text.size()) text.resize(std::min(2 * size, max_bytes + 1));
