@@ -20,17 +20,11 @@ namespace {
 
 using testing::component;
 using testing::hand_matrix;
+using testing::kArithPosition;
+using testing::kConstantNP;
+using testing::kProgNumber;
 using testing::rule_group;
 using Mods = std::vector<Modification>;
-
-const Rule kConstantNP{.name = RuleName::kConstant,
-                       .attr = RuleAttr::kNumberPosition,
-                       .value = 0,
-                       .value_known = true};
-const Rule kProgNumber{
-    .name = RuleName::kProgression, .attr = RuleAttr::kNumber, .value = 1, .value_known = true};
-const Rule kArithPosition{
-    .name = RuleName::kArithmetic, .attr = RuleAttr::kPosition, .value = 1, .value_known = true};
 
 Entity entity(int slot, int type, int size, int color, int angle = 3) {
   return Entity{.slot = slot, .type = type, .size = size, .color = color, .angle = angle};

@@ -22,16 +22,11 @@ using internal::ModifiableEntry;
 using testing::all_constant;
 using testing::component;
 using testing::hand_matrix;
+using testing::kArithPosition;
+using testing::kConstantNP;
+using testing::kProgNumber;
 using testing::rule_group;
 
-const Rule kConstantNP{.name = RuleName::kConstant,
-                       .attr = RuleAttr::kNumberPosition,
-                       .value = 0,
-                       .value_known = true};
-const Rule kProgNumber{
-    .name = RuleName::kProgression, .attr = RuleAttr::kNumber, .value = 1, .value_known = true};
-const Rule kArithPosition{
-    .name = RuleName::kArithmetic, .attr = RuleAttr::kPosition, .value = 1, .value_known = true};
 const Rule kD3Position{.name = RuleName::kDistributeThree,
                        .attr = RuleAttr::kPosition,
                        .value = 0,

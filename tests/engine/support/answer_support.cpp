@@ -32,15 +32,6 @@ RuleGroup all_constant() {
                     RuleName::kConstant, RuleName::kConstant, RuleName::kConstant);
 }
 
-LayoutConstraints spec_constraints(const LayoutSpec& layout) {
-  return LayoutConstraints{.number = layout.number,
-                           .type = layout.type,
-                           .size = layout.size,
-                           .color = layout.color,
-                           .angle = layout.angle,
-                           .uniformity = layout.uniformity};
-}
-
 ComponentPanel component(int uniformity, std::vector<Entity> entities) {
   return ComponentPanel{
       .uniformity = uniformity, .entities = std::move(entities), .confounders = {}};
@@ -51,7 +42,8 @@ Matrix hand_matrix(ConfigId id, std::vector<RuleGroup> rules, std::vector<Compon
   Matrix m;
   m.config = id;
   m.rules = std::move(rules);
-  for (const ComponentSpec& c : config.components) m.narrowed.push_back(spec_constraints(c.layout));
+  for (const ComponentSpec& c : config.components)
+    m.narrowed.push_back(original_constraints(c.layout));
   Panel panel{std::move(answer)};
   std::fill(m.panels.begin(), m.panels.end(), panel);
   return m;

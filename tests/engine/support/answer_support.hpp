@@ -13,13 +13,21 @@
 
 namespace rave::engine::testing {
 
+/// Rules the answer-set tests build their matrices from.
+inline const Rule kConstantNP{.name = RuleName::kConstant,
+                              .attr = RuleAttr::kNumberPosition,
+                              .value = 0,
+                              .value_known = true};
+inline const Rule kProgNumber{
+    .name = RuleName::kProgression, .attr = RuleAttr::kNumber, .value = 1, .value_known = true};
+inline const Rule kArithPosition{
+    .name = RuleName::kArithmetic, .attr = RuleAttr::kPosition, .value = 1, .value_known = true};
+
 /// A rule group from four (name, value) pairs; attributes are Number/Position (or as given), Type,
 /// Size, Color in that order.
 RuleGroup rule_group(Rule group0, RuleName type, RuleName size, RuleName color);
 /// Every rule Constant.
 RuleGroup all_constant();
-/// The original (unnarrowed) constraints of a layout, as LayoutConstraints.
-LayoutConstraints spec_constraints(const LayoutSpec& layout);
 /// A component panel with uniformity level `uniformity` and these entities.
 ComponentPanel component(int uniformity, std::vector<Entity> entities);
 /// A matrix whose 9 panels are all `answer` (the answer builders only read the answer, the rules
