@@ -15,34 +15,20 @@
 #include <string_view>
 #include <vector>
 
+#include "grammar/vocabulary.hpp"
 #include "neural/options.hpp"
 
 namespace rave::neural {
 
 /// Row order of the table: Scene, then META_STRUCTURE_FORMAT (docs/format.md), i.e. the key
-/// order of the original embedding.npy as listed in docs/neural-reference.md
-inline constexpr std::array<std::string_view, kNumLabels> kLabelNames{"Scene",
-                                                                      "Singleton",
-                                                                      "Left_Right",
-                                                                      "Up_Down",
-                                                                      "Out_In",
-                                                                      "Left",
-                                                                      "Right",
-                                                                      "Up",
-                                                                      "Down",
-                                                                      "Out",
-                                                                      "In",
-                                                                      "Grid",
-                                                                      "Center_Single",
-                                                                      "Distribute_Four",
-                                                                      "Distribute_Nine",
-                                                                      "Left_Center_Single",
-                                                                      "Right_Center_Single",
-                                                                      "Up_Center_Single",
-                                                                      "Down_Center_Single",
-                                                                      "Out_Center_Single",
-                                                                      "In_Center_Single",
-                                                                      "In_Distribute_Four"};
+/// order of the original embedding.npy as listed in docs/neural-reference.md: the first
+/// kNumLabels of grammar's node names (Entity, the last, has no vector).
+inline constexpr std::array<std::string_view, kNumLabels> kLabelNames = [] {
+  static_assert(static_cast<std::size_t>(kNumLabels) + 1 == grammar::kNodeNames.size());
+  std::array<std::string_view, kNumLabels> names{};
+  for (std::size_t i = 0; i < names.size(); ++i) names[i] = grammar::kNodeNames[i];
+  return names;
+}();
 
 /// Row of a node label in the table; nullopt for "/" and unknown words.
 std::optional<int> label_index(std::string_view name);
