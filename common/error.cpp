@@ -10,21 +10,32 @@ namespace {
 // Longest message shown in full; readers quote values with rave::quoted, this bounds the rest.
 constexpr std::size_t kMaxMessage = 1000;
 constexpr std::size_t kMaxPlace = 300;
+constexpr std::size_t kMaxFile = 4096;  // PATH_MAX: a path is shown whole
 
-// One printable line whatever the file name, place and message hold (common/text.hpp).
+// printable(text), at most `max` bytes of it: cut before an escape or a UTF-8 sequence it would
+// split (printable writes a bad byte as four characters, so the input's length does not bound it).
+std::string printable_bounded(std::string_view text, std::size_t max, const char* cut_note) {
+  std::string out = printable(text.substr(0, max));
+  if (out.size() <= max && text.size() <= max) return out;
+  std::size_t cut = std::min(out.size(), max);
+  while (cut > 0 && cut < out.size() && (static_cast<unsigned char>(out[cut]) & 0xC0) == 0x80)
+    --cut;
+  for (std::size_t back = 1; back <= 3 && back <= cut; ++back)
+    if (out[cut - back] == '\\') {
+      cut -= back;
+      break;
+    }
+  out.resize(cut);
+  return out + cut_note;
+}
+
+// One printable line whatever the file name, place and message hold (common/text.hpp), bounded.
 std::string compose(const std::string& file, const std::string& place, const std::string& message) {
-  std::string out;
-  out.reserve(file.size() + place.size() + std::min(message.size(), kMaxMessage) + 32);
-  out += printable(file.empty() ? std::string_view("<input>") : std::string_view(file));
-  if (!place.empty()) {
-    out += ':';
-    out += printable(std::string_view(place).substr(0, kMaxPlace));
-    if (place.size() > kMaxPlace) out += "...";
-  }
-  out += ':';
-  out += ' ';
-  out += printable(std::string_view(message).substr(0, kMaxMessage));
-  if (message.size() > kMaxMessage) out += "... (message cut)";
+  std::string out =
+      printable_bounded(file.empty() ? std::string_view("<input>") : file, kMaxFile, "...");
+  if (!place.empty()) out += ':' + printable_bounded(place, kMaxPlace, "...");
+  out += ": ";
+  out += printable_bounded(message, kMaxMessage, "... (message cut)");
   return out;
 }
 

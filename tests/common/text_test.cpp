@@ -56,5 +56,19 @@ TEST(InputErrorText, IsOnePrintableBoundedLine) {
   EXPECT_LT(std::string(huge.what()).size(), 1100u);
 }
 
+// A message of bytes that are not text (a fuzzed .npy header's key) grows fourfold when made
+// printable: the error still bounds it, cuts it between escapes and says so.
+TEST(InputErrorText, UnprintableMessagesStayBoundedAndWhole) {
+  const std::string garbage =
+      "unexpected key '" + std::string(1200, '\xff') + std::string(40, '\0');
+  const InputError e("f.npz", "x.npy byte 574", garbage);
+  const std::string_view what = e.what();
+  EXPECT_LT(what.size(), 1100u);
+  EXPECT_EQ(utf8_error(what), std::string_view::npos);
+  EXPECT_EQ(what.find('\n'), std::string_view::npos);
+  EXPECT_TRUE(what.starts_with("f.npz:x.npy byte 574: unexpected key '\\xff")) << what;
+  EXPECT_TRUE(what.ends_with("\\xff... (message cut)")) << what;
+}
+
 }  // namespace
 }  // namespace rave
