@@ -3,6 +3,7 @@
 // attribute given twice. Python's ElementTree (expat), libxml2 and every other conforming parser
 // refuse such files; so does rave, with file:line:col.
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <cstring>
 #include <vector>
@@ -46,18 +47,12 @@ std::string describe_bad_char(std::string_view text, std::size_t at) {
   return "byte " + hex + " is not valid UTF-8";
 }
 
-// The first attribute of `element` (in document order) whose name an earlier one already has: pairs
-// compared for the few attributes of a problem file, sorted names for a hostile element with many.
-pugi::xml_attribute repeated_attribute(pugi::xml_node element) {
-  constexpr std::size_t kPairwise = 16;
+// The first attribute of `element` (in document order) whose name an earlier one already has, among
+// more than a few: sorted names, for a hostile element with thousands.
+pugi::xml_attribute repeated_attribute_sorted(pugi::xml_node element) {
   std::vector<pugi::xml_attribute> all;
-  for (pugi::xml_attribute a = element.first_attribute(); a; a = a.next_attribute()) {
-    if (all.size() < kPairwise)
-      for (pugi::xml_attribute b : all)
-        if (std::strcmp(a.name(), b.name()) == 0) return a;
+  for (pugi::xml_attribute a = element.first_attribute(); a; a = a.next_attribute())
     all.push_back(a);
-  }
-  if (all.size() <= kPairwise) return {};
   std::vector<std::size_t> order(all.size());
   for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
   std::stable_sort(order.begin(), order.end(), [&](std::size_t i, std::size_t j) {
@@ -68,6 +63,23 @@ pugi::xml_attribute repeated_attribute(pugi::xml_node element) {
     if (std::strcmp(all[order[k]].name(), all[order[k - 1]].name()) == 0)
       first_repeat = std::min(first_repeat, order[k]);
   return first_repeat < all.size() ? all[first_repeat] : pugi::xml_attribute{};
+}
+
+// The same for the few attributes of a problem file's elements: each name is compared in full only
+// with the earlier ones of its first byte (a problem file's names differ in those), without
+// allocating; more than kFew attributes go the sorted way.
+pugi::xml_attribute repeated_attribute(pugi::xml_node element) {
+  constexpr std::size_t kFew = 16;
+  std::array<const char*, kFew> seen;  // [0, count) set; not cleared, it is per element
+  std::size_t count = 0;
+  for (pugi::xml_attribute a = element.first_attribute(); a; a = a.next_attribute(), ++count) {
+    if (count == kFew) return repeated_attribute_sorted(element);
+    const char* name = a.name();
+    for (std::size_t i = 0; i < count; ++i)
+      if (seen[i][0] == name[0] && std::strcmp(seen[i], name) == 0) return a;
+    seen[count] = name;
+  }
+  return {};
 }
 
 // The next element of a depth-first walk below `root` (nullptr-like when done), without a stack.
@@ -93,6 +105,14 @@ std::string xml_line_col(std::string_view text, std::size_t offset) {
 void check_xml_characters(std::string_view text, const std::string& file) {
   std::size_t i = 0;
   while (i < text.size()) {
+    if (i + 32 <= text.size()) {  // four words at once: almost all of a problem file is ASCII
+      std::uint64_t w[4];
+      std::memcpy(w, text.data() + i, sizeof w);
+      if (!needs_look(w[0]) && !needs_look(w[1]) && !needs_look(w[2]) && !needs_look(w[3])) {
+        i += 32;
+        continue;
+      }
+    }
     if (i + 8 <= text.size()) {
       std::uint64_t word;
       std::memcpy(&word, text.data() + i, 8);  // little-endian or not, each byte keeps its lane
