@@ -77,18 +77,29 @@ void write_file_atomic(const std::filesystem::path& path, const std::string& tex
 
 namespace {
 
+struct OpenFile {
+  int fd = -1;
+  std::uint64_t size = 0;
+};
+
 // Opens `path` for reading; returns the descriptor and the size. Throws InputError for a file that
 // cannot be opened, is not a regular file (a folder, a device such as /dev/zero, a FIFO, a socket)
-// or is larger than `max_bytes`. O_NONBLOCK: opening a FIFO must not wait for a writer.
-std::pair<int, std::uint64_t> open_for_read(const std::filesystem::path& path,
-                                            std::size_t max_bytes) {
+// or is larger than `max_bytes`; with `absent_ok`, a path that names nothing or no regular file
+// gives nullopt instead (one open and fstat, no stat before them). O_NONBLOCK: opening a FIFO must
+// not wait for a writer.
+std::optional<OpenFile> open_for_read(const std::filesystem::path& path, std::size_t max_bytes,
+                                      bool absent_ok = false) {
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+  if (fd < 0 && absent_ok && (errno == ENOENT || errno == ENOTDIR)) return std::nullopt;
   if (fd < 0) fail_read(path, std::string("cannot open file: ") + std::strerror(errno));
   struct stat info {};
   std::string failure;
   if (::fstat(fd, &info) != 0)
     failure = "read failed";
-  else if (S_ISDIR(info.st_mode))
+  else if (absent_ok && !S_ISREG(info.st_mode)) {
+    ::close(fd);
+    return std::nullopt;
+  } else if (S_ISDIR(info.st_mode))
     failure = "is a directory";
   else if (!S_ISREG(info.st_mode))
     failure = "is not a regular file (a device, FIFO or socket); rave reads only regular files";
@@ -99,7 +110,24 @@ std::pair<int, std::uint64_t> open_for_read(const std::filesystem::path& path,
     ::close(fd);
     fail_read(path, failure);
   }
-  return {fd, info.st_size > 0 ? static_cast<std::uint64_t>(info.st_size) : 0};
+  return OpenFile{fd, info.st_size > 0 ? static_cast<std::uint64_t>(info.st_size) : 0};
+}
+
+// The last `max_bytes` of an open file into `tail`; closes it.
+void read_tail(const std::filesystem::path& path, const OpenFile& file, std::size_t max_bytes,
+               std::string& tail) {
+  const std::uint64_t start = file.size > max_bytes ? file.size - max_bytes : 0;
+  tail.resize(static_cast<std::size_t>(file.size - start));
+  std::size_t done = 0;
+  while (done < tail.size()) {
+    const ssize_t n =
+        ::pread(file.fd, tail.data() + done, tail.size() - done, static_cast<off_t>(start + done));
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    done += static_cast<std::size_t>(n);
+  }
+  ::close(file.fd);
+  if (done != tail.size()) fail_read(path, "read failed");
 }
 
 }  // namespace
@@ -107,7 +135,7 @@ std::pair<int, std::uint64_t> open_for_read(const std::filesystem::path& path,
 // One open, fstat (size, and what kind of file it is), read loop, close: no stream buffering and
 // no repeated growth of the string.
 void read_file_into(const std::filesystem::path& path, std::string& text, std::size_t max_bytes) {
-  const auto [fd, file_size] = open_for_read(path, max_bytes);
+  const auto [fd, file_size] = *open_for_read(path, max_bytes);
   std::string failure;
   std::size_t size = 0;
   text.resize(static_cast<std::size_t>(file_size) + 1);
@@ -131,20 +159,17 @@ void read_file_into(const std::filesystem::path& path, std::string& text, std::s
 
 std::uint64_t read_file_tail(const std::filesystem::path& path, std::size_t max_bytes,
                              std::string& tail) {
-  const auto [fd, size] = open_for_read(path, kMaxReadBytes);
-  const std::uint64_t start = size > max_bytes ? size - max_bytes : 0;
-  tail.resize(static_cast<std::size_t>(size - start));
-  std::size_t done = 0;
-  while (done < tail.size()) {
-    const ssize_t n =
-        ::pread(fd, tail.data() + done, tail.size() - done, static_cast<off_t>(start + done));
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) break;
-    done += static_cast<std::size_t>(n);
-  }
-  ::close(fd);
-  if (done != tail.size()) fail_read(path, "read failed");
-  return size;
+  const OpenFile file = *open_for_read(path, kMaxReadBytes);
+  read_tail(path, file, max_bytes, tail);
+  return file.size;
+}
+
+std::optional<std::uint64_t> read_file_tail_if_present(const std::filesystem::path& path,
+                                                       std::size_t max_bytes, std::string& tail) {
+  const std::optional<OpenFile> file = open_for_read(path, kMaxReadBytes, true);
+  if (!file) return std::nullopt;
+  read_tail(path, *file, max_bytes, tail);
+  return file->size;
 }
 
 std::string read_file(const std::filesystem::path& path, std::size_t max_bytes) {

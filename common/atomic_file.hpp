@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -37,5 +38,9 @@ void read_file_into(const std::filesystem::path& path, std::string& text,
 /// refused).
 std::uint64_t read_file_tail(const std::filesystem::path& path, std::size_t max_bytes,
                              std::string& tail);
+/// The same, or nullopt when `path` names nothing or no regular file (a folder, a FIFO): an
+/// optional file checked by the open itself, without a stat before it.
+std::optional<std::uint64_t> read_file_tail_if_present(const std::filesystem::path& path,
+                                                       std::size_t max_bytes, std::string& tail);
 
 }  // namespace rave

@@ -340,16 +340,24 @@ NpzFile read_npz(const std::filesystem::path& path) {
 // numpy writes the small members after the 400 KB image, so the last few KB of the file usually
 // hold them and the central directory: read those alone, and the whole file only when a wanted
 // member lies before them (another writer's member order).
-NpzFile read_npz(const std::filesystem::path& path, std::initializer_list<std::string_view> keys) {
+std::optional<NpzFile> read_npz_if_present(const std::filesystem::path& path,
+                                           std::initializer_list<std::string_view> keys) {
   constexpr std::size_t kTailBytes = 16 * 1024;
-  std::string tail;
-  const std::uint64_t size = read_file_tail(path, kTailBytes, tail);
+  thread_local std::string tail;
+  const std::optional<std::uint64_t> size = read_file_tail_if_present(path, kTailBytes, tail);
+  if (!size) return std::nullopt;
   const std::string name = path.string();
   MemberParser parser{name, {}};
-  if (visit_zip_tail(tail, size - tail.size(), name, std::ref(parser), only(keys),
+  if (visit_zip_tail(tail, *size - tail.size(), name, std::ref(parser), only(keys),
                      kMaxProblemFileBytes))
     return NpzFile(name, std::move(parser.members));
   return parse_npz(read_file(path, kMaxProblemFileBytes), name, keys);
+}
+
+NpzFile read_npz(const std::filesystem::path& path, std::initializer_list<std::string_view> keys) {
+  std::optional<NpzFile> file = read_npz_if_present(path, keys);
+  if (!file) return read_npz(path);  // the whole-file reader names what the path is instead
+  return std::move(*file);
 }
 
 }  // namespace rave::engine

@@ -94,6 +94,9 @@ NpzFile read_npz(const std::filesystem::path& path);
 /// Reads only the members `keys` (e.g. {"target", "predict"}), skipping the others unchecked:
 /// what a reader that needs no pixels wants.
 NpzFile read_npz(const std::filesystem::path& path, std::initializer_list<std::string_view> keys);
+/// The same, or nullopt when `path` names nothing or no regular file (an optional sibling file).
+std::optional<NpzFile> read_npz_if_present(const std::filesystem::path& path,
+                                           std::initializer_list<std::string_view> keys);
 /// Parses npz bytes; `file_name` is only used in error messages.
 NpzFile parse_npz(std::string_view bytes, const std::string& file_name);
 /// Parses only the members `keys`.

@@ -16,19 +16,22 @@ namespace {
 namespace fs = std::filesystem;
 
 // target and predict of an npz (the 400 KB image is skipped), range-checked by NpzFile.
-void read_answer(const fs::path& npz, Problem& problem) {
-  const NpzFile file = read_npz(npz, {"target", "predict"});
+void set_answer(const NpzFile& file, Problem& problem) {
   problem.target = static_cast<int>(file.target());
   problem.predict = static_cast<int>(file.predict());
 }
 
+void read_answer(const fs::path& npz, Problem& problem) {
+  set_answer(read_npz(npz, {"target", "predict"}), problem);
+}
+
+// The sibling npz is looked for by opening it (no stat first); without one, I-RAVEN's
+// modifications may name the answer.
 Problem read_xml(const fs::path& xml, TargetSource target) {
   Problem problem = read_problem_xml(xml);
   if (target == TargetSource::kNone) return problem;
-  const fs::path npz = sibling_npz(xml);
-  std::error_code ec;
-  if (fs::is_regular_file(npz, ec))
-    read_answer(npz, problem);
+  if (const auto file = read_npz_if_present(sibling_npz(xml), {"target", "predict"}))
+    set_answer(*file, problem);
   else
     problem.target = target_from_modifications(problem);
   return problem;

@@ -50,6 +50,25 @@ TEST(AtomicFile, RefusesWhatIsNotARegularFile) {
   EXPECT_THROW(read_file(dir), InputError);
 }
 
+// An optional file (the npz beside an XML) is looked for by the open itself: nothing there, or no
+// regular file there, is nullopt; a regular file is read as read_file_tail reads it.
+TEST(AtomicFile, TailOfAnOptionalFile) {
+  const auto dir = testing::scratch_dir("atomic-optional");
+  std::string tail = "old";
+  EXPECT_FALSE(read_file_tail_if_present(dir / "missing.npz", 4, tail));
+  EXPECT_FALSE(read_file_tail_if_present(dir / "missing" / "below.npz", 4, tail));
+  EXPECT_FALSE(read_file_tail_if_present(dir, 4, tail));
+  ASSERT_EQ(::mkfifo((dir / "f.npz").c_str(), 0600), 0);
+  EXPECT_FALSE(read_file_tail_if_present(dir / "f.npz", 4, tail));
+  write_file_atomic(dir / "a.npz", std::string("0123456789"));
+  EXPECT_EQ(read_file_tail_if_present(dir / "a.npz", 4, tail), std::optional<std::uint64_t>(10));
+  EXPECT_EQ(tail, "6789");
+  EXPECT_EQ(read_file_tail_if_present(dir / "a.npz", 40, tail), std::optional<std::uint64_t>(10));
+  EXPECT_EQ(tail, "0123456789");
+  write_file_atomic(dir / "blocker", std::string("x"));  // a file where a folder should be
+  EXPECT_FALSE(read_file_tail_if_present(dir / "blocker" / "a.npz", 4, tail));
+}
+
 TEST(AtomicFile, RefusesFilesAboveTheCap) {
   const auto dir = testing::scratch_dir("atomic-cap");
   write_file_atomic(dir / "big", std::string(1000, 'x'));
