@@ -3,24 +3,36 @@
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
+#include <string_view>
 
 namespace rave {
 namespace {
 
-// Splits the shortest round-trip representation of a finite positive value into its significant
-// digits and the decimal exponent of the first digit (value = 0.d1d2... * 10^(exp+1)).
-void shortest_digits(double value, std::string& digits, int& exponent) {
+// The shortest round-trip representation of a finite positive value: its significant digits and
+// the decimal exponent of the first digit (value = d1.d2d3... * 10^exponent). No allocation.
+struct Shortest {
+  char digits[32];
+  std::size_t count = 0;
+  int exponent = 0;
+  std::string_view view() const { return {digits, count}; }
+};
+
+Shortest shortest_digits(double value) {
   char buffer[64];
-  auto result = std::to_chars(buffer, buffer + sizeof buffer, value, std::chars_format::scientific);
-  std::string_view text(buffer, static_cast<std::size_t>(result.ptr - buffer));
-  const auto e = text.find('e');
-  digits.clear();
+  const auto result =
+      std::to_chars(buffer, buffer + sizeof buffer, value, std::chars_format::scientific);
+  const std::string_view text(buffer, static_cast<std::size_t>(result.ptr - buffer));
+  const std::size_t e = text.find('e');
+  Shortest s;
   for (char c : text.substr(0, e))
-    if (c != '.') digits.push_back(c);
-  exponent = std::atoi(std::string(text.substr(e + 1)).c_str());
+    if (c != '.') s.digits[s.count++] = c;
+  const char* first = text.data() + e + 1;
+  if (*first == '+') ++first;
+  std::from_chars(first, text.data() + text.size(), s.exponent);
+  return s;
 }
 
-void append_fixed(std::string& out, const std::string& digits, int exponent) {
+void append_fixed(std::string& out, std::string_view digits, int exponent) {
   const int n = static_cast<int>(digits.size());
   if (exponent < 0) {
     out += "0.";
@@ -31,48 +43,52 @@ void append_fixed(std::string& out, const std::string& digits, int exponent) {
     out.append(static_cast<std::size_t>(exponent + 1 - n), '0');
     out += ".0";
   } else {
-    out.append(digits, 0, static_cast<std::size_t>(exponent + 1));
+    out += digits.substr(0, static_cast<std::size_t>(exponent + 1));
     out += '.';
-    out.append(digits, static_cast<std::size_t>(exponent + 1));
+    out += digits.substr(static_cast<std::size_t>(exponent + 1));
   }
 }
 
-void append_scientific(std::string& out, const std::string& digits, int exponent) {
+void append_scientific(std::string& out, std::string_view digits, int exponent) {
   out += digits[0];
   if (digits.size() > 1) {
     out += '.';
-    out.append(digits, 1);
+    out += digits.substr(1);
   }
   out += exponent < 0 ? "e-" : "e+";
   const int magnitude = std::abs(exponent);
   if (magnitude < 10) out += '0';
-  out += std::to_string(magnitude);
+  char buffer[8];
+  const auto end = std::to_chars(buffer, buffer + sizeof buffer, magnitude).ptr;
+  out.append(buffer, end);
 }
 
 }  // namespace
+
+void append_shortest_float(std::string& out, double value, int fixed_below) {
+  if (std::signbit(value)) out += '-';
+  value = std::fabs(value);
+  if (value == 0.0) {
+    out += "0.0";
+    return;
+  }
+  const Shortest s = shortest_digits(value);
+  if (s.exponent >= -4 && s.exponent < fixed_below)
+    append_fixed(out, s.view(), s.exponent);
+  else
+    append_scientific(out, s.view(), s.exponent);
+}
 
 void append_py_float(std::string& out, double value) {
   if (std::isnan(value)) {
     out += "nan";
     return;
   }
-  if (std::signbit(value)) out += '-';
-  value = std::fabs(value);
   if (std::isinf(value)) {
-    out += "inf";
+    out += std::signbit(value) ? "-inf" : "inf";
     return;
   }
-  if (value == 0.0) {
-    out += "0.0";
-    return;
-  }
-  std::string digits;
-  int exponent = 0;
-  shortest_digits(value, digits, exponent);
-  if (exponent >= -4 && exponent < 16)
-    append_fixed(out, digits, exponent);
-  else
-    append_scientific(out, digits, exponent);
+  append_shortest_float(out, value, 16);
 }
 
 std::string format_py_float(double value) {

@@ -14,6 +14,9 @@ namespace rave {
 std::string format_py_float(double value);
 /// Appends Python 3 `repr(float)` to `out` (no allocation beyond the append).
 void append_py_float(std::string& out, double value);
+/// Appends a finite value's shortest round-trip digits in Python's layout with fixed notation for
+/// decimal exponents in [-4, fixed_below): 16 is Python's repr, 15 what nlohmann::json writes.
+void append_shortest_float(std::string& out, double value, int fixed_below);
 /// `numpy.round(value, decimals)`: value * 10^d, rounded half to even, divided by 10^d.
 double numpy_round(double value, int decimals);
 
