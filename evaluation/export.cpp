@@ -2,36 +2,38 @@
 
 #include <nlohmann/json.hpp>
 
+#include <optional>
+
 #include "common/error.hpp"
+#include "evaluation/internal/json_writer.hpp"
 #include "evaluation/internal/problem_json.hpp"
 #include "evaluation/shuffle.hpp"
 
 namespace rave::evaluation {
 namespace {
 
-using Ordered = nlohmann::ordered_json;
+using internal::JsonWriter;
 
-void append_text(Ordered& out, const TextPrompt& t) {
-  out["prompt"] = t.prompt;
-  out["context"] = t.context;
-  out["choices"] = t.choices;
+void write_text(JsonWriter& w, const TextPrompt& t) {
+  w.key("prompt").value(t.prompt).key("context").value(t.context).key("choices").begin_array();
+  for (const std::string& c : t.choices) w.value(c);
+  w.end_array();
 }
 
-void append_payload(Ordered& out, const engine::Problem& problem, const ExportOptions& o) {
+void write_payload(JsonWriter& w, const engine::Problem& problem, const ExportOptions& o) {
   switch (o.format) {
-    case ExportFormat::kText: append_text(out, entangled_prompt(problem, o.text)); return;
-    case ExportFormat::kTextDisentangled: {
-      Ordered prompts = Ordered::array();
+    case ExportFormat::kText: write_text(w, entangled_prompt(problem, o.text)); return;
+    case ExportFormat::kTextDisentangled:
+      w.key("prompts").begin_array();
       for (const AttributePrompt& a : disentangled_prompts(problem, o.text)) {
-        Ordered p{{"component", a.component}, {"attribute", a.attribute}};
-        append_text(p, a.text);
-        prompts.push_back(std::move(p));
+        w.begin_object().key("component").value(a.component).key("attribute").value(a.attribute);
+        write_text(w, a.text);
+        w.end_object();
       }
-      out["prompts"] = std::move(prompts);
+      w.end_array();
       return;
-    }
     case ExportFormat::kJson:
-      internal::append_problem_fields(out, problem, !o.no_answer, o.text.smooth);
+      internal::write_problem_fields(w, problem, !o.no_answer, o.text.smooth);
       return;
   }
 }
@@ -53,17 +55,32 @@ std::optional<ExportFormat> parse_format(std::string_view name) {
   return std::nullopt;
 }
 
+void append_export_line(std::string& out, const Item& item, const engine::Problem& problem,
+                        const ExportOptions& o) {
+  std::optional<engine::Problem> reordered;
+  if (o.shuffle_seed)
+    reordered = shuffled(problem, candidate_order(*o.shuffle_seed, item.id, item.candidates));
+  const engine::Problem& shown = reordered ? *reordered : problem;
+  JsonWriter w(out);
+  w.begin_object().key("id").value(item.id);
+  w.key("configuration").value(engine::configuration(item.config).folder);
+  w.key("split").value(item.split);
+  if (!o.no_answer) {
+    w.key("answer");
+    if (shown.target)
+      w.value(*shown.target);
+    else
+      w.null();
+  }
+  w.key("verdict").value(solver::verdict_name(item.verdict));
+  write_payload(w, shown, o);
+  w.end_object();
+}
+
 std::string export_line(const Item& item, const engine::Problem& problem, const ExportOptions& o) {
-  const engine::Problem shown =
-      o.shuffle_seed ? shuffled(problem, candidate_order(*o.shuffle_seed, item.id, item.candidates))
-                     : problem;
-  Ordered out{{"id", item.id},
-              {"configuration", engine::configuration(item.config).folder},
-              {"split", item.split}};
-  if (!o.no_answer) out["answer"] = shown.target ? Ordered(*shown.target) : Ordered(nullptr);
-  out["verdict"] = solver::verdict_name(item.verdict);
-  append_payload(out, shown, o);
-  return out.dump();
+  std::string out;
+  append_export_line(out, item, problem, o);
+  return out;
 }
 
 ExportCounts export_set(const std::filesystem::path& root, const ExportOptions& o, int threads,
@@ -74,7 +91,7 @@ ExportCounts export_set(const std::filesystem::path& root, const ExportOptions& 
       ++n.dropped;
       return;
     }
-    out += export_line(item, problem, o);
+    append_export_line(out, item, problem, o);
     out += '\n';
     ++n.written;
   });

@@ -47,6 +47,9 @@ struct ExportCounts {
 /// The JSON line of one problem (no newline); the problem is shown as the options say.
 std::string export_line(const Item& item, const engine::Problem& problem,
                         const ExportOptions& options);
+/// The same appended to `out`.
+void append_export_line(std::string& out, const Item& item, const engine::Problem& problem,
+                        const ExportOptions& options);
 /// Every problem under `root` (for_each_item) as JSON Lines appended to `out`, in file order.
 ExportCounts export_set(const std::filesystem::path& root, const ExportOptions& options,
                         int threads, std::string& out);

@@ -10,94 +10,111 @@ namespace rave::evaluation::internal {
 namespace {
 
 using Json = nlohmann::json;
-using Ordered = nlohmann::ordered_json;
 
 // {"type": [[4, 0.8], [3, 0.1], [5, 0.1]], "size": ..., "color": ...} (smooth.hpp).
-Ordered smoothed_json(const engine::Problem& problem, int component, const engine::Entity& e,
-                      double smooth) {
-  Ordered out = Ordered::object();
+void write_smoothed(JsonWriter& w, const engine::Problem& problem, int component,
+                    const engine::Entity& e, double smooth) {
   const std::array<std::pair<const char*, int>, 3> attrs{
       {{"type", e.type}, {"size", e.size}, {"color", e.color}}};
+  w.begin_object();
   for (std::size_t a = 0; a < attrs.size(); ++a) {
-    Ordered d = Ordered::array();
+    w.key(attrs[a].first).begin_array();
     for (const LevelProbability& lp :
          smoothed_level(problem, component, static_cast<int>(a), attrs[a].second, smooth))
-      d.push_back({lp.level, lp.p});
-    out[attrs[a].first] = std::move(d);
+      w.begin_array().value(lp.level).value(lp.p).end_array();
+    w.end_array();
   }
-  return out;
+  w.end_object();
 }
 
-Ordered panel_json(const engine::Problem& problem, const engine::Panel& panel, double smooth) {
-  Ordered out = Ordered::array();
+void write_entity(JsonWriter& w, const engine::Problem& problem, int component,
+                  const engine::ComponentPanel& cp, std::size_t i, double smooth) {
+  const engine::Entity& e = cp.entities[i];
+  w.begin_object();
+  w.key("slot").value(e.slot).key("type").value(e.type).key("size").value(e.size);
+  w.key("color").value(e.color).key("angle").value(e.angle);
   const auto k = static_cast<std::size_t>(problem.variant.confounders);
+  if (k > 0 && cp.confounders.size() >= (i + 1) * k) {
+    w.key("confounders").begin_array();
+    for (std::size_t j = i * k; j < (i + 1) * k; ++j) w.value(cp.confounders[j]);
+    w.end_array();
+  }
+  if (smooth < 1.0) write_smoothed(w.key("smoothed"), problem, component, e, smooth);
+  w.end_object();
+}
+
+void write_panel(JsonWriter& w, const engine::Problem& problem, const engine::Panel& panel,
+                 double smooth) {
+  w.begin_array();
   for (std::size_t c = 0; c < panel.components.size(); ++c) {
     const engine::ComponentPanel& cp = panel.components[c];
-    Ordered entities = Ordered::array();
-    for (std::size_t i = 0; i < cp.entities.size(); ++i) {
-      const engine::Entity& e = cp.entities[i];
-      Ordered entity{{"slot", e.slot},
-                     {"type", e.type},
-                     {"size", e.size},
-                     {"color", e.color},
-                     {"angle", e.angle}};
-      if (k > 0 && cp.confounders.size() >= (i + 1) * k)
-        entity["confounders"] =
-            std::vector<int>(cp.confounders.begin() + static_cast<std::ptrdiff_t>(i * k),
-                             cp.confounders.begin() + static_cast<std::ptrdiff_t>((i + 1) * k));
-      if (smooth < 1.0) entity["smoothed"] = smoothed_json(problem, static_cast<int>(c), e, smooth);
-      entities.push_back(std::move(entity));
-    }
-    out.push_back({{"uniformity", cp.uniformity}, {"entities", std::move(entities)}});
+    w.begin_object().key("uniformity").value(cp.uniformity).key("entities").begin_array();
+    for (std::size_t i = 0; i < cp.entities.size(); ++i)
+      write_entity(w, problem, static_cast<int>(c), cp, i, smooth);
+    w.end_array().end_object();
   }
-  return out;
+  w.end_array();
 }
 
 // The variant's options (docs/variants.md), only for a problem that is not the original's.
-Ordered variant_json(const engine::Problem& problem) {
+void write_variant(JsonWriter& w, const engine::Problem& problem) {
   const engine::Variant& v = problem.variant;
-  return {
-      {"grid", v.grid},
-      {"values", v.values},
-      {"confounders", v.confounders},
-      {"regime", engine::regime_name(v.regime)},
-      {"hold_out", engine::hold_out_text(v)},
-      {"split", problem.split ? Ordered(engine::split_name(*problem.split)) : Ordered(nullptr)}};
+  w.begin_object().key("grid").value(v.grid).key("values").value(v.values);
+  w.key("confounders").value(v.confounders).key("regime").value(engine::regime_name(v.regime));
+  w.key("hold_out").value(engine::hold_out_text(v)).key("split");
+  if (problem.split)
+    w.value(engine::split_name(*problem.split));
+  else
+    w.null();
+  w.end_object();
 }
 
-Ordered components_json(engine::ConfigId config) {
-  Ordered out = Ordered::array();
+void write_components(JsonWriter& w, engine::ConfigId config) {
+  w.begin_array();
   for (const auto& c : engine::configuration(config).components) {
-    Ordered slots = Ordered::array();
-    for (const auto& s : c.layout.slots) slots.push_back({s.y, s.x, s.h, s.w});
-    out.push_back({{"name", c.name}, {"layout", c.layout.name}, {"slots", std::move(slots)}});
+    w.begin_object().key("name").value(c.name).key("layout").value(c.layout.name);
+    w.key("slots").begin_array();
+    for (const auto& s : c.layout.slots)
+      w.begin_array().value(s.y).value(s.x).value(s.h).value(s.w).end_array();
+    w.end_array().end_object();
   }
-  return out;
+  w.end_array();
 }
 
-Ordered rules_json(const std::vector<engine::RuleGroup>& groups) {
-  Ordered out = Ordered::array();
+void write_rules(JsonWriter& w, const std::vector<engine::RuleGroup>& groups) {
+  w.begin_array();
   for (const auto& g : groups) {
-    Ordered rules = Ordered::array();
-    for (const auto& r : g.rules)
-      rules.push_back({{"name", engine::rule_name_text(r.name)},
-                       {"attr", engine::rule_attr_text(r.attr)},
-                       {"value", r.value_known ? Ordered(r.value) : Ordered(nullptr)}});
-    out.push_back(std::move(rules));
+    w.begin_array();
+    for (const auto& r : g.rules) {
+      w.begin_object().key("name").value(engine::rule_name_text(r.name));
+      w.key("attr").value(engine::rule_attr_text(r.attr)).key("value");
+      if (r.value_known)
+        w.value(r.value);
+      else
+        w.null();
+      w.end_object();
+    }
+    w.end_array();
   }
-  return out;
+  w.end_array();
 }
 
-Ordered modified_json(
+void write_modified(
+    JsonWriter& w,
     const std::array<std::vector<engine::Modification>, engine::kCandidates>& modified) {
-  Ordered out = Ordered::array();
+  w.begin_array();
   for (const auto& list : modified) {
-    Ordered mods = Ordered::array();
+    w.begin_array();
     for (const auto& m : list)
-      mods.push_back({{"component", m.component}, {"attr", engine::attr_name(m.attr)}});
-    out.push_back(std::move(mods));
+      w.begin_object()
+          .key("component")
+          .value(m.component)
+          .key("attr")
+          .value(engine::attr_name(m.attr))
+          .end_object();
+    w.end_array();
   }
-  return out;
+  w.end_array();
 }
 
 // Reading: each accessor names the field's path in its error.
@@ -238,17 +255,17 @@ void read_variant(const Reader& r, const Json& j, engine::Problem& p) {
 
 }  // namespace
 
-void append_problem_fields(Ordered& out, const engine::Problem& problem, bool with_modifications,
-                           double smooth) {
-  if (!problem.variant.is_original()) out["variant"] = variant_json(problem);
-  out["components"] = components_json(problem.config);
-  out["rules"] = rules_json(problem.rules);
-  Ordered context = Ordered::array(), candidates = Ordered::array();
-  for (const auto& p : problem.context) context.push_back(panel_json(problem, p, smooth));
-  for (const auto& p : problem.candidates) candidates.push_back(panel_json(problem, p, smooth));
-  out["context"] = std::move(context);
-  out["candidates"] = std::move(candidates);
-  if (with_modifications && problem.modified) out["modified"] = modified_json(*problem.modified);
+void write_problem_fields(JsonWriter& w, const engine::Problem& problem, bool with_modifications,
+                          double smooth) {
+  if (!problem.variant.is_original()) write_variant(w.key("variant"), problem);
+  write_components(w.key("components"), problem.config);
+  write_rules(w.key("rules"), problem.rules);
+  w.key("context").begin_array();
+  for (const auto& p : problem.context) write_panel(w, problem, p, smooth);
+  w.end_array().key("candidates").begin_array();
+  for (const auto& p : problem.candidates) write_panel(w, problem, p, smooth);
+  w.end_array();
+  if (with_modifications && problem.modified) write_modified(w.key("modified"), *problem.modified);
 }
 
 engine::Problem problem_from_fields(const Json& in, const JsonPlace& place) {

@@ -2,6 +2,7 @@
 #include "evaluation/text_prompt.hpp"
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <functional>
 
@@ -61,10 +62,14 @@ struct EntityStyle {
   double smooth = 1.0;
 };
 
-using Show = std::function<void(std::string&, int level)>;
+void append_int(std::string& out, int value) {
+  char buffer[16];
+  out.append(buffer, std::to_chars(buffer, buffer + sizeof buffer, value).ptr);
+}
 
-// Level `level` of attribute `attr` (0 Type, 1 Size, 2 Color) shown by `show`, or its smoothed
-// distribution "{5: 0.8, 4: 0.1, 6: 0.1}" (true level first).
+// Level `level` of attribute `attr` (0 Type, 1 Size, 2 Color) shown by `show(out, level)`, or its
+// smoothed distribution "{5: 0.8, 4: 0.1, 6: 0.1}" (true level first).
+template <class Show>
 void append_level(std::string& out, int attr, int level, const EntityStyle& style,
                   const Show& show) {
   if (style.smooth >= 1.0) return show(out, level);
@@ -81,13 +86,16 @@ void append_level(std::string& out, int attr, int level, const EntityStyle& styl
 
 void append_entity(std::string& out, const engine::Entity& e, const EntityStyle& style) {
   out += '(';
-  append_level(out, 0, e.type, style, [](std::string& o, int l) { o += std::to_string(l + 2); });
+  append_level(out, 0, e.type, style, [](std::string& o, int l) { append_int(o, l + 2); });
   out += ',';
   append_level(out, 1, e.size, style,
                [](std::string& o, int l) { append_py_float(o, (l + 1) / 10.0); });
   out += ',';
-  append_level(out, 2, e.color, style, [](std::string& o, int l) { o += std::to_string(l * 10); });
-  if (style.angle) out += ',' + std::to_string(e.angle * 100);
+  append_level(out, 2, e.color, style, [](std::string& o, int l) { append_int(o, l * 10); });
+  if (style.angle) {
+    out += ',';
+    append_int(out, e.angle * 100);
+  }
   out += ')';
 }
 
@@ -127,6 +135,7 @@ void append_component(std::string& out, const engine::ComponentPanel& component,
 std::string panel_text(const engine::Problem& problem, const engine::Panel& panel,
                        const std::vector<GridShape>& shapes, const TextOptions& options) {
   std::string out;
+  out.reserve(128);  // a 3x3 grid of entities: about 150 characters
   for (std::size_t c = 0; c < panel.components.size(); ++c) {
     if (panel.components.size() > 1) {
       if (c) out += " / ";
@@ -198,7 +207,7 @@ std::string attribute_text(const engine::ComponentPanel& component, const GridSh
   std::sort(values.begin(), values.end());
   values.erase(std::unique(values.begin(), values.end()), values.end());
   if (values.empty()) return g.grid() ? "[]" : "-";
-  const Show show = [&a](std::string& o, int l) { o += std::to_string(l + a.offset); };
+  const auto show = [&a](std::string& o, int l) { append_int(o, l + a.offset); };
   std::string out = g.grid() ? "[" : "";
   for (std::size_t i = 0; i < values.size() && (g.grid() || i == 0); ++i) {
     if (i) out += ", ";

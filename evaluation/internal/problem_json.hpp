@@ -1,15 +1,19 @@
 #pragma once
 // The symbolic problem as plain JSON data (the payload of `rave export --format json`; schema in
-// docs/evaluation.md) and back. Internal: nlohmann-json stays inside rave::evaluation's sources.
+// docs/evaluation.md) and back. Written straight into text (json_writer.hpp); read with
+// nlohmann-json, which stays inside rave::evaluation's sources.
 //
-//   nlohmann::ordered_json j;
-//   append_problem_fields(j, problem, /*with_modifications=*/true);
+//   JsonWriter w(line);
+//   w.begin_object();
+//   write_problem_fields(w, problem, /*with_modifications=*/true);
+//   w.end_object();
 //   engine::Problem p = problem_from_fields(nlohmann::json::parse(line), {"a.jsonl", 3});
 #include <nlohmann/json.hpp>
 
 #include <string>
 
 #include "engine/model/problem.hpp"
+#include "evaluation/internal/json_writer.hpp"
 
 namespace rave::evaluation::internal {
 
@@ -19,11 +23,11 @@ struct JsonPlace {
   std::size_t line = 0;
 };
 
-/// Adds "variant" (a variant's problems only), "components", "rules", "context", "candidates" and,
-/// when asked and present, "modified"; entities carry their "confounders" and, with smooth < 1,
-/// their "smoothed" levels (smooth.hpp).
-void append_problem_fields(nlohmann::ordered_json& out, const engine::Problem& problem,
-                           bool with_modifications, double smooth = 1.0);
+/// Writes the members "variant" (a variant's problems only), "components", "rules", "context",
+/// "candidates" and, when asked and present, "modified" into the object `w` is writing; entities
+/// carry their "confounders" and, with smooth < 1, their "smoothed" levels (smooth.hpp).
+void write_problem_fields(JsonWriter& w, const engine::Problem& problem, bool with_modifications,
+                          double smooth = 1.0);
 /// Reads those fields (and "configuration", and "answer" into the target when it is an integer);
 /// InputError naming the place and the field on anything missing or out of range.
 engine::Problem problem_from_fields(const nlohmann::json& in, const JsonPlace& place);
