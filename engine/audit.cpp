@@ -7,54 +7,55 @@
 namespace rave::engine {
 namespace {
 
-// The five compared values of one component: Number, slot set, Type/Size/Color tuples.
-struct ComponentValues {
-  std::size_t number = 0;
-  std::vector<int> slot_set;  // sorted
-  std::vector<int> type, size, color;
-};
-
-std::vector<ComponentValues> values_of(const Panel& panel) {
-  std::vector<ComponentValues> out;
-  for (const ComponentPanel& component : panel.components) {
-    ComponentValues v;
-    v.number = component.entities.size();
-    for (const Entity& e : component.entities) {
-      v.slot_set.push_back(e.slot);
-      v.type.push_back(e.type);
-      v.size.push_back(e.size);
-      v.color.push_back(e.color);
-    }
-    std::sort(v.slot_set.begin(), v.slot_set.end());
-    out.push_back(std::move(v));
-  }
-  return out;
+// Whether two components hold the same set of slots (entities are kept in Position order, so the
+// slot lists are usually sorted already; others are sorted in a copy).
+bool same_slot_set(const ComponentPanel& a, const ComponentPanel& b) {
+  const auto by_slot = [](const Entity& x, const Entity& y) { return x.slot < y.slot; };
+  const bool sorted = std::is_sorted(a.entities.begin(), a.entities.end(), by_slot) &&
+                      std::is_sorted(b.entities.begin(), b.entities.end(), by_slot);
+  if (sorted)
+    return std::equal(a.entities.begin(), a.entities.end(), b.entities.begin(),
+                      [](const Entity& x, const Entity& y) { return x.slot == y.slot; });
+  const auto slots = [](const ComponentPanel& c) {
+    std::vector<int> out;
+    for (const Entity& e : c.entities) out.push_back(e.slot);
+    std::sort(out.begin(), out.end());
+    return out;
+  };
+  return slots(a) == slots(b);
 }
 
-int shared(const std::vector<ComponentValues>& a, const std::vector<ComponentValues>& b) {
-  int count = 0;
-  for (std::size_t c = 0; c < std::min(a.size(), b.size()); ++c) {
-    count += a[c].number == b[c].number;
-    count += a[c].slot_set == b[c].slot_set;
-    count += a[c].type == b[c].type;
-    count += a[c].size == b[c].size;
-    count += a[c].color == b[c].color;
+// How many of one component's five compared values two panels share: Number, the slot set, and the
+// Type, Size and Color sequences (in entity order). Counts of different Number share none.
+int shared_component(const ComponentPanel& a, const ComponentPanel& b) {
+  const std::size_t n = a.entities.size();
+  if (n != b.entities.size()) return 0;
+  bool type = true, size = true, color = true;
+  for (std::size_t i = 0; i < n; ++i) {
+    type = type && a.entities[i].type == b.entities[i].type;
+    size = size && a.entities[i].size == b.entities[i].size;
+    color = color && a.entities[i].color == b.entities[i].color;
   }
+  return 1 + same_slot_set(a, b) + type + size + color;
+}
+
+int shared(const Panel& a, const Panel& b) {
+  int count = 0;
+  for (std::size_t c = 0; c < std::min(a.components.size(), b.components.size()); ++c)
+    count += shared_component(a.components[c], b.components[c]);
   return count;
 }
 
 }  // namespace
 
-int shared_values(const Panel& a, const Panel& b) { return shared(values_of(a), values_of(b)); }
+int shared_values(const Panel& a, const Panel& b) { return shared(a, b); }
 
 std::array<int, kCandidates> context_blind_scores(
     const std::array<Panel, kCandidates>& candidates) {
-  std::array<std::vector<ComponentValues>, kCandidates> values;
-  for (std::size_t i = 0; i < kCandidates; ++i) values[i] = values_of(candidates[i]);
   std::array<int, kCandidates> scores{};
   for (std::size_t i = 0; i < kCandidates; ++i)
     for (std::size_t j = i + 1; j < kCandidates; ++j) {
-      const int s = shared(values[i], values[j]);
+      const int s = shared(candidates[i], candidates[j]);
       scores[i] += s;
       scores[j] += s;
     }

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <memory>
+#include <string_view>
 #include <unordered_map>
 
 #include "common/error.hpp"
@@ -16,21 +17,53 @@ namespace rave::evaluation {
 namespace fs = std::filesystem;
 namespace {
 
-// Ids relative to one root, the root examined once (not once per file).
+// Whether a path below a root is plain: relative, without empty, "." or ".." components (what a
+// folder walk yields), so that its text is already what lexically_relative would give.
+bool plain_relative(std::string_view relative) {
+  if (relative.empty() || relative.front() == '/') return false;
+  for (std::size_t at = 0; at <= relative.size();) {
+    const std::size_t end = std::min(relative.find('/', at), relative.size());
+    const std::string_view part = relative.substr(at, end - at);
+    if (part.empty() || part == "." || part == "..") return false;
+    at = end + 1;
+  }
+  return true;
+}
+
+// `relative` without the extension of its last component (path::replace_extension's rule: the
+// last dot of the file name, unless it starts the name).
+std::string without_extension(std::string_view relative) {
+  const std::size_t name = relative.rfind('/') + 1;  // npos + 1 == 0
+  const std::size_t dot = relative.rfind('.');
+  if (dot != std::string_view::npos && dot > name) relative = relative.substr(0, dot);
+  return std::string(relative);
+}
+
+// Ids relative to one root, the root examined once (not once per file). The paths of a walk of
+// the root are the root's text, a separator and a plain relative path: their ids are cut from the
+// text; any other path goes through the lexical normalisation.
 class IdMaker {
  public:
-  explicit IdMaker(const fs::path& root) : root_(root.lexically_normal()) {
+  explicit IdMaker(const fs::path& root) : given_(root.native()), root_(root.lexically_normal()) {
     std::error_code ec;
     folder_ = fs::is_directory(root, ec);
   }
   std::string operator()(const fs::path& file) const {
     if (!folder_) return file.stem().string();
+    const std::string& text = file.native();
+    if (!given_.empty() && text.size() > given_.size() && text.starts_with(given_) &&
+        (given_.back() == '/' || text[given_.size()] == '/')) {
+      std::string_view relative = std::string_view(text).substr(given_.size());
+      if (relative.front() == '/') relative.remove_prefix(1);
+      if (plain_relative(relative)) return without_extension(relative);
+    }
     fs::path relative = file.lexically_normal().lexically_relative(root_);
     if (relative.empty() || *relative.begin() == "..") relative = file.filename();
     return relative.replace_extension().generic_string();
   }
 
  private:
+  std::string given_;
   fs::path root_;
   bool folder_ = false;
 };
@@ -67,13 +100,15 @@ void read_item(const IdMaker& id_of, const fs::path& file, solver::HeuristicSolv
 std::string item_id(const fs::path& root, const fs::path& file) { return IdMaker(root)(file); }
 
 std::string split_of(const fs::path& file) {
-  const std::string stem = file.stem().string();
-  for (const char* split : {"train", "val", "test"}) {
-    const std::string suffix = std::string("_") + split;
-    if (stem.size() > suffix.size() &&
-        stem.compare(stem.size() - suffix.size(), suffix.size(), suffix) == 0)
-      return split;
-  }
+  const std::string& text = file.native();
+  std::string_view stem(text);
+  stem.remove_prefix(std::min(stem.size(), stem.rfind('/') + 1));  // npos + 1 == 0
+  if (const std::size_t dot = stem.rfind('.'); dot != std::string_view::npos && dot > 0)
+    stem = stem.substr(0, dot);
+  for (const std::string_view split : {"train", "val", "test"})
+    if (stem.size() > split.size() + 1 && stem.ends_with(split) &&
+        stem[stem.size() - split.size() - 1] == '_')
+      return std::string(split);
   return "";
 }
 

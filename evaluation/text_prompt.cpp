@@ -2,6 +2,7 @@
 #include "evaluation/text_prompt.hpp"
 
 #include <algorithm>
+#include <array>
 #include <charconv>
 #include <cmath>
 #include <functional>
@@ -46,11 +47,17 @@ GridShape grid_shape(const engine::LayoutSpec& layout) {
   return g;
 }
 
-std::vector<GridShape> grid_shapes(const engine::Problem& problem) {
-  std::vector<GridShape> out;
-  for (const auto& c : engine::configuration(problem.config).components)
-    out.push_back(grid_shape(c.layout));
-  return out;
+// The grid shapes of each configuration's components, made once: layouts are fixed tables.
+const std::vector<GridShape>& grid_shapes(const engine::Problem& problem) {
+  static const auto shapes = [] {
+    std::array<std::vector<GridShape>, engine::kNumConfigs> out;
+    for (const engine::Configuration& config : engine::all_configurations())
+      for (const auto& c : config.components)
+        out[static_cast<std::size_t>(engine::config_index(config.id))].push_back(
+            grid_shape(c.layout));
+    return out;
+  }();
+  return shapes[static_cast<std::size_t>(engine::config_index(problem.config))];
 }
 
 // How entities are written: with Angle or not, and with smoothed levels (smooth.hpp) when smooth
@@ -153,22 +160,38 @@ std::string matrix_context(const std::vector<std::string>& cells) {
   const auto side =
       static_cast<std::size_t>(std::lround(std::sqrt(static_cast<double>(cells.size() + 1))));
   RAVE_CHECK(side * side == cells.size() + 1, "the context is not an N x N matrix less one panel");
+  std::size_t length = 2;
+  for (const std::string& c : cells) length += c.size() + 10;
   std::string out;
+  out.reserve(length);
   for (std::size_t i = 0; i < cells.size(); ++i) {
-    if (i % side == 0)
-      out += (i ? "; row " : "row ") + std::to_string(i / side + 1) + ": ";
-    else
+    if (i % side == 0) {
+      out += i ? "; row " : "row ";
+      append_int(out, static_cast<int>(i / side + 1));
+      out += ": ";
+    } else {
       out += ", ";
+    }
     out += cells[i];
   }
-  return out + ", ";
+  out += ", ";
+  return out;
 }
 
 TextPrompt make_prompt(const std::vector<std::string>& context, std::vector<std::string> choices) {
   TextPrompt t{matrix_context(context), std::move(choices), {}};
-  t.prompt = t.context + "\nSelect the correct Answer from the following list\n";
-  for (std::size_t i = 0; i < t.choices.size(); ++i)
-    t.prompt += "Answer #" + std::to_string(i) + ": " + t.choices[i] + "\n";
+  std::size_t length = t.context.size() + 80;
+  for (const std::string& c : t.choices) length += c.size() + 16;
+  t.prompt.reserve(length);
+  t.prompt += t.context;
+  t.prompt += "\nSelect the correct Answer from the following list\n";
+  for (std::size_t i = 0; i < t.choices.size(); ++i) {
+    t.prompt += "Answer #";
+    append_int(t.prompt, static_cast<int>(i));
+    t.prompt += ": ";
+    t.prompt += t.choices[i];
+    t.prompt += '\n';
+  }
   t.prompt += "Correct Answer #";
   return t;
 }
@@ -237,7 +260,7 @@ TextPrompt component_prompt(const engine::Problem& problem, std::size_t c, const
 }  // namespace
 
 TextPrompt entangled_prompt(const engine::Problem& problem, const TextOptions& options) {
-  const auto shapes = grid_shapes(problem);
+  const auto& shapes = grid_shapes(problem);
   std::vector<std::string> context, choices;
   for (const auto& p : problem.context) context.push_back(panel_text(problem, p, shapes, options));
   for (const auto& p : problem.candidates)
@@ -247,7 +270,7 @@ TextPrompt entangled_prompt(const engine::Problem& problem, const TextOptions& o
 
 std::vector<AttributePrompt> disentangled_prompts(const engine::Problem& problem,
                                                   const TextOptions& options) {
-  const auto shapes = grid_shapes(problem);
+  const auto& shapes = grid_shapes(problem);
   const auto& components = engine::configuration(problem.config).components;
   std::vector<AttributePrompt> out;
   for (std::size_t c = 0; c < components.size(); ++c) {
