@@ -91,6 +91,18 @@ void append_py_float(std::string& out, double value) {
   append_shortest_float(out, value, 16);
 }
 
+void append_py_tenths(std::string& out, long long k) {
+  constexpr long long kExact = 1'000'000'000'000'000;  // 1e15 / 10 is still below repr's 1e16
+  if (k <= -kExact || k >= kExact) return append_py_float(out, static_cast<double>(k) / 10.0);
+  if (k < 0) out += '-';
+  const unsigned long long magnitude =
+      k < 0 ? 0ULL - static_cast<unsigned long long>(k) : static_cast<unsigned long long>(k);
+  char buffer[24];
+  out.append(buffer, std::to_chars(buffer, buffer + sizeof buffer, magnitude / 10).ptr);
+  out += '.';
+  out += static_cast<char>('0' + magnitude % 10);
+}
+
 std::string format_py_float(double value) {
   std::string out;
   append_py_float(out, value);

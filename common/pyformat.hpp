@@ -14,6 +14,9 @@ namespace rave {
 std::string format_py_float(double value);
 /// Appends Python 3 `repr(float)` to `out` (no allocation beyond the append).
 void append_py_float(std::string& out, double value);
+/// Appends Python 3 `repr(k / 10)` (the Size of a text prompt): k / 10.0 is the double nearest the
+/// decimal k / 10, so its shortest digits are the decimal's ("0.3", "1.0", "-12.5").
+void append_py_tenths(std::string& out, long long k);
 /// Appends a finite value's shortest round-trip digits in Python's layout with fixed notation for
 /// decimal exponents in [-4, fixed_below): 16 is Python's repr, 15 what nlohmann::json writes.
 void append_shortest_float(std::string& out, double value, int fixed_below);

@@ -95,8 +95,7 @@ void append_entity(std::string& out, const engine::Entity& e, const EntityStyle&
   out += '(';
   append_level(out, 0, e.type, style, [](std::string& o, int l) { append_int(o, l + 2); });
   out += ',';
-  append_level(out, 1, e.size, style,
-               [](std::string& o, int l) { append_py_float(o, (l + 1) / 10.0); });
+  append_level(out, 1, e.size, style, [](std::string& o, int l) { append_py_tenths(o, l + 1); });
   out += ',';
   append_level(out, 2, e.color, style, [](std::string& o, int l) { append_int(o, l * 10); });
   if (style.angle) {
