@@ -150,11 +150,10 @@ int AttributeNames::index_of(const char* name) const {
   return name[i] == want[i] ? k : -1;
 }
 
-void find_attributes(pugi::xml_node node, const AttributeNames& names,
-                     std::span<const char*> values) {
+void find_attributes(XmlNode node, const AttributeNames& names, std::span<const char*> values) {
   RAVE_CHECK(names.size() == values.size(), "one value per attribute name");
   std::fill(values.begin(), values.end(), nullptr);
-  for (pugi::xml_attribute a = node.first_attribute(); a; a = a.next_attribute()) {
+  for (XmlAttribute a = node.first_attribute(); a; a = a.next_attribute()) {
     const int k = names.index_of(a.name());
     if (k >= 0 && values[static_cast<std::size_t>(k)] == nullptr)
       values[static_cast<std::size_t>(k)] = a.value();
@@ -184,21 +183,21 @@ void XmlContext::fail(const Place& place, const char* attr, const std::string& m
   throw InputError(std::string(file), place.str() + "@" + attr, message);
 }
 
-pugi::xml_node XmlContext::child(pugi::xml_node node, const char* name, const Place& place) const {
-  pugi::xml_node found = node.child(name);
+XmlNode XmlContext::child(XmlNode node, const char* name, const Place& place) const {
+  XmlNode found = node.child(name);
   if (!found) fail(place, std::string("missing element ") + name);
   if (found.next_sibling(name)) fail(place, std::string("more than one ") + name + " element");
   return found;
 }
 
-std::vector<pugi::xml_node> XmlContext::children(pugi::xml_node node, const char* name) const {
-  std::vector<pugi::xml_node> out;
-  for (pugi::xml_node c = node.child(name); c; c = c.next_sibling(name)) out.push_back(c);
+std::vector<XmlNode> XmlContext::children(XmlNode node, const char* name) const {
+  std::vector<XmlNode> out;
+  for (XmlNode c = node.child(name); c; c = c.next_sibling(name)) out.push_back(c);
   return out;
 }
 
-std::string_view XmlContext::text(pugi::xml_node node, const char* attr, const Place& place) const {
-  const pugi::xml_attribute a = node.attribute(attr);
+std::string_view XmlContext::text(XmlNode node, const char* attr, const Place& place) const {
+  const XmlAttribute a = node.attribute(attr);
   return required(a ? a.value() : nullptr, attr, place);
 }
 
@@ -208,7 +207,7 @@ std::string_view XmlContext::required(const char* value, const char* attr,
   return value;
 }
 
-long long XmlContext::integer(pugi::xml_node node, const char* attr, const Place& place) const {
+long long XmlContext::integer(XmlNode node, const char* attr, const Place& place) const {
   return integer(text(node, attr, place), attr, place);
 }
 
@@ -222,8 +221,7 @@ long long XmlContext::integer(std::string_view value, const char* attr, const Pl
   return v;
 }
 
-int XmlContext::level(pugi::xml_node node, const char* attr, const Place& place, int lo,
-                      int hi) const {
+int XmlContext::level(XmlNode node, const char* attr, const Place& place, int lo, int hi) const {
   return level(text(node, attr, place), attr, place, lo, hi);
 }
 
@@ -259,7 +257,7 @@ void XmlContext::check_positions(std::string_view position, const LayoutText& kn
          "Position does not list the slots of layout " + std::string(known.layout->name));
 }
 
-std::vector<RuleGroup> XmlContext::rule_groups(pugi::xml_node rules, const Configuration& config,
+std::vector<RuleGroup> XmlContext::rule_groups(XmlNode rules, const Configuration& config,
                                                const Place& place) const {
   const auto groups = children(rules, "Rule_Group");
   if (groups.size() != config.components.size())
@@ -294,7 +292,7 @@ std::vector<RuleGroup> XmlContext::rule_groups(pugi::xml_node rules, const Confi
 }
 
 std::array<std::vector<Modification>, kCandidates> XmlContext::modifications(
-    pugi::xml_node node, const Configuration& config, const Place& place) const {
+    XmlNode node, const Configuration& config, const Place& place) const {
   const auto candidates = children(node, "Candidate");
   if (candidates.size() != kCandidates)
     fail(place, "expected 8 Candidate elements, found " + std::to_string(candidates.size()));

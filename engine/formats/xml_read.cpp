@@ -1,15 +1,17 @@
-// read_problem_xml / parse_problem_xml (engine/formats/xml_io.hpp) on pugixml. Attribute order is
-// never relied on (Python 2 wrote them sorted, Python 3 in insertion order). Every failure throws
+// read_problem_xml / parse_problem_xml (engine/formats/xml_io.hpp). Attribute order is never
+// relied on (Python 2 wrote them sorted, Python 3 in insertion order). Every failure throws
 // InputError with `line:col` (XML syntax) or an element path such as
 // `Data/Panels/Panel[4]/Struct/Component[2]/Layout/Entity[1]@Type` (1-based indices).
 //
 // Speed: about half the bytes of a problem file are Entity `mask` values (run-length pixel
-// lists the reader never uses). They are cut out before pugixml parses the text (`mask=""`
-// remains), so it never scans them. That parse is trusted only when every cut turns out to be the
-// start of an Entity's `mask` value: then the two parses differ in nothing the reader looks at
-// (pugixml's state after `mask="` does not depend on what follows, and a value without a NUL ends
-// at its first quote whatever it holds). Otherwise, and on any error, the whole text is parsed
-// again, so results and error messages are always those of the uncut text.
+// lists the reader never uses). They are cut out before the text is parsed (`mask=""` remains), so
+// no parser scans them. That parse is trusted only when every cut turns out to be the start of an
+// Entity's `mask` value: then the two parses differ in nothing the reader looks at (a parser's
+// state after `mask="` does not depend on what follows, and a value without a NUL ends at its
+// first quote whatever it holds). The cut text is parsed by the scanner of the plain subset that
+// problem files are written in (internal/xml_tree.hpp; it yields the tree pugixml would), else by
+// pugixml. Otherwise, and on any error, the whole text is parsed again by pugixml, so results and
+// error messages are always those of the uncut text. The reader walks the flat XmlTree either way.
 #include <pugixml.hpp>
 
 #include <algorithm>
@@ -32,6 +34,8 @@ namespace {
 using internal::LayoutText;
 using internal::Place;
 using internal::XmlContext;
+using internal::XmlNode;
+using internal::XmlTree;
 
 // Counts the cuts of cut_mask_values seen, in document order, as the start of an Entity's mask
 // value (the reader visits entities in document order).
@@ -53,7 +57,7 @@ class CutCheck {
 // each looked up when first needed and kept, since several configurations share a Struct name.
 struct StructNodes {
   static constexpr std::size_t kMax = 2;
-  std::array<pugi::xml_node, kMax> components, layouts;
+  std::array<XmlNode, kMax> components, layouts;
   std::array<std::string_view, kMax> names, layout_names;  // data() == nullptr: not looked up yet
   std::size_t count = 0;  // all Component children, including any beyond kMax
 
@@ -73,11 +77,10 @@ struct StructNodes {
 
 // The configuration a panel's Struct describes (structure, component and layout names); fills
 // `nodes` with its Component elements and, on success, their Layout children.
-ConfigId match_configuration(const XmlContext& x, pugi::xml_node structure, const Place& place,
+ConfigId match_configuration(const XmlContext& x, XmlNode structure, const Place& place,
                              StructNodes& nodes) {
   const std::string_view name = x.text(structure, "name", place);
-  for (pugi::xml_node c = structure.child("Component"); c;
-       c = c.next_sibling("Component"), ++nodes.count)
+  for (XmlNode c = structure.child("Component"); c; c = c.next_sibling("Component"), ++nodes.count)
     if (nodes.count < StructNodes::kMax) nodes.components[nodes.count] = c;
   bool structure_known = false;
   for (const Configuration& c : all_configurations()) {
@@ -108,7 +111,7 @@ struct ReadVariant {
 };
 
 // The optional <Data> attributes grid, values, confounders, regime, hold_out and split.
-ReadVariant read_variant(const XmlContext& x, pugi::xml_node data, const Place& place) {
+ReadVariant read_variant(const XmlContext& x, XmlNode data, const Place& place) {
   ReadVariant r;
   Variant& v = r.variant;
   const auto attr = [&](const char* name) {
@@ -146,8 +149,8 @@ ReadVariant read_variant(const XmlContext& x, pugi::xml_node data, const Place& 
 }
 
 // Entity@Confounders: K levels, a JSON list of integers.
-void read_confounders(const XmlContext& x, pugi::xml_node node, const ReadVariant& r,
-                      const Place& place, std::vector<int>& out) {
+void read_confounders(const XmlContext& x, XmlNode node, const ReadVariant& r, const Place& place,
+                      std::vector<int>& out) {
   std::string_view text = x.text(node, "Confounders", place);
   if (text.size() < 2 || text.front() != '[' || text.back() != ']')
     x.fail(place, "Confounders",
@@ -164,7 +167,7 @@ void read_confounders(const XmlContext& x, pugi::xml_node node, const ReadVarian
   }
 }
 
-Entity read_entity(const XmlContext& x, pugi::xml_node node, const LayoutText& layout,
+Entity read_entity(const XmlContext& x, XmlNode node, const LayoutText& layout,
                    const ReadVariant& r, const Place& place, CutCheck& cuts) {
   static const internal::AttributeNames kNames{"bbox", "Type", "Size", "Color", "Angle", "mask"};
   std::array<const char*, 6> v;
@@ -186,7 +189,7 @@ Entity read_entity(const XmlContext& x, pugi::xml_node node, const LayoutText& l
 }
 
 // Component `index` of a panel, `layout` its (single) Layout child.
-ComponentPanel read_component(const XmlContext& x, pugi::xml_node node, pugi::xml_node layout,
+ComponentPanel read_component(const XmlContext& x, XmlNode node, XmlNode layout,
                               const ComponentSpec& spec, std::size_t index, const ReadVariant& r,
                               const Place& place, CutCheck& cuts) {
   if (x.integer(node, "id", place) != static_cast<long long>(index))
@@ -204,7 +207,7 @@ ComponentPanel read_component(const XmlContext& x, pugi::xml_node node, pugi::xm
                              spec.layout.number.min, spec.layout.number.max);
   comp.entities.reserve(static_cast<std::size_t>(number) + 1);
   std::size_t i = 0;
-  for (pugi::xml_node entity = layout.child("Entity"); entity;
+  for (XmlNode entity = layout.child("Entity"); entity;
        entity = entity.next_sibling("Entity"), ++i) {
     const Place entity_place{&layout_place, "Entity", i + 1};
     comp.entities.push_back(read_entity(x, entity, known, r, entity_place, cuts));
@@ -220,7 +223,7 @@ ComponentPanel read_component(const XmlContext& x, pugi::xml_node node, pugi::xm
   return comp;
 }
 
-Panel read_panel(const XmlContext& x, pugi::xml_node node, std::optional<ConfigId>& config,
+Panel read_panel(const XmlContext& x, XmlNode node, std::optional<ConfigId>& config,
                  const ReadVariant& r, const Place& place, CutCheck& cuts) {
   const Place struct_place{&place, "Struct"};
   StructNodes nodes;
@@ -241,18 +244,18 @@ Panel read_panel(const XmlContext& x, pugi::xml_node node, std::optional<ConfigI
 }
 
 // The problem in a parsed document; `cuts` is told of every Entity's mask value.
-Problem read_document(const XmlContext& x, const pugi::xml_document& doc, CutCheck& cuts) {
-  const pugi::xml_node data = doc.document_element();
+Problem read_document(const XmlContext& x, const XmlTree& tree, CutCheck& cuts) {
+  const XmlNode data = tree.root();
   const Place data_place{nullptr, "Data"}, panels_place{&data_place, "Panels"};
   if (std::string_view(data.name()) != "Data")
     x.fail(Place{nullptr, "<root>"}, "root element must be Data, not " + quote_value(data.name()));
   const ReadVariant variant = read_variant(x, data, data_place);
-  const pugi::xml_node panels = x.child(data, "Panels", data_place);
-  thread_local std::vector<pugi::xml_node> panel_nodes;
+  const XmlNode panels = x.child(data, "Panels", data_place);
+  thread_local std::vector<XmlNode> panel_nodes;
   const auto wanted = static_cast<std::size_t>(panel_count(variant.variant.grid));
-  panel_nodes.assign(wanted, pugi::xml_node());
+  panel_nodes.assign(wanted, XmlNode());
   std::size_t count = 0;
-  for (pugi::xml_node p = panels.child("Panel"); p; p = p.next_sibling("Panel"), ++count)
+  for (XmlNode p = panels.child("Panel"); p; p = p.next_sibling("Panel"), ++count)
     if (count < panel_nodes.size()) panel_nodes[count] = p;
   if (count != wanted)
     x.fail(panels_place, "expected " + std::to_string(wanted) + " Panel elements, found " +
@@ -268,9 +271,9 @@ Problem read_document(const XmlContext& x, const pugi::xml_document& doc, CutChe
   problem.config = *config;
   // Without a Rules element (symbolic exports by other tools) the rules are unknown: rules stays
   // empty.
-  if (const pugi::xml_node rules = data.child("Rules"))
+  if (const XmlNode rules = data.child("Rules"))
     problem.rules = x.rule_groups(rules, configuration(*config), Place{&data_place, "Rules"});
-  if (const pugi::xml_node modified = data.child("Modified_attributes"))
+  if (const XmlNode modified = data.child("Modified_attributes"))
     problem.modified = x.modifications(modified, configuration(*config),
                                        Place{&data_place, "Modified_attributes"});
   return problem;
@@ -296,25 +299,46 @@ Problem parse_whole(std::string_view text, const XmlContext& x) {
                                                       std::max<std::ptrdiff_t>(parsed.offset, 0))),
                      std::string("XML syntax: ") + parsed.description());
   internal::check_xml_tree(doc, text, copy.data(), file);
+  thread_local XmlTree tree;
+  internal::tree_of(doc, tree);
   CutCheck no_cuts(copy.data(), {});
-  return read_document(x, doc, no_cuts);
+  return read_document(x, tree, no_cuts);
 }
 
-// The problem in `cut` (cut_mask_values' output, parsed in place), or nullopt when that parse
-// cannot be trusted (a cut that is no Entity's mask value, or any error).
-std::optional<Problem> parse_cut(std::string& cut, std::span<const std::size_t> cuts,
-                                 const XmlContext& x) {
-  pugi::xml_document doc;
-  if (!doc.load_buffer_inplace(cut.data(), cut.size(), kParseOptions, pugi::encoding_utf8))
-    return std::nullopt;
-  CutCheck check(cut.data(), cuts);
+// The problem in `cut` (cut_mask_values' output) as `read` turns it into a tree, or nullopt when
+// that cannot be trusted (not read, a cut that is no Entity's mask value, or any error).
+template <class Read>
+std::optional<Problem> read_cut(std::string& cut, std::span<const std::size_t> cuts,
+                                const XmlContext& x, const Read& read) {
+  thread_local XmlTree tree;
   try {
-    internal::check_xml_tree(doc, cut, cut.data(), std::string(x.file));
-    Problem problem = read_document(x, doc, check);
+    if (!read(tree)) return std::nullopt;
+    CutCheck check(cut.data(), cuts);
+    Problem problem = read_document(x, tree, check);
     if (check.all_seen()) return problem;
   } catch (const InputError&) {
   }
   return std::nullopt;
+}
+
+// The cut text through the scanner of the plain subset (internal/xml_tree.hpp), which writes into
+// it.
+std::optional<Problem> scan_cut(std::string& cut, std::span<const std::size_t> cuts,
+                                const XmlContext& x) {
+  return read_cut(cut, cuts, x, [&cut](XmlTree& tree) { return internal::scan_xml(cut, tree); });
+}
+
+// The cut text through pugixml, parsed in place.
+std::optional<Problem> parse_cut(std::string& cut, std::span<const std::size_t> cuts,
+                                 const XmlContext& x) {
+  pugi::xml_document doc;
+  return read_cut(cut, cuts, x, [&](XmlTree& tree) {
+    if (!doc.load_buffer_inplace(cut.data(), cut.size(), kParseOptions, pugi::encoding_utf8))
+      return false;
+    internal::check_xml_tree(doc, cut, cut.data(), std::string(x.file));
+    internal::tree_of(doc, tree);
+    return true;
+  });
 }
 
 }  // namespace
@@ -353,16 +377,20 @@ Problem parse_problem_xml_uncut(std::string_view text, const std::string& file_n
 
 }  // namespace internal
 
-// Both functions keep their buffers per thread, so reading many files allocates only the Problem
-// (and pugixml's node pages).
+// Both functions keep their buffers per thread, so reading many files allocates only the Problem.
+// The plain subset problem files are written in goes through the scanner; other XML through
+// pugixml (the cut text first, then the whole text, which also gives every error).
 Problem parse_problem_xml(std::string_view text, const std::string& file_name) {
   const XmlContext x{file_name};
   internal::check_xml_characters(text, file_name);  // before the cut, which drops mask values
   thread_local std::string cut;
   thread_local std::vector<std::size_t> cuts;
-  internal::cut_mask_values(text, cut, cuts);
-  if (!cuts.empty())
+  internal::cut_mask_values(text, cut, cuts);  // a copy of the text when there is nothing to cut
+  if (std::optional<Problem> problem = scan_cut(cut, cuts, x)) return std::move(*problem);
+  if (!cuts.empty()) {
+    internal::cut_mask_values(text, cut, cuts);  // again: the scanner wrote into it
     if (std::optional<Problem> problem = parse_cut(cut, cuts, x)) return std::move(*problem);
+  }
   return parse_whole(text, x);
 }
 

@@ -21,6 +21,7 @@
 #include <string_view>
 #include <vector>
 
+#include "engine/formats/internal/xml_tree.hpp"
 #include "engine/model/configuration.hpp"
 #include "engine/model/problem.hpp"
 
@@ -60,8 +61,7 @@ class AttributeNames {
 
 /// Values of the attributes `names` of `node`, in one pass over its attributes: values[k] is the
 /// first attribute called names[k], nullptr when there is none (as node.attribute(names[k])).
-void find_attributes(pugi::xml_node node, const AttributeNames& names,
-                     std::span<const char*> values);
+void find_attributes(XmlNode node, const AttributeNames& names, std::span<const char*> values);
 
 /// One step of an element path: `name`, or `name[index]` when index > 0 (1-based).
 struct Place {
@@ -79,19 +79,19 @@ struct XmlContext {
   [[noreturn]] void fail(const Place& place, const std::string& message) const;
   [[noreturn]] void fail(const Place& place, const char* attr, const std::string& message) const;
   /// The single child `name`; throws when missing or repeated.
-  pugi::xml_node child(pugi::xml_node node, const char* name, const Place& place) const;
+  XmlNode child(XmlNode node, const char* name, const Place& place) const;
   /// All children named `name`, in document order.
-  std::vector<pugi::xml_node> children(pugi::xml_node node, const char* name) const;
+  std::vector<XmlNode> children(XmlNode node, const char* name) const;
   /// A required attribute's text (valid while the document lives).
-  std::string_view text(pugi::xml_node node, const char* attr, const Place& place) const;
+  std::string_view text(XmlNode node, const char* attr, const Place& place) const;
   /// `value` (an attribute `attr` found by find_attributes); throws when it is missing (nullptr).
   std::string_view required(const char* value, const char* attr, const Place& place) const;
   /// A required attribute holding a decimal integer.
-  long long integer(pugi::xml_node node, const char* attr, const Place& place) const;
+  long long integer(XmlNode node, const char* attr, const Place& place) const;
   /// The decimal integer `value` of attribute `attr`.
   long long integer(std::string_view value, const char* attr, const Place& place) const;
   /// A required integer attribute within [lo, hi].
-  int level(pugi::xml_node node, const char* attr, const Place& place, int lo, int hi) const;
+  int level(XmlNode node, const char* attr, const Place& place, int lo, int hi) const;
   /// The integer `value` of attribute `attr`, within [lo, hi].
   int level(std::string_view value, const char* attr, const Place& place, int lo, int hi) const;
   /// The index of the slot of `layout` an Entity's `bbox` value names.
@@ -100,10 +100,10 @@ struct XmlContext {
   void check_positions(std::string_view position, const LayoutText& layout,
                        const Place& place) const;
   /// Data/Rules: one Rule_Group per component, four rules each (values unknown).
-  std::vector<RuleGroup> rule_groups(pugi::xml_node rules, const Configuration& config,
+  std::vector<RuleGroup> rule_groups(XmlNode rules, const Configuration& config,
                                      const Place& place) const;
   /// Data/Modified_attributes: the modifications of the 8 candidates.
-  std::array<std::vector<Modification>, kCandidates> modifications(pugi::xml_node node,
+  std::array<std::vector<Modification>, kCandidates> modifications(XmlNode node,
                                                                    const Configuration& config,
                                                                    const Place& place) const;
 };
