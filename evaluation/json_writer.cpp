@@ -1,6 +1,8 @@
 // JsonWriter (internal/json_writer.hpp): nlohmann::json's compact layout, written directly.
 #include <charconv>
 #include <cmath>
+#include <cstdint>
+#include <cstring>
 
 #include "common/error.hpp"
 #include "common/pyformat.hpp"
@@ -12,6 +14,23 @@ namespace {
 
 // Bytes that need an escape or a UTF-8 check: the quote, the backslash, controls, non-ASCII.
 constexpr bool plain(unsigned char c) { return c >= 0x20 && c < 0x80 && c != '"' && c != '\\'; }
+
+// The length of the run of plain bytes at the start of `text`, eight bytes a step (a word holds a
+// byte that is not plain exactly when this marks one: borrows only mark bytes above a true one).
+std::size_t plain_run(std::string_view text) {
+  constexpr std::uint64_t kOnes = 0x0101010101010101ULL, kHigh = 0x8080808080808080ULL;
+  const auto zero = [](std::uint64_t v) { return (v - kOnes) & ~v & kHigh; };
+  std::size_t i = 0;
+  for (; i + 8 <= text.size(); i += 8) {
+    std::uint64_t w;
+    std::memcpy(&w, text.data() + i, 8);
+    const std::uint64_t marked =
+        ((w - 0x20 * kOnes) & ~w) | w | zero(w ^ ('"' * kOnes)) | zero(w ^ ('\\' * kOnes));
+    if (marked & kHigh) break;
+  }
+  while (i < text.size() && plain(static_cast<unsigned char>(text[i]))) ++i;
+  return i;
+}
 
 void append_escape(std::string& out, unsigned char c) {
   switch (c) {
@@ -78,8 +97,7 @@ void JsonWriter::escaped(std::string_view text) {
   out_ += '"';
   std::size_t i = 0;
   while (i < text.size()) {
-    std::size_t run = i;
-    while (run < text.size() && plain(static_cast<unsigned char>(text[run]))) ++run;
+    const std::size_t run = i + plain_run(text.substr(i));
     out_.append(text.data() + i, run - i);
     if (run == text.size()) break;
     const auto c = static_cast<unsigned char>(text[run]);

@@ -208,7 +208,7 @@ std::string int_list(const std::vector<int>& values) {
 struct Attribute {
   const char* name;
   int index;  ///< 0 Type, 1 Size, 2 Color (smoothed), 3 Angle (never)
-  std::function<int(const engine::Entity&)> level;
+  int (*level)(const engine::Entity&);
   int offset;
 };
 
@@ -224,7 +224,8 @@ std::vector<Attribute> entity_attributes(bool angle) {
 // levels ("[3, 5]"); smoothed levels as distributions.
 std::string attribute_text(const engine::ComponentPanel& component, const GridShape& g,
                            const Attribute& a, const EntityStyle& style) {
-  std::vector<int> values;
+  thread_local std::vector<int> values;  // scratch: one component's levels at a time
+  values.clear();
   for (const auto& e : component.entities) values.push_back(a.level(e));
   std::sort(values.begin(), values.end());
   values.erase(std::unique(values.begin(), values.end()), values.end());

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <new>
 #include <stdexcept>
+#include <string_view>
 #include <system_error>
 
 #include "common/error.hpp"
@@ -72,8 +73,38 @@ std::optional<int> target_from_modifications(const Problem& problem) {
   return found;
 }
 
+namespace {
+
+// path::extension() of `path`'s file name, as a view of its text: from the name's last dot, unless
+// the dot starts the name (".xml" is a hidden file without one) or the name is "..".
+std::string_view extension_of(const fs::path& path) {
+  std::string_view name(path.native());
+  name.remove_prefix(std::min(name.size(), name.rfind('/') + 1));  // npos + 1 == 0
+  const std::size_t dot = name.rfind('.');
+  if (name == ".." || dot == std::string_view::npos || dot == 0) return {};
+  return name.substr(dot);
+}
+
+// path::operator< for the paths of one folder walk (below one root, no redundant separators): the
+// texts byte by byte with the separator before every other byte, which orders them component by
+// component without splitting them into components.
+bool walk_order(const fs::path& a, const fs::path& b) {
+  const std::string& x = a.native();
+  const std::string& y = b.native();
+  const std::size_t n = std::min(x.size(), y.size());
+  for (std::size_t i = 0; i < n; ++i) {
+    if (x[i] == y[i]) continue;
+    const auto key = [](char c) { return c == '/' ? 0 : static_cast<unsigned char>(c) + 1; };
+    return key(x[i]) < key(y[i]);
+  }
+  return x.size() < y.size();
+}
+
+}  // namespace
+
 bool is_problem_file(const fs::path& path) {
-  return path.extension() == ".xml" || path.extension() == ".asig";
+  const std::string_view ext = extension_of(path);
+  return ext == ".xml" || ext == ".asig";
 }
 
 std::vector<fs::path> collect_problem_files(const std::vector<fs::path>& inputs) {
@@ -90,7 +121,7 @@ std::vector<fs::path> collect_problem_files(const std::vector<fs::path>& inputs,
       for (fs::recursive_directory_iterator it(input, ec), end; !ec && it != end; it.increment(ec))
         if (it->is_regular_file(ec) && wanted(it->path())) found.push_back(it->path());
       if (ec) throw InputError(input.string(), "", "cannot list folder: " + ec.message());
-      std::sort(found.begin(), found.end());
+      std::sort(found.begin(), found.end(), walk_order);
       out.insert(out.end(), found.begin(), found.end());
     } else if (fs::exists(input, ec)) {
       out.push_back(input);

@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "common/atomic_file.hpp"
 #include "common/error.hpp"
 #include "tests/engine/support/reference_support.hpp"
@@ -58,6 +60,35 @@ TEST(ProblemFiles, ABrokenNpzIsAnErrorNamingIt) {
   } catch (const InputError& e) {
     EXPECT_EQ(e.file(), npz.string()) << e.what();
   }
+}
+
+// The walk lists problem files in path order (component by component, as path::operator< orders
+// them), and a problem file is one whose extension (path::extension) is .xml or .asig.
+TEST(ProblemFiles, AWalkListsProblemFilesInPathOrder) {
+  const fs::path dir = rave::testing::scratch_dir("walk-order");
+  const std::vector<std::string> names{
+      "a/x.xml",   "a-b/x.xml", "a.b/x.xml",  "a b/x.xml", "a/b/c.xml",   "a/b.xml",
+      "ab/x.xml",  "a/x.asig",  "A/x.xml",    "a/.xml",    "a/x.xml.bak", "a/x.XML",
+      "a/..x.xml", "a0/x.xml",  "a/b-/y.xml", "a/b/.z",    "a/b/z.",      "\xc3\xa9/x.xml"};
+  for (const std::string& name : names) {
+    fs::create_directories((dir / name).parent_path());
+    write_file_atomic(dir / name, std::string("x"));
+  }
+  std::vector<fs::path> expected;
+  for (const std::string& name : names) {
+    const fs::path p = dir / name;
+    if (p.extension() == ".xml" || p.extension() == ".asig") expected.push_back(p);
+    EXPECT_EQ(is_problem_file(p), p.extension() == ".xml" || p.extension() == ".asig") << name;
+  }
+  std::sort(expected.begin(), expected.end());
+  for (const fs::path& root : {dir, fs::path(dir.string() + "/")}) {
+    std::vector<fs::path> got = collect_problem_files({root});
+    ASSERT_EQ(got.size(), expected.size());
+    for (std::size_t i = 0; i < got.size(); ++i)
+      EXPECT_EQ(got[i].lexically_normal(), expected[i].lexically_normal()) << i;
+  }
+  EXPECT_FALSE(is_problem_file(".."));
+  EXPECT_FALSE(is_problem_file("a/"));
 }
 
 }  // namespace
