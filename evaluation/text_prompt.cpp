@@ -5,7 +5,6 @@
 #include <array>
 #include <charconv>
 #include <cmath>
-#include <functional>
 
 #include "common/error.hpp"
 #include "common/pyformat.hpp"
@@ -248,10 +247,12 @@ std::string layout_text(const engine::ComponentPanel& component, const GridShape
   return int_list(occupied);
 }
 
-using PanelText = std::function<std::string(const engine::ComponentPanel&)>;
-
+// The prompt of component c with each panel's part shown by `text(ComponentPanel) -> string`.
+template <class PanelText>
 TextPrompt component_prompt(const engine::Problem& problem, std::size_t c, const PanelText& text) {
   std::vector<std::string> context, choices;
+  context.reserve(problem.context.size());
+  choices.reserve(problem.candidates.size());
   for (const auto& p : problem.context) context.push_back(text(p.components[c]));
   for (const auto& p : problem.candidates) choices.push_back(text(p.components[c]));
   return make_prompt(context, std::move(choices));
