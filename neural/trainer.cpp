@@ -68,7 +68,7 @@ void reduce(internal::Collective* group, StepStats& s) {
   if (!group) return;
   auto t = torch::tensor({s.loss, static_cast<double>(s.correct), static_cast<double>(s.problems)},
                          torch::kDouble);
-  group->all_reduce_sum({t});
+  t = group->all_reduce_sum(t);  // the one-tensor form returns the sum
   s = {t[0].item<double>(), static_cast<std::int64_t>(t[1].item<double>()),
        static_cast<std::int64_t>(t[2].item<double>())};
 }
@@ -95,7 +95,7 @@ void reduce(internal::Collective* group, EvalTotals& e) {
   for (auto n : e.accuracy.correct) v.push_back(static_cast<double>(n));
   for (auto n : e.accuracy.total) v.push_back(static_cast<double>(n));
   auto t = torch::tensor(v, torch::kDouble);
-  group->all_reduce_sum({t});
+  t = group->all_reduce_sum(t);  // the one-tensor form returns the sum
   e.loss_sum = t[0].item<double>();
   for (std::size_t c = 0; c < e.accuracy.correct.size(); ++c) {
     e.accuracy.correct[c] =

@@ -39,8 +39,10 @@ class Collective {
   void broadcast(const std::vector<torch::Tensor>& tensors);
   /// Replaces every tensor with its sum over the ranks.
   void all_reduce_sum(const std::vector<torch::Tensor>& tensors);
-  /// One all-reduce of a single tensor, as the autograd function of sync batch norm needs it.
-  torch::Tensor all_reduce_sum(const torch::Tensor& tensor);
+  /// One all-reduce of a single tensor, as the autograd function of sync batch norm needs it:
+  /// the sum is returned, `tensor` is left as it was (so `all_reduce_sum({t})`, which picks this
+  /// overload, must use the result).
+  [[nodiscard]] torch::Tensor all_reduce_sum(const torch::Tensor& tensor);
   /// Waits until every rank is here.
   void barrier();
 

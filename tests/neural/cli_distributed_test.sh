@@ -19,6 +19,10 @@ grep -q "batch 16 = 2 ranks x 8" "$work/out" || fail "header: $(head -1 "$work/o
 [[ $(grep -c "^epoch 1/1 " "$work/out") == 1 ]] || fail "one epoch line: $(cat "$work/out")"
 [[ $(grep -c "^| CNN+DRT |" "$work/out") == 1 ]] || fail "one test table: $(cat "$work/out")"
 for f in best.pt last.pt metrics.jsonl test.md; do [[ -s "$work/run/$f" ]] || fail "nproc 2: missing $f"; done
+# The ranks' shares are summed: the test table scores every test problem, not rank 0's half.
+tests=$(find "$work/data" -name '*_test.xml' | wc -l)
+scored=$(grep "^| CNN+DRT |" "$work/out" | awk -F'|' '{gsub(/ /, "", $12); print $12}')
+[[ "$scored" == "$tests" ]] || fail "nproc 2 scored $scored of $tests test problems"
 [[ $(run train -o "$work/run" -e 2 -b 8 --nproc 2 --resume) == 0 ]] || fail "nproc 2 resume: $(cat "$work/err")"
 grep -q "^epoch 2/2 " "$work/out" && ! grep -q "^epoch 1/2 " "$work/out" || fail "resume did not continue at epoch 2"
 [[ $(run train -o "$work/run" -e 3 -b 8 --resume) == 2 ]] || fail "resume with another world size"
