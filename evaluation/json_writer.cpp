@@ -2,10 +2,10 @@
 #include <charconv>
 #include <cmath>
 #include <cstdint>
-#include <cstring>
 
 #include "common/error.hpp"
 #include "common/pyformat.hpp"
+#include "common/swar.hpp"
 #include "common/text.hpp"
 #include "evaluation/internal/json_writer.hpp"
 
@@ -15,18 +15,13 @@ namespace {
 // Bytes that need an escape or a UTF-8 check: the quote, the backslash, controls, non-ASCII.
 constexpr bool plain(unsigned char c) { return c >= 0x20 && c < 0x80 && c != '"' && c != '\\'; }
 
-// The length of the run of plain bytes at the start of `text`, eight bytes a step (a word holds a
-// byte that is not plain exactly when this marks one: borrows only mark bytes above a true one).
+// The length of the run of plain bytes at the start of `text`, eight bytes a step.
 std::size_t plain_run(std::string_view text) {
-  constexpr std::uint64_t kOnes = 0x0101010101010101ULL, kHigh = 0x8080808080808080ULL;
-  const auto zero = [](std::uint64_t v) { return (v - kOnes) & ~v & kHigh; };
   std::size_t i = 0;
   for (; i + 8 <= text.size(); i += 8) {
-    std::uint64_t w;
-    std::memcpy(&w, text.data() + i, 8);
-    const std::uint64_t marked =
-        ((w - 0x20 * kOnes) & ~w) | w | zero(w ^ ('"' * kOnes)) | zero(w ^ ('\\' * kOnes));
-    if (marked & kHigh) break;
+    const std::uint64_t w = load_word(text.data() + i);
+    if (bytes_below(w, 0x20) | bytes_non_ascii(w) | bytes_equal(w, '"') | bytes_equal(w, '\\'))
+      break;
   }
   while (i < text.size() && plain(static_cast<unsigned char>(text[i]))) ++i;
   return i;

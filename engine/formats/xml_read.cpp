@@ -279,9 +279,7 @@ Problem read_document(const XmlContext& x, const XmlTree& tree, CutCheck& cuts) 
   return problem;
 }
 
-// pugixml's options: parse_fragment keeps text outside the root element (the default drops it
-// silently), so that check_xml_tree can refuse it, and several root elements.
-constexpr unsigned kParseOptions = pugi::parse_default | pugi::parse_fragment;
+using internal::kPugixmlParseOptions;
 
 // The problem in the whole text: the reference behaviour, results and errors alike. Parsed in place
 // in a copy, so that every name pugixml hands back points at its own offset in the text.
@@ -292,7 +290,7 @@ Problem parse_whole(std::string_view text, const XmlContext& x) {
   copy.assign(text);
   pugi::xml_document doc;
   const pugi::xml_parse_result parsed =
-      doc.load_buffer_inplace(copy.data(), copy.size(), kParseOptions, pugi::encoding_utf8);
+      doc.load_buffer_inplace(copy.data(), copy.size(), kPugixmlParseOptions, pugi::encoding_utf8);
   if (!parsed)
     throw InputError(file,
                      internal::xml_line_col(text, static_cast<std::size_t>(
@@ -333,7 +331,7 @@ std::optional<Problem> parse_cut(std::string& cut, std::span<const std::size_t> 
                                  const XmlContext& x) {
   pugi::xml_document doc;
   return read_cut(cut, cuts, x, [&](XmlTree& tree) {
-    if (!doc.load_buffer_inplace(cut.data(), cut.size(), kParseOptions, pugi::encoding_utf8))
+    if (!doc.load_buffer_inplace(cut.data(), cut.size(), kPugixmlParseOptions, pugi::encoding_utf8))
       return false;
     internal::check_xml_tree(doc, cut, cut.data(), std::string(x.file));
     internal::tree_of(doc, tree);

@@ -5,6 +5,7 @@
 #include <string_view>
 
 #include "common/error.hpp"
+#include "common/swar.hpp"
 #include "engine/formats/internal/xml_fields.hpp"
 #include "engine/formats/internal/xml_tree.hpp"
 
@@ -56,23 +57,16 @@ constexpr std::array<std::uint8_t, 256> kClasses = [] {
 inline bool is(char c, std::uint8_t cls) { return kClasses[static_cast<unsigned char>(c)] & cls; }
 inline bool blank(char c) { return is(c, kBlank); }
 
-// Whether eight bytes hold a control character (< 0x20), '&' or '<' (exact as a whole: borrows
-// only mark bytes above a true one).
+// Whether eight bytes hold a control character (< 0x20), '&' or '<'.
 inline bool word_has_bad(std::uint64_t w) {
-  constexpr std::uint64_t kOnes = 0x0101010101010101ULL, kHigh = 0x8080808080808080ULL;
-  const auto zero = [](std::uint64_t v) { return (v - kOnes) & ~v & kHigh; };
-  const std::uint64_t below_space = (w - 0x20 * kOnes) & ~w & kHigh;
-  return below_space | zero(w ^ ('&' * kOnes)) | zero(w ^ ('<' * kOnes));
+  return (bytes_below(w, 0x20) | bytes_equal(w, '&') | bytes_equal(w, '<')) != 0;
 }
 
 // Whether [begin, end) holds nothing a value of the subset must not: references, '<', and the
 // control characters (tab, CR and LF, which pugixml turns into spaces; others are not XML).
 inline bool plain_value(const char* begin, const char* end) {
-  for (; end - begin >= 8; begin += 8) {
-    std::uint64_t w;
-    std::memcpy(&w, begin, 8);
-    if (word_has_bad(w)) return false;
-  }
+  for (; end - begin >= 8; begin += 8)
+    if (word_has_bad(load_word(begin))) return false;
   for (; begin < end; ++begin)
     if (is(*begin, kNotInValue) || static_cast<unsigned char>(*begin) < 0x20) return false;
   return true;
@@ -267,8 +261,7 @@ std::string describe(const XmlTree& tree) {
 std::optional<std::string> describe_pugixml_parse(std::string text) {
   const std::string original = text;
   pugi::xml_document doc;
-  if (!doc.load_buffer_inplace(text.data(), text.size(), pugi::parse_default | pugi::parse_fragment,
-                               pugi::encoding_utf8))
+  if (!doc.load_buffer_inplace(text.data(), text.size(), kPugixmlParseOptions, pugi::encoding_utf8))
     return std::nullopt;
   try {
     check_xml_tree(doc, original, text.data(), "t.xml");

@@ -24,6 +24,10 @@ namespace rave::engine::internal {
 
 class XmlTree;
 
+/// pugixml's options wherever the reader parses (parse_fragment keeps text outside the root
+/// element, so that check_xml_tree can refuse it, and several root elements).
+inline constexpr unsigned kPugixmlParseOptions = pugi::parse_default | pugi::parse_fragment;
+
 struct XmlAttributeData {
   const char* name;
   const char* value;
