@@ -121,6 +121,55 @@ TEST_F(ModelTest, TreeIsPerSample) {
   EXPECT_TRUE(torch::allclose(both.narrow(0, 1, 1), second, 1e-5, 1e-6));
 }
 
+// The tree written as the reference writes it: each node one Linear over the concatenation [label
+// row ; feature], the row repeated for every panel feature; the module must compute the same
+// output and the same gradients (its fused nodes split that Linear in two).
+torch::Tensor reference_tree(TreeNet& tree, const torch::Tensor& features,
+                             const torch::Tensor& labels, const torch::Tensor& indicator) {
+  auto p = tree->named_parameters();
+  const auto table = tree->named_buffers()["labels"];
+  const auto rows = torch::where(labels < 0, torch::full_like(labels, kNumLabels), labels);
+  const auto e = torch::nn::functional::linear(
+      table.index_select(0, rows.reshape(-1)).view({labels.size(0), 6, kEmbeddingDim}),
+      p["proj.weight"], p["proj.bias"]);
+  const auto node = [&](const std::string& name, std::int64_t k, const torch::Tensor& x) {
+    const auto row = e.select(1, k).unsqueeze(1).expand({x.size(0), x.size(1), kEmbeddingDim});
+    return torch::relu(torch::nn::functional::linear(torch::cat({row, x}, 2), p[name + ".weight"],
+                                                     p[name + ".bias"]));
+  };
+  const auto left = node("middle", 2, node("leaf", 3, features));
+  const auto right = node("middle", 4, node("leaf", 5, features)) * indicator.view({-1, 1, 1});
+  return node("root", 0, node("merge", 1, left + right));
+}
+
+TEST_F(ModelTest, TreeMatchesTheConcatenatedLinearsWithGradients) {
+  TreeNet tree(TreeNetOptions(24));
+  tree->to(torch::kDouble);
+  const auto labels = torch::tensor(
+      {{0, 1, 11, 12, -1, -1}, {0, 4, 9, 19, 10, 21}, {0, 2, 5, 14, 6, 15}}, torch::kLong);
+  const auto indicator = torch::tensor({0.0, 1.0, 1.0}, torch::kDouble);
+  const auto features = torch::randn({3, 5, 24}, torch::kDouble).requires_grad_(true);
+  const auto probe = torch::randn({3, 5, 24}, torch::kDouble);
+  std::vector<std::vector<torch::Tensor>> grads;
+  std::vector<torch::Tensor> outputs;
+  for (bool reference : {false, true}) {
+    tree->zero_grad();
+    features.mutable_grad() = torch::Tensor();
+    auto out = reference ? reference_tree(tree, features, labels, indicator)
+                         : tree(features, labels, indicator);
+    (out * probe).sum().backward();
+    outputs.push_back(out.detach());
+    grads.push_back({features.grad().clone()});
+    for (const auto& param : tree->parameters()) grads.back().push_back(param.grad().clone());
+  }
+  EXPECT_TRUE(torch::allclose(outputs[0], outputs[1], 1e-12, 1e-12));
+  ASSERT_EQ(grads[0].size(), 11u);  // features, proj, leaf, middle, merge, root (weight, bias)
+  for (std::size_t i = 0; i < grads[0].size(); ++i) {
+    EXPECT_TRUE(torch::allclose(grads[0][i], grads[1][i], 1e-10, 1e-12)) << "gradient " << i;
+    EXPECT_GT(grads[0][i].abs().sum().item<double>(), 0) << "gradient " << i;
+  }
+}
+
 TEST_F(ModelTest, WReNRelationSumEqualsTheExplicitPairs) {
   // The factored relation module must equal g summed over 80 explicit concatenated pairs.
   torch::manual_seed(3);
