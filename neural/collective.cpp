@@ -2,10 +2,14 @@
 
 #include <torch/version.h>
 
+#include <unistd.h>
+
 #include <cstdlib>
+#include <optional>
 #include <string>
 
 #include "common/error.hpp"
+#include "neural/internal/shared_memory.hpp"
 
 #if defined(RAVE_HAVE_GLOO) || defined(RAVE_HAVE_NCCL)
 #include <torch/csrc/distributed/c10d/TCPStore.hpp>
@@ -57,6 +61,7 @@ using Group = c10d::ProcessGroup;
 
 struct Collective::Impl {
   c10::intrusive_ptr<Group> group;
+  std::optional<SharedMemoryGroup> shared;  // the CPU sums, when every rank is on this machine
 };
 
 #if defined(RAVE_HAVE_GLOO) || defined(RAVE_HAVE_NCCL)
@@ -92,9 +97,9 @@ std::shared_ptr<::gloo::transport::Device> gloo_device(const DistributedEnv& env
 }
 #endif
 
-c10::intrusive_ptr<Group> make_group(const DistributedEnv& env, const torch::Device& device,
+c10::intrusive_ptr<Group> make_group(const c10::intrusive_ptr<c10d::Store>& store,
+                                     const DistributedEnv& env, const torch::Device& device,
                                      std::chrono::milliseconds timeout) {
-  auto store = connect_store(env, timeout);
 #ifdef RAVE_HAVE_NCCL
   if (device.is_cuda()) {
     auto options = c10d::ProcessGroupNCCL::Options::create();
@@ -113,6 +118,66 @@ c10::intrusive_ptr<Group> make_group(const DistributedEnv& env, const torch::Dev
 #endif
 }
 
+std::string get_text(c10d::Store& store, const std::string& key) {
+  const auto bytes = store.get(key);
+  return std::string(bytes.begin(), bytes.end());
+}
+void set_text(c10d::Store& store, const std::string& key, const std::string& value) {
+  store.set(key, std::vector<std::uint8_t>(value.begin(), value.end()));
+}
+
+// Every rank says the same of each key once all have published theirs.
+bool all_ranks_say(c10d::Store& store, const DistributedEnv& env, const std::string& key,
+                   const std::string& expected) {
+  bool same = true;
+  for (int r = 0; r < env.world_size; ++r)
+    same = get_text(store, key + std::to_string(r)) == expected && same;
+  return same;
+}
+
+// The shared-memory segment of a CPU run whose ranks all share this machine (same boot, mount and
+// pid namespaces), agreed through the store so that every rank decides alike: each publishes its
+// host key (empty with RAVE_SHARED_MEMORY=0) and pid, rank 0 creates the segment and names it,
+// the others map it and say whether they could, rank 0 unlinks the name. Any "no" leaves the
+// sums to Gloo.
+std::optional<SharedMemoryGroup> join_shared_memory(c10d::Store& store, const DistributedEnv& env,
+                                                    const torch::Device& device,
+                                                    std::chrono::milliseconds timeout) {
+  const char* off = std::getenv("RAVE_SHARED_MEMORY");
+  const bool wanted = device.is_cpu() && !(off && std::string(off) == "0");
+  const std::string me = std::to_string(env.rank);
+  const std::string host = wanted ? shared_memory_host_key() : std::string();
+  set_text(store, "rave/shm/host/" + me, host);
+  set_text(store, "rave/shm/pid/" + me, std::to_string(::getpid()));
+  if (host.empty() || !all_ranks_say(store, env, "rave/shm/host/", host)) return std::nullopt;
+  std::optional<SharedMemoryGroup> shared;
+  std::string name;
+  if (env.rank == 0) {
+    name = SharedMemoryGroup::unique_name();
+    try {
+      shared = SharedMemoryGroup::create(env.world_size, name);
+    } catch (const Error&) {
+      name.clear();  // no segment (a full or missing /dev/shm): Gloo for everything
+    }
+    set_text(store, "rave/shm/name", name);
+  } else {
+    name = get_text(store, "rave/shm/name");
+    if (!name.empty()) try {
+        shared = SharedMemoryGroup::open(env.rank, env.world_size, name);
+      } catch (const Error&) {
+      }
+  }
+  set_text(store, "rave/shm/mapped/" + me, shared ? "1" : "0");
+  const bool everyone = all_ranks_say(store, env, "rave/shm/mapped/", "1");
+  if (env.rank == 0 && !name.empty()) SharedMemoryGroup::unlink(name);
+  if (!everyone) return std::nullopt;
+  std::vector<pid_t> pids;
+  for (int r = 0; r < env.world_size; ++r)
+    pids.push_back(std::stoi(get_text(store, "rave/shm/pid/" + std::to_string(r))));
+  shared->start(std::move(pids), timeout);
+  return shared;
+}
+
 }  // namespace
 #endif
 
@@ -121,7 +186,9 @@ Collective::Collective(const DistributedEnv& env, const torch::Device& device,
     : env_(env), impl_(std::make_unique<Impl>()) {
 #if defined(RAVE_HAVE_GLOO) || defined(RAVE_HAVE_NCCL)
   try {
-    impl_->group = make_group(env, device, timeout);
+    auto store = connect_store(env, timeout);
+    impl_->group = make_group(store, env, device, timeout);
+    impl_->shared = join_shared_memory(*store, env, device, timeout);
   } catch (const Error&) {
     throw;
   } catch (const std::exception& e) {
@@ -137,6 +204,8 @@ Collective::Collective(const DistributedEnv& env, const torch::Device& device,
 }
 
 Collective::~Collective() = default;
+
+bool Collective::sums_in_shared_memory() const { return impl_->shared.has_value(); }
 
 namespace {
 
@@ -161,6 +230,37 @@ void bucketed(const DistributedEnv& env, const std::vector<torch::Tensor>& tenso
   }
 }
 
+// Sums `tensors` (all float32 or all float64, on the CPU: the same on every rank, so every rank
+// takes the same path) in the shared segment; false when it cannot. Tensors that are not
+// contiguous go through contiguous copies.
+template <typename T>
+bool shared_sum(const DistributedEnv& env, SharedMemoryGroup& shared,
+                const std::vector<torch::Tensor>& tensors) {
+  for (const auto& t : tensors)
+    if (!t.is_cpu() || t.scalar_type() != c10::CppTypeToScalarType<T>::value) return false;
+  torch::NoGradGuard no_grad;
+  std::vector<torch::Tensor> dense;
+  std::vector<Span<T>> spans;
+  for (const auto& t : tensors) {
+    dense.push_back(t.detach().contiguous());
+    spans.push_back({dense.back().template data_ptr<T>(), static_cast<std::size_t>(t.numel())});
+  }
+  try {
+    shared.all_reduce_sum(std::span<const Span<T>>(spans));
+  } catch (const std::exception& e) {
+    lost(env, e);
+  }
+  for (std::size_t i = 0; i < tensors.size(); ++i)
+    if (dense[i].data_ptr() != tensors[i].data_ptr()) tensors[i].detach().copy_(dense[i]);
+  return true;
+}
+
+bool shared_sum(const DistributedEnv& env, std::optional<SharedMemoryGroup>& shared,
+                const std::vector<torch::Tensor>& tensors) {
+  return shared &&
+         (shared_sum<float>(env, *shared, tensors) || shared_sum<double>(env, *shared, tensors));
+}
+
 }  // namespace
 
 void Collective::broadcast(const std::vector<torch::Tensor>& tensors) {
@@ -169,12 +269,14 @@ void Collective::broadcast(const std::vector<torch::Tensor>& tensors) {
 }
 
 void Collective::all_reduce_sum(const std::vector<torch::Tensor>& tensors) {
+  if (shared_sum(env_, impl_->shared, tensors)) return;
   bucketed(env_, tensors,
            [&](std::vector<torch::Tensor>& flat) { return impl_->group->allreduce(flat); });
 }
 
 torch::Tensor Collective::all_reduce_sum(const torch::Tensor& tensor) {
-  std::vector<torch::Tensor> one{tensor.detach().clone()};
+  std::vector<torch::Tensor> one{tensor.detach().clone(at::MemoryFormat::Contiguous)};
+  if (shared_sum(env_, impl_->shared, one)) return one[0];
   try {
     impl_->group->allreduce(one)->wait();
   } catch (const std::exception& e) {

@@ -45,7 +45,8 @@ static_assert(std::atomic<std::uint32_t>::is_always_lock_free);
 // 64 KiB and 1 MiB a slot, whole pages.
 std::size_t chunk_bytes_for(int world_size) {
   const std::size_t share = (std::size_t{8} << 20) / (2 * static_cast<std::size_t>(world_size));
-  return std::clamp<std::size_t>(share, std::size_t{64} << 10, std::size_t{1} << 20) & ~std::size_t{4095};
+  return std::clamp<std::size_t>(share, std::size_t{64} << 10, std::size_t{1} << 20) &
+         ~std::size_t{4095};
 }
 
 std::size_t segment_bytes(int world_size, std::size_t chunk_bytes) {

@@ -3,7 +3,10 @@
 // meet through a TCPStore served by rank 0 at MASTER_ADDR:MASTER_PORT, then exchange tensors over
 // Gloo (CPU tensors; CUDA tensors go through the host) or NCCL (CUDA, where the linked LibTorch and
 // the build have it). Tensors travel in flat buckets of at most kBucketBytes, as
-// DistributedDataParallel does. Any failure of a peer becomes one DistributedError line.
+// DistributedDataParallel does. When every rank of a CPU run is on one machine, the sums of
+// float32 and float64 tensors go through a shared-memory segment instead (shared_memory.hpp;
+// RAVE_SHARED_MEMORY=0 keeps them on Gloo). Any failure of a peer becomes one DistributedError
+// line.
 //
 //   Collective group(env, torch::kCPU);
 //   group.broadcast(tensors);            // rank 0's values everywhere, in place
@@ -34,6 +37,8 @@ class Collective {
 
   int rank() const { return env_.rank; }
   int size() const { return env_.world_size; }
+  /// Whether the CPU sums go through shared memory rather than Gloo (the same on every rank).
+  bool sums_in_shared_memory() const;
 
   /// Overwrites every tensor with rank 0's (same shapes and dtypes on all ranks).
   void broadcast(const std::vector<torch::Tensor>& tensors);

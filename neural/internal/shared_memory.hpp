@@ -17,12 +17,12 @@
 //   auto segment = SharedMemoryGroup::open(rank, world_size, name);       // the others
 //   segment.start(pids, timeout);                 // once every rank has mapped it
 //   segment.all_reduce_sum(std::span<const Span<float>>{...});
+#include <sys/types.h>
 #include <chrono>
 #include <cstddef>
 #include <memory>
 #include <span>
 #include <string>
-#include <sys/types.h>
 #include <vector>
 
 namespace rave::neural::internal {

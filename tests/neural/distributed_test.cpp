@@ -162,6 +162,7 @@ class RankTest : public ::testing::Test {
     const DistributedEnv env = distributed_env_from_environment();
     internal::Collective group(env, torch::kCPU, std::chrono::seconds(60));
     auto state = train_and_collect(&group, env.rank * (kGlobalBatch / 2), kGlobalBatch / 2);
+    state.push_back(torch::tensor(group.sums_in_shared_memory() ? 1.0 : 0.0, torch::kDouble));
     torch::save(state, out_);
   }
 
@@ -178,10 +179,13 @@ class RankTest : public ::testing::Test {
   return true;
 }();
 
-pid_t start_rank(int rank, int port, const std::string& out) {
-  std::vector<std::string> env{"RANK=" + std::to_string(rank), "WORLD_SIZE=2",
-                               "MASTER_ADDR=127.0.0.1", "MASTER_PORT=" + std::to_string(port),
-                               "RAVE_TEST_RANK_OUT=" + out};
+pid_t start_rank(int rank, int port, const std::string& out, bool shared_memory) {
+  std::vector<std::string> env{"RANK=" + std::to_string(rank),
+                               "WORLD_SIZE=2",
+                               "MASTER_ADDR=127.0.0.1",
+                               "MASTER_PORT=" + std::to_string(port),
+                               "RAVE_TEST_RANK_OUT=" + out,
+                               std::string("RAVE_SHARED_MEMORY=") + (shared_memory ? "1" : "0")};
   for (char** e = environ; *e; ++e) env.emplace_back(*e);
   std::vector<char*> envp;
   for (auto& e : env) envp.push_back(e.data());
@@ -204,11 +208,16 @@ double max_difference(const std::vector<torch::Tensor>& a, const std::vector<tor
   return worst;
 }
 
-TEST(DistributedTest, TwoProcessesEqualOneWithTheDoubledBatch) {
+// With the sums in shared memory (the ranks share this machine) and, RAVE_SHARED_MEMORY=0, over
+// Gloo.
+class DistributedTest : public ::testing::TestWithParam<bool> {};
+
+TEST_P(DistributedTest, TwoProcessesEqualOneWithTheDoubledBatch) {
+  const bool shared_memory = GetParam();
   const auto dir = rave::testing::scratch_dir("distributed");
   const int port = free_local_port();
-  const pid_t ranks[2] = {start_rank(0, port, (dir / "rank0.pt").string()),
-                          start_rank(1, port, (dir / "rank1.pt").string())};
+  const pid_t ranks[2] = {start_rank(0, port, (dir / "rank0.pt").string(), shared_memory),
+                          start_rank(1, port, (dir / "rank1.pt").string(), shared_memory)};
   for (pid_t pid : ranks) {
     int status = 0;
     ASSERT_EQ(::waitpid(pid, &status, 0), pid);
@@ -217,6 +226,11 @@ TEST(DistributedTest, TwoProcessesEqualOneWithTheDoubledBatch) {
   std::vector<torch::Tensor> rank0, rank1;
   torch::load(rank0, (dir / "rank0.pt").string());
   torch::load(rank1, (dir / "rank1.pt").string());
+  for (auto* state : {&rank0, &rank1}) {
+    ASSERT_FALSE(state->empty());
+    EXPECT_EQ(state->back().item<double>(), shared_memory ? 1.0 : 0.0) << "the path of the sums";
+    state->pop_back();
+  }
   const auto one = train_and_collect(nullptr, 0, kGlobalBatch);
   const auto half = train_and_collect(nullptr, 0, kGlobalBatch / 2);
   const auto start = initial_state();
@@ -229,6 +243,9 @@ TEST(DistributedTest, TwoProcessesEqualOneWithTheDoubledBatch) {
   EXPECT_GT(max_difference(one, start, params, false), 1e-3);
   EXPECT_GT(max_difference(half, one, params, false), 1e-4);
 }
+
+INSTANTIATE_TEST_SUITE_P(Sums, DistributedTest, ::testing::Values(true, false),
+                         [](const auto& info) { return info.param ? "SharedMemory" : "Gloo"; });
 
 }  // namespace
 }  // namespace rave::neural
