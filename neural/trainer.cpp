@@ -357,7 +357,7 @@ class Run {
   int rank_;
   fs::path last_, best_;
   std::shared_ptr<RavenModelImpl> model_;
-  torch::optim::Adam adam_;
+  FusedAdam adam_;
   CheckpointInfo info_;
   PipelineOptions train_pipe_, eval_pipe_;
   ProblemCache train_cache_, val_cache_;

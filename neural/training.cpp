@@ -114,11 +114,11 @@ torch::Tensor raven_loss(const ModelOutput& out, const BatchTensors& batch, cons
   return loss;
 }
 
-torch::optim::Adam make_adam(RavenModelImpl& model, const AdamSettings& s) {
-  return torch::optim::Adam(model.parameters(), torch::optim::AdamOptions(s.learning_rate)
-                                                    .betas({s.beta1, s.beta2})
-                                                    .eps(s.epsilon)
-                                                    .weight_decay(0.0));
+FusedAdam make_adam(RavenModelImpl& model, const AdamSettings& s) {
+  return FusedAdam(model.parameters(), torch::optim::AdamOptions(s.learning_rate)
+                                           .betas({s.beta1, s.beta2})
+                                           .eps(s.epsilon)
+                                           .weight_decay(0.0));
 }
 
 StepStats train_step(RavenModelImpl& model, torch::optim::Optimizer& optimizer,

@@ -14,6 +14,7 @@
 
 #include <cstdint>
 
+#include "neural/adam.hpp"
 #include "neural/models.hpp"
 #include "neural/pipeline.hpp"
 
@@ -52,7 +53,8 @@ struct AdamSettings {
   double beta2 = 0.999;
   double epsilon = 1e-8;
 };
-torch::optim::Adam make_adam(RavenModelImpl& model, const AdamSettings& settings);
+/// The reference's optimiser (FusedAdam: torch's Adam, its update in one pass on the CPU).
+FusedAdam make_adam(RavenModelImpl& model, const AdamSettings& settings);
 
 /// Sums over the batches of a phase.
 struct StepStats {

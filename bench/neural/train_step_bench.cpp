@@ -25,7 +25,7 @@ constexpr std::int64_t kBatch = 32;
 // One model with its optimiser and a fixed random batch, built (and warmed up) once per case.
 struct StepCase {
   std::shared_ptr<RavenModelImpl> model;
-  std::unique_ptr<torch::optim::Adam> adam;
+  std::unique_ptr<FusedAdam> adam;
   BatchTensors batch;
   LossWeights weights;
 };
@@ -38,7 +38,7 @@ StepCase& step_case(const ModelOptions& options, int threads) {
   torch::manual_seed(1);
   StepCase c;
   c.model = make_model(options);
-  c.adam = std::make_unique<torch::optim::Adam>(make_adam(*c.model, {}));
+  c.adam = std::make_unique<FusedAdam>(make_adam(*c.model, {}));
   c.batch = random_step_batch(kBatch, resolved_image_size(options), torch::kCPU);
   c.weights = step_loss_weights(options.kind);
   for (int i = 0; i < 2; ++i) train_step(*c.model, *c.adam, c.batch, c.weights);
