@@ -235,7 +235,7 @@ void bucketed(const DistributedEnv& env, const std::vector<torch::Tensor>& tenso
 // contiguous go through contiguous copies.
 template <typename T>
 bool shared_sum(const DistributedEnv& env, SharedMemoryGroup& shared,
-                const std::vector<torch::Tensor>& tensors) {
+                const std::vector<torch::Tensor>& tensors, double scale) {
   for (const auto& t : tensors)
     if (!t.is_cpu() || t.scalar_type() != c10::CppTypeToScalarType<T>::value) return false;
   torch::NoGradGuard no_grad;
@@ -246,7 +246,7 @@ bool shared_sum(const DistributedEnv& env, SharedMemoryGroup& shared,
     spans.push_back({dense.back().template data_ptr<T>(), static_cast<std::size_t>(t.numel())});
   }
   try {
-    shared.all_reduce_sum(std::span<const Span<T>>(spans));
+    shared.all_reduce_sum(std::span<const Span<T>>(spans), scale);
   } catch (const std::exception& e) {
     lost(env, e);
   }
@@ -256,9 +256,9 @@ bool shared_sum(const DistributedEnv& env, SharedMemoryGroup& shared,
 }
 
 bool shared_sum(const DistributedEnv& env, std::optional<SharedMemoryGroup>& shared,
-                const std::vector<torch::Tensor>& tensors) {
-  return shared &&
-         (shared_sum<float>(env, *shared, tensors) || shared_sum<double>(env, *shared, tensors));
+                const std::vector<torch::Tensor>& tensors, double scale = 1.0) {
+  return shared && (shared_sum<float>(env, *shared, tensors, scale) ||
+                    shared_sum<double>(env, *shared, tensors, scale));
 }
 
 }  // namespace
@@ -272,6 +272,13 @@ void Collective::all_reduce_sum(const std::vector<torch::Tensor>& tensors) {
   if (shared_sum(env_, impl_->shared, tensors)) return;
   bucketed(env_, tensors,
            [&](std::vector<torch::Tensor>& flat) { return impl_->group->allreduce(flat); });
+}
+
+void Collective::all_reduce_sum(const std::vector<torch::Tensor>& tensors, double scale) {
+  if (shared_sum(env_, impl_->shared, tensors, scale)) return;
+  torch::NoGradGuard no_grad;
+  for (const auto& t : tensors) t.detach().mul_(scale);
+  all_reduce_sum(tensors);
 }
 
 torch::Tensor Collective::all_reduce_sum(const torch::Tensor& tensor) {
@@ -301,10 +308,9 @@ void average_gradients(Collective& group, const std::vector<torch::Tensor>& para
   for (const auto& p : parameters) {
     auto& g = const_cast<torch::Tensor&>(p).mutable_grad();
     if (!g.defined()) g = torch::zeros_like(p);
-    g.mul_(weight);
     grads.push_back(g);
   }
-  group.all_reduce_sum(grads);
+  group.all_reduce_sum(grads, weight);
 }
 
 }  // namespace rave::neural::internal

@@ -109,8 +109,14 @@ template <typename T>
 class Cursor {
  public:
   explicit Cursor(std::span<const Span<T>> parts) : parts_(parts) {}
-  void gather(T* chunk, std::size_t n) {
-    walk(n, [&](T* part, std::size_t k) { std::memcpy(chunk, part, k * sizeof(T)), chunk += k; });
+  void gather(T* chunk, std::size_t n, T scale) {
+    walk(n, [&](T* part, std::size_t k) {
+      if (scale == T{1})
+        std::memcpy(chunk, part, k * sizeof(T));
+      else
+        for (std::size_t i = 0; i < k; ++i) chunk[i] = part[i] * scale;
+      chunk += k;
+    });
   }
   void scatter(const T* chunk, std::size_t n) {
     walk(n, [&](T* part, std::size_t k) { std::memcpy(part, chunk, k * sizeof(T)), chunk += k; });
@@ -273,7 +279,7 @@ void SharedMemoryGroup::barrier() {
 }
 
 template <typename T>
-void SharedMemoryGroup::reduce(std::span<const Span<T>> parts) {
+void SharedMemoryGroup::reduce(std::span<const Span<T>> parts, T scale) {
   State& s = *state_;
   std::size_t total = 0;
   for (const auto& p : parts) total += p.size;
@@ -283,7 +289,7 @@ void SharedMemoryGroup::reduce(std::span<const Span<T>> parts) {
   Cursor<T> in(parts), out(parts);
   for (std::size_t begin = 0; begin < total; begin += per_chunk) {
     const std::size_t n = std::min(per_chunk, total - begin);
-    in.gather(s.slot<T>(s.rank), n);
+    in.gather(s.slot<T>(s.rank), n, scale);
     barrier();
     // This rank's share of the chunk, in whole cache lines so no two ranks write one line.
     const std::size_t share = ((n + ranks - 1) / ranks + 15) & ~std::size_t{15};
@@ -299,8 +305,12 @@ void SharedMemoryGroup::reduce(std::span<const Span<T>> parts) {
   }
 }
 
-void SharedMemoryGroup::all_reduce_sum(std::span<const Span<float>> parts) { reduce(parts); }
-void SharedMemoryGroup::all_reduce_sum(std::span<const Span<double>> parts) { reduce(parts); }
+void SharedMemoryGroup::all_reduce_sum(std::span<const Span<float>> parts, double scale) {
+  reduce(parts, static_cast<float>(scale));
+}
+void SharedMemoryGroup::all_reduce_sum(std::span<const Span<double>> parts, double scale) {
+  reduce(parts, scale);
+}
 
 std::string shared_memory_host_key() {
   const std::string boot = first_line_of("/proc/sys/kernel/random/boot_id");

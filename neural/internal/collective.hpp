@@ -44,6 +44,9 @@ class Collective {
   void broadcast(const std::vector<torch::Tensor>& tensors);
   /// Replaces every tensor with its sum over the ranks.
   void all_reduce_sum(const std::vector<torch::Tensor>& tensors);
+  /// Replaces every tensor t with the sum over the ranks of scale x t (scale may differ by rank):
+  /// in shared memory the product is taken as the tensors are copied in, on Gloo before.
+  void all_reduce_sum(const std::vector<torch::Tensor>& tensors, double scale);
   /// One all-reduce of a single tensor, as the autograd function of sync batch norm needs it:
   /// the sum is returned, `tensor` is left as it was (so `all_reduce_sum({t})`, which picks this
   /// overload, must use the result).

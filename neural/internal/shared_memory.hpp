@@ -54,11 +54,12 @@ class SharedMemoryGroup {
   /// may wait in all.
   void start(std::vector<pid_t> pids, std::chrono::milliseconds timeout);
 
-  /// Replaces the elements of `parts`, taken as one array, by their sums over the ranks (every
-  /// rank passes the same sizes). Throws Error saying which rank's process is gone, or that a
-  /// barrier timed out; the group is unusable after that.
-  void all_reduce_sum(std::span<const Span<float>> parts);
-  void all_reduce_sum(std::span<const Span<double>> parts);
+  /// Replaces the elements of `parts`, taken as one array, by the sums over the ranks of each
+  /// rank's elements times its `scale` (every rank passes the same sizes; scale 1 copies). Throws
+  /// Error saying which rank's process is gone, or that a barrier timed out; the group is unusable
+  /// after that.
+  void all_reduce_sum(std::span<const Span<float>> parts, double scale = 1.0);
+  void all_reduce_sum(std::span<const Span<double>> parts, double scale = 1.0);
 
   int rank() const;
   int size() const;
@@ -67,7 +68,7 @@ class SharedMemoryGroup {
   struct State;
   explicit SharedMemoryGroup(std::unique_ptr<State> state);
   template <typename T>
-  void reduce(std::span<const Span<T>> parts);
+  void reduce(std::span<const Span<T>> parts, T scale);
   void barrier();
   std::unique_ptr<State> state_;
 };

@@ -1,5 +1,6 @@
 // The shared-memory sums of data-parallel training on one machine: exact sums over three ranks
-// for arrays of many sizes split into parts, chunk borders included; a rank whose process is gone
+// for arrays of many sizes split into parts, chunk borders included, with and without per-rank
+// factors; a rank whose process is gone
 // or silent stops the others with an error naming it instead of hanging; a segment that is not the
 // run's is refused. The peers are this test binary started again (SharedMemoryTest.Peer, listed
 // only in the processes the tests start).
@@ -36,9 +37,13 @@ T value(int rank, std::size_t part, std::size_t i) {
   return static_cast<T>(rank * 1000 + static_cast<int>((i * 7 + part) % 997));
 }
 
-// Sums rank `rank`'s arrays over `world` ranks; true when every element is the expected sum.
+// Each rank's factor in round `round` of a sum: 1, then (rank + 1) / 2.
+double scale_of(int rank, int round) { return round == 0 ? 1.0 : (rank + 1) * 0.5; }
+
+// Sums rank `rank`'s arrays, times its scale, over `world` ranks; true when every element is the
+// expected sum.
 template <typename T>
-bool sums_are_exact(SharedMemoryGroup& group, int rank, int world) {
+bool sums_are_exact(SharedMemoryGroup& group, int rank, int world, int round = 0) {
   std::vector<std::vector<T>> arrays;
   std::vector<Span<T>> parts;
   for (std::size_t p = 0; p < kSizes.size(); ++p) {
@@ -46,11 +51,12 @@ bool sums_are_exact(SharedMemoryGroup& group, int rank, int world) {
     for (std::size_t i = 0; i < kSizes[p]; ++i) arrays[p][i] = value<T>(rank, p, i);
   }
   for (auto& a : arrays) parts.push_back({a.data(), a.size()});
-  group.all_reduce_sum(std::span<const Span<T>>(parts));
+  group.all_reduce_sum(std::span<const Span<T>>(parts), scale_of(rank, round));
   for (std::size_t p = 0; p < kSizes.size(); ++p)
     for (std::size_t i = 0; i < kSizes[p]; ++i) {
       T expected = 0;
-      for (int r = 0; r < world; ++r) expected += value<T>(r, p, i);
+      for (int r = 0; r < world; ++r)
+        expected += value<T>(r, p, i) * static_cast<T>(scale_of(r, round));
       if (arrays[p][i] != expected) return false;
     }
   return true;
@@ -71,8 +77,8 @@ class PeerTest : public ::testing::Test {
     group.start(std::vector<pid_t>(static_cast<std::size_t>(world), ::getppid()),
                 std::chrono::seconds(60));
     for (int round = 0; round < 2; ++round) {
-      EXPECT_TRUE(sums_are_exact<float>(group, rank, world));
-      EXPECT_TRUE(sums_are_exact<double>(group, rank, world));
+      EXPECT_TRUE(sums_are_exact<float>(group, rank, world, round));
+      EXPECT_TRUE(sums_are_exact<double>(group, rank, world, round));
     }
   }
 
@@ -118,8 +124,8 @@ TEST(SharedMemoryTest, ThreeRanksSumExactlyAcrossChunksAndParts) {
   const pid_t peers[] = {start_peer(name, 1, 3, "sum"), start_peer(name, 2, 3, "sum")};
   group.start({::getpid(), peers[0], peers[1]}, std::chrono::seconds(60));
   for (int round = 0; round < 2; ++round) {  // the buffers alternate across calls too
-    EXPECT_TRUE(sums_are_exact<float>(group, 0, 3));
-    EXPECT_TRUE(sums_are_exact<double>(group, 0, 3));
+    EXPECT_TRUE(sums_are_exact<float>(group, 0, 3, round));
+    EXPECT_TRUE(sums_are_exact<double>(group, 0, 3, round));
   }
   EXPECT_TRUE(listed_in_dev_shm(name));
   SharedMemoryGroup::unlink(name);
