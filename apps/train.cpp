@@ -188,7 +188,8 @@ Runner add_train(CLI::App& app) {
       ->capture_default_str();
   cmd->add_option("--nproc", a->nproc,
                   "Data-parallel ranks to start on this machine (batch is per rank; "
-                  "several machines: RANK, WORLD_SIZE, MASTER_ADDR, MASTER_PORT as torchrun)")
+                  "several machines: RANK, WORLD_SIZE, MASTER_ADDR, MASTER_PORT as torchrun; ranks "
+                  "on one machine sum through shared memory, RAVE_SHARED_MEMORY=0 for Gloo)")
       ->capture_default_str()
       ->check(CLI::PositiveNumber);
   cmd->add_flag("--no-sync-batch-norm", a->no_sync_batch_norm,
