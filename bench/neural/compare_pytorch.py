@@ -5,7 +5,12 @@ For each case, rave-step (bench/neural/step_server.cpp) and the PyTorch module o
 pytorch_reference.py are built side by side with the same threads, batch, input size and BLAS
 (Debian's python3-torch and libtorch are the same build; OPENBLAS_NUM_THREADS is set for both), both
 make 2 warm-up steps, and then the steps alternate: one rave step, one PyTorch step, ROUNDS times,
-so a change of machine load hits both. Prints a Markdown table of min and median per side.
+so a change of machine load hits both. Both processes run with the same glibc allocator setting,
+MALLOC_TOP_PAD_ (by default the 256 MB `rave train` gives rave-train; --malloc-top-pad 0 leaves
+glibc's defaults): the script starts itself again with it set, since the allocator reads it only
+at process start (without it rave's CNN_LSTM+DRT step took 668 ms instead of 345, median of 10;
+PyTorch's did not gain from it: bench/README.md). Prints a Markdown table of min and median per
+side.
 
   /usr/bin/python3 bench/neural/compare_pytorch.py --rave-step build/bench/rave-step \
       --threads 1 2 --rounds 10 --cases cnn cnn+drt resnet+drt lstm+drt wren
@@ -71,6 +76,19 @@ def row(args, case, threads, precision):
           f"{statistics.median(ours) / statistics.median(theirs):.2f} |", flush=True)
 
 
+def same_allocator(pad):
+    """Re-executes this script with MALLOC_TOP_PAD_ set (or unset for 0), so that PyTorch's process
+    and rave-step, which inherits the environment, allocate alike."""
+    wanted = str(pad) if pad > 0 else None
+    if os.environ.get("MALLOC_TOP_PAD_") == wanted or os.environ.get("RAVE_COMPARE_REEXEC"):
+        return
+    env = dict(os.environ, RAVE_COMPARE_REEXEC="1")
+    env.pop("MALLOC_TOP_PAD_", None)
+    if wanted:
+        env["MALLOC_TOP_PAD_"] = wanted
+    os.execve(sys.executable, [sys.executable] + sys.argv, env)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rave-step", default="build/bench/rave-step")
@@ -81,10 +99,14 @@ def main():
     parser.add_argument("--precision", nargs="+", default=["fp32"], choices=["fp32", "bf16"])
     parser.add_argument("--cases", nargs="+", default=["cnn", "cnn+drt", "resnet+drt", "lstm+drt", "wren"],
                         choices=sorted(CASES))
+    parser.add_argument("--malloc-top-pad", type=int, default=268435456,
+                        help="MALLOC_TOP_PAD_ for both sides, in bytes (0: glibc's defaults)")
     args = parser.parse_args()
+    same_allocator(args.malloc_top_pad)
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-    print(f"batch {args.batch}, {args.rounds} alternating rounds after 2 warm-up steps each; load average "
-          f"{os.getloadavg()[0]:.1f} at the start", flush=True)
+    pad = os.environ.get("MALLOC_TOP_PAD_", "unset (glibc's defaults)")
+    print(f"batch {args.batch}, {args.rounds} alternating rounds after 2 warm-up steps each; MALLOC_TOP_PAD_ {pad} "
+          f"for both; load average {os.getloadavg()[0]:.1f} at the start", flush=True)
     print("| model (input) | device, precision | threads | rave min | rave median | PyTorch min | PyTorch median "
           "| median ratio |")
     print("|---|---|---:|---:|---:|---:|---:|---:|")
