@@ -68,10 +68,11 @@ build="$root/build-gpu"
 generator=(); command -v ninja >/dev/null && generator=(-G Ninja)
 start=$SECONDS
 ccache=ON; [[ "$mode" == run ]] && ccache=OFF
+mkdir -p "$build"
 cmake -S . -B "$build" "${generator[@]}" -DCMAKE_BUILD_TYPE=Release -DRAVE_NEURAL_ONLY=ON -DRAVE_CCACHE=$ccache \
-  -DCMAKE_PREFIX_PATH="$search" -DRAVE_NCCL_HINTS="$nccl_include" >"$build.configure.log" 2>&1 ||
-  { tail -30 "$build.configure.log"; exit 1; }
-grep -E "rave:|Torch" "$build.configure.log" || true
+  -DCMAKE_PREFIX_PATH="$search" -DRAVE_NCCL_HINTS="$nccl_include" >"$build/configure.log" 2>&1 ||
+  { tail -30 "$build/configure.log"; exit 1; }
+grep -E "rave:|Torch" "$build/configure.log" || true
 jobs="${JOBS:-$(nproc)}"
 cmake --build "$build" -j "$jobs" --target rave_neural_tests rave-step 2>&1 | grep -E "error|Linking" || true
 [[ -x "$build/rave_neural_tests" ]] || { echo "build failed" >&2; exit 1; }
