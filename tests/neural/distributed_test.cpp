@@ -4,7 +4,6 @@
 // (gradients averaged over the ranks, batch-norm statistics over the global batch). The two ranks
 // are this test binary started again (DistributedTest.Rank), writing their weights to a file.
 #include <gtest/gtest.h>
-#include <spawn.h>
 #include <sys/wait.h>
 #include <torch/optim/sgd.h>
 #include <torch/serialize.h>
@@ -24,9 +23,8 @@
 #include "neural/structure_input.hpp"
 #include "neural/trainer.hpp"
 #include "neural/training.hpp"
+#include "tests/neural/neural_support.hpp"
 #include "tests/support/test_support.hpp"
-
-extern char** environ;
 
 namespace rave::neural {
 namespace {
@@ -180,21 +178,11 @@ class RankTest : public ::testing::Test {
 }();
 
 pid_t start_rank(int rank, int port, const std::string& out, bool shared_memory) {
-  std::vector<std::string> env{"RANK=" + std::to_string(rank),
-                               "WORLD_SIZE=2",
-                               "MASTER_ADDR=127.0.0.1",
-                               "MASTER_PORT=" + std::to_string(port),
-                               "RAVE_TEST_RANK_OUT=" + out,
-                               std::string("RAVE_SHARED_MEMORY=") + (shared_memory ? "1" : "0")};
-  for (char** e = environ; *e; ++e) env.emplace_back(*e);
-  std::vector<char*> envp;
-  for (auto& e : env) envp.push_back(e.data());
-  envp.push_back(nullptr);
-  std::string exe = "/proc/self/exe", filter = "--gtest_filter=DistributedTest.Rank";
-  char* argv[] = {exe.data(), filter.data(), nullptr};
-  pid_t pid = 0;
-  EXPECT_EQ(::posix_spawn(&pid, exe.c_str(), nullptr, nullptr, argv, envp.data()), 0);
-  return pid;
+  return testing::start_test_process(
+      "DistributedTest.Rank",
+      {"RANK=" + std::to_string(rank), "WORLD_SIZE=2", "MASTER_ADDR=127.0.0.1",
+       "MASTER_PORT=" + std::to_string(port), "RAVE_TEST_RANK_OUT=" + out,
+       std::string("RAVE_SHARED_MEMORY=") + (shared_memory ? "1" : "0")});
 }
 
 double max_difference(const std::vector<torch::Tensor>& a, const std::vector<torch::Tensor>& b,

@@ -1,10 +1,15 @@
 #include "tests/neural/neural_support.hpp"
 
+#include <gtest/gtest.h>
+#include <spawn.h>
+
 #include "common/atomic_file.hpp"
 #include "common/random.hpp"
 #include "engine/formats/layout.hpp"
 #include "engine/model/structure.hpp"
 #include "tests/support/test_support.hpp"
+
+extern char** environ;
 
 namespace rave::neural::testing {
 
@@ -40,6 +45,19 @@ std::filesystem::path write_synthetic_dataset(const std::string& tag,
     }
   }
   return root;
+}
+
+pid_t start_test_process(const std::string& test, const std::vector<std::string>& variables) {
+  std::vector<std::string> env = variables;
+  for (char** e = environ; *e; ++e) env.emplace_back(*e);
+  std::vector<char*> envp;
+  for (auto& e : env) envp.push_back(e.data());
+  envp.push_back(nullptr);
+  std::string exe = "/proc/self/exe", filter = "--gtest_filter=" + test;
+  char* argv[] = {exe.data(), filter.data(), nullptr};
+  pid_t pid = 0;
+  EXPECT_EQ(::posix_spawn(&pid, exe.c_str(), nullptr, nullptr, argv, envp.data()), 0);
+  return pid;
 }
 
 }  // namespace rave::neural::testing

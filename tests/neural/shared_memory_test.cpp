@@ -6,7 +6,6 @@
 // only in the processes the tests start).
 #include <gtest/gtest.h>
 #include <signal.h>
-#include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -20,8 +19,7 @@
 
 #include "common/error.hpp"
 #include "neural/internal/shared_memory.hpp"
-
-extern char** environ;
+#include "tests/neural/neural_support.hpp"
 
 namespace rave::neural::internal {
 namespace {
@@ -96,17 +94,9 @@ class PeerTest : public ::testing::Test {
 }();
 
 pid_t start_peer(const std::string& name, int rank, int world, const std::string& mode) {
-  std::vector<std::string> env{"RAVE_TEST_SHM=" + name + " " + std::to_string(rank) + " " +
-                               std::to_string(world) + " " + mode};
-  for (char** e = environ; *e; ++e) env.emplace_back(*e);
-  std::vector<char*> envp;
-  for (auto& e : env) envp.push_back(e.data());
-  envp.push_back(nullptr);
-  std::string exe = "/proc/self/exe", filter = "--gtest_filter=SharedMemoryTest.Peer";
-  char* argv[] = {exe.data(), filter.data(), nullptr};
-  pid_t pid = 0;
-  EXPECT_EQ(::posix_spawn(&pid, exe.c_str(), nullptr, nullptr, argv, envp.data()), 0);
-  return pid;
+  return testing::start_test_process("SharedMemoryTest.Peer",
+                                     {"RAVE_TEST_SHM=" + name + " " + std::to_string(rank) + " " +
+                                      std::to_string(world) + " " + mode});
 }
 
 bool exited_cleanly(pid_t pid) {
