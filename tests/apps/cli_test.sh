@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # CLI smoke and contract tests for `rave`: exit codes, one-line errors naming the file and place,
-# no partial files, -j1/-j2 sha256 identity, --resume, and render parity with the reference.
+# no partial files, -j1/-j2 sha256 identity, --resume, render parity with the reference, and the
+# hand-over of rave train / rave eval to rave-train.
 # Usage: cli_test.sh RAVE_BINARY FIXTURES_DIR   (tests/fixtures/reference, tests/fixtures/README.md)
 set -u
 rave="$1"
@@ -171,6 +172,28 @@ xml="$work/j1/distribute_nine/RAVEN_4_train.xml"
 RAVE_OPENCV_MODULE="$work/nowhere.so" expect 1 "drawing module missing" -- "$rave" show "$xml" -o "$work/nomodule.png"
 grep -q "drawing module" "$work/err" || fail "a missing drawing module is not named: $(cat "$work/err")"
 [[ ! -e "$work/nomodule.png" ]] || fail "show left a file behind without its drawing module"
+
+# rave train / rave eval replace rave by rave-train found beside it, with the arguments as given,
+# the exit code kept, and glibc's 256 MB top pad in the environment unless the user set one
+# (apps/forward.cpp). A stand-in rave-train reports what it received.
+mkdir -p "$work/fwd"
+cp "$rave" "$work/fwd/rave"
+cat >"$work/fwd/rave-train" <<'SH'
+#!/bin/sh
+echo "${MALLOC_TOP_PAD_:-unset}|$*"
+exit 7
+SH
+chmod +x "$work/fwd/rave-train"
+env -u MALLOC_TOP_PAD_ "$work/fwd/rave" train -e 3 --out "a b" >"$work/out" 2>"$work/err"
+rc=$?
+[[ $rc == 7 ]] || fail "rave train: exit $rc, not rave-train's 7"
+[[ "$(cat "$work/out")" == "268435456|train -e 3 --out a b" ]] ||
+  fail "rave train forwarded: $(cat "$work/out")"
+MALLOC_TOP_PAD_=1234 "$work/fwd/rave" eval --help >"$work/out" 2>"$work/err"
+[[ "$(cat "$work/out")" == "1234|eval --help" ]] || fail "rave eval forwarded: $(cat "$work/out")"
+rm "$work/fwd/rave-train"
+expect 1 "rave train without rave-train" -- "$work/fwd/rave" train -e 1
+grep -q "rave-train beside rave" "$work/err" || fail "a missing rave-train is not named: $(cat "$work/err")"
 
 [[ $failures == 0 ]] && echo "all CLI checks passed"
 exit $((failures > 0))
