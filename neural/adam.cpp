@@ -52,20 +52,23 @@ Key state_key(const torch::Tensor& p) {
 FusedAdam::FusedAdam(std::vector<torch::Tensor> parameters, torch::optim::AdamOptions options)
     : torch::optim::Adam(std::move(parameters), std::move(options)) {}
 
-bool FusedAdam::fusable() const {
-  for (const auto& group : param_groups_) {
+// Every parameter with a gradient and its state (made as torch makes it, so torch's step finds
+// the same), or nothing when one of them is not for the fused update.
+std::vector<FusedAdam::Fused> FusedAdam::fused_parameters() {
+  std::vector<Fused> out;
+  for (auto& group : param_groups_) {
     const auto& o = static_cast<const torch::optim::AdamOptions&>(group.options());
-    if (o.weight_decay() != 0 || o.amsgrad()) return false;
-    for (const auto& p : group.params()) {
+    if (o.weight_decay() != 0 || o.amsgrad()) return {};
+    for (auto& p : group.params()) {
       if (!p.grad().defined()) continue;
-      if (!dense_float_cpu(p) || !dense_float_cpu(p.grad())) return false;
-      const auto it = state_.find(state_key<std::decay_t<decltype(state_)>::key_type>(p));
-      if (it == state_.end()) continue;
-      const auto& s = static_cast<const torch::optim::AdamParamState&>(*it->second);
-      if (!dense_float_cpu(s.exp_avg()) || !dense_float_cpu(s.exp_avg_sq())) return false;
+      auto& s = state_of(p);
+      if (!dense_float_cpu(p) || !dense_float_cpu(p.grad()) || !dense_float_cpu(s.exp_avg()) ||
+          !dense_float_cpu(s.exp_avg_sq()))
+        return {};
+      out.push_back({&p, &s, &o});
     }
   }
-  return true;
+  return out;
 }
 
 torch::optim::AdamParamState& FusedAdam::state_of(const torch::Tensor& p) {
@@ -87,29 +90,25 @@ torch::Tensor FusedAdam::step(LossClosure closure) {
     at::AutoGradMode enable_grad(true);
     loss = closure();
   }
-  if (!fusable()) {
+  const auto fused = fused_parameters();
+  if (fused.empty()) {
     torch::optim::Adam::step(nullptr);
     return loss;
   }
-  for (auto& group : param_groups_) {
-    const auto& o = static_cast<const torch::optim::AdamOptions&>(group.options());
-    const auto [beta1, beta2] = o.betas();
-    for (auto& p : group.params()) {
-      if (!p.grad().defined()) continue;
-      auto& s = state_of(p);
-      s.step(s.step() + 1);
-      const double correction1 = 1 - std::pow(beta1, static_cast<double>(s.step()));
-      const double correction2 = 1 - std::pow(beta2, static_cast<double>(s.step()));
-      const Coefficients c{static_cast<float>(beta1),
-                           static_cast<float>(1 - beta1),
-                           static_cast<float>(beta2),
-                           static_cast<float>(1 - beta2),
-                           static_cast<float>(std::sqrt(correction2)),
-                           static_cast<float>(o.eps()),
-                           static_cast<float>(-(o.lr() / correction1))};
-      update(p.data_ptr<float>(), p.grad().data_ptr<float>(), s.exp_avg().data_ptr<float>(),
-             s.exp_avg_sq().data_ptr<float>(), static_cast<std::size_t>(p.numel()), c);
-    }
+  for (const auto& [p, s, o] : fused) {
+    const auto [beta1, beta2] = o->betas();
+    s->step(s->step() + 1);
+    const double correction1 = 1 - std::pow(beta1, static_cast<double>(s->step()));
+    const double correction2 = 1 - std::pow(beta2, static_cast<double>(s->step()));
+    const Coefficients c{static_cast<float>(beta1),
+                         static_cast<float>(1 - beta1),
+                         static_cast<float>(beta2),
+                         static_cast<float>(1 - beta2),
+                         static_cast<float>(std::sqrt(correction2)),
+                         static_cast<float>(o->eps()),
+                         static_cast<float>(-(o->lr() / correction1))};
+    update(p->data_ptr<float>(), p->grad().data_ptr<float>(), s->exp_avg().data_ptr<float>(),
+           s->exp_avg_sq().data_ptr<float>(), static_cast<std::size_t>(p->numel()), c);
   }
   return loss;
 }

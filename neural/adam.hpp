@@ -24,7 +24,12 @@ class FusedAdam : public torch::optim::Adam {
   torch::Tensor step(LossClosure closure = nullptr) override;
 
  private:
-  bool fusable() const;
+  struct Fused {
+    torch::Tensor* parameter;
+    torch::optim::AdamParamState* state;
+    const torch::optim::AdamOptions* options;
+  };
+  std::vector<Fused> fused_parameters();
   torch::optim::AdamParamState& state_of(const torch::Tensor& parameter);
 };
 

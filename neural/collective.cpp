@@ -135,6 +135,26 @@ bool all_ranks_say(c10d::Store& store, const DistributedEnv& env, const std::str
   return same;
 }
 
+// Rank 0 creates the segment and publishes its name (empty when it could not: a full or missing
+// /dev/shm); the others map it by that name. nullopt where this rank has no segment.
+std::optional<SharedMemoryGroup> map_segment(c10d::Store& store, const DistributedEnv& env,
+                                             std::string& name) {
+  try {
+    if (env.rank != 0) {
+      name = get_text(store, "rave/shm/name");
+      if (name.empty()) return std::nullopt;
+      return SharedMemoryGroup::open(env.rank, env.world_size, name);
+    }
+    name = SharedMemoryGroup::unique_name();
+    auto created = SharedMemoryGroup::create(env.world_size, name);
+    set_text(store, "rave/shm/name", name);
+    return created;
+  } catch (const Error&) {
+    if (env.rank == 0) name.clear(), set_text(store, "rave/shm/name", "");
+    return std::nullopt;
+  }
+}
+
 // The shared-memory segment of a CPU run whose ranks all share this machine (same boot, mount and
 // pid namespaces), agreed through the store so that every rank decides alike: each publishes its
 // host key (empty with RAVE_SHARED_MEMORY=0) and pid, rank 0 creates the segment and names it,
@@ -150,23 +170,8 @@ std::optional<SharedMemoryGroup> join_shared_memory(c10d::Store& store, const Di
   set_text(store, "rave/shm/host/" + me, host);
   set_text(store, "rave/shm/pid/" + me, std::to_string(::getpid()));
   if (host.empty() || !all_ranks_say(store, env, "rave/shm/host/", host)) return std::nullopt;
-  std::optional<SharedMemoryGroup> shared;
   std::string name;
-  if (env.rank == 0) {
-    name = SharedMemoryGroup::unique_name();
-    try {
-      shared = SharedMemoryGroup::create(env.world_size, name);
-    } catch (const Error&) {
-      name.clear();  // no segment (a full or missing /dev/shm): Gloo for everything
-    }
-    set_text(store, "rave/shm/name", name);
-  } else {
-    name = get_text(store, "rave/shm/name");
-    if (!name.empty()) try {
-        shared = SharedMemoryGroup::open(env.rank, env.world_size, name);
-      } catch (const Error&) {
-      }
-  }
+  std::optional<SharedMemoryGroup> shared = map_segment(store, env, name);
   set_text(store, "rave/shm/mapped/" + me, shared ? "1" : "0");
   const bool everyone = all_ranks_say(store, env, "rave/shm/mapped/", "1");
   if (env.rank == 0 && !name.empty()) SharedMemoryGroup::unlink(name);
@@ -269,16 +274,17 @@ void Collective::broadcast(const std::vector<torch::Tensor>& tensors) {
 }
 
 void Collective::all_reduce_sum(const std::vector<torch::Tensor>& tensors) {
-  if (shared_sum(env_, impl_->shared, tensors)) return;
-  bucketed(env_, tensors,
-           [&](std::vector<torch::Tensor>& flat) { return impl_->group->allreduce(flat); });
+  all_reduce_sum(tensors, 1.0);
 }
 
 void Collective::all_reduce_sum(const std::vector<torch::Tensor>& tensors, double scale) {
   if (shared_sum(env_, impl_->shared, tensors, scale)) return;
-  torch::NoGradGuard no_grad;
-  for (const auto& t : tensors) t.detach().mul_(scale);
-  all_reduce_sum(tensors);
+  if (scale != 1.0) {
+    torch::NoGradGuard no_grad;
+    for (const auto& t : tensors) t.detach().mul_(scale);
+  }
+  bucketed(env_, tensors,
+           [&](std::vector<torch::Tensor>& flat) { return impl_->group->allreduce(flat); });
 }
 
 torch::Tensor Collective::all_reduce_sum(const torch::Tensor& tensor) {

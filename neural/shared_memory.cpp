@@ -12,6 +12,7 @@
 #include <atomic>
 #include <cerrno>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <new>
 #include <thread>
@@ -91,6 +92,14 @@ bool running(pid_t pid) {
          (text[close + 2] != 'Z' && text[close + 2] != 'X');
 }
 
+// "rank R (pid P) is gone" for the first rank other than `self` whose process has ended, else "".
+std::string gone_rank(const std::vector<pid_t>& pids, int self) {
+  for (std::size_t r = 0; r < pids.size(); ++r)
+    if (static_cast<int>(r) != self && !running(pids[r]))
+      return "rank " + std::to_string(r) + " (pid " + std::to_string(pids[r]) + ") is gone";
+  return {};
+}
+
 std::string first_line_of(const std::string& path) {
   std::ifstream in(path);
   std::string line;
@@ -99,9 +108,8 @@ std::string first_line_of(const std::string& path) {
 }
 
 std::string link_of(const char* path) {
-  char buffer[256];
-  const auto n = ::readlink(path, buffer, sizeof buffer);
-  return n > 0 ? std::string(buffer, static_cast<std::size_t>(n)) : std::string();
+  std::error_code ec;
+  return std::filesystem::read_symlink(path, ec).string();
 }
 
 // Copies between the arrays of `parts`, taken as one, and contiguous chunks, in order.
@@ -257,13 +265,10 @@ void SharedMemoryGroup::barrier() {
     if (!reached() && h.failed.load() == 0) futex_wait(h.arrived, seen, kSleepSlice);
     h.waiters.fetch_sub(1);
     if (reached()) return;
-    std::string why;
-    if (h.failed.load() != 0) why = "another rank stopped";
     const auto now = Clock::now();
+    std::string why = h.failed.load() != 0 ? "another rank stopped" : "";
     if (why.empty() && now >= next_check) {
-      for (std::size_t r = 0; r < s.pids.size() && why.empty(); ++r)
-        if (static_cast<int>(r) != s.rank && !running(s.pids[r]))
-          why = "rank " + std::to_string(r) + " (pid " + std::to_string(s.pids[r]) + ") is gone";
+      why = gone_rank(s.pids, s.rank);
       next_check = now + kPeerCheckEvery;
     }
     if (why.empty() && now - begin > s.timeout)
