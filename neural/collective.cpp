@@ -59,6 +59,15 @@ using Group = c10d::Backend;  // LibTorch 2.x: process groups dispatch to backen
 using Group = c10d::ProcessGroup;
 #endif
 
+bool shared_memory_allowed() {
+  const char* value = std::getenv("RAVE_SHARED_MEMORY");
+  if (!value || std::string(value) == "1") return true;
+  if (std::string(value) == "0") return false;
+  throw UsageError(std::string("environment variable RAVE_SHARED_MEMORY='") + value +
+                   "': expected 0 (sums over Gloo) or 1 (shared memory where the ranks share a "
+                   "machine, the default)");
+}
+
 struct Collective::Impl {
   c10::intrusive_ptr<Group> group;
   std::optional<SharedMemoryGroup> shared;  // the CPU sums, when every rank is on this machine
@@ -157,14 +166,12 @@ std::optional<SharedMemoryGroup> map_segment(c10d::Store& store, const Distribut
 
 // The shared-memory segment of a CPU run whose ranks all share this machine (same boot, mount and
 // pid namespaces), agreed through the store so that every rank decides alike: each publishes its
-// host key (empty with RAVE_SHARED_MEMORY=0) and pid, rank 0 creates the segment and names it,
+// host key (empty when not `wanted`) and pid, rank 0 creates the segment and names it,
 // the others map it and say whether they could, rank 0 unlinks the name. Any "no" leaves the
 // sums to Gloo.
 std::optional<SharedMemoryGroup> join_shared_memory(c10d::Store& store, const DistributedEnv& env,
-                                                    const torch::Device& device,
+                                                    bool wanted,
                                                     std::chrono::milliseconds timeout) {
-  const char* off = std::getenv("RAVE_SHARED_MEMORY");
-  const bool wanted = device.is_cpu() && !(off && std::string(off) == "0");
   const std::string me = std::to_string(env.rank);
   const std::string host = wanted ? shared_memory_host_key() : std::string();
   set_text(store, "rave/shm/host/" + me, host);
@@ -191,9 +198,10 @@ Collective::Collective(const DistributedEnv& env, const torch::Device& device,
     : env_(env), impl_(std::make_unique<Impl>()) {
 #if defined(RAVE_HAVE_GLOO) || defined(RAVE_HAVE_NCCL)
   try {
+    const bool shared = device.is_cpu() && shared_memory_allowed();
     auto store = connect_store(env, timeout);
     impl_->group = make_group(store, env, device, timeout);
-    impl_->shared = join_shared_memory(*store, env, device, timeout);
+    impl_->shared = join_shared_memory(*store, env, shared, timeout);
   } catch (const Error&) {
     throw;
   } catch (const std::exception& e) {

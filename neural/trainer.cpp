@@ -147,6 +147,7 @@ void check_options(const TrainOptions& o) {
   if (!(o.learning_rate > 0)) throw UsageError("learning rate must be positive");
   if (o.out.empty()) throw UsageError("a run folder is needed");
   internal::resolved_weights(o);
+  if (o.distributed.world_size > 1) (void)internal::shared_memory_allowed();
 }
 
 int threads_or_hardware(int threads) {

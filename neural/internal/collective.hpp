@@ -60,6 +60,10 @@ class Collective {
   std::unique_ptr<Impl> impl_;
 };
 
+/// RAVE_SHARED_MEMORY: unset or 1 lets the ranks of one machine sum in shared memory, 0 keeps
+/// Gloo; any other value is a UsageError naming it (the trainer asks before it writes anything).
+bool shared_memory_allowed();
+
 /// Sets every parameter's gradient to the gradient of the global batch's mean loss: this rank's
 /// gradients (of its own mean loss over `local` problems) are weighted by local / global and
 /// summed over the ranks. Missing gradients count as zeros.

@@ -3,7 +3,7 @@
 # trains, reports once and resumes; a killed rank stops the run with one error line naming it, and
 # --resume continues from the last checkpoint; a bad file read by one rank is one line; resume with
 # another label table is refused naming it; `rave eval --no-candidates-only`; bad --precision and
-# --device words.
+# --device words; RAVE_SHARED_MEMORY (0 trains over Gloo, a mistyped value is refused).
 # Usage: cli_distributed_test.sh RAVE_BINARY
 set -u
 # shellcheck source=../cli_lib.sh
@@ -68,5 +68,11 @@ one_line "contradict" "both candidates flags"
 one_line "unknown precision 'fp8'" "bad precision"
 [[ $(run "$rave" train -m cnn -d "$work/data" -o "$work/p" --device cuda:x) == 2 ]] || fail "bad device index"
 one_line "unknown device 'cuda:x'" "bad device index"
+# A mistyped shared-memory switch: one line naming it, before any rank starts or any file is made.
+[[ $(RAVE_SHARED_MEMORY=off run train -o "$work/shm" -e 1 -b 8 --nproc 2) == 2 ]] || fail "RAVE_SHARED_MEMORY=off"
+one_line "RAVE_SHARED_MEMORY='off'" "bad RAVE_SHARED_MEMORY"
+[[ ! -e "$work/shm" ]] || fail "a refused RAVE_SHARED_MEMORY left a run folder"
+# RAVE_SHARED_MEMORY=0: the sums over Gloo train too.
+[[ $(RAVE_SHARED_MEMORY=0 run train -o "$work/gloo" -e 1 -b 8 --nproc 2) == 0 ]] || fail "Gloo: $(cat "$work/err")"
 
 finish "distributed CLI"

@@ -59,6 +59,23 @@ TEST(DistributedEnvTest, ReadsTheTorchDistributedVariables) {
   EXPECT_THROW(env_of({{"WORLD_SIZE", "two"}}), UsageError);
 }
 
+// A RAVE_SHARED_MEMORY that is neither 0 nor 1 is refused by name before any rendezvous (no rank
+// would come: the test would wait out the timeout otherwise).
+TEST(DistributedEnvTest, AMistypedSharedMemorySwitchIsRefusedAtOnce) {
+  const char* before = std::getenv("RAVE_SHARED_MEMORY");
+  const std::string kept = before ? before : "";
+  ::setenv("RAVE_SHARED_MEMORY", "off", 1);
+  const DistributedEnv env{.rank = 0, .world_size = 2, .master_port = free_local_port()};
+  try {
+    internal::Collective group(env, torch::kCPU, std::chrono::seconds(30));
+    ADD_FAILURE() << "RAVE_SHARED_MEMORY=off was accepted";
+  } catch (const UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find("RAVE_SHARED_MEMORY='off'"), std::string::npos)
+        << e.what();
+  }
+  before ? ::setenv("RAVE_SHARED_MEMORY", kept.c_str(), 1) : ::unsetenv("RAVE_SHARED_MEMORY");
+}
+
 TEST(RankShareTest, GlobalBatchesAreSplitAndShardsCoverTheList) {
   std::vector<std::size_t> order(23);
   for (std::size_t i = 0; i < order.size(); ++i) order[i] = (i * 7) % 23;
