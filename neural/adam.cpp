@@ -1,31 +1,34 @@
 #include "neural/adam.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <sstream>
 #include <type_traits>
 
+#include "common/error.hpp"
+
 namespace rave::neural {
 namespace {
-
-// The coefficients of one parameter's step, as torch's Adam rounds them to float.
-struct Coefficients {
-  float beta1, one_minus_beta1, beta2, one_minus_beta2, root_correction2, eps, minus_step_size;
-};
 
 // m = m b1 + (1-b1) g; v = v b2 + (1-b2) g g; p += -step (m / (sqrt(v) / sqrt(c2) + eps)), in the
 // order torch's mul_, add_, addcmul_, sqrt, div, add_ and addcdiv_ evaluate them. The file is
 // built with -ffp-contract=off (no fused multiply-adds) and -fno-math-errno (sqrt vectorises);
-// the AVX2 clone only widens the lanes, so every clone rounds alike.
+// the AVX2 clone only widens the lanes, so every clone rounds alike. The new parameter goes to
+// `out`, which may be `p` or `g` itself (element i is read before it is written).
+using Coefficients = FusedAdam::Coefficients;
+
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
 __attribute__((target_clones("avx2", "default")))
 #endif
-void update(float* __restrict p, const float* __restrict g, float* __restrict m,
-            float* __restrict v, std::size_t n, Coefficients c) {
+void update(const float* p, const float* g, float* __restrict m, float* __restrict v, float* out,
+            std::size_t n, Coefficients c) {
+#pragma GCC ivdep
   for (std::size_t i = 0; i < n; ++i) {
-    m[i] = m[i] * c.beta1 + c.one_minus_beta1 * g[i];
-    v[i] = v[i] * c.beta2 + c.one_minus_beta2 * g[i] * g[i];
+    const float gi = g[i];
+    m[i] = m[i] * c.beta1 + c.one_minus_beta1 * gi;
+    v[i] = v[i] * c.beta2 + c.one_minus_beta2 * gi * gi;
     const float denom = std::sqrt(v[i]) / c.root_correction2 + c.eps;
-    p[i] = p[i] + c.minus_step_size * m[i] / denom;
+    out[i] = p[i] + c.minus_step_size * m[i] / denom;
   }
 }
 
@@ -83,6 +86,21 @@ torch::optim::AdamParamState& FusedAdam::state_of(const torch::Tensor& p) {
   return static_cast<torch::optim::AdamParamState&>(*slot);
 }
 
+// Advances the parameter's step count; the coefficients as torch's Adam rounds them to float.
+FusedAdam::Coefficients FusedAdam::advance(const Fused& f) {
+  const auto [beta1, beta2] = f.options->betas();
+  f.state->step(f.state->step() + 1);
+  const double correction1 = 1 - std::pow(beta1, static_cast<double>(f.state->step()));
+  const double correction2 = 1 - std::pow(beta2, static_cast<double>(f.state->step()));
+  return {static_cast<float>(beta1),
+          static_cast<float>(1 - beta1),
+          static_cast<float>(beta2),
+          static_cast<float>(1 - beta2),
+          static_cast<float>(std::sqrt(correction2)),
+          static_cast<float>(f.options->eps()),
+          static_cast<float>(-(f.options->lr() / correction1))};
+}
+
 torch::Tensor FusedAdam::step(LossClosure closure) {
   torch::NoGradGuard no_grad;
   torch::Tensor loss;
@@ -95,22 +113,52 @@ torch::Tensor FusedAdam::step(LossClosure closure) {
     torch::optim::Adam::step(nullptr);
     return loss;
   }
-  for (const auto& [p, s, o] : fused) {
-    const auto [beta1, beta2] = o->betas();
-    s->step(s->step() + 1);
-    const double correction1 = 1 - std::pow(beta1, static_cast<double>(s->step()));
-    const double correction2 = 1 - std::pow(beta2, static_cast<double>(s->step()));
-    const Coefficients c{static_cast<float>(beta1),
-                         static_cast<float>(1 - beta1),
-                         static_cast<float>(beta2),
-                         static_cast<float>(1 - beta2),
-                         static_cast<float>(std::sqrt(correction2)),
-                         static_cast<float>(o->eps()),
-                         static_cast<float>(-(o->lr() / correction1))};
-    update(p->data_ptr<float>(), p->grad().data_ptr<float>(), s->exp_avg().data_ptr<float>(),
-           s->exp_avg_sq().data_ptr<float>(), static_cast<std::size_t>(p->numel()), c);
+  for (const auto& f : fused) {
+    float* p = f.parameter->data_ptr<float>();
+    update(p, f.parameter->grad().data_ptr<float>(), f.state->exp_avg().data_ptr<float>(),
+           f.state->exp_avg_sq().data_ptr<float>(), p,
+           static_cast<std::size_t>(f.parameter->numel()), advance(f));
   }
   return loss;
+}
+
+bool FusedAdam::begin_pieces() {
+  pieces_of_ = fused_parameters();
+  pieces_.clear();
+  std::size_t begin = 0;
+  for (const auto& f : pieces_of_) {
+    const auto size = static_cast<std::size_t>(f.parameter->numel());
+    pieces_.push_back({f.parameter->data_ptr<float>(), f.state->exp_avg().data_ptr<float>(),
+                       f.state->exp_avg_sq().data_ptr<float>(), begin, size, advance(f)});
+    begin += size;
+  }
+  return !pieces_.empty();
+}
+
+void FusedAdam::update_piece(std::size_t offset, float* gradient_in_out, std::size_t n) {
+  auto it = std::upper_bound(pieces_.begin(), pieces_.end(), offset,
+                             [](std::size_t at, const Piece& p) { return at < p.begin; });
+  RAVE_CHECK(it != pieces_.begin() && offset + n <= pieces_.back().begin + pieces_.back().size,
+             "update_piece: elements outside the step");
+  for (--it; n > 0; ++it) {
+    const std::size_t at = offset - it->begin, k = std::min(n, it->size - at);
+    update(it->parameter + at, gradient_in_out, it->exp_avg + at, it->exp_avg_sq + at,
+           gradient_in_out, k, it->c);
+    gradient_in_out += k, offset += k, n -= k;
+  }
+}
+
+std::vector<torch::Tensor> FusedAdam::piece_parameters() const {
+  std::vector<torch::Tensor> out;
+  for (const auto& f : pieces_of_) out.push_back(*f.parameter);
+  return out;
+}
+
+std::vector<torch::Tensor> FusedAdam::piece_moments(int which) const {
+  std::vector<torch::Tensor> out;
+  for (const auto& f : pieces_of_)
+    out.push_back(which == 1 ? f.state->exp_avg() : f.state->exp_avg_sq());
+  return out;
 }
 
 }  // namespace rave::neural

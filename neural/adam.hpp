@@ -10,10 +10,15 @@
 // the last place (tests/neural/adam_test.cpp), and the result is the same on every x86 CPU.
 // Torch-facing: included by training.hpp.
 //
+// A data-parallel rank can instead apply the step in pieces to its share of the elements
+// (Collective::reduce_and_step): begin_pieces(), update_piece() for each piece, and the moments
+// of the other ranks' shares gathered before a checkpoint.
+//
 //   FusedAdam adam(model->parameters(), torch::optim::AdamOptions(1e-4));
 //   loss.backward(); adam.step();
 #include <torch/optim/adam.h>
 
+#include <cstddef>
 #include <vector>
 
 namespace rave::neural {
@@ -23,14 +28,43 @@ class FusedAdam : public torch::optim::Adam {
   FusedAdam(std::vector<torch::Tensor> parameters, torch::optim::AdamOptions options);
   torch::Tensor step(LossClosure closure = nullptr) override;
 
+  /// Starts a step in pieces over the parameters with gradients, taken as one array in order:
+  /// advances each one's step count and fixes its coefficients. False, with nothing changed,
+  /// where step() would not take the fused update (then call step()).
+  bool begin_pieces();
+  /// Elements [offset, offset + n) of that array: reads their gradients from `gradient_in_out`
+  /// and writes their new values there; updates the moments; leaves the parameters as they are.
+  void update_piece(std::size_t offset, float* gradient_in_out, std::size_t n);
+  /// The parameters of the step begun, and their first and second moments, in that order.
+  std::vector<torch::Tensor> piece_parameters() const;
+  std::vector<torch::Tensor> piece_moments(int which) const;  // 1 or 2
+
+  /// The state of `parameter`, made as torch makes it where there is none yet.
+  torch::optim::AdamParamState& state_of(const torch::Tensor& parameter);
+
+  /// Set by a caller whose pieces left the moments of other ranks' shares stale.
+  bool moments_sharded = false;
+
+  /// One parameter's step, as torch's Adam rounds it to float.
+  struct Coefficients {
+    float beta1, one_minus_beta1, beta2, one_minus_beta2, root_correction2, eps, minus_step_size;
+  };
+
  private:
   struct Fused {
     torch::Tensor* parameter;
     torch::optim::AdamParamState* state;
     const torch::optim::AdamOptions* options;
   };
+  struct Piece {
+    float *parameter, *exp_avg, *exp_avg_sq;
+    std::size_t begin, size;  // in the array of all pieces
+    Coefficients c;
+  };
   std::vector<Fused> fused_parameters();
-  torch::optim::AdamParamState& state_of(const torch::Tensor& parameter);
+  static Coefficients advance(const Fused& f);
+  std::vector<Fused> pieces_of_;
+  std::vector<Piece> pieces_;
 };
 
 }  // namespace rave::neural

@@ -306,6 +306,53 @@ torch::Tensor Collective::all_reduce_sum(const torch::Tensor& tensor) {
   return one[0];
 }
 
+namespace {
+
+void zero_missing_gradients(FusedAdam& adam) {
+  for (auto& group : adam.param_groups())
+    for (auto& p : group.params())
+      if (!p.grad().defined()) p.mutable_grad() = torch::zeros_like(p);
+}
+
+std::vector<Span<float>> float_spans(const std::vector<torch::Tensor>& tensors) {
+  std::vector<Span<float>> spans;
+  for (const auto& t : tensors)
+    spans.push_back({t.data_ptr<float>(), static_cast<std::size_t>(t.numel())});
+  return spans;
+}
+
+}  // namespace
+
+bool Collective::reduce_and_step(FusedAdam& adam, double scale) {
+  torch::NoGradGuard no_grad;
+  zero_missing_gradients(adam);
+  if (!impl_->shared || !adam.begin_pieces()) return false;
+  const auto parameters = adam.piece_parameters();
+  std::vector<torch::Tensor> gradients;
+  for (const auto& p : parameters) gradients.push_back(p.grad());
+  const auto in = float_spans(gradients), out = float_spans(parameters);
+  try {
+    impl_->shared->reduce_update(in, out, scale, [&](std::size_t at, float* sums, std::size_t n) {
+      adam.update_piece(at, sums, n);
+    });
+  } catch (const std::exception& e) {
+    lost(env_, e);
+  }
+  adam.moments_sharded = env_.world_size > 1;
+  return true;
+}
+
+void Collective::gather_moments(FusedAdam& adam) {
+  if (!adam.moments_sharded) return;
+  RAVE_CHECK(impl_->shared, "gather_moments: sharded moments without a shared segment");
+  try {
+    for (int which : {1, 2}) impl_->shared->gather_shares(float_spans(adam.piece_moments(which)));
+  } catch (const std::exception& e) {
+    lost(env_, e);
+  }
+  adam.moments_sharded = false;
+}
+
 void Collective::barrier() {
   try {
     impl_->group->barrier()->wait();
@@ -317,7 +364,7 @@ void Collective::barrier() {
 void average_gradients(Collective& group, const std::vector<torch::Tensor>& parameters,
                        std::int64_t local, std::int64_t global) {
   std::vector<torch::Tensor> grads;
-  const double weight = static_cast<double>(local) / static_cast<double>(global);
+  const double weight = gradient_weight(local, global);
   torch::NoGradGuard no_grad;
   for (const auto& p : parameters) {
     auto& g = const_cast<torch::Tensor&>(p).mutable_grad();

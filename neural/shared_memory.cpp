@@ -126,6 +126,9 @@ class Cursor {
       chunk += k;
     });
   }
+  void skip(std::size_t n) {
+    walk(n, [](T*, std::size_t) {});
+  }
   void scatter(const T* chunk, std::size_t n) {
     walk(n, [&](T* part, std::size_t k) { std::memcpy(part, chunk, k * sizeof(T)), chunk += k; });
   }
@@ -283,27 +286,48 @@ void SharedMemoryGroup::barrier() {
   }
 }
 
+namespace {
+
+// Rank `me`'s share [lo, hi) of a chunk of n elements, in whole cache lines so that no two ranks
+// write one line.
+std::pair<std::size_t, std::size_t> share_of(std::size_t n, int ranks, int me) {
+  const auto w = static_cast<std::size_t>(ranks), r = static_cast<std::size_t>(me);
+  const std::size_t share = ((n + w - 1) / w + 15) & ~std::size_t{15};
+  const std::size_t lo = std::min(n, r * share);
+  return {lo, std::min(n, lo + share)};
+}
+
 template <typename T>
-void SharedMemoryGroup::reduce(std::span<const Span<T>> parts, T scale) {
-  State& s = *state_;
+std::size_t total_size(std::span<const Span<T>> parts) {
   std::size_t total = 0;
   for (const auto& p : parts) total += p.size;
-  const std::size_t per_chunk = s.chunk_bytes / sizeof(T);
-  const auto ranks = static_cast<std::size_t>(s.world_size);
-  const auto me = static_cast<std::size_t>(s.rank);
-  Cursor<T> in(parts), out(parts);
+  return total;
+}
+
+struct KeepSums {
+  template <typename T>
+  void operator()(std::size_t, T*, std::size_t) const {}
+};
+
+}  // namespace
+
+template <typename T, typename Update>
+void SharedMemoryGroup::reduce(std::span<const Span<T>> inputs, std::span<const Span<T>> outputs,
+                               T scale, const Update& update) {
+  State& s = *state_;
+  const std::size_t total = total_size(inputs), per_chunk = s.chunk_bytes / sizeof(T);
+  Cursor<T> in(inputs), out(outputs);
   for (std::size_t begin = 0; begin < total; begin += per_chunk) {
     const std::size_t n = std::min(per_chunk, total - begin);
     in.gather(s.slot<T>(s.rank), n, scale);
     barrier();
-    // This rank's share of the chunk, in whole cache lines so no two ranks write one line.
-    const std::size_t share = ((n + ranks - 1) / ranks + 15) & ~std::size_t{15};
-    const std::size_t lo = std::min(n, me * share), hi = std::min(n, lo + share);
+    const auto [lo, hi] = share_of(n, s.world_size, s.rank);
     T* sum = s.slot<T>(0);
     for (int r = 1; r < s.world_size; ++r) {
       const T* other = s.slot<T>(r);
       for (std::size_t i = lo; i < hi; ++i) sum[i] += other[i];
     }
+    update(begin + lo, sum + lo, hi - lo);
     barrier();
     out.scatter(sum, n);
     s.buffer ^= 1u;
@@ -311,10 +335,36 @@ void SharedMemoryGroup::reduce(std::span<const Span<T>> parts, T scale) {
 }
 
 void SharedMemoryGroup::all_reduce_sum(std::span<const Span<float>> parts, double scale) {
-  reduce(parts, static_cast<float>(scale));
+  reduce(parts, parts, static_cast<float>(scale), KeepSums{});
 }
 void SharedMemoryGroup::all_reduce_sum(std::span<const Span<double>> parts, double scale) {
-  reduce(parts, scale);
+  reduce(parts, parts, scale, KeepSums{});
+}
+
+void SharedMemoryGroup::reduce_update(std::span<const Span<float>> inputs,
+                                      std::span<const Span<float>> outputs, double scale,
+                                      const ShareUpdate& update) {
+  RAVE_CHECK(total_size(inputs) == total_size(outputs), "reduce_update: sizes differ");
+  reduce(inputs, outputs, static_cast<float>(scale), update);
+}
+
+// One barrier a chunk is enough: a rank writes a buffer again only two chunks later, after a
+// barrier that every rank reached having read it.
+void SharedMemoryGroup::gather_shares(std::span<const Span<float>> parts) {
+  State& s = *state_;
+  const std::size_t total = total_size(parts), per_chunk = s.chunk_bytes / sizeof(float);
+  Cursor<float> skip(parts), out(parts);
+  for (std::size_t begin = 0; begin < total; begin += per_chunk) {
+    const std::size_t n = std::min(per_chunk, total - begin);
+    const auto [lo, hi] = share_of(n, s.world_size, s.rank);
+    float* chunk = s.slot<float>(0);
+    skip.skip(lo);
+    skip.gather(chunk + lo, hi - lo, 1.0f);
+    skip.skip(n - hi);
+    barrier();
+    out.scatter(chunk, n);
+    s.buffer ^= 1u;
+  }
 }
 
 std::string shared_memory_host_key() {

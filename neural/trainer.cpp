@@ -289,7 +289,7 @@ class Run {
             val.accuracy.overall() > info_.best_val_accuracy};
   }
 
-  // best.pt when validation improved, last.pt (with Adam) and metrics.jsonl always; rank 0 only.
+  // best.pt when validation improved, last.pt (with Adam) and metrics.jsonl always; rank 0 writes.
   void save(const EpochMetrics& m) {
     info_.epoch = m.epoch;
     info_.history.push_back(m);
@@ -297,6 +297,7 @@ class Run {
       info_.best_epoch = m.epoch;
       info_.best_val_accuracy = m.val_accuracy;
     }
+    if (group_) group_->gather_moments(adam_);  // the ranks' shares of Adam's state, whole
     if (rank_ != 0) return;
     if (m.best) internal::save_checkpoint(best_, info_, *model_, nullptr);
     internal::save_checkpoint(last_, info_, *model_, &adam_);

@@ -121,6 +121,24 @@ FusedAdam make_adam(RavenModelImpl& model, const AdamSettings& s) {
                                            .weight_decay(0.0));
 }
 
+namespace {
+
+// The optimizer's step; with a group, on the gradient of the global batch's mean loss.
+void synchronised_step(RavenModelImpl& model, torch::optim::Optimizer& optimizer, std::int64_t n,
+                       const StepOptions& step) {
+  if (!step.group) {
+    optimizer.step();
+    return;
+  }
+  const std::int64_t global = step.global_batch ? step.global_batch : n;
+  auto* adam = step.shard_optimizer ? dynamic_cast<FusedAdam*>(&optimizer) : nullptr;
+  if (adam && step.group->reduce_and_step(*adam, internal::gradient_weight(n, global))) return;
+  internal::average_gradients(*step.group, model.parameters(), n, global);
+  optimizer.step();
+}
+
+}  // namespace
+
 StepStats train_step(RavenModelImpl& model, torch::optim::Optimizer& optimizer,
                      const BatchTensors& batch, const LossWeights& weights,
                      const StepOptions& step) {
@@ -136,10 +154,7 @@ StepStats train_step(RavenModelImpl& model, torch::optim::Optimizer& optimizer,
   }
   loss.backward();
   const auto n = batch.targets.size(0);
-  if (step.group)
-    internal::average_gradients(*step.group, model.parameters(), n,
-                                step.global_batch ? step.global_batch : n);
-  optimizer.step();
+  synchronised_step(model, optimizer, n, step);
   return {loss.item<double>() * static_cast<double>(n),
           out.answer.argmax(1).eq(batch.targets).sum().item<std::int64_t>(), n};
 }

@@ -67,6 +67,9 @@ struct StepOptions {
   Precision precision = Precision::kFp32;  ///< bf16: the forward pass and loss under autocast
   internal::Collective* group = nullptr;   ///< data parallel: gradients averaged over its ranks
   std::int64_t global_batch = 0;           ///< problems in the global batch (0: this batch alone)
+  /// With a group whose sums run in shared memory and a FusedAdam: each rank steps its share of
+  /// the parameters (Collective::reduce_and_step); the same weights as without, bit for bit.
+  bool shard_optimizer = true;
 };
 
 /// zero_grad, forward (train mode), loss, backward, gradient all-reduce (with a group), step.

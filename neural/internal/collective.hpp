@@ -17,6 +17,7 @@
 #include <memory>
 #include <vector>
 
+#include "neural/adam.hpp"
 #include "neural/distributed.hpp"
 
 namespace rave::neural::internal {
@@ -54,6 +55,19 @@ class Collective {
   /// Waits until every rank is here.
   void barrier();
 
+  /// The data-parallel step in one pass through the shared segment (ZeRO stage 1): sums the
+  /// gradients of `adam`'s parameters over the ranks, each rank's times its `scale`, and each
+  /// rank steps Adam on its share of the elements only, then receives the others' new values.
+  /// The parameters end as all_reduce_sum of the gradients and adam.step() leave them (bit for
+  /// bit), for half of Adam's work per rank with two ranks; the gradients are left unsummed and
+  /// the moments current only on the share (gather_moments). False, with no step taken, where
+  /// the sums are not in shared memory or Adam would not take its fused step.
+  /// Missing gradients are set to zeros either way, as average_gradients does.
+  bool reduce_and_step(FusedAdam& adam, double scale);
+  /// Makes the moments that reduce_and_step left stale whole again on every rank (before a
+  /// checkpoint); nothing to do when there are none. Every rank calls it.
+  void gather_moments(FusedAdam& adam);
+
  private:
   struct Impl;
   DistributedEnv env_;
@@ -67,6 +81,11 @@ bool shared_memory_allowed();
 /// Sets every parameter's gradient to the gradient of the global batch's mean loss: this rank's
 /// gradients (of its own mean loss over `local` problems) are weighted by local / global and
 /// summed over the ranks. Missing gradients count as zeros.
+/// The weight of a rank's gradients of its mean loss over `local` of `global` problems.
+inline double gradient_weight(std::int64_t local, std::int64_t global) {
+  return static_cast<double>(local) / static_cast<double>(global);
+}
+
 void average_gradients(Collective& group, const std::vector<torch::Tensor>& parameters,
                        std::int64_t local, std::int64_t global);
 

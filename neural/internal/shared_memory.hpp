@@ -9,9 +9,11 @@
 // A sum runs in chunks through two alternating buffers of one slot per rank: every rank copies its
 // chunk into its slot, a barrier, every rank adds up its share of the chunk over the slots (in rank
 // order, so the result is the same on every rank and for every chunking) into slot 0, a barrier,
-// every rank copies slot 0 out. A barrier spins briefly, then sleeps on a futex; while it waits it
-// checks that the other ranks' processes are alive, so a killed rank stops the others in well
-// under a second rather than at the timeout.
+// every rank copies slot 0 out. reduce_update is that sum with work of the caller's on each rank's
+// share in between (ZeRO stage 1: each rank steps Adam on its share of the parameters, and the
+// ranks receive one another's new values in place of the sums). A barrier spins briefly, then
+// sleeps on a futex; while it waits it checks that the other ranks' processes are alive, so a
+// killed rank stops the others in well under a second rather than at the timeout.
 //
 //   auto segment = SharedMemoryGroup::create(world_size, name);           // rank 0
 //   auto segment = SharedMemoryGroup::open(rank, world_size, name);       // the others
@@ -20,6 +22,7 @@
 #include <sys/types.h>
 #include <chrono>
 #include <cstddef>
+#include <functional>
 #include <memory>
 #include <span>
 #include <string>
@@ -61,14 +64,28 @@ class SharedMemoryGroup {
   void all_reduce_sum(std::span<const Span<float>> parts, double scale = 1.0);
   void all_reduce_sum(std::span<const Span<double>> parts, double scale = 1.0);
 
+  /// Called with elements [offset, offset + n) of the arrays taken as one (this rank's share of a
+  /// chunk) and their sums over the ranks, which it overwrites with the values all ranks receive.
+  using ShareUpdate = std::function<void(std::size_t offset, float* sums, std::size_t n)>;
+  /// Sums `inputs` over the ranks as all_reduce_sum does (each rank's times its `scale`), but
+  /// hands only this rank's share of each sum to `update`, and writes every rank's updated values
+  /// into `outputs` (the same sizes, other memory). Which elements are a rank's share depends only
+  /// on the total size and the world size, so it is the same at every call.
+  void reduce_update(std::span<const Span<float>> inputs, std::span<const Span<float>> outputs,
+                     double scale, const ShareUpdate& update);
+  /// Gives every rank each rank's share of `parts` (the elements reduce_update hands that rank
+  /// for arrays of this total size), overwriting the rest.
+  void gather_shares(std::span<const Span<float>> parts);
+
   int rank() const;
   int size() const;
 
  private:
   struct State;
   explicit SharedMemoryGroup(std::unique_ptr<State> state);
-  template <typename T>
-  void reduce(std::span<const Span<T>> parts, T scale);
+  template <typename T, typename Update>
+  void reduce(std::span<const Span<T>> inputs, std::span<const Span<T>> outputs, T scale,
+              const Update& update);
   void barrier();
   std::unique_ptr<State> state_;
 };

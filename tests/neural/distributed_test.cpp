@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include <cstdlib>
+#include <filesystem>
 #include <map>
 #include <string>
 #include <utility>
@@ -160,9 +161,32 @@ std::vector<torch::Tensor> train_and_collect(internal::Collective* group, std::i
   return state;
 }
 
-std::vector<torch::Tensor> initial_state() {
+// The same ranks with Adam: each steps its share of the parameters (shard_optimizer, the trainer's
+// path) or all of them after the gradients' all-reduce. Parameters, then the first and second
+// moments (the sharded ones gathered), then 1 where the moments had been left sharded.
+std::vector<torch::Tensor> train_with_adam(internal::Collective& group, std::int64_t from,
+                                           bool shard) {
+  set_compute_threads(1);
   torch::manual_seed(5);
-  auto model = make_model({.kind = ModelKind::kLstm, .drt = true});
+  auto model = make_model({.kind = ModelKind::kCnn, .drt = true});
+  auto adam = make_adam(*model, {.learning_rate = 1e-3});
+  const auto batch = rows(fixed_batch(), from, kGlobalBatch / 2);
+  for (int step = 0; step < kSteps; ++step)
+    train_step(*model, adam, batch, {},
+               {.group = &group, .global_batch = kGlobalBatch, .shard_optimizer = shard});
+  const bool sharded = adam.moments_sharded;
+  group.gather_moments(adam);
+  std::vector<torch::Tensor> state;
+  for (const auto& p : model->parameters()) state.push_back(p.detach().clone());
+  for (const auto& p : model->parameters()) state.push_back(adam.state_of(p).exp_avg().clone());
+  for (const auto& p : model->parameters()) state.push_back(adam.state_of(p).exp_avg_sq().clone());
+  state.push_back(torch::tensor(sharded ? 1.0 : 0.0, torch::kDouble));
+  return state;
+}
+
+std::vector<torch::Tensor> initial_state_of(ModelKind kind) {
+  torch::manual_seed(5);
+  auto model = make_model({.kind = kind, .drt = true});
   std::vector<torch::Tensor> state;
   for (const auto& p : model->parameters()) state.push_back(p.detach().clone());
   return state;
@@ -176,6 +200,12 @@ class RankTest : public ::testing::Test {
   void TestBody() override {
     const DistributedEnv env = distributed_env_from_environment();
     internal::Collective group(env, torch::kCPU, std::chrono::seconds(60));
+    if (std::getenv("RAVE_TEST_ADAM")) {
+      for (bool shard : {true, false})
+        torch::save(train_with_adam(group, env.rank * (kGlobalBatch / 2), shard),
+                    out_ + (shard ? ".sharded" : ".whole"));
+      return;
+    }
     auto state = train_and_collect(&group, env.rank * (kGlobalBatch / 2), kGlobalBatch / 2);
     state.push_back(torch::tensor(group.sums_in_shared_memory() ? 1.0 : 0.0, torch::kDouble));
     torch::save(state, out_);
@@ -194,12 +224,31 @@ class RankTest : public ::testing::Test {
   return true;
 }();
 
-pid_t start_rank(int rank, int port, const std::string& out, bool shared_memory) {
-  return testing::start_test_process(
-      "DistributedTest.Rank",
-      {"RANK=" + std::to_string(rank), "WORLD_SIZE=2", "MASTER_ADDR=127.0.0.1",
-       "MASTER_PORT=" + std::to_string(port), "RAVE_TEST_RANK_OUT=" + out,
-       std::string("RAVE_SHARED_MEMORY=") + (shared_memory ? "1" : "0")});
+pid_t start_rank(int rank, int port, const std::string& out, bool shared_memory,
+                 bool adam = false) {
+  std::vector<std::string> variables{
+      "RANK=" + std::to_string(rank),
+      "WORLD_SIZE=2",
+      "MASTER_ADDR=127.0.0.1",
+      "MASTER_PORT=" + std::to_string(port),
+      "RAVE_TEST_RANK_OUT=" + out,
+      std::string("RAVE_SHARED_MEMORY=") + (shared_memory ? "1" : "0")};
+  if (adam) variables.push_back("RAVE_TEST_ADAM=1");
+  return testing::start_test_process("DistributedTest.Rank", variables);
+}
+
+void wait_for_ranks(const pid_t (&ranks)[2]) {
+  for (pid_t pid : ranks) {
+    int status = 0;
+    ASSERT_EQ(::waitpid(pid, &status, 0), pid);
+    ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << "a rank failed";
+  }
+}
+
+std::vector<torch::Tensor> load_state(const std::filesystem::path& path) {
+  std::vector<torch::Tensor> state;
+  torch::load(state, path.string());
+  return state;
 }
 
 double max_difference(const std::vector<torch::Tensor>& a, const std::vector<torch::Tensor>& b,
@@ -223,14 +272,8 @@ TEST_P(DistributedTest, TwoProcessesEqualOneWithTheDoubledBatch) {
   const int port = free_local_port();
   const pid_t ranks[2] = {start_rank(0, port, (dir / "rank0.pt").string(), shared_memory),
                           start_rank(1, port, (dir / "rank1.pt").string(), shared_memory)};
-  for (pid_t pid : ranks) {
-    int status = 0;
-    ASSERT_EQ(::waitpid(pid, &status, 0), pid);
-    ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << "a rank failed";
-  }
-  std::vector<torch::Tensor> rank0, rank1;
-  torch::load(rank0, (dir / "rank0.pt").string());
-  torch::load(rank1, (dir / "rank1.pt").string());
+  wait_for_ranks(ranks);
+  auto rank0 = load_state(dir / "rank0.pt"), rank1 = load_state(dir / "rank1.pt");
   for (auto* state : {&rank0, &rank1}) {
     ASSERT_FALSE(state->empty());
     EXPECT_EQ(state->back().item<double>(), shared_memory ? 1.0 : 0.0) << "the path of the sums";
@@ -238,7 +281,7 @@ TEST_P(DistributedTest, TwoProcessesEqualOneWithTheDoubledBatch) {
   }
   const auto one = train_and_collect(nullptr, 0, kGlobalBatch);
   const auto half = train_and_collect(nullptr, 0, kGlobalBatch / 2);
-  const auto start = initial_state();
+  const auto start = initial_state_of(ModelKind::kLstm);
   const std::size_t params = start.size();
   ASSERT_EQ(rank0.size(), one.size());
   EXPECT_EQ(max_difference(rank0, rank1, rank0.size(), false), 0.0);  // the ranks agree exactly
@@ -247,6 +290,27 @@ TEST_P(DistributedTest, TwoProcessesEqualOneWithTheDoubledBatch) {
   // The comparison can fail: the weights moved, and half the batch alone leads elsewhere.
   EXPECT_GT(max_difference(one, start, params, false), 1e-3);
   EXPECT_GT(max_difference(half, one, params, false), 1e-4);
+}
+
+// ZeRO stage 1 in shared memory: each rank stepping Adam on its share of the elements and
+// receiving the others' gives the weights and (gathered) moments that the all-reduce and a whole
+// Adam step on every rank give, bit for bit.
+TEST(DistributedAdamTest, ShardedStepsEqualWholeStepsExactly) {
+  const auto dir = rave::testing::scratch_dir("distributed-adam");
+  const int port = free_local_port();
+  const pid_t ranks[2] = {start_rank(0, port, (dir / "rank0").string(), true, true),
+                          start_rank(1, port, (dir / "rank1").string(), true, true)};
+  wait_for_ranks(ranks);
+  auto sharded = load_state(dir / "rank0.sharded"), whole = load_state(dir / "rank0.whole");
+  const auto other = load_state(dir / "rank1.sharded");
+  ASSERT_EQ(sharded.size(), whole.size());
+  EXPECT_EQ(sharded.back().item<double>(), 1.0) << "the sharded path was not taken";
+  EXPECT_EQ(whole.back().item<double>(), 0.0);
+  const std::size_t tensors = sharded.size() - 1;  // all but the flag
+  EXPECT_EQ(max_difference(sharded, whole, tensors, false), 0.0);
+  EXPECT_EQ(max_difference(sharded, other, tensors, false), 0.0);  // the ranks agree
+  const auto start = initial_state_of(ModelKind::kCnn);
+  EXPECT_GT(max_difference(sharded, start, start.size(), false), 1e-4);  // the weights moved
 }
 
 INSTANTIATE_TEST_SUITE_P(Sums, DistributedTest, ::testing::Values(true, false),

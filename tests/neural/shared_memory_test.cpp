@@ -1,6 +1,7 @@
 // The shared-memory sums of data-parallel training on one machine: exact sums over three ranks
 // for arrays of many sizes split into parts, chunk borders included, with and without per-rank
-// factors; a rank whose process is gone
+// factors; the sharded update (each rank updates its own share of every sum and receives the
+// others'); a rank whose process is gone
 // or silent stops the others with an error naming it instead of hanging; a segment that is not the
 // run's is refused. The peers are this test binary started again (SharedMemoryTest.Peer, listed
 // only in the processes the tests start).
@@ -10,6 +11,8 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cmath>
+#include <cstdint>
 #include <cstdlib>
 #include <filesystem>
 #include <sstream>
@@ -60,6 +63,59 @@ bool sums_are_exact(SharedMemoryGroup& group, int rank, int world, int round = 0
   return true;
 }
 
+// Float arrays of kSizes with rank `rank`'s values, and their spans.
+struct Arrays {
+  std::vector<std::vector<float>> data;
+  std::vector<Span<float>> parts;
+  Arrays(int rank, float fill_or_nan) {
+    for (std::size_t p = 0; p < kSizes.size(); ++p) {
+      data.emplace_back(kSizes[p]);
+      for (std::size_t i = 0; i < kSizes[p]; ++i)
+        data[p][i] = std::isnan(fill_or_nan) ? value<float>(rank, p, i) : fill_or_nan;
+    }
+    for (auto& a : data) parts.push_back({a.data(), a.size()});
+  }
+  std::span<const Span<float>> span() const { return parts; }
+};
+
+// reduce_update then gather_shares on `world` ranks; true when, as seen from rank `rank`, the
+// update got the exact sums of its share, every element was updated by exactly one rank (each
+// writes sum + (rank + 1) / 4, so every rank reads who owns what), and gather_shares gave every
+// element its owner's value.
+bool shares_are_disjoint_and_gathered(SharedMemoryGroup& group, int rank, int world) {
+  std::vector<std::pair<std::size_t, std::size_t>> where;  // flat offset -> (part, index)
+  for (std::size_t p = 0; p < kSizes.size(); ++p)
+    for (std::size_t i = 0; i < kSizes[p]; ++i) where.emplace_back(p, i);
+  const auto sum_at = [&](std::size_t flat) {
+    float expected = 0;
+    for (int r = 0; r < world; ++r)
+      expected += value<float>(r, where[flat].first, where[flat].second);
+    return expected;
+  };
+  const Arrays in(rank, NAN), out(-1, -1.0f);
+  std::vector<std::uint8_t> mine(where.size(), 0);
+  bool sums_right = true;
+  group.reduce_update(in.span(), out.span(), 1.0, [&](std::size_t at, float* sums, std::size_t n) {
+    for (std::size_t k = 0; k < n; ++k) {
+      sums_right = sums_right && sums[k] == sum_at(at + k);
+      sums[k] += static_cast<float>(rank + 1) / 4, mine[at + k] = 1;
+    }
+  });
+  std::vector<int> owner(where.size(), -1);
+  for (std::size_t f = 0; f < where.size(); ++f) {
+    const float code = (out.data[where[f].first][where[f].second] - sum_at(f)) * 4 - 1;
+    owner[f] = code == 0 || code == 1 || code == 2 ? static_cast<int>(code) : -1;
+    if (owner[f] < 0 || owner[f] >= world || (owner[f] == rank) != (mine[f] == 1)) return false;
+  }
+  Arrays gathered(rank, NAN);
+  group.gather_shares(gathered.span());
+  for (std::size_t f = 0; f < where.size(); ++f) {
+    const auto [p, i] = where[f];
+    if (gathered.data[p][i] != value<float>(owner[f], p, i)) return false;
+  }
+  return sums_right;
+}
+
 // A peer rank, in a process a test started: RAVE_TEST_SHM="name rank world mode".
 class PeerTest : public ::testing::Test {
  public:
@@ -74,6 +130,10 @@ class PeerTest : public ::testing::Test {
     if (mode == "sleep") std::this_thread::sleep_for(std::chrono::seconds(20));
     group.start(std::vector<pid_t>(static_cast<std::size_t>(world), ::getppid()),
                 std::chrono::seconds(60));
+    if (mode == "shares") {
+      EXPECT_TRUE(shares_are_disjoint_and_gathered(group, rank, world));
+      return;
+    }
     for (int round = 0; round < 2; ++round) {
       EXPECT_TRUE(sums_are_exact<float>(group, rank, world, round));
       EXPECT_TRUE(sums_are_exact<double>(group, rank, world, round));
@@ -121,6 +181,16 @@ TEST(SharedMemoryTest, ThreeRanksSumExactlyAcrossChunksAndParts) {
   SharedMemoryGroup::unlink(name);
   EXPECT_FALSE(listed_in_dev_shm(name));
   for (pid_t pid : peers) EXPECT_TRUE(exited_cleanly(pid)) << "a peer's sums were wrong";
+}
+
+TEST(SharedMemoryTest, EachRankUpdatesItsOwnShareAndReceivesTheOthers) {
+  const std::string name = SharedMemoryGroup::unique_name();
+  auto group = SharedMemoryGroup::create(3, name);
+  const pid_t peers[] = {start_peer(name, 1, 3, "shares"), start_peer(name, 2, 3, "shares")};
+  group.start({::getpid(), peers[0], peers[1]}, std::chrono::seconds(60));
+  EXPECT_TRUE(shares_are_disjoint_and_gathered(group, 0, 3));
+  SharedMemoryGroup::unlink(name);
+  for (pid_t pid : peers) EXPECT_TRUE(exited_cleanly(pid)) << "a peer saw wrong shares";
 }
 
 TEST(SharedMemoryTest, AGoneRankStopsTheOthersWithItsName) {
