@@ -32,7 +32,23 @@ std::array<int, 8> candidate_order(std::uint64_t seed, int epoch, std::size_t fi
 }
 
 // Appends one decoded problem to a batch under construction.
-void append(HostBatch& b, LoadedProblem&& p, std::size_t position) {
+// A problem on its way from the decoding stage to the batch: the item's index in the visiting
+// order, and the problem, decoded here or `kept` in the cache.
+struct Decoded {
+  std::size_t first = 0;
+  const LoadedProblem* kept = nullptr;
+  LoadedProblem problem;
+};
+
+// An empty batch with room for a full one, so appending never moves the images.
+void start_batch(HostBatch& b, const PipelineOptions& o) {
+  const auto n = static_cast<std::size_t>(o.batch_size),
+             side = static_cast<std::size_t>(o.image_size);
+  b.image_size = o.image_size;
+  b.images.reserve(n * 16 * side * side);  // 16 panels
+}
+
+void append(HostBatch& b, const LoadedProblem& p, std::size_t position) {
   b.images.insert(b.images.end(), p.image.begin(), p.image.end());
   b.targets.push_back(p.target);
   b.meta_target.insert(b.meta_target.end(), p.meta_target.begin(), p.meta_target.end());
@@ -110,19 +126,21 @@ void BatchStream::Shared::run() {
     }
     return next++;
   };
+  // A kept problem travels as a pointer into the cache unless its candidates are permuted.
   const auto decode = [&](std::size_t i) {
     const std::size_t file = order[i];
-    const LoadedProblem* kept = cache ? cache->find(file) : nullptr;
-    LoadedProblem problem =
-        kept ? *kept : load_problem(files[file], resize, options.candidates_only);
-    if (cache && !kept) cache->store(file, problem);
+    Decoded out{i, cache ? cache->find(file) : nullptr, {}};
+    if (out.kept && !options.shuffle_candidates) return out;
+    out.problem = out.kept ? *out.kept : load_problem(files[file], resize, options.candidates_only);
+    if (cache && !out.kept) cache->store(file, out.problem);
     if (options.shuffle_candidates)
-      permute_candidates(problem, candidate_order(options.seed, epoch, file));
-    return std::make_pair(i, std::move(problem));
+      permute_candidates(out.problem, candidate_order(options.seed, epoch, file));
+    out.kept = nullptr;
+    return out;
   };
-  const auto sink = [&](std::pair<std::size_t, LoadedProblem> item) {
-    if (batch.size == 0) batch.image_size = options.image_size;
-    append(batch, std::move(item.second), order[item.first]);
+  const auto sink = [&](Decoded item) {
+    if (batch.size == 0) start_batch(batch, options);
+    append(batch, item.kept ? *item.kept : item.problem, order[item.first]);
     if (batch.size == options.batch_size || item.first + 1 == order.size()) {
       batch.global_size = global_sizes[batches++];
       push(std::exchange(batch, {}), false);
@@ -133,10 +151,8 @@ void BatchStream::Shared::run() {
     tbb::parallel_pipeline(
         static_cast<std::size_t>(4 * options.threads),
         tbb::make_filter<void, std::size_t>(tbb::filter_mode::serial_in_order, source) &
-            tbb::make_filter<std::size_t, std::pair<std::size_t, LoadedProblem>>(
-                tbb::filter_mode::parallel, decode) &
-            tbb::make_filter<std::pair<std::size_t, LoadedProblem>, void>(
-                tbb::filter_mode::serial_in_order, sink));
+            tbb::make_filter<std::size_t, Decoded>(tbb::filter_mode::parallel, decode) &
+            tbb::make_filter<Decoded, void>(tbb::filter_mode::serial_in_order, sink));
   });
 }
 

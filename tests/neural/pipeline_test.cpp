@@ -278,22 +278,29 @@ TEST(DatasetTest, PermutedCandidatesCarryTheTarget) {
   EXPECT_EQ(order[static_cast<std::size_t>(q.target)], p.target);
 }
 
+// Kept problems go to the batch straight from the cache, or as copies when their candidates are
+// permuted: the same batches either way.
 TEST(PipelineTest, CachedEpochsEqualDecodedOnes) {
   const auto root = testing::write_synthetic_dataset("cache", {ConfigId::kOutInCenter}, 20);
   const auto files = list_split(root, Split::kTrain, {});
-  const PipelineOptions options{
-      .image_size = 80, .batch_size = 5, .threads = 2, .shuffle = true, .shuffle_candidates = true};
-  ProblemCache cache(files.size(), options, std::size_t{1} << 30);
-  ProblemCache tiny(files.size(), options, 1000);
-  EXPECT_TRUE(cache.enabled());
-  EXPECT_FALSE(tiny.enabled());
-  for (int epoch : {1, 2}) {
-    std::vector<HostBatch> plain, cached;
-    BatchStream a(files, options, epoch), b(files, options, epoch, &cache);
-    while (auto x = a.next()) plain.push_back(std::move(*x));
-    while (auto x = b.next()) cached.push_back(std::move(*x));
-    EXPECT_EQ(plain, cached) << epoch;
-    EXPECT_EQ(cache.size(), files.size());
+  for (bool permuted : {true, false}) {
+    const PipelineOptions options{.image_size = 80,
+                                  .batch_size = 5,
+                                  .threads = 2,
+                                  .shuffle = true,
+                                  .shuffle_candidates = permuted};
+    ProblemCache cache(files.size(), options, std::size_t{1} << 30);
+    ProblemCache tiny(files.size(), options, 1000);
+    EXPECT_TRUE(cache.enabled());
+    EXPECT_FALSE(tiny.enabled());
+    for (int epoch : {1, 2}) {
+      std::vector<HostBatch> plain, cached;
+      BatchStream a(files, options, epoch), b(files, options, epoch, &cache);
+      while (auto x = a.next()) plain.push_back(std::move(*x));
+      while (auto x = b.next()) cached.push_back(std::move(*x));
+      EXPECT_EQ(plain, cached) << epoch << " " << permuted;
+      EXPECT_EQ(cache.size(), files.size());
+    }
   }
 }
 
