@@ -6,6 +6,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -80,11 +81,13 @@ std::string read_text(const std::filesystem::path& path) {
 }
 
 // Waits for every rank; once one fails, gives the others kGrace to notice, then stops them.
+// Until then it sleeps in waitpid: polling would wake a core the ranks are using.
 void wait_all(std::vector<Rank>& ranks) {
   std::optional<std::chrono::steady_clock::time_point> failed_at;
   for (std::size_t left = ranks.size(); left > 0;) {
     int status = 0;
-    const pid_t pid = ::waitpid(-1, &status, WNOHANG);
+    const pid_t pid = ::waitpid(-1, &status, failed_at ? WNOHANG : 0);
+    if (pid < 0 && errno == EINTR) continue;
     if (pid <= 0) {
       if (failed_at && std::chrono::steady_clock::now() - *failed_at > kGrace)
         for (auto& r : ranks)
