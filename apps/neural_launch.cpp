@@ -1,6 +1,7 @@
 // neural_launch.hpp (part of rave-train).
 #include "apps/neural_launch.hpp"
 
+#include <sched.h>
 #include <signal.h>
 #include <spawn.h>
 #include <sys/wait.h>
@@ -28,6 +29,7 @@ namespace rave::apps {
 namespace {
 
 constexpr const char* kErrorFileVariable = "RAVE_RANK_ERROR_FILE";
+constexpr const char* kCpuBindingVariable = "RAVE_CPU_BINDING";  // each rank's CPUs, for the log
 constexpr auto kGrace =
     std::chrono::seconds(10);  // after one rank fails, before the rest are stopped
 
@@ -71,6 +73,46 @@ pid_t spawn_rank(const std::vector<std::string>& args, const std::vector<std::st
       rc != 0)
     throw UsageError(std::string("--nproc: cannot start a rank (") + std::strerror(rc) + ")");
   return pid;
+}
+
+// The CPUs this process may run on, in order (empty when unknown).
+std::vector<int> allowed_cpus() {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  if (::sched_getaffinity(0, sizeof set, &set) != 0) return {};
+  std::vector<int> cpus;
+  for (int c = 0; c < CPU_SETSIZE; ++c)
+    if (CPU_ISSET(c, &set)) cpus.push_back(c);
+  return cpus;
+}
+
+// Rank r's share of `cpus` among n ranks: the r-th of n contiguous blocks whose sizes differ by
+// at most one.
+std::vector<int> cpu_share(const std::vector<int>& cpus, int r, int n) {
+  const auto c = cpus.size(), ranks = static_cast<std::size_t>(n), i = static_cast<std::size_t>(r);
+  return {cpus.begin() + static_cast<std::ptrdiff_t>(i * c / ranks),
+          cpus.begin() + static_cast<std::ptrdiff_t>((i + 1) * c / ranks)};
+}
+
+bool set_affinity(const std::vector<int>& cpus) {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  for (int c : cpus) CPU_SET(c, &set);
+  return ::sched_setaffinity(0, sizeof set, &set) == 0;
+}
+
+// "0-3" / "0,2,5": a CPU list as taskset and /proc write it.
+std::string cpu_list(const std::vector<int>& cpus) {
+  std::string out;
+  for (std::size_t i = 0; i < cpus.size();) {
+    std::size_t j = i;
+    while (j + 1 < cpus.size() && cpus[j + 1] == cpus[j] + 1) ++j;
+    if (!out.empty()) out += ',';
+    out += std::to_string(cpus[i]);
+    if (j > i) out.append("-").append(std::to_string(cpus[j]));
+    i = j + 1;
+  }
+  return out;
 }
 
 std::string read_text(const std::filesystem::path& path) {
@@ -139,22 +181,40 @@ int report(const std::vector<Rank>& ranks) {
 
 bool launched_rank() { return std::getenv(kErrorFileVariable) != nullptr; }
 
-int launch_ranks(int nproc) {
+std::string rank_cpu_binding() {
+  const char* binding = launched_rank() ? std::getenv(kCpuBindingVariable) : nullptr;
+  return binding ? binding : "";
+}
+
+int launch_ranks(int nproc, bool bind_cpus) {
   const auto args = command_line_without_nproc();
   const int port = free_local_port();
   const auto dir =
       std::filesystem::temp_directory_path() / ("rave-ranks-" + std::to_string(::getpid()));
   std::filesystem::create_directories(dir);
+  // Each rank inherits the affinity this process has while it starts it; ours is put back after.
+  const auto cpus = allowed_cpus();
+  bind_cpus = bind_cpus && cpus.size() >= static_cast<std::size_t>(nproc);
+  std::string binding;
+  for (int r = 0; bind_cpus && r < nproc; ++r)
+    binding.append(r ? " | " : "").append(cpu_list(cpu_share(cpus, r, nproc)));
   std::vector<Rank> ranks(static_cast<std::size_t>(nproc));
   for (int r = 0; r < nproc; ++r) {
     auto& rank = ranks[static_cast<std::size_t>(r)];
     rank.error_file = dir / ("rank-" + std::to_string(r) + ".err");
     const std::string n = std::to_string(nproc), i = std::to_string(r);
-    rank.pid = spawn_rank(
-        args, {"RANK=" + i, "LOCAL_RANK=" + i, "WORLD_SIZE=" + n, "LOCAL_WORLD_SIZE=" + n,
-               "MASTER_ADDR=127.0.0.1", "MASTER_PORT=" + std::to_string(port),
-               std::string(kErrorFileVariable) + "=" + rank.error_file.string()});
+    std::vector<std::string> env{"RANK=" + i,
+                                 "LOCAL_RANK=" + i,
+                                 "WORLD_SIZE=" + n,
+                                 "LOCAL_WORLD_SIZE=" + n,
+                                 "MASTER_ADDR=127.0.0.1",
+                                 "MASTER_PORT=" + std::to_string(port),
+                                 std::string(kErrorFileVariable) + "=" + rank.error_file.string()};
+    if (bind_cpus && set_affinity(cpu_share(cpus, r, nproc)))
+      env.push_back(std::string(kCpuBindingVariable) + "=" + binding);
+    rank.pid = spawn_rank(args, env);
   }
+  if (bind_cpus) set_affinity(cpus);
   wait_all(ranks);
   const int code = report(ranks);
   std::error_code ec;

@@ -29,6 +29,7 @@ struct TrainArgs {
   std::string data, out, label_embeddings = "glove", device = "auto", precision = "fp32";
   std::vector<std::string> train_configs, test_configs;
   int epochs = 200, batch_size = 32, image_size = 0, threads = 0, loader_threads = 0, nproc = 1;
+  bool no_cpu_bind = false;
   std::size_t cache_mb = 2048;
   double lr = 1e-4;
   std::optional<double> meta_alpha, meta_beta;
@@ -126,6 +127,8 @@ int run_train(const TrainArgs& args) {
       o.learning_rate, neural::resolve_device_name(o.device).c_str(),
       std::string(neural::precision_name(o.precision)).c_str(), o.threads,
       world > 1 ? " per rank" : "");
+  if (const auto cpus = rank_cpu_binding(); !cpus.empty())
+    std::printf("CPUs of the ranks: %s\n", cpus.c_str());
   std::fflush(stdout);
   StatusLine status;
   const neural::TrainResult r =
@@ -192,6 +195,9 @@ Runner add_train(CLI::App& app) {
                   "on one machine sum through shared memory, RAVE_SHARED_MEMORY=0 for Gloo)")
       ->capture_default_str()
       ->check(CLI::PositiveNumber);
+  cmd->add_flag("--no-cpu-bind", a->no_cpu_bind,
+                "With --nproc, leave the ranks to the scheduler instead of binding each to its "
+                "share of the CPUs (contiguous blocks, as taskset)");
   cmd->add_flag("--no-sync-batch-norm", a->no_sync_batch_norm,
                 "With several ranks, batch-norm statistics per rank (PyTorch DDP's default) "
                 "instead of the global batch");
@@ -218,7 +224,7 @@ Runner add_train(CLI::App& app) {
         throw UsageError(
             "--nproc with WORLD_SIZE set: the ranks are started already (torchrun, Slurm); drop "
             "--nproc");
-      return launch_ranks(a->nproc);
+      return launch_ranks(a->nproc, !a->no_cpu_bind);
     }
     return run_as_rank([&] { return run_train(*a); });
   };

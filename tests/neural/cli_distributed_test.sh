@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # CLI contract of data-parallel training and the newer train/eval flags: `rave train --nproc 2`
-# trains, reports once and resumes; a killed rank stops the run with one error line naming it, and
+# trains, reports once and resumes; each rank is bound to its own CPUs unless --no-cpu-bind; a killed rank stops the run with one error line naming it, and
 # --resume continues from the last checkpoint; a bad file read by one rank is one line; resume with
 # another label table is refused naming it; `rave eval --no-candidates-only`; bad --precision and
 # --device words; RAVE_SHARED_MEMORY (0 trains over Gloo, a mistyped value is refused).
@@ -23,8 +23,9 @@ for f in best.pt last.pt metrics.jsonl test.md; do [[ -s "$work/run/$f" ]] || fa
 tests=$(find "$work/data" -name '*_test.xml' | wc -l)
 scored=$(grep "^| CNN+DRT |" "$work/out" | awk -F'|' '{gsub(/ /, "", $12); print $12}')
 [[ "$scored" == "$tests" ]] || fail "nproc 2 scored $scored of $tests test problems"
-[[ $(run train -o "$work/run" -e 2 -b 8 --nproc 2 --resume) == 0 ]] || fail "nproc 2 resume: $(cat "$work/err")"
+[[ $(run train -o "$work/run" -e 2 -b 8 --nproc 2 --resume --no-cpu-bind) == 0 ]] || fail "nproc 2 resume: $(cat "$work/err")"
 grep -q "^epoch 2/2 " "$work/out" && ! grep -q "^epoch 1/2 " "$work/out" || fail "resume did not continue at epoch 2"
+! grep -q "^CPUs of the ranks" "$work/out" || fail "--no-cpu-bind still bound the ranks"
 [[ $(run train -o "$work/run" -e 3 -b 8 --resume) == 2 ]] || fail "resume with another world size"
 one_line "world size 2 (checkpoint) vs 1 (now)" "world size difference not named"
 
@@ -34,7 +35,18 @@ one_line "world size 2 (checkpoint) vs 1 (now)" "world size difference not named
 launcher=$!
 for _ in $(seq 1800); do [[ -s "$work/kill/metrics.jsonl" ]] && break; sleep 0.1; done
 rank1=""
-for pid in $(pgrep -P "$launcher"); do grep -qz "^RANK=1$" "/proc/$pid/environ" && rank1=$pid; done
+declare -A cpus_of
+for pid in $(pgrep -P "$launcher"); do
+  r=$(tr '\0' '\n' <"/proc/$pid/environ" | sed -n 's/^RANK=//p')
+  cpus_of[$r]=$(sed -n 's/^Cpus_allowed_list:\s*//p' "/proc/$pid/status")
+  [[ "$r" == 1 ]] && rank1=$pid
+done
+# Each rank runs bound to its own CPUs, as the header says (with at least 2 CPUs to share).
+if (($(nproc) >= 2)); then
+  [[ -n "${cpus_of[0]}" && "${cpus_of[0]}" != "${cpus_of[1]}" ]] || fail "ranks not bound: ${cpus_of[*]}"
+  grep -qx "CPUs of the ranks: ${cpus_of[0]} | ${cpus_of[1]}" "$work/kill.out" ||
+    fail "binding line: $(head -2 "$work/kill.out") vs ${cpus_of[*]}"
+fi
 [[ -n "$rank1" ]] && kill -9 "$rank1" || fail "no rank 1 to kill"
 wait "$launcher"; code=$?
 [[ $code == 1 ]] || fail "killed rank: exit code $code"
