@@ -308,12 +308,6 @@ torch::Tensor Collective::all_reduce_sum(const torch::Tensor& tensor) {
 
 namespace {
 
-void zero_missing_gradients(FusedAdam& adam) {
-  for (auto& group : adam.param_groups())
-    for (auto& p : group.params())
-      if (!p.grad().defined()) p.mutable_grad() = torch::zeros_like(p);
-}
-
 std::vector<Span<float>> float_spans(const std::vector<torch::Tensor>& tensors) {
   std::vector<Span<float>> spans;
   for (const auto& t : tensors)
@@ -325,7 +319,7 @@ std::vector<Span<float>> float_spans(const std::vector<torch::Tensor>& tensors) 
 
 bool Collective::reduce_and_step(FusedAdam& adam, double scale) {
   torch::NoGradGuard no_grad;
-  zero_missing_gradients(adam);
+  for (auto& group : adam.param_groups()) (void)gradients_or_zeros(group.params());
   if (!impl_->shared || !adam.begin_pieces()) return false;
   const auto parameters = adam.piece_parameters();
   std::vector<torch::Tensor> gradients;
@@ -361,17 +355,20 @@ void Collective::barrier() {
   }
 }
 
-void average_gradients(Collective& group, const std::vector<torch::Tensor>& parameters,
-                       std::int64_t local, std::int64_t global) {
-  std::vector<torch::Tensor> grads;
-  const double weight = gradient_weight(local, global);
+std::vector<torch::Tensor> gradients_or_zeros(const std::vector<torch::Tensor>& parameters) {
   torch::NoGradGuard no_grad;
+  std::vector<torch::Tensor> grads;
   for (const auto& p : parameters) {
     auto& g = const_cast<torch::Tensor&>(p).mutable_grad();
     if (!g.defined()) g = torch::zeros_like(p);
     grads.push_back(g);
   }
-  group.all_reduce_sum(grads, weight);
+  return grads;
+}
+
+void average_gradients(Collective& group, const std::vector<torch::Tensor>& parameters,
+                       std::int64_t local, std::int64_t global) {
+  group.all_reduce_sum(gradients_or_zeros(parameters), gradient_weight(local, global));
 }
 
 }  // namespace rave::neural::internal

@@ -3,7 +3,8 @@
 # (batch B) against --nproc 2 single-threaded ranks (batch B/2 each: the same global batch B),
 # alternating ROUNDS times so every variant sees the same load. Variants of the two ranks: per-rank
 # batch norm with the sums in shared memory (the default path on one machine), batch norm over the
-# global batch (sync), and per-rank batch norm with the sums over Gloo (RAVE_SHARED_MEMORY=0).
+# global batch (sync), per-rank batch norm with the sums over Gloo (RAVE_SHARED_MEMORY=0), and
+# per-rank batch norm in shared memory with the ranks left unbound (--no-cpu-bind).
 # Reports the training rate (problems/s, from metrics.jsonl, epochs after the first: the decoded
 # split is cached by then) per run, then the median of the rounds' medians and its ratio to one
 # process.
@@ -15,7 +16,7 @@ work="$(mktemp -d)"; trap 'rm -rf "$work"' EXIT
 rates() {  # median and max of train_problems_per_s over epochs 2.. of a run folder
   /usr/bin/python3 -c "import json,statistics,sys; r=[json.loads(l)['train_problems_per_s'] for l in open(sys.argv[1])][1:]; print(f'{statistics.median(r):.1f} {max(r):.1f}')" "$1/metrics.jsonl"
 }
-modes=(one two two-sync two-gloo)
+modes=(one two two-sync two-gloo two-unbound)
 declare -A all
 echo "global batch $batch; load average at the start: $(cut -d' ' -f1-3 /proc/loadavg)"
 for round in $(seq "$rounds"); do
@@ -28,20 +29,21 @@ for round in $(seq "$rounds"); do
       two) "$rave" "${common[@]}" "${two[@]}" --no-sync-batch-norm >/dev/null ;;
       two-sync) "$rave" "${common[@]}" "${two[@]}" >/dev/null ;;
       two-gloo) RAVE_SHARED_MEMORY=0 "$rave" "${common[@]}" "${two[@]}" --no-sync-batch-norm >/dev/null ;;
+      two-unbound) "$rave" "${common[@]}" "${two[@]}" --no-sync-batch-norm --no-cpu-bind >/dev/null ;;
     esac
     read -r median max < <(rates "$out")
     all[$mode]+="$median "
     echo "round $round, $mode: median $median problems/s [max $max], load $(cut -d' ' -f1 /proc/loadavg)"
   done
 done
-/usr/bin/python3 - "$batch" "${all[one]}" "${all[two]}" "${all[two-sync]}" "${all[two-gloo]}" <<'PY'
+/usr/bin/python3 - "$batch" "${all[one]}" "${all[two]}" "${all[two-sync]}" "${all[two-gloo]}" "${all[two-unbound]}" <<'PY'
 import statistics, sys
 batch = int(sys.argv[1])
-one, two, sync, gloo = ([float(x) for x in a.split()] for a in sys.argv[2:])
+one, two, sync, gloo, unbound = ([float(x) for x in a.split()] for a in sys.argv[2:])
 m1 = statistics.median(one)
 print(f"1 process x 1 thread, batch {batch}: {m1:.1f} problems/s (median of the rounds' medians)")
 for name, r in [("per-rank batch norm, shared memory", two), ("global batch norm, shared memory", sync),
-                ("per-rank batch norm, Gloo", gloo)]:
+                ("per-rank batch norm, Gloo", gloo), ("per-rank batch norm, shared memory, unbound", unbound)]:
     m = statistics.median(r)
     print(f"2 ranks x 1 thread, batch 2 x {batch // 2}, {name}: {m:.1f} problems/s: {m / m1:.2f}x")
 PY
