@@ -7,8 +7,8 @@
 // (rank_error_file()) instead of printing it, so one failure never prints N lines. Unless told not
 // to, each rank is bound to its share of the CPUs this process may use (contiguous blocks, as
 // `taskset` would): a rank's helper threads then take time from that rank only, and no rank's
-// compute thread waits behind another's. Two single-threaded ranks on 2 cores trained 6% faster
-// bound than not (median of 3 alternating runs).
+// compute thread waits behind another's (on 2 cores: 6% faster bound in one alternating
+// comparison, no difference in another; bench/README.md).
 //
 //   if (nproc > 1 && !launched_rank()) return launch_ranks(nproc);
 #include <functional>
