@@ -89,8 +89,11 @@ class AutocastScope {
 BatchTensors to_tensors(const HostBatch& b, const torch::Device& device) {
   const std::int64_t n = b.size, s = b.image_size;
   BatchTensors t;
-  t.input.images =
-      on_device(b.images.data(), {n, kPanels, s, s}, torch::kUInt8, device).to(torch::kFloat);
+  // On the CPU the conversion to float is the copy; no owning uint8 copy first.
+  const std::vector<std::int64_t> panels{n, kPanels, s, s};
+  t.input.images = device.is_cuda()
+                       ? on_device(b.images.data(), panels, torch::kUInt8, device).to(torch::kFloat)
+                       : wrap(b.images.data(), panels, torch::kUInt8).to(torch::kFloat);
   t.input.labels = on_device(b.labels.data(), {n, 6}, torch::kLong, device);
   t.input.indicator = on_device(b.indicator.data(), {n}, torch::kFloat, device);
   t.targets = on_device(b.targets.data(), {n}, torch::kLong, device);

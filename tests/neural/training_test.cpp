@@ -52,6 +52,25 @@ BatchTensors random_batch(std::int64_t n, ConfigId config = ConfigId::kOutInCent
   return b;
 }
 
+// A host batch as CPU tensors: the grey levels as floats, the rest as given, and every tensor
+// owning its memory (the trainer drops the host batch before the step).
+TEST_F(TrainingTest, HostBatchTensorsOwnTheirMemory) {
+  const auto data = testing::write_synthetic_dataset("to-tensors", {ConfigId::kCenterSingle}, 10);
+  BatchStream stream(list_split(data, engine::Split::kTrain, {}), {.batch_size = 3}, 1);
+  HostBatch host = *stream.next();
+  const BatchTensors t = to_tensors(host, torch::kCPU);
+  const auto images = torch::tensor(std::vector<float>(host.images.begin(), host.images.end()))
+                          .reshape({3, 16, 80, 80});
+  const auto targets = torch::tensor(host.targets);
+  ASSERT_EQ(t.input.images.scalar_type(), torch::kFloat);
+  EXPECT_TRUE(torch::equal(t.input.images, images));
+  EXPECT_TRUE(torch::equal(t.targets, targets));
+  std::fill(host.images.begin(), host.images.end(), std::uint8_t{7});
+  std::fill(host.targets.begin(), host.targets.end(), 7);
+  EXPECT_TRUE(torch::equal(t.input.images, images));
+  EXPECT_TRUE(torch::equal(t.targets, targets));
+}
+
 TEST_F(TrainingTest, LossIsCrossEntropyPlusWeightedMeanBce) {
   auto model = make_model({.kind = ModelKind::kResNet, .image_size = 80});
   const auto batch = random_batch(4);
