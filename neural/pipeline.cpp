@@ -202,26 +202,21 @@ std::size_t ProblemCache::problem_bytes(const PipelineOptions& options) {
 
 ProblemCache::ProblemCache(std::size_t files, const PipelineOptions& options,
                            std::size_t budget_bytes)
-    : capacity_(std::min(files, budget_bytes / problem_bytes(options))),
-      slots_(capacity_),
-      states_(std::make_unique<std::atomic<std::uint8_t>[]>(capacity_)) {}
+    : capacity_(std::min(files, budget_bytes / problem_bytes(options))) {
+  slots_.resize(capacity_);
+}
 
 const LoadedProblem* ProblemCache::find(std::size_t i) const {
-  return i < capacity_ && states_[i].load(std::memory_order_acquire) == kReady ? &*slots_[i]
-                                                                               : nullptr;
+  return i < slots_.size() && slots_[i] ? &*slots_[i] : nullptr;
 }
 
 void ProblemCache::store(std::size_t i, const LoadedProblem& problem) {
-  std::uint8_t empty = kEmpty;
-  if (i >= capacity_ || !states_[i].compare_exchange_strong(empty, kFilling)) return;
-  slots_[i] = problem;
-  states_[i].store(kReady, std::memory_order_release);
+  if (i < slots_.size()) slots_[i] = problem;
 }
 
 std::size_t ProblemCache::size() const {
-  std::size_t n = 0;
-  for (std::size_t i = 0; i < capacity_; ++i) n += find(i) != nullptr;
-  return n;
+  return static_cast<std::size_t>(
+      std::count_if(slots_.begin(), slots_.end(), [](const auto& s) { return s.has_value(); }));
 }
 
 BatchStream::BatchStream(std::span<const DataFile> files, const PipelineOptions& options, int epoch,

@@ -10,7 +10,6 @@
 //   BatchStream stream(files, {.image_size = 80, .batch_size = 32, .threads = 2, .shuffle = true},
 //   epoch); while (auto batch = stream.next()) train_step(*batch);      // rethrows a bad file's
 //   InputError
-#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -60,8 +59,8 @@ struct HostBatch {
 /// Decoded problems kept from one epoch to the next, so that the pipeline only copies memory for
 /// them after the first epoch. Owned by the caller, one per file list and PipelineOptions. It keeps
 /// the first files of the list (by position) that fit in `budget_bytes`, and the rest is decoded
-/// from disk every epoch. Thread-safe: a slot is written once, by whichever thread claims it first
-/// (a pipeline worker or a CacheWarmer), and is visible to find() only when complete.
+/// from disk every epoch. The pipeline writes each slot at most once per epoch, from one worker,
+/// and epochs do not overlap, so slots need no lock.
 class ProblemCache {
  public:
   ProblemCache(std::size_t files, const PipelineOptions& options, std::size_t budget_bytes);
@@ -73,16 +72,14 @@ class ProblemCache {
   static std::size_t problem_bytes(const PipelineOptions& options);
   /// The problem at file position `i` when kept.
   const LoadedProblem* find(std::size_t i) const;
-  /// Keeps problem `i` when i < capacity() and no other thread has kept or is keeping it.
+  /// Keeps problem `i` when i < capacity().
   void store(std::size_t i, const LoadedProblem& problem);
   /// Problems kept so far.
   std::size_t size() const;
 
  private:
-  enum State : std::uint8_t { kEmpty, kFilling, kReady };
   std::size_t capacity_ = 0;
   std::vector<std::optional<LoadedProblem>> slots_;
-  std::unique_ptr<std::atomic<std::uint8_t>[]> states_;
 };
 
 /// The order an epoch visits `n` files: 0..n-1, or a permutation that depends on (seed, epoch)

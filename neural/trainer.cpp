@@ -11,7 +11,6 @@
 #include "common/atomic_file.hpp"
 #include "common/error.hpp"
 #include "common/random.hpp"
-#include "neural/cache_warmer.hpp"
 #include "neural/internal/checkpoint.hpp"
 #include "neural/internal/collective.hpp"
 #include "neural/internal/resume.hpp"
@@ -258,9 +257,6 @@ class Run {
     if (group_ && o.sync_batch_norm) set_batch_norm_group(*model_, group_.get());
     if (o.resume && fs::exists(last_)) resume();
     if (group_) group_->broadcast(replicated_state(*model_));  // rank 0's weights everywhere
-    // A rank's share of the training files changes every epoch; decode the rest in idle time.
-    if (o.distributed.world_size > 1 && train_cache_.enabled())
-      warmer_.emplace(files_.train, train_pipe_, train_cache_);
   }
 
   int epochs_done() const { return info_.epoch; }
@@ -367,7 +363,6 @@ class Run {
   CheckpointInfo info_;
   PipelineOptions train_pipe_, eval_pipe_;
   ProblemCache train_cache_, val_cache_;
-  std::optional<CacheWarmer> warmer_;  // after the caches: stops before they go
 };
 
 }  // namespace
