@@ -78,9 +78,6 @@ class Collective {
 /// Gloo; any other value is a UsageError naming it (the trainer asks before it writes anything).
 bool shared_memory_allowed();
 
-/// Sets every parameter's gradient to the gradient of the global batch's mean loss: this rank's
-/// gradients (of its own mean loss over `local` problems) are weighted by local / global and
-/// summed over the ranks. Missing gradients count as zeros.
 /// The gradients of `parameters`, missing ones set to zeros first (every rank then sums the same
 /// tensors).
 std::vector<torch::Tensor> gradients_or_zeros(const std::vector<torch::Tensor>& parameters);
@@ -90,6 +87,9 @@ inline double gradient_weight(std::int64_t local, std::int64_t global) {
   return static_cast<double>(local) / static_cast<double>(global);
 }
 
+/// Sets every parameter's gradient to the gradient of the global batch's mean loss: this rank's
+/// gradients (of its own mean loss over `local` problems) are weighted by local / global and
+/// summed over the ranks. Missing gradients count as zeros.
 void average_gradients(Collective& group, const std::vector<torch::Tensor>& parameters,
                        std::int64_t local, std::int64_t global);
 
