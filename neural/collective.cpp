@@ -69,8 +69,12 @@ bool shared_memory_allowed() {
 }
 
 struct Collective::Impl {
+#if defined(RAVE_HAVE_GLOO) || defined(RAVE_HAVE_NCCL)
+  c10::intrusive_ptr<c10d::Store> store;
+#endif
   c10::intrusive_ptr<Group> group;
   std::optional<SharedMemoryGroup> shared;  // the CPU sums, when every rank is on this machine
+  int regions = 0;                          // shared_region calls so far
 };
 
 #if defined(RAVE_HAVE_GLOO) || defined(RAVE_HAVE_NCCL)
@@ -144,24 +148,36 @@ bool all_ranks_say(c10d::Store& store, const DistributedEnv& env, const std::str
   return same;
 }
 
-// Rank 0 creates the segment and publishes its name (empty when it could not: a full or missing
-// /dev/shm); the others map it by that name. nullopt where this rank has no segment.
-std::optional<SharedMemoryGroup> map_segment(c10d::Store& store, const DistributedEnv& env,
-                                             std::string& name) {
+// Rank 0 makes shared memory under a new name with `create` and publishes the name at `key`
+// (empty when it could not: a full or missing /dev/shm); the others map it by that name with
+// `open`. nullopt where this rank has none.
+template <typename T, typename Create, typename Open>
+std::optional<T> map_shared(c10d::Store& store, const DistributedEnv& env, const std::string& key,
+                            std::string& name, const Create& create, const Open& open) {
   try {
     if (env.rank != 0) {
-      name = get_text(store, "rave/shm/name");
+      name = get_text(store, key);
       if (name.empty()) return std::nullopt;
-      return SharedMemoryGroup::open(env.rank, env.world_size, name);
+      return open(name);
     }
     name = SharedMemoryGroup::unique_name();
-    auto created = SharedMemoryGroup::create(env.world_size, name);
-    set_text(store, "rave/shm/name", name);
+    std::optional<T> created = create(name);
+    set_text(store, key, name);
     return created;
   } catch (const Error&) {
-    if (env.rank == 0) name.clear(), set_text(store, "rave/shm/name", "");
+    if (env.rank == 0) name.clear(), set_text(store, key, "");
     return std::nullopt;
   }
+}
+
+// Every rank says under `prefix` whether it mapped the memory named `name`; rank 0 then unlinks
+// the name. True when every rank did.
+bool all_mapped(c10d::Store& store, const DistributedEnv& env, const std::string& prefix,
+                bool mapped, const std::string& name) {
+  set_text(store, prefix + std::to_string(env.rank), mapped ? "1" : "0");
+  const bool everyone = all_ranks_say(store, env, prefix, "1");
+  if (env.rank == 0 && !name.empty()) SharedMemoryGroup::unlink(name);
+  return everyone;
 }
 
 // The shared-memory segment of a CPU run whose ranks all share this machine (same boot, mount and
@@ -178,11 +194,11 @@ std::optional<SharedMemoryGroup> join_shared_memory(c10d::Store& store, const Di
   set_text(store, "rave/shm/pid/" + me, std::to_string(::getpid()));
   if (host.empty() || !all_ranks_say(store, env, "rave/shm/host/", host)) return std::nullopt;
   std::string name;
-  std::optional<SharedMemoryGroup> shared = map_segment(store, env, name);
-  set_text(store, "rave/shm/mapped/" + me, shared ? "1" : "0");
-  const bool everyone = all_ranks_say(store, env, "rave/shm/mapped/", "1");
-  if (env.rank == 0 && !name.empty()) SharedMemoryGroup::unlink(name);
-  if (!everyone) return std::nullopt;
+  std::optional<SharedMemoryGroup> shared = map_shared<SharedMemoryGroup>(
+      store, env, "rave/shm/name", name,
+      [&](const std::string& n) { return SharedMemoryGroup::create(env.world_size, n); },
+      [&](const std::string& n) { return SharedMemoryGroup::open(env.rank, env.world_size, n); });
+  if (!all_mapped(store, env, "rave/shm/mapped/", shared.has_value(), name)) return std::nullopt;
   std::vector<pid_t> pids;
   for (int r = 0; r < env.world_size; ++r)
     pids.push_back(std::stoi(get_text(store, "rave/shm/pid/" + std::to_string(r))));
@@ -199,9 +215,9 @@ Collective::Collective(const DistributedEnv& env, const torch::Device& device,
 #if defined(RAVE_HAVE_GLOO) || defined(RAVE_HAVE_NCCL)
   try {
     const bool shared = device.is_cpu() && shared_memory_allowed();
-    auto store = connect_store(env, timeout);
-    impl_->group = make_group(store, env, device, timeout);
-    impl_->shared = join_shared_memory(*store, env, shared, timeout);
+    impl_->store = connect_store(env, timeout);
+    impl_->group = make_group(impl_->store, env, device, timeout);
+    impl_->shared = join_shared_memory(*impl_->store, env, shared, timeout);
   } catch (const Error&) {
     throw;
   } catch (const std::exception& e) {
@@ -353,6 +369,28 @@ void Collective::barrier() {
   } catch (const std::exception& e) {
     lost(env_, e);
   }
+}
+
+std::shared_ptr<SharedRegion> Collective::shared_region(std::size_t bytes) {
+  if (!impl_->shared || bytes == 0) return nullptr;
+#if defined(RAVE_HAVE_GLOO) || defined(RAVE_HAVE_NCCL)
+  const std::string key = "rave/region/" + std::to_string(impl_->regions++) + "/";
+  std::string name;
+  try {
+    auto region = map_shared<SharedRegion>(
+        *impl_->store, env_, key + "name", name,
+        [&](const std::string& n) { return SharedRegion::create(n, bytes); },
+        [&](const std::string& n) { return SharedRegion::open(n, bytes); });
+    if (!all_mapped(*impl_->store, env_, key + "mapped/", region.has_value(), name)) return nullptr;
+    return std::make_shared<SharedRegion>(std::move(*region));
+  } catch (const Error&) {
+    throw;
+  } catch (const std::exception& e) {
+    lost(env_, e);
+  }
+#else
+  return nullptr;
+#endif
 }
 
 std::vector<torch::Tensor> gradients_or_zeros(const std::vector<torch::Tensor>& parameters) {

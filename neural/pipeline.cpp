@@ -6,10 +6,14 @@
 #include <algorithm>
 #include <atomic>
 #include <condition_variable>
+#include <cstdlib>
+#include <cstring>
 #include <deque>
 #include <exception>
 #include <mutex>
+#include <new>
 #include <span>
+#include <type_traits>
 #include <variant>
 
 #include "common/error.hpp"
@@ -31,14 +35,17 @@ std::array<int, 8> candidate_order(std::uint64_t seed, int epoch, std::size_t fi
   return order;
 }
 
-// Appends one decoded problem to a batch under construction.
 // A problem on its way from the decoding stage to the batch: the item's index in the visiting
 // order, and the problem, decoded here or `kept` in the cache.
 struct Decoded {
   std::size_t first = 0;
-  const LoadedProblem* kept = nullptr;
+  KeptProblem kept;
   LoadedProblem problem;
 };
+
+KeptFields fields_of(const LoadedProblem& p) {
+  return {p.target, p.meta_target, p.meta_structure, p.drt, p.config};
+}
 
 // An empty batch with room for a full one, so appending never moves the images.
 void start_batch(HostBatch& b, const PipelineOptions& o) {
@@ -48,8 +55,10 @@ void start_batch(HostBatch& b, const PipelineOptions& o) {
   b.images.reserve(n * 16 * side * side);  // 16 panels
 }
 
-void append(HostBatch& b, const LoadedProblem& p, std::size_t position) {
-  b.images.insert(b.images.end(), p.image.begin(), p.image.end());
+// Appends one problem to a batch under construction.
+void append(HostBatch& b, std::span<const std::uint8_t> image, const KeptFields& p,
+            std::size_t position) {
+  b.images.insert(b.images.end(), image.begin(), image.end());
   b.targets.push_back(p.target);
   b.meta_target.insert(b.meta_target.end(), p.meta_target.begin(), p.meta_target.end());
   b.meta_structure.insert(b.meta_structure.end(), p.meta_structure.begin(), p.meta_structure.end());
@@ -129,18 +138,22 @@ void BatchStream::Shared::run() {
   // A kept problem travels as a pointer into the cache unless its candidates are permuted.
   const auto decode = [&](std::size_t i) {
     const std::size_t file = order[i];
-    Decoded out{i, cache ? cache->find(file) : nullptr, {}};
+    Decoded out{i, cache ? cache->find(file) : KeptProblem{}, {}};
     if (out.kept && !options.shuffle_candidates) return out;
-    out.problem = out.kept ? *out.kept : load_problem(files[file], resize, options.candidates_only);
+    out.problem =
+        out.kept ? out.kept.copy() : load_problem(files[file], resize, options.candidates_only);
     if (cache && !out.kept) cache->store(file, out.problem);
     if (options.shuffle_candidates)
       permute_candidates(out.problem, candidate_order(options.seed, epoch, file));
-    out.kept = nullptr;
+    out.kept = {};
     return out;
   };
   const auto sink = [&](Decoded item) {
     if (batch.size == 0) start_batch(batch, options);
-    append(batch, item.kept ? *item.kept : item.problem, order[item.first]);
+    if (item.kept)
+      append(batch, item.kept.image, *item.kept.fields, order[item.first]);
+    else
+      append(batch, item.problem.image, fields_of(item.problem), order[item.first]);
     if (batch.size == options.batch_size || item.first + 1 == order.size()) {
       batch.global_size = global_sizes[batches++];
       push(std::exchange(batch, {}), false);
@@ -195,28 +208,96 @@ RankShare rank_share(const std::vector<std::size_t>& order, const PipelineOption
   return share;
 }
 
+namespace {
+
+// A slot: its state, the fields, then the panels; whole cache lines.
+enum SlotState : std::uint32_t { kEmpty = 0, kWriting = 1, kKept = 2 };
+constexpr std::size_t kFieldsAt = alignof(KeptFields) > 8 ? alignof(KeptFields) : 8;
+constexpr std::size_t kImageAt = kFieldsAt + sizeof(KeptFields);
+static_assert(std::is_trivially_copyable_v<KeptFields>);
+
+std::atomic_ref<std::uint32_t> state_of(std::byte* slot) {
+  return std::atomic_ref<std::uint32_t>(*reinterpret_cast<std::uint32_t*>(slot));
+}
+
+std::size_t image_bytes_of(const PipelineOptions& o) {
+  const auto side = static_cast<std::size_t>(o.image_size);
+  return 16 * side * side;
+}
+
+std::size_t capacity_of(std::size_t files, const PipelineOptions& o, std::size_t budget) {
+  return std::min(files, budget / ProblemCache::problem_bytes(o));
+}
+
+// Zero-filled memory of this process for a cache (calloc takes whole pages from the system
+// lazily for a block this large).
+CacheMemory own_memory(std::size_t bytes) {
+  if (bytes == 0) return {};
+  void* data = std::calloc(bytes, 1);
+  if (!data) throw std::bad_alloc();
+  return {static_cast<std::byte*>(data), bytes, std::shared_ptr<void>(data, std::free)};
+}
+
+}  // namespace
+
+LoadedProblem KeptProblem::copy() const {
+  LoadedProblem p;
+  p.image.assign(image.begin(), image.end());
+  p.target = fields->target;
+  p.meta_target = fields->meta_target;
+  p.meta_structure = fields->meta_structure;
+  p.drt = fields->drt;
+  p.config = fields->config;
+  return p;
+}
+
 std::size_t ProblemCache::problem_bytes(const PipelineOptions& options) {
-  const auto side = static_cast<std::size_t>(options.image_size);
-  return 16 * side * side + sizeof(LoadedProblem);
+  return (kImageAt + image_bytes_of(options) + 63) & ~std::size_t{63};
+}
+
+std::size_t ProblemCache::memory_bytes(std::size_t files, const PipelineOptions& options,
+                                       std::size_t budget_bytes) {
+  return capacity_of(files, options, budget_bytes) * problem_bytes(options);
 }
 
 ProblemCache::ProblemCache(std::size_t files, const PipelineOptions& options,
                            std::size_t budget_bytes)
-    : capacity_(std::min(files, budget_bytes / problem_bytes(options))) {
-  slots_.resize(capacity_);
+    : ProblemCache(files, options, budget_bytes,
+                   own_memory(memory_bytes(files, options, budget_bytes))) {}
+
+ProblemCache::ProblemCache(std::size_t files, const PipelineOptions& options,
+                           std::size_t budget_bytes, CacheMemory memory)
+    : capacity_(capacity_of(files, options, budget_bytes)),
+      slot_bytes_(problem_bytes(options)),
+      image_bytes_(image_bytes_of(options)),
+      memory_(std::move(memory)) {
+  RAVE_CHECK(memory_.bytes >= capacity_ * slot_bytes_, "ProblemCache: memory too small");
 }
 
-const LoadedProblem* ProblemCache::find(std::size_t i) const {
-  return i < slots_.size() && slots_[i] ? &*slots_[i] : nullptr;
+KeptProblem ProblemCache::find(std::size_t i) const {
+  if (i >= capacity_ || state_of(slot(i)).load(std::memory_order_acquire) != kKept) return {};
+  const std::byte* s = slot(i);
+  return {reinterpret_cast<const KeptFields*>(s + kFieldsAt),
+          {reinterpret_cast<const std::uint8_t*>(s + kImageAt), image_bytes_}};
 }
 
 void ProblemCache::store(std::size_t i, const LoadedProblem& problem) {
-  if (i < slots_.size()) slots_[i] = problem;
+  if (i >= capacity_) return;
+  RAVE_CHECK(problem.image.size() == image_bytes_, "ProblemCache: panels of another size");
+  std::byte* s = slot(i);
+  std::uint32_t empty = kEmpty;
+  if (!state_of(s).compare_exchange_strong(empty, kWriting, std::memory_order_acquire)) return;
+  const KeptFields fields = fields_of(problem);
+  std::memcpy(s + kFieldsAt, &fields, sizeof fields);
+  std::memcpy(s + kImageAt, problem.image.data(), image_bytes_);
+  state_of(s).store(kKept, std::memory_order_release);
 }
 
 std::size_t ProblemCache::size() const {
-  return static_cast<std::size_t>(
-      std::count_if(slots_.begin(), slots_.end(), [](const auto& s) { return s.has_value(); }));
+  std::size_t kept = 0;
+  for (std::size_t i = 0; i < capacity_; ++i)
+    kept += state_of(slot(i)).load(std::memory_order_acquire) == kKept;
+  return kept;
 }
 
 BatchStream::BatchStream(std::span<const DataFile> files, const PipelineOptions& options, int epoch,

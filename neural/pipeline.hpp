@@ -10,6 +10,7 @@
 //   BatchStream stream(files, {.image_size = 80, .batch_size = 32, .threads = 2, .shuffle = true},
 //   epoch); while (auto batch = stream.next()) train_step(*batch);      // rethrows a bad file's
 //   InputError
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -56,30 +57,69 @@ struct HostBatch {
   friend bool operator==(const HostBatch&, const HostBatch&) = default;
 };
 
+/// A decoded problem without its panels, as a ProblemCache keeps it: trivially copyable, so that
+/// it can live in memory that several processes map.
+struct KeptFields {
+  std::int64_t target = 0;
+  std::array<float, 9> meta_target{};
+  std::array<float, 21> meta_structure{};
+  DrtInput drt;
+  engine::ConfigId config = engine::ConfigId::kCenterSingle;
+};
+
+/// A problem in a ProblemCache: its fields and its 16 x S x S panels, in the cache's memory.
+struct KeptProblem {
+  const KeptFields* fields = nullptr;
+  std::span<const std::uint8_t> image;
+  explicit operator bool() const { return fields != nullptr; }
+  /// A copy that owns its panels.
+  LoadedProblem copy() const;
+};
+
+/// Memory for a ProblemCache: `bytes` zero-filled bytes at `data`, alive while `owner` is.
+struct CacheMemory {
+  std::byte* data = nullptr;
+  std::size_t bytes = 0;
+  std::shared_ptr<void> owner;
+};
+
 /// Decoded problems kept from one epoch to the next, so that the pipeline only copies memory for
 /// them after the first epoch. Owned by the caller, one per file list and PipelineOptions. It keeps
 /// the first files of the list (by position) that fit in `budget_bytes`, and the rest is decoded
-/// from disk every epoch. The pipeline writes each slot at most once per epoch, from one worker,
-/// and epochs do not overlap, so slots need no lock.
+/// from disk every epoch. Its slots are in one block: memory of its own, or memory the ranks of a
+/// data-parallel run share, so that in the second epoch a rank finds the problems another rank
+/// decoded in the first (its slice of each global batch changes from epoch to epoch). A slot is
+/// claimed, written and then published with release order, so a rank reads only whole problems;
+/// within an epoch the ranks visit disjoint files, so no slot is written twice. Copies share the
+/// memory.
 class ProblemCache {
  public:
+  /// A cache in memory of its own (pages are taken as problems are kept).
   ProblemCache(std::size_t files, const PipelineOptions& options, std::size_t budget_bytes);
+  /// A cache in `memory`, of at least memory_bytes(files, options, budget_bytes): every cache
+  /// over the same memory must be made with the same arguments.
+  ProblemCache(std::size_t files, const PipelineOptions& options, std::size_t budget_bytes,
+               CacheMemory memory);
   /// Whether any problem is kept.
   bool enabled() const { return capacity_ > 0; }
   /// How many problems (the first positions) are kept at most.
   std::size_t capacity() const { return capacity_; }
   /// Bytes one decoded problem takes for `options`.
   static std::size_t problem_bytes(const PipelineOptions& options);
-  /// The problem at file position `i` when kept.
-  const LoadedProblem* find(std::size_t i) const;
-  /// Keeps problem `i` when i < capacity().
+  /// Bytes of memory a cache made with these arguments needs.
+  static std::size_t memory_bytes(std::size_t files, const PipelineOptions& options,
+                                  std::size_t budget_bytes);
+  /// The problem at file position `i` when kept (false otherwise).
+  KeptProblem find(std::size_t i) const;
+  /// Keeps problem `i` when i < capacity() and the slot is free.
   void store(std::size_t i, const LoadedProblem& problem);
   /// Problems kept so far.
   std::size_t size() const;
 
  private:
-  std::size_t capacity_ = 0;
-  std::vector<std::optional<LoadedProblem>> slots_;
+  std::byte* slot(std::size_t i) const { return memory_.data + i * slot_bytes_; }
+  std::size_t capacity_ = 0, slot_bytes_ = 0, image_bytes_ = 0;
+  CacheMemory memory_;
 };
 
 /// The order an epoch visits `n` files: 0..n-1, or a permutation that depends on (seed, epoch)

@@ -16,6 +16,7 @@
 #include <fstream>
 #include <new>
 #include <thread>
+#include <utility>
 
 #include "common/error.hpp"
 
@@ -181,24 +182,47 @@ SharedMemoryGroup::~SharedMemoryGroup() = default;
 int SharedMemoryGroup::rank() const { return state_->rank; }
 int SharedMemoryGroup::size() const { return state_->world_size; }
 
-SharedMemoryGroup SharedMemoryGroup::create(int world_size, const std::string& name) {
-  auto s = std::make_unique<State>();
-  s->world_size = world_size;
-  s->chunk_bytes = chunk_bytes_for(world_size);
-  s->bytes = segment_bytes(world_size, s->chunk_bytes);
+namespace {
+
+// Creates and maps `bytes` under `name` with every page reserved, so a full /dev/shm is an error
+// here and not a SIGBUS at the first write.
+std::byte* map_new(const std::string& name, std::size_t bytes) {
   const int fd = ::shm_open(name.c_str(), O_CREAT | O_EXCL | O_RDWR, 0600);
   if (fd < 0) fail(name, errno);
-  // Reserve the pages now: a full /dev/shm is an error here, not a SIGBUS at the first write.
-  const int reserved = ::posix_fallocate(fd, 0, static_cast<off_t>(s->bytes));
-  void* map = reserved == 0 ? ::mmap(nullptr, s->bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0)
+  const int reserved = ::posix_fallocate(fd, 0, static_cast<off_t>(bytes));
+  void* map = reserved == 0 ? ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0)
                             : MAP_FAILED;
   const int error = reserved ? reserved : errno;
   ::close(fd);
   if (map == MAP_FAILED) {
     ::shm_unlink(name.c_str());
-    fail(name + " (" + std::to_string(s->bytes >> 10) + " KiB)", error);
+    fail(name + " (" + std::to_string(bytes >> 10) + " KiB)", error);
   }
-  s->base = static_cast<std::byte*>(map);
+  return static_cast<std::byte*>(map);
+}
+
+// Maps what map_new made under `name`, which must be `bytes` long.
+std::byte* map_existing(const std::string& name, std::size_t bytes) {
+  const int fd = ::shm_open(name.c_str(), O_RDWR, 0600);
+  if (fd < 0) fail(name, errno);
+  struct stat st {};
+  const bool sized = ::fstat(fd, &st) == 0 && static_cast<std::size_t>(st.st_size) == bytes;
+  void* map =
+      sized ? ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0) : MAP_FAILED;
+  const int error = sized ? errno : EINVAL;
+  ::close(fd);
+  if (map == MAP_FAILED) fail(name, error);
+  return static_cast<std::byte*>(map);
+}
+
+}  // namespace
+
+SharedMemoryGroup SharedMemoryGroup::create(int world_size, const std::string& name) {
+  auto s = std::make_unique<State>();
+  s->world_size = world_size;
+  s->chunk_bytes = chunk_bytes_for(world_size);
+  s->bytes = segment_bytes(world_size, s->chunk_bytes);
+  s->base = map_new(name, s->bytes);
   auto* h = new (s->base) Header{};
   h->world_size = static_cast<std::uint32_t>(world_size);
   h->chunk_bytes = s->chunk_bytes;
@@ -212,21 +236,32 @@ SharedMemoryGroup SharedMemoryGroup::open(int rank, int world_size, const std::s
   s->world_size = world_size;
   s->chunk_bytes = chunk_bytes_for(world_size);
   s->bytes = segment_bytes(world_size, s->chunk_bytes);
-  const int fd = ::shm_open(name.c_str(), O_RDWR, 0600);
-  if (fd < 0) fail(name, errno);
-  struct stat st {};
-  const bool sized = ::fstat(fd, &st) == 0 && static_cast<std::size_t>(st.st_size) == s->bytes;
-  void* map =
-      sized ? ::mmap(nullptr, s->bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0) : MAP_FAILED;
-  const int error = sized ? errno : EINVAL;
-  ::close(fd);
-  if (map == MAP_FAILED) fail(name, error);
-  s->base = static_cast<std::byte*>(map);
+  s->base = map_existing(name, s->bytes);
   const Header& h = s->header();
   if (h.magic != kMagic || h.world_size != static_cast<std::uint32_t>(world_size) ||
       h.chunk_bytes != s->chunk_bytes)
     fail(name + " (not this run's segment)", EINVAL);
   return SharedMemoryGroup(std::move(s));
+}
+
+SharedRegion SharedRegion::create(const std::string& name, std::size_t bytes) {
+  return SharedRegion(map_new(name, bytes), bytes);
+}
+SharedRegion SharedRegion::open(const std::string& name, std::size_t bytes) {
+  return SharedRegion(map_existing(name, bytes), bytes);
+}
+SharedRegion::SharedRegion(SharedRegion&& o) noexcept
+    : data_(std::exchange(o.data_, nullptr)), bytes_(std::exchange(o.bytes_, 0)) {}
+SharedRegion& SharedRegion::operator=(SharedRegion&& o) noexcept {
+  if (this != &o) {
+    if (data_) ::munmap(data_, bytes_);
+    data_ = std::exchange(o.data_, nullptr);
+    bytes_ = std::exchange(o.bytes_, 0);
+  }
+  return *this;
+}
+SharedRegion::~SharedRegion() {
+  if (data_) ::munmap(data_, bytes_);
 }
 
 void SharedMemoryGroup::unlink(const std::string& name) { ::shm_unlink(name.c_str()); }

@@ -14,6 +14,7 @@
 #include "neural/internal/checkpoint.hpp"
 #include "neural/internal/collective.hpp"
 #include "neural/internal/resume.hpp"
+#include "neural/internal/shared_memory.hpp"
 #include "neural/training.hpp"
 
 namespace rave::neural {
@@ -249,7 +250,7 @@ class Run {
                     .world_size = o.distributed.world_size,
                     .split_global_batches = true},
         eval_pipe_(for_evaluation(train_pipe_)),
-        train_cache_(files_.train.size(), train_pipe_, o.cache_mb << 20),
+        train_cache_(make_train_cache()),
         val_cache_(files_.val.size(), eval_pipe_,
                    (o.cache_mb << 20) - std::min(o.cache_mb << 20, cached_train_bytes())) {
     model_->to(device_);
@@ -335,6 +336,17 @@ class Run {
     p.shuffle_candidates = false;
     p.split_global_batches = false;
     return p;
+  }
+  // With several ranks on one machine the decoded training split is kept once, in memory they all
+  // map: a rank's slice of each global batch changes every epoch, and with a cache of its own a
+  // rank missed half its problems in the second epoch, a quarter in the third, and so on. Where
+  // the region cannot be had (several machines, a /dev/shm too small), each rank keeps its own.
+  ProblemCache make_train_cache() {
+    const std::size_t files = files_.train.size(), budget = o_.cache_mb << 20;
+    const auto bytes = ProblemCache::memory_bytes(files, train_pipe_, budget);
+    if (auto region = group_ ? group_->shared_region(bytes) : nullptr)
+      return {files, train_pipe_, budget, {region->data(), region->size(), region}};
+    return {files, train_pipe_, budget};
   }
   std::size_t cached_train_bytes() const {
     return train_cache_.capacity() * ProblemCache::problem_bytes(train_pipe_);

@@ -11,6 +11,7 @@
 //   Collective group(env, torch::kCPU);
 //   group.broadcast(tensors);            // rank 0's values everywhere, in place
 //   group.all_reduce_sum(tensors);       // element-wise sums over the ranks, in place
+//   auto region = group.shared_region(bytes);  // memory all ranks map, where they share memory
 #include <torch/types.h>
 
 #include <chrono>
@@ -21,6 +22,8 @@
 #include "neural/distributed.hpp"
 
 namespace rave::neural::internal {
+
+class SharedRegion;
 
 /// Bytes per all-reduce bucket (DistributedDataParallel's default bucket_cap_mb is 25).
 inline constexpr std::size_t kBucketBytes = std::size_t{25} << 20;
@@ -54,6 +57,11 @@ class Collective {
   [[nodiscard]] torch::Tensor all_reduce_sum(const torch::Tensor& tensor);
   /// Waits until every rank is here.
   void barrier();
+
+  /// `bytes` of zero-filled memory that every rank maps (every rank calls it, with the same size),
+  /// where the sums go through shared memory; null on every rank otherwise, or when the region
+  /// cannot be had (a /dev/shm too small for it).
+  std::shared_ptr<SharedRegion> shared_region(std::size_t bytes);
 
   /// The data-parallel step in one pass through the shared segment (ZeRO stage 1): sums the
   /// gradients of `adam`'s parameters over the ranks, each rank's times its `scale`, and each

@@ -19,6 +19,9 @@
 //   auto segment = SharedMemoryGroup::open(rank, world_size, name);       // the others
 //   segment.start(pids, timeout);                 // once every rank has mapped it
 //   segment.all_reduce_sum(std::span<const Span<float>>{...});
+//
+// A SharedRegion is plain shared memory made and mapped the same way, for data the ranks share
+// rather than sum (the decoded training problems, pipeline.hpp's ProblemCache).
 #include <sys/types.h>
 #include <chrono>
 #include <cstddef>
@@ -88,6 +91,28 @@ class SharedMemoryGroup {
               const Update& update);
   void barrier();
   std::unique_ptr<State> state_;
+};
+
+/// Zero-filled memory that the ranks of one machine map under one name, as a SharedMemoryGroup's
+/// segment is made, mapped and unlinked (collective.hpp hands it out). Torch-free.
+class SharedRegion {
+ public:
+  /// Creates `bytes` bytes under `name`, all pages reserved; Error with the system's reason
+  /// (a /dev/shm too small for it, say).
+  static SharedRegion create(const std::string& name, std::size_t bytes);
+  /// Maps what create made under `name`; Error when it is missing or not `bytes` long.
+  static SharedRegion open(const std::string& name, std::size_t bytes);
+  SharedRegion(SharedRegion&&) noexcept;
+  SharedRegion& operator=(SharedRegion&&) noexcept;
+  ~SharedRegion();
+
+  std::byte* data() const { return data_; }
+  std::size_t size() const { return bytes_; }
+
+ private:
+  SharedRegion(std::byte* data, std::size_t bytes) : data_(data), bytes_(bytes) {}
+  std::byte* data_ = nullptr;
+  std::size_t bytes_ = 0;
 };
 
 /// What must be equal for two processes to share a segment: the boot (boot_id), and the mount and

@@ -9,6 +9,7 @@
 #include <torch/serialize.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <map>
@@ -20,6 +21,7 @@
 #include "engine/model/structure.hpp"
 #include "neural/distributed.hpp"
 #include "neural/internal/collective.hpp"
+#include "neural/internal/shared_memory.hpp"
 #include "neural/pipeline.hpp"
 #include "neural/structure_input.hpp"
 #include "neural/trainer.hpp"
@@ -192,6 +194,26 @@ std::vector<torch::Tensor> initial_state_of(ModelKind kind) {
   return state;
 }
 
+// Each rank fills its half of a shared region and reads the other's; a second region starts
+// zero-filled. Returns {had a region, the first was zero-filled, the other half was the other
+// rank's, the second was zero-filled}.
+std::vector<double> share_a_region(internal::Collective& group, int rank) {
+  constexpr std::size_t kBytes = std::size_t{1} << 20, kHalf = kBytes / 2;
+  const auto all_are = [](const std::byte* p, std::size_t n, std::byte b) {
+    return std::all_of(p, p + n, [&](std::byte x) { return x == b; });
+  };
+  auto region = group.shared_region(kBytes);
+  if (!region) return {0.0};
+  std::vector<double> out{1.0, all_are(region->data(), kBytes, std::byte{0}) ? 1.0 : 0.0};
+  group.barrier();  // both have looked before either writes
+  std::fill_n(region->data() + rank * kHalf, kHalf, std::byte(0x10 + rank));
+  group.barrier();
+  out.push_back(all_are(region->data() + (1 - rank) * kHalf, kHalf, std::byte(0x11 - rank)));
+  auto second = group.shared_region(kBytes);
+  out.push_back(second && all_are(second->data(), kBytes, std::byte{0}) ? 1.0 : 0.0);
+  return out;
+}
+
 // One rank of the equivalence test. It exists only in the processes that test starts (their
 // environment names the output file), so a plain run of the binary, and ctest, never list it.
 class RankTest : public ::testing::Test {
@@ -200,6 +222,10 @@ class RankTest : public ::testing::Test {
   void TestBody() override {
     const DistributedEnv env = distributed_env_from_environment();
     internal::Collective group(env, torch::kCPU, std::chrono::seconds(60));
+    if (std::getenv("RAVE_TEST_REGION")) {
+      torch::save(torch::tensor(share_a_region(group, env.rank), torch::kDouble), out_);
+      return;
+    }
     if (std::getenv("RAVE_TEST_ADAM")) {
       for (bool shard : {true, false})
         torch::save(train_with_adam(group, env.rank * (kGlobalBatch / 2), shard),
@@ -224,8 +250,8 @@ class RankTest : public ::testing::Test {
   return true;
 }();
 
-pid_t start_rank(int rank, int port, const std::string& out, bool shared_memory,
-                 bool adam = false) {
+pid_t start_rank(int rank, int port, const std::string& out, bool shared_memory, bool adam = false,
+                 bool region = false) {
   std::vector<std::string> variables{
       "RANK=" + std::to_string(rank),
       "WORLD_SIZE=2",
@@ -234,6 +260,7 @@ pid_t start_rank(int rank, int port, const std::string& out, bool shared_memory,
       "RAVE_TEST_RANK_OUT=" + out,
       std::string("RAVE_SHARED_MEMORY=") + (shared_memory ? "1" : "0")};
   if (adam) variables.push_back("RAVE_TEST_ADAM=1");
+  if (region) variables.push_back("RAVE_TEST_REGION=1");
   return testing::start_test_process("DistributedTest.Rank", variables);
 }
 
@@ -311,6 +338,25 @@ TEST(DistributedAdamTest, ShardedStepsEqualWholeStepsExactly) {
   EXPECT_EQ(max_difference(sharded, other, tensors, false), 0.0);  // the ranks agree
   const auto start = initial_state_of(ModelKind::kCnn);
   EXPECT_GT(max_difference(sharded, start, start.size(), false), 1e-4);  // the weights moved
+}
+
+// The ranks of one machine map one region (the decoded training split lives there); with the sums
+// on Gloo (RAVE_SHARED_MEMORY=0, as where the ranks do not share a machine) there is none.
+TEST_P(DistributedTest, RanksShareARegionWhereTheySumInSharedMemory) {
+  const bool shared_memory = GetParam();
+  const auto dir = rave::testing::scratch_dir("distributed-region");
+  const int port = free_local_port();
+  const pid_t ranks[2] = {
+      start_rank(0, port, (dir / "rank0").string(), shared_memory, false, true),
+      start_rank(1, port, (dir / "rank1").string(), shared_memory, false, true)};
+  wait_for_ranks(ranks);
+  for (const char* name : {"rank0", "rank1"}) {
+    torch::Tensor seen;
+    torch::load(seen, (dir / name).string());
+    const std::vector<double> expected =
+        shared_memory ? std::vector<double>{1, 1, 1, 1} : std::vector<double>{0};
+    EXPECT_TRUE(seen.equal(torch::tensor(expected, torch::kDouble))) << name << " " << seen;
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(Sums, DistributedTest, ::testing::Values(true, false),

@@ -320,7 +320,50 @@ TEST(PipelineTest, PartialCacheKeepsWhatFitsAndStreamsTheRest) {
     EXPECT_EQ(plain, cached) << epoch;
     EXPECT_EQ(cache.size(), 5u);
   }
-  for (std::size_t i = 0; i < files.size(); ++i) EXPECT_EQ(cache.find(i) != nullptr, i < 5) << i;
+  for (std::size_t i = 0; i < files.size(); ++i)
+    EXPECT_EQ(static_cast<bool>(cache.find(i)), i < 5) << i;
+}
+
+// The ranks of a data-parallel run keep the training split once, in memory they all map: here two
+// caches over one block stand for two ranks. After the first epoch each has decoded only its
+// slices, yet each finds every problem, and the second epoch's batches are those decoded from disk.
+TEST(PipelineTest, RanksOverSharedCacheMemoryFindWhatTheOthersDecoded) {
+  const auto root = testing::write_synthetic_dataset("shared-cache", {ConfigId::kLeftRight}, 20);
+  const auto files = list_split(root, Split::kTrain, {});  // 12
+  PipelineOptions options{.image_size = 80,
+                          .batch_size = 3,
+                          .threads = 2,
+                          .shuffle = true,
+                          .world_size = 2,
+                          .split_global_batches = true};
+  const std::size_t budget = std::size_t{1} << 30;
+  const auto bytes = ProblemCache::memory_bytes(files.size(), options, budget);
+  ASSERT_EQ(bytes, files.size() * ProblemCache::problem_bytes(options));
+  auto block = std::shared_ptr<std::byte[]>(new std::byte[bytes]());
+  const CacheMemory memory{block.get(), bytes, block};
+  std::vector<ProblemCache> caches(2, ProblemCache(files.size(), options, budget, memory));
+  const auto epoch_of = [&](int rank, int epoch, ProblemCache* cache) {
+    PipelineOptions o = options;
+    o.rank = rank;
+    std::vector<HostBatch> out;
+    BatchStream stream(files, o, epoch, cache);
+    while (auto x = stream.next()) out.push_back(std::move(*x));
+    return out;
+  };
+  epoch_of(0, 1, &caches[0]);
+  EXPECT_EQ(caches[1].size(), files.size() / 2);  // what rank 0 decoded, seen by rank 1
+  epoch_of(1, 1, &caches[1]);
+  for (const auto& cache : caches) EXPECT_EQ(cache.size(), files.size());
+  for (int rank : {0, 1}) {
+    EXPECT_EQ(epoch_of(rank, 2, &caches[static_cast<std::size_t>(rank)]),
+              epoch_of(rank, 2, nullptr))
+        << rank;
+    for (std::size_t i = 0; i < files.size(); ++i)
+      EXPECT_TRUE(caches[static_cast<std::size_t>(rank)].find(i)) << rank << " " << i;
+  }
+  // A cache refuses memory smaller than its arguments need.
+  EXPECT_THROW(ProblemCache(files.size(), options, budget, {block.get(), bytes - 1, block}),
+               std::logic_error);
 }
 
 TEST(PipelineTest, LastPartialBatchIsKept) {
