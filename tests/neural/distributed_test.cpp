@@ -195,8 +195,10 @@ std::vector<torch::Tensor> initial_state_of(ModelKind kind) {
 }
 
 // Each rank fills its half of a shared region and reads the other's; a second region starts
-// zero-filled. Returns {had a region, the first was zero-filled, the other half was the other
-// rank's, the second was zero-filled}.
+// zero-filled; one larger than /dev/shm can hold is refused on every rank (the trainer then keeps
+// a private cache), and the group goes on. Returns {had a region, the first was zero-filled, the
+// other half was the other rank's, the second was zero-filled, the too large one was refused, a
+// region after it was mapped}.
 std::vector<double> share_a_region(internal::Collective& group, int rank) {
   constexpr std::size_t kBytes = std::size_t{1} << 20, kHalf = kBytes / 2;
   const auto all_are = [](const std::byte* p, std::size_t n, std::byte b) {
@@ -211,6 +213,8 @@ std::vector<double> share_a_region(internal::Collective& group, int rank) {
   out.push_back(all_are(region->data() + (1 - rank) * kHalf, kHalf, std::byte(0x11 - rank)));
   auto second = group.shared_region(kBytes);
   out.push_back(second && all_are(second->data(), kBytes, std::byte{0}) ? 1.0 : 0.0);
+  out.push_back(group.shared_region(std::size_t{1} << 50) ? 0.0 : 1.0);  // 1 PiB
+  out.push_back(group.shared_region(kBytes) ? 1.0 : 0.0);
   return out;
 }
 
@@ -354,7 +358,7 @@ TEST_P(DistributedTest, RanksShareARegionWhereTheySumInSharedMemory) {
     torch::Tensor seen;
     torch::load(seen, (dir / name).string());
     const std::vector<double> expected =
-        shared_memory ? std::vector<double>{1, 1, 1, 1} : std::vector<double>{0};
+        shared_memory ? std::vector<double>{1, 1, 1, 1, 1, 1} : std::vector<double>{0};
     EXPECT_TRUE(seen.equal(torch::tensor(expected, torch::kDouble))) << name << " " << seen;
   }
 }
