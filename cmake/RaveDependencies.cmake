@@ -30,19 +30,21 @@ if(RAVE_BUILD_BENCH)
   find_package(benchmark REQUIRED)
 endif()
 
-# The Python package: Debian's /usr/bin/python3 (where python3-numpy and python3-torch live) unless
-# Python_EXECUTABLE says otherwise, and pybind11 from python3-pybind11 / pybind11-dev. Without them
-# the package is not built (RAVE_BUILD_PYTHON turns itself off).
+# The Python package: built for the build's Python (cmake/RavePython.cmake: .venv's unless told
+# otherwise) with pybind11 from its site-packages. Without them the package is not built
+# (RAVE_BUILD_PYTHON turns itself off), except under `pip install .`, where it is the point.
 if(RAVE_BUILD_PYTHON)
-  if(NOT DEFINED Python_EXECUTABLE AND EXISTS /usr/bin/python3)
-    set(Python_EXECUTABLE /usr/bin/python3)
-  endif()
+  include(RavePython)
   find_package(Python 3.9 COMPONENTS Interpreter Development.Module)
   if(Python_FOUND)
-    find_package(pybind11 2.6 CONFIG QUIET)
+    rave_find_pybind11()
   endif()
   if(NOT Python_FOUND OR NOT pybind11_FOUND)
-    message(STATUS "pybind11 or the Python headers not found: the Python package is not built")
+    if(SKBUILD)
+      message(FATAL_ERROR "pip install: pybind11 or the headers of ${Python_EXECUTABLE} not found")
+    endif()
+    message(STATUS "pybind11 or the Python headers not found: the Python package is not built "
+                   "(scripts/setup.sh makes .venv with both)")
     set(RAVE_BUILD_PYTHON OFF)
   endif()
 endif()

@@ -33,7 +33,7 @@ seed() {
     xml) for f in "$root"/data/*/*/*.xml; do cp "$f" "$corpus/$(basename "$(dirname "$(dirname "$f")")")_$(basename "$(dirname "$f")").xml"; done ;;
     asig) cp "$root"/fuzz/seeds/asig/*.asig "$corpus"/ ;;
     npz) for f in "$root"/data/*/*/*.npz; do cp "$f" "$corpus/$(basename "$(dirname "$(dirname "$f")")")_$(basename "$(dirname "$f")").npz"; done ;;
-    npy) /usr/bin/python3 - "$corpus" "$root"/data/raven/*/*.npz <<'PY'
+    npy) python3 - "$corpus" "$root"/data/raven/*/*.npz <<'PY'
 import sys, zipfile, os
 for path in sys.argv[2:]:
     with zipfile.ZipFile(path) as z:

@@ -2,8 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
-#include <sstream>
-#include <type_traits>
+#include <string>
 
 #include "common/error.hpp"
 
@@ -37,20 +36,37 @@ bool dense_float_cpu(const torch::Tensor& t) {
          t.is_contiguous() && !t.is_sparse();
 }
 
-// torch's key of a parameter's state: the text of its TensorImpl address (LibTorch 1.13) or the
-// address itself.
-template <typename Key>
-Key state_key(const torch::Tensor& p) {
-  if constexpr (std::is_same_v<Key, std::string>) {
-    std::ostringstream text;
-    text << p.unsafeGetTensorImpl();
-    return text.str();
-  } else {
-    return static_cast<Key>(p.unsafeGetTensorImpl());
+std::string shape_text(const torch::Tensor& t) {
+  std::string out = "[";
+  for (std::size_t i = 0; i < t.sizes().size(); ++i) {
+    if (i) out += ',';
+    out += std::to_string(t.sizes()[i]);
   }
+  return out + "]";
+}
+
+// Why `moment` cannot be the named moment of `p` ("" when it can).
+std::string moment_mismatch(const char* name, const torch::Tensor& moment, const torch::Tensor& p) {
+  if (!moment.defined()) return std::string(name) + " is missing";
+  if (moment.sizes() != p.sizes())
+    return std::string(name) + " has shape " + shape_text(moment) + ", the parameter " +
+           shape_text(p);
+  if (moment.scalar_type() != p.scalar_type() || moment.device() != p.device())
+    return std::string(name) + " is " + std::string(c10::toString(moment.scalar_type())) +
+           " on " + moment.device().str() + ", the parameter " +
+           std::string(c10::toString(p.scalar_type())) + " on " + p.device().str();
+  return "";
 }
 
 }  // namespace
+
+std::string adam_state_mismatch(const torch::Tensor& p, const torch::optim::AdamParamState& s,
+                                bool amsgrad) {
+  if (s.step() < 0) return "its step count is " + std::to_string(s.step());
+  if (auto why = moment_mismatch("the first moment", s.exp_avg(), p); !why.empty()) return why;
+  if (auto why = moment_mismatch("the second moment", s.exp_avg_sq(), p); !why.empty()) return why;
+  return amsgrad ? moment_mismatch("the maximum second moment", s.max_exp_avg_sq(), p) : "";
+}
 
 FusedAdam::FusedAdam(std::vector<torch::Tensor> parameters, torch::optim::AdamOptions options)
     : torch::optim::Adam(std::move(parameters), std::move(options)) {}
@@ -74,8 +90,22 @@ std::vector<FusedAdam::Fused> FusedAdam::fused_parameters() {
   return out;
 }
 
+void FusedAdam::check_states() const {
+  for (const auto& group : param_groups_) {
+    const bool amsgrad = static_cast<const torch::optim::AdamOptions&>(group.options()).amsgrad();
+    for (const auto& p : group.params()) {
+      const auto it = state_.find(p.unsafeGetTensorImpl());
+      if (it == state_.end() || !p.grad().defined()) continue;
+      const auto why = adam_state_mismatch(
+          p, static_cast<const torch::optim::AdamParamState&>(*it->second), amsgrad);
+      RAVE_CHECK(why.empty(),
+                 "Adam: the state of a " + shape_text(p) + " parameter does not fit it: " + why);
+    }
+  }
+}
+
 torch::optim::AdamParamState& FusedAdam::state_of(const torch::Tensor& p) {
-  auto& slot = state_[state_key<std::decay_t<decltype(state_)>::key_type>(p)];
+  auto& slot = state_[p.unsafeGetTensorImpl()];
   if (!slot) {  // as torch initialises it
     auto s = std::make_unique<torch::optim::AdamParamState>();
     s->step(0);
@@ -108,6 +138,7 @@ torch::Tensor FusedAdam::step(LossClosure closure) {
     at::AutoGradMode enable_grad(true);
     loss = closure();
   }
+  check_states();
   const auto fused = fused_parameters();
   if (fused.empty()) {
     torch::optim::Adam::step(nullptr);
@@ -123,6 +154,7 @@ torch::Tensor FusedAdam::step(LossClosure closure) {
 }
 
 bool FusedAdam::begin_pieces() {
+  check_states();
   pieces_of_ = fused_parameters();
   pieces_.clear();
   std::size_t begin = 0;

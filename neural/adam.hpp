@@ -2,9 +2,10 @@
 // Adam as torch::optim::Adam defines it (same options, same per-parameter state, so checkpoints
 // and resume are unchanged), with the update of a contiguous float32 CPU parameter in one pass
 // over its four arrays (parameter, gradient, first and second moment) instead of torch's six
-// tensor operations and a temporary: 3.7-4.4 ms of a CNN+DRT step on one thread (2.05 M
-// parameters), a cost that does not shrink with the batch and so weighs most on data-parallel
-// ranks. Parameters anywhere else (CUDA), weight decay and amsgrad take torch's step. The
+// tensor operations and a temporary (bench/README.md, "Adam"). Every step first checks that each
+// state tensor fits its parameter (a state loaded from another LibTorch's checkpoint may not), so
+// no update reads or writes past a moment. Parameters anywhere else (CUDA), weight decay and
+// amsgrad take torch's step. The
 // arithmetic is torch's, operation by operation, without fused multiply-adds (torch's vector
 // kernels fuse some), so after 50 steps a parameter agrees with torch's Adam to about a unit in
 // the last place (tests/neural/adam_test.cpp), and the result is the same on every x86 CPU.
@@ -19,9 +20,15 @@
 #include <torch/optim/adam.h>
 
 #include <cstddef>
+#include <string>
 #include <vector>
 
 namespace rave::neural {
+
+/// Why `state` cannot be `parameter`'s Adam state ("the first moment has shape [7], the parameter
+/// [33]"), or "" when it can.
+std::string adam_state_mismatch(const torch::Tensor& parameter,
+                                const torch::optim::AdamParamState& state, bool amsgrad);
 
 class FusedAdam : public torch::optim::Adam {
  public:
@@ -38,6 +45,10 @@ class FusedAdam : public torch::optim::Adam {
   /// The parameters of the step begun, and their first and second moments, in that order.
   std::vector<torch::Tensor> piece_parameters() const;
   std::vector<torch::Tensor> piece_moments(int which) const;  // 1 or 2
+
+  /// std::logic_error naming the first parameter whose state does not fit it (shape, dtype,
+  /// device of each moment; adam_state_mismatch). step() and begin_pieces() call it first.
+  void check_states() const;
 
   /// The state of `parameter`, made as torch makes it where there is none yet.
   torch::optim::AdamParamState& state_of(const torch::Tensor& parameter);

@@ -1,7 +1,5 @@
 #include "neural/internal/collective.hpp"
 
-#include <torch/version.h>
-
 #include <unistd.h>
 
 #include <cstdlib>
@@ -53,11 +51,7 @@ std::vector<std::vector<torch::Tensor>> buckets(const std::vector<torch::Tensor>
 
 }  // namespace
 
-#if TORCH_VERSION_MAJOR >= 2
-using Group = c10d::Backend;  // LibTorch 2.x: process groups dispatch to backends
-#else
-using Group = c10d::ProcessGroup;
-#endif
+using Group = c10d::Backend;  // one backend (Gloo or NCCL) per run
 
 bool shared_memory_allowed() {
   const char* value = std::getenv("RAVE_SHARED_MEMORY");
@@ -80,11 +74,19 @@ struct Collective::Impl {
 #if defined(RAVE_HAVE_GLOO) || defined(RAVE_HAVE_NCCL)
 namespace {
 
+// True when torchrun's agent hosts the store at MASTER_ADDR:MASTER_PORT (torch.distributed's
+// TORCHELASTIC_USE_AGENT_STORE): then every rank is a client, rank 0 included, as
+// torch.distributed.rendezvous does it; otherwise rank 0 hosts it (`rave train --nproc`, Slurm).
+bool agent_hosts_store() {
+  const char* value = std::getenv("TORCHELASTIC_USE_AGENT_STORE");
+  return value && std::string(value) == "True";
+}
+
 c10::intrusive_ptr<c10d::Store> connect_store(const DistributedEnv& env,
                                               std::chrono::milliseconds timeout) {
   c10d::TCPStoreOptions options;
   options.port = static_cast<std::uint16_t>(env.master_port);
-  options.isServer = env.rank == 0;
+  options.isServer = env.rank == 0 && !agent_hosts_store();
   options.numWorkers = static_cast<std::size_t>(env.world_size);
   options.waitWorkers = true;
   options.timeout = timeout;

@@ -5,7 +5,6 @@
 #include <torch/cuda.h>
 #include <torch/nn/functional/loss.h>
 #include <torch/utils.h>
-#include <torch/version.h>
 
 #include <thread>
 
@@ -59,26 +58,11 @@ class AutocastScope {
   AutocastScope& operator=(const AutocastScope&) = delete;
 
  private:
-#if TORCH_VERSION_MAJOR > 2 || (TORCH_VERSION_MAJOR == 2 && TORCH_VERSION_MINOR >= 4)
   bool enabled() const { return at::autocast::is_autocast_enabled(type_); }
   void set(bool on) const {
     at::autocast::set_autocast_dtype(type_, at::kBFloat16);
     at::autocast::set_autocast_enabled(type_, on);
   }
-#else  // LibTorch 1.13 .. 2.3: one switch per device type
-  bool enabled() const {
-    return type_ == torch::kCUDA ? at::autocast::is_enabled() : at::autocast::is_cpu_enabled();
-  }
-  void set(bool on) const {
-    if (type_ == torch::kCUDA) {
-      at::autocast::set_autocast_gpu_dtype(at::kBFloat16);
-      at::autocast::set_enabled(on);
-    } else {
-      at::autocast::set_autocast_cpu_dtype(at::kBFloat16);
-      at::autocast::set_cpu_enabled(on);
-    }
-  }
-#endif
   bool on_;
   c10::DeviceType type_;
   bool previous_ = false;

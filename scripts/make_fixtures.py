@@ -1,4 +1,4 @@
-#!/usr/bin/python3
+#!/usr/bin/env python3
 """Copies the original generators' reference problems into the repository's test fixtures.
 
 For every RAVEN_<k>_<split>.npz under <data>/{raven,iraven,fair}-reference/<configuration>/ the XML
@@ -8,7 +8,7 @@ from that XML: the sha256 of the npz and of its `image` array's bytes, the npz f
 not hold (target, predict and predict's shape), and whether the members are deflated. The npz
 files themselves stay outside the repository. tests/fixtures/README.md describes the fields.
 
-    /usr/bin/python3 scripts/make_fixtures.py ../shared/data     # Debian's python3 (numpy)
+    .venv/bin/python scripts/make_fixtures.py ../shared/data     # numpy
 
 Needs numpy. Stops with a one-line error, writing nothing, when a folder or a file is missing.
 """

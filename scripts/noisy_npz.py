@@ -1,4 +1,4 @@
-#!/usr/bin/python3
+#!/usr/bin/env python3
 """Copies a dataset's npz files with Gaussian noise added to their images, for `rave solve`'s
 robustness figure (docs/perception.md): each pixel gets round(N(0, sigma)) added, clipped to 0..255,
 from a seeded generator; every other member is kept. No XML is copied, so `rave solve OUT` reads

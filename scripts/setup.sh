@@ -1,15 +1,34 @@
 #!/usr/bin/env bash
-# Sets up rave on a fresh Debian 12 machine: installs the apt packages the build needs, configures
-# and builds everything into ./build. Safe to re-run (apt and the build are incremental).
-#   scripts/setup.sh                 # install + build (Release)
-#   RAVE_SKIP_APT=1 scripts/setup.sh # build only
-#   RAVE_CMAKE_ARGS="-DRAVE_BUILD_NEURAL=OFF" scripts/setup.sh
-# It also makes the Python package (build/python/rave) importable by /usr/bin/python3.
+# Sets rave up on a fresh Debian 12 machine. Safe to re-run: apt, pip and the build are incremental.
+#   scripts/setup.sh          the quick path: Debian's build packages, a virtual environment .venv
+#                             with the core Python packages (requirements.txt, from PyPI), and build/
+#                             with the symbolic commands and the Python package: no LibTorch, so
+#                             `build/apps/rave demo` works in minutes
+#   scripts/setup.sh --full   everything: also torch 2.11 from PyPI (its CUDA build carries the
+#                             LibTorch that neural/ links; about 3.5 GB), pyarrow and datasets,
+#                             gloo's headers, clang and clang-format, and the whole build: rave-train,
+#                             the tests, rave-bench (README's test command). Once torch is in .venv,
+#                             a plain re-run keeps building everything.
+# Environment: RAVE_SKIP_APT=1 (no apt-get), RAVE_CMAKE_ARGS (more configure flags), RAVE_JOBS,
+# RAVE_PYTHON (the interpreter .venv is made from; default: the python3 first on PATH).
+# The build tree's Python package (build/python) is put on .venv's path by a .pth file, so
+# `.venv/bin/python -c 'import rave'` follows every rebuild; `pip install .` installs it for real.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
 
-packages=(
+full=0
+for arg in "$@"; do
+  case "$arg" in
+    --full) full=1 ;;
+    -h|--help) sed -n '2,16p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *) echo "setup.sh: unknown argument '$arg' (try --help)" >&2; exit 2 ;;
+  esac
+done
+venv="$root/.venv"
+[[ -x "$venv/bin/python" ]] && "$venv/bin/python" -c 'import torch' 2>/dev/null && full=1
+
+core_packages=(
   build-essential cmake pkg-config ccache git
   libboost-dev libboost-graph-dev          # Spirit X3, Boost.Graph
   libopencv-imgproc-dev                    # the renderer (OpenCV 4.6, as the original)
@@ -17,16 +36,21 @@ packages=(
   libtbb-dev                               # parallel generation and data pipeline
   libcli11-dev nlohmann-json3-dev          # the CLI and JSON Lines output
   libz3-dev                                # the Z3 solver backend
-  libtorch-dev libopenblas0-pthread        # neural baselines (OpenBLAS, not the reference BLAS)
-  libgloo-dev                              # c10d Gloo headers: multi-process training
+)
+full_packages=(
+  libgloo-dev                              # c10d Gloo's declarations (gloo itself is inside libtorch_cpu)
   libgtest-dev libgmock-dev libbenchmark-dev   # tests and rave-bench
   libssl-dev                               # SHA-256 of the test fixtures (tests only)
-  python3-numpy                            # the test that numpy reads rave's npz files; the Python package
-  python3-dev pybind11-dev python3-pybind11    # the Python package (python/)
-  python3-pytest python3-torch python3-pil     # its tests: pytest, rave.torch, Pillow's resize as the reference
-  clang libclang-rt-14-dev                 # the grammar fuzzer (libFuzzer)
+  iproute2                                 # the two-machine torchrun test (network namespaces)
+  clang libclang-rt-14-dev                 # the readers' fuzzers (libFuzzer)
   clang-format                             # the house format, checked by CI (scripts/check_format.sh)
 )
+
+python="${RAVE_PYTHON:-$(command -v python3 || echo /usr/bin/python3)}"
+packages=("${core_packages[@]}")
+((full)) && packages+=("${full_packages[@]}")
+# Debian's own Python makes a venv and builds extensions only with these.
+[[ "$(readlink -f "$python")" == /usr/bin/python3* ]] && packages+=(python3-venv python3-dev)
 
 if [[ "${RAVE_SKIP_APT:-0}" != 1 ]]; then
   sudo=""
@@ -36,17 +60,35 @@ if [[ "${RAVE_SKIP_APT:-0}" != 1 ]]; then
   $sudo apt-get install -y -q --no-install-recommends "${packages[@]}"
 fi
 
+# The virtual environment, from PyPI with the pins of requirements.txt.
+if [[ ! -x "$venv/bin/python" ]]; then
+  "$python" -m venv "$venv" || { echo "setup.sh: '$python -m venv' failed (set RAVE_PYTHON)" >&2; exit 1; }
+fi
+pip=("$venv/bin/python" -m pip install -q --disable-pip-version-check)
+"${pip[@]}" -c requirements.txt numpy pillow pytest scikit-build-core pybind11
+if ((full)); then
+  echo "setup.sh: torch and the other neural packages from PyPI into .venv (about 3.5 GB on the first run)"
+  "${pip[@]}" -r requirements.txt
+fi
+
 jobs="${RAVE_JOBS:-$(nproc)}"
+neural=OFF; tests=OFF
+((full)) && neural=ON tests=ON
 # shellcheck disable=SC2086
-cmake -S . -B build -DCMAKE_BUILD_TYPE=Release ${RAVE_CMAKE_ARGS:-}
-cmake --build build -j "$jobs"
+cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DPython_EXECUTABLE="$venv/bin/python" \
+  -DRAVE_BUILD_NEURAL=$neural -DBUILD_TESTING=$tests -DRAVE_BUILD_BENCH=$tests ${RAVE_CMAKE_ARGS:-}
+if ((full)); then
+  cmake --build build -j "$jobs"
+else
+  targets=(rave)
+  cmake --build build --target help | grep -q ' rave_python$' && targets+=(rave_python)
+  cmake --build build -j "$jobs" --target "${targets[@]}"
+fi
 echo "rave built: $root/build/apps/rave (run 'build/apps/rave --help')"
 
-# The Python package, built in build/python: put it on /usr/bin/python3's path with a .pth file in
-# the user's site-packages (an editable install: it follows every rebuild; no root, no pip).
+# The build tree's package on .venv's path (an editable install that follows every rebuild).
 if [[ -f build/python/rave/__init__.py ]]; then
-  site="$(/usr/bin/python3 -c 'import site; print(site.getusersitepackages())')"
-  mkdir -p "$site"
-  printf '%s\n' "$root/build/python" > "$site/rave.pth"
-  echo "rave Python package: /usr/bin/python3 -c 'import rave' (via $site/rave.pth)"
+  site="$("$venv/bin/python" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')"
+  printf '%s\n' "$root/build/python" > "$site/rave-build.pth"
+  echo "rave Python package: .venv/bin/python -c 'import rave' (via $site/rave-build.pth)"
 fi

@@ -5,7 +5,7 @@
 strategy, backend): problems, answered (the posterior's first choice is the answer), provably
 ambiguous share, failures, and the context-blind accuracy.
 
-    /usr/bin/python3 scripts/variant_statistics.py build/apps/rave 1000 /tmp/variant-stats
+    .venv/bin/python scripts/variant_statistics.py build/apps/rave 1000 /tmp/variant-stats
 """
 import pathlib
 import re

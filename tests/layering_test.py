@@ -1,4 +1,4 @@
-#!/usr/bin/python3
+#!/usr/bin/env python3
 """The layering as a test (README "Layout").
 
 Reads the link graph CMake writes at generate time (build/rave_link_graph.txt: `target: links`) and

@@ -12,7 +12,7 @@ at process start (without it rave's CNN_LSTM+DRT step took 668 ms instead of 345
 PyTorch's did not gain from it: bench/README.md). Prints a Markdown table of min and median per
 side.
 
-  /usr/bin/python3 bench/neural/compare_pytorch.py --rave-step build/bench/rave-step \
+  .venv/bin/python bench/neural/compare_pytorch.py --rave-step build/bench/rave-step \
       --threads 1 2 --rounds 10 --cases cnn cnn+drt resnet+drt lstm+drt wren
 """
 import argparse

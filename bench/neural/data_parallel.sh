@@ -14,7 +14,7 @@ rave="${1:-build/apps/rave}"; n="${2:-300}"; epochs="${3:-6}"; rounds="${4:-2}";
 work="$(mktemp -d)"; trap 'rm -rf "$work"' EXIT
 "$rave" generate -n "$n" -o "$work/data" -s 3 -j 2 >/dev/null
 rates() {  # median and max of train_problems_per_s over epochs 2.. of a run folder
-  /usr/bin/python3 -c "import json,statistics,sys; r=[json.loads(l)['train_problems_per_s'] for l in open(sys.argv[1])][1:]; print(f'{statistics.median(r):.1f} {max(r):.1f}')" "$1/metrics.jsonl"
+  "${RAVE_PYTHON:-.venv/bin/python}" -c "import json,statistics,sys; r=[json.loads(l)['train_problems_per_s'] for l in open(sys.argv[1])][1:]; print(f'{statistics.median(r):.1f} {max(r):.1f}')" "$1/metrics.jsonl"
 }
 modes=(one two two-sync two-gloo two-unbound)
 declare -A all
@@ -36,7 +36,7 @@ for round in $(seq "$rounds"); do
     echo "round $round, $mode: median $median problems/s [max $max], load $(cut -d' ' -f1 /proc/loadavg)"
   done
 done
-/usr/bin/python3 - "$batch" "${all[one]}" "${all[two]}" "${all[two-sync]}" "${all[two-gloo]}" "${all[two-unbound]}" <<'PY'
+"${RAVE_PYTHON:-.venv/bin/python}" - "$batch" "${all[one]}" "${all[two]}" "${all[two-sync]}" "${all[two-gloo]}" "${all[two-unbound]}" <<'PY'
 import statistics, sys
 batch = int(sys.argv[1])
 one, two, sync, gloo, unbound = ([float(x) for x in a.split()] for a in sys.argv[2:])

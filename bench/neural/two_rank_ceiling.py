@@ -10,7 +10,7 @@ ceiling of what `rave train --nproc 2` can reach over one process on this machin
 both see the same load; every process runs with the MALLOC_TOP_PAD_ that `rave train` gives
 rave-train.
 
-  /usr/bin/python3 bench/neural/two_rank_ceiling.py --rave-step build/bench/rave-step \
+  .venv/bin/python bench/neural/two_rank_ceiling.py --rave-step build/bench/rave-step \
       --model cnn --drt --batch 32 --rounds 6 --steps 80
 """
 import argparse

@@ -1,8 +1,8 @@
-#!/usr/bin/python3
+#!/usr/bin/env python3
 """The Python package against the C++ core, measured in one run (figures in bench/README.md, "Python").
 
-    PYTHONPATH=build/python /usr/bin/python3 bench/python/bench_python.py            # ~3 minutes on 2 cores
-    PYTHONPATH=build/python /usr/bin/python3 bench/python/bench_python.py --quick    # a smoke run
+    PYTHONPATH=build/python .venv/bin/python bench/python/bench_python.py            # ~3 minutes on 2 cores
+    PYTHONPATH=build/python .venv/bin/python bench/python/bench_python.py --quick    # a smoke run
 
 1. rave.generate_batch at 160x160 (batches of 32), one thread, CPU time per problem, against rave-bench's
    BM_Generate_Render (the same work in C++: sample, answer set, 16 panels; no file encodings) run

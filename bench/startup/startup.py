@@ -1,7 +1,7 @@
-#!/usr/bin/python3
+#!/usr/bin/env python3
 """Start-up cost of rave's commands, measured in one run (figures in bench/README.md, "Command start-up").
 
-    /usr/bin/python3 bench/startup/startup.py [--rave build/apps/rave] [--runs 100]
+    .venv/bin/python bench/startup/startup.py [--rave build/apps/rave] [--runs 100]
 
 Each case runs --runs times in turn (cases interleaved, so load changes hit all alike); the CPU time
 of a run (user + system) is the difference of getrusage(RUSAGE_CHILDREN) around it; peak RSS is

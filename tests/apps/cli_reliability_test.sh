@@ -7,7 +7,6 @@
 set -u
 # shellcheck source=../cli_lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/../cli_lib.sh"
-py=/usr/bin/python3
 
 one_line() { [[ $(wc -l <"$work/err") -le 1 ]] || fail "$1: error is not one line: $(head -c 400 "$work/err")"; }
 tree_sum() { (cd "$1" && find . -type f | sort | xargs sha256sum); }
@@ -67,7 +66,7 @@ truncate -s 1000 "$work/fair/center_single/RAVEN_1_train.npz"
 grep -q "wrote 2 problems (8 skipped" "$work/out" || fail "truncated npz or empty XML kept: $(cat "$work/out")"
 grep -q "8 problems verified against rave.json and kept, 2 redone" "$work/out" || fail "resume summary: $(cat "$work/out")"
 tree_sum "$work/fair" | cmp -s - "$work/fair.sum" || fail "the resumed set differs from the original"
-$py -c 'import json,sys,zlib,os
+"$py" -c 'import json,sys,zlib,os
 m=json.load(open(sys.argv[1]+"/rave.json"))
 assert m["complete"] and m["answers"]=="fair" and m["counts"]["problems"]==10, m["counts"]
 for f in m["files"]:
@@ -125,7 +124,7 @@ cp "$good" "$work/batch/$(printf 'name\xff.xml')"
 for what in "dup_attr.xml:.*Type.*twice" "two_roots.xml:" "bad_utf8.xml:[0-9]*:[0-9]*: .*UTF-8" "fifo.xml: .*not a regular file" "zero.xml: .*not a regular file"; do
   grep -q "$what" "$work/err" || fail "hostile batch: no error matching '$what': $(cat "$work/err")"
 done
-$py -c 'import json,sys
+"$py" -c 'import json,sys
 lines=[json.loads(l) for l in open(sys.argv[1])]
 assert len(lines)==9, len(lines)
 ok=[l for l in lines if "answer" in l]
@@ -154,7 +153,7 @@ data="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)/data"
 "$rave" convert "$data/raven/center_single/RAVEN_0_train.xml" "$work/ref.asig" >/dev/null 2>&1
 sed 's/^rule 0 Progression Type ?/rule 0 Distribute_Three Type ?/' "$work/ref.asig" >"$work/none.asig"
 "$rave" solve "$work/none.asig" --use-rules --json >"$work/none.json" 2>/dev/null
-$py -c 'import json,sys
+"$py" -c 'import json,sys
 j=json.loads(open(sys.argv[1]).readline())
 assert j["verdict"]=="none" and j["answer"] is None, j' "$work/none.json" ||
   fail "a none verdict claims an answer: $(cat "$work/none.json")"
@@ -169,7 +168,7 @@ cmp -s "$work/stdin.asig" "$work/lonely.asig" || fail "convert - -o - differs fr
 [[ $(run "$rave" generate -n 5 -c center -o "$work/few") == 0 ]] || fail "-n 5"
 grep -q "val and test splits get no problem" "$work/out" || fail "-n 5: no note on the empty splits: $(cat "$work/out")"
 # FAIR's predict has the original's shape (1,).
-$py -c 'import numpy as np,sys
+"$py" -c 'import numpy as np,sys
 z=np.load(sys.argv[1])
 assert z["predict"].shape==(1,), z["predict"].shape' \
   "$work/fair/center_single/RAVEN_0_train.npz" || fail "FAIR predict shape"

@@ -9,8 +9,6 @@ set -u
 # shellcheck source=../cli_lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/../cli_lib.sh"
 src="$2"
-py=/usr/bin/python3
-[[ -x $py ]] || py=python3
 field() { "$py" -c 'import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2], {}, {"d": d}))' "$@"; }
 
 [[ $(run "$rave" generate -n 10 -o "$work/set" -a raven -s 7 -j 2) == 0 ]] || fail "generate: $(cat "$work/err")"

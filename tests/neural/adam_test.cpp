@@ -5,6 +5,7 @@
 #include <torch/serialize.h>
 
 #include <sstream>
+#include <stdexcept>
 
 #include "neural/adam.hpp"
 
@@ -39,9 +40,8 @@ std::vector<torch::Tensor> moments(torch::optim::Optimizer& adam,
                                    const std::vector<torch::Tensor>& params) {
   std::vector<torch::Tensor> out;
   for (const auto& p : params) {
-    std::ostringstream key;
-    key << p.unsafeGetTensorImpl();
-    const auto& s = static_cast<const torch::optim::AdamParamState&>(*adam.state().at(key.str()));
+    const auto& s =
+        static_cast<const torch::optim::AdamParamState&>(*adam.state().at(p.unsafeGetTensorImpl()));
     out.push_back(s.exp_avg());
     out.push_back(s.exp_avg_sq());
   }
@@ -95,6 +95,47 @@ TEST(FusedAdamTest, WeightDecayTakesTorchsStep) {
     reference.step();
   }
   EXPECT_EQ(worst_relative(ours, theirs), 0.0);
+}
+
+// A moment of the wrong size (as a state loaded from another LibTorch's checkpoint can be) is
+// refused before any element is updated, on the fused path, torch's path and the pieces' path.
+TEST(FusedAdamTest, AWrongSizedMomentIsRefusedNotStepped) {
+  for (const double decay : {0.0, 0.1}) {
+    auto params = parameters();
+    FusedAdam adam(params, torch::optim::AdamOptions(1e-3).weight_decay(decay));
+    set_gradients(params, 0);
+    adam.step();
+    adam.state_of(params[3]).exp_avg(torch::zeros({7}));  // the parameter has 33 elements
+    std::vector<torch::Tensor> before;
+    for (const auto& p : params) before.push_back(p.detach().clone());
+    set_gradients(params, 1);
+    try {
+      adam.step();
+      ADD_FAILURE() << "stepped with a wrong-sized moment (weight decay " << decay << ")";
+    } catch (const std::logic_error& e) {
+      EXPECT_NE(std::string(e.what()).find("the first moment has shape [7], the parameter [33]"),
+                std::string::npos)
+          << e.what();
+    }
+    EXPECT_EQ(worst_relative(params, before), 0.0) << "a parameter moved";
+    if (decay == 0.0) {
+      EXPECT_THROW(adam.begin_pieces(), std::logic_error);
+    }
+  }
+}
+
+TEST(FusedAdamTest, StateMismatchNamesDtypeAndStepCount) {
+  const auto p = torch::zeros({2, 3});
+  torch::optim::AdamParamState s;
+  s.exp_avg(torch::zeros({2, 3}));
+  s.exp_avg_sq(torch::zeros({2, 3}, torch::kDouble));
+  EXPECT_EQ(adam_state_mismatch(p, s, false),
+            "the second moment is Double on cpu, the parameter Float on cpu");
+  s.exp_avg_sq(torch::zeros({2, 3}));
+  EXPECT_EQ(adam_state_mismatch(p, s, false), "");
+  EXPECT_EQ(adam_state_mismatch(p, s, true), "the maximum second moment is missing");
+  s.step(-1);
+  EXPECT_EQ(adam_state_mismatch(p, s, false), "its step count is -1");
 }
 
 }  // namespace

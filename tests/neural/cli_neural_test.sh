@@ -57,4 +57,9 @@ one_line "acc.csv" "foreign checkpoint"
 [[ $(run "$rave" train -m cnn -d "$work/data" -o "$work/w" --device tpu) == 2 ]] || fail "bad device"
 one_line "unknown device 'tpu'" "bad device"
 
+# libstdc++ comes before LibTorch among rave-train's libraries, so that its functions, not the
+# copies libtorch.so exports, answer rave's calls (neural/CMakeLists.txt).
+first=$(readelf -d "$(dirname "$rave")/rave-train" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p' | grep -E '^lib(stdc\+\+|torch)' | head -1)
+[[ "$first" == libstdc++* ]] || fail "rave-train lists $first before libstdc++"
+
 finish "neural CLI"

@@ -31,9 +31,7 @@ grep -q "28 unique, 0 ambiguous" "$work/out" || fail "z3 with rules not all uniq
 [[ $(wc -l <"$work/out") == 4 ]] || fail "json: expected 4 lines, got $(wc -l <"$work/out")"
 grep -q '"verdict":"unique"' "$work/out" && grep -q '"rules":\[{"component":"Grid"' "$work/out" ||
   fail "json fields: $(head -c 300 "$work/out")"
-if [[ -x /usr/bin/python3 ]]; then
-  /usr/bin/python3 -c 'import json,sys; [json.loads(l) for l in open(sys.argv[1])]' "$work/out" || fail "json does not parse"
-fi
+"$py" -c 'import json,sys; [json.loads(l) for l in open(sys.argv[1])]' "$work/out" || fail "json does not parse"
 
 # A folder with bad files: each gets one line naming the file and place; the rest are solved.
 mkdir -p "$work/mixed"
@@ -69,9 +67,9 @@ diff <(sed 's/"file":"[^"]*"//' "$work/norules.json") <(sed 's/"file":"[^"]*"//'
 
 # No candidate explained: verdict none and no answer (JSON null), from either backend. Row 1 of
 # the context gets Types 1, 1, 3: no Type rule fits (Constant, Progression, Distribute_Three).
-if [[ -x /usr/bin/python3 ]]; then
+{
   mkdir -p "$work/none"
-  /usr/bin/python3 -c '
+  "$py" -c '
 import re, sys
 xml = open(sys.argv[1]).read()
 types = iter(["1", "1", "3"])
@@ -83,11 +81,11 @@ open(sys.argv[2], "w").write(xml)' "$work/set/center_single/RAVEN_1_train.xml" "
       fail "$backend none: $(cat "$work/out")"
     grep -q '"reason":"Grid: no Type rule' "$work/out" || fail "$backend none reason: $(cat "$work/out")"
   done
-fi
+}
 # A defect: a distractor replaced by a copy of the answer (duplicate candidates).
-if [[ -x /usr/bin/python3 ]]; then
+{
   mkdir -p "$work/dup" && cp "$work/set/center_single/RAVEN_2_train."* "$work/dup/"
-  /usr/bin/python3 - "$work/dup/RAVEN_2_train" <<'EOF'
+  "$py" - "$work/dup/RAVEN_2_train" <<'EOF'
 import re, sys, zipfile, io, struct
 stem = sys.argv[1]
 with zipfile.ZipFile(stem + ".npz") as z:
@@ -104,6 +102,6 @@ open(stem + ".xml", "w").write(xml)
 EOF
   [[ $(run "$rave" check "$work/dup") == 3 ]] || fail "check with a duplicate: exit code"
   grep -q "are identical" "$work/out" || fail "check does not name the duplicate: $(cat "$work/out")"
-fi
+}
 
 finish "solve CLI"

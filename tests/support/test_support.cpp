@@ -89,10 +89,10 @@ std::filesystem::path scratch_dir(const std::string& tag) {
 }
 
 std::optional<std::string> python_with_numpy() {
-  for (const char* candidate : {"/usr/bin/python3"}) {
-    std::string command = std::string(candidate) + " -c 'import numpy' >/dev/null 2>&1";
-    if (std::system(command.c_str()) == 0) return std::string(candidate);
-  }
+  const char* env = std::getenv("RAVE_PYTHON");
+  const std::string candidate = env && *env ? env : RAVE_SOURCE_DIR "/.venv/bin/python";
+  const std::string command = candidate + " -c 'import numpy' >/dev/null 2>&1";
+  if (std::system(command.c_str()) == 0) return candidate;
   return std::nullopt;
 }
 

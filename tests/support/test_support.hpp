@@ -45,7 +45,8 @@ std::string sha256_hex(std::string_view bytes);
 std::filesystem::path source_dir();
 /// A fresh empty folder under the system temp dir, unique per call.
 std::filesystem::path scratch_dir(const std::string& tag);
-/// Debian's python3 with numpy, when present (for the numpy reader checks).
+/// The Python with numpy (RAVE_PYTHON, else the repository's .venv from scripts/setup.sh), when
+/// present (for the numpy reader checks).
 std::optional<std::string> python_with_numpy();
 
 }  // namespace rave::testing

@@ -273,7 +273,7 @@ TEST(Npy, ParsesVersion2And3HeadersAndRejectsFortranOrder) {
 
 TEST(Npz, NumpyLoadsWhatWeWrite) {
   const auto python = ::rave::testing::python_with_numpy();
-  if (!python) GTEST_SKIP() << "python3 with numpy not found";
+  ASSERT_TRUE(python) << "no Python with numpy (scripts/setup.sh makes .venv; or set RAVE_PYTHON)";
   const auto dir = ::rave::testing::scratch_dir("npz");
   for (bool compress : {false, true}) {
     const auto path = dir / (compress ? "c.npz" : "s.npz");
