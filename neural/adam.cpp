@@ -52,8 +52,8 @@ std::string moment_mismatch(const char* name, const torch::Tensor& moment, const
     return std::string(name) + " has shape " + shape_text(moment) + ", the parameter " +
            shape_text(p);
   if (moment.scalar_type() != p.scalar_type() || moment.device() != p.device())
-    return std::string(name) + " is " + std::string(c10::toString(moment.scalar_type())) +
-           " on " + moment.device().str() + ", the parameter " +
+    return std::string(name) + " is " + std::string(c10::toString(moment.scalar_type())) + " on " +
+           moment.device().str() + ", the parameter " +
            std::string(c10::toString(p.scalar_type())) + " on " + p.device().str();
   return "";
 }
