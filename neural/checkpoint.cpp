@@ -1,12 +1,14 @@
 #include "neural/internal/checkpoint.hpp"
 
 #include <torch/serialize/output-archive.h>
+#include <torch/version.h>
 
 #include <nlohmann/json.hpp>
 #include <sstream>
 
 #include "common/atomic_file.hpp"
 #include "common/error.hpp"
+#include "neural/adam.hpp"
 
 namespace rave::neural::internal {
 namespace {
@@ -70,13 +72,38 @@ RunSettings settings_from(const json& j) {
           .precision = j.at("precision").get<std::string>()};
 }
 
-json record_json(const CheckpointInfo& info) {
+std::string shape_text(const std::vector<std::int64_t>& shape) {
+  std::string out = "[";
+  for (std::size_t i = 0; i < shape.size(); ++i) {
+    if (i) out += ',';
+    out += std::to_string(shape[i]);
+  }
+  return out + "]";
+}
+
+json parameters_json(const std::vector<ParameterShape>& parameters) {
+  json out = json::array();
+  for (const auto& p : parameters) out.push_back({{"name", p.name}, {"shape", p.shape}});
+  return out;
+}
+
+std::vector<ParameterShape> parameters_from(const json& j) {
+  std::vector<ParameterShape> out;
+  for (const auto& p : j)
+    out.push_back(
+        {p.at("name").get<std::string>(), p.at("shape").get<std::vector<std::int64_t>>()});
+  return out;
+}
+
+json record_json(const CheckpointInfo& info, RavenModelImpl& model) {
   const auto& m = info.model;
   json configs = json::array();
   for (auto c : info.train_configs) configs.push_back(engine::configuration(c).folder);
   json history = json::array();
   for (const auto& e : info.history) history.push_back(epoch_json(e));
   return {{"format", kFormat},
+          {"libtorch", libtorch_version()},
+          {"parameters", parameters_json(parameter_shapes(model))},
           {"model",
            {{"kind", model_key(m.kind)},
             {"drt", m.drt},
@@ -107,6 +134,8 @@ CheckpointInfo info_from(const json& j, const std::string& file) {
                 .image_size = m.at("image_size").get<int>(),
                 .wren_tag = m.at("wren_tag").get<bool>(),
                 .label_table = m.at("label_table").get<std::string>()};
+  info.libtorch = j.value("libtorch", "");
+  if (j.contains("parameters")) info.parameters = parameters_from(j.at("parameters"));
   info.epoch = j.at("epoch").get<int>();
   info.best_epoch = j.at("best_epoch").get<int>();
   info.best_val_accuracy = j.at("best_val_accuracy").get<double>();
@@ -141,7 +170,42 @@ bool same_architecture(const ModelOptions& a, const ModelOptions& b) {
          (a.kind != ModelKind::kWReN || a.wren_tag == b.wren_tag);
 }
 
+// The first difference between two parameter lists ("" when none).
+std::string shape_difference(const std::vector<ParameterShape>& have,
+                             const std::vector<ParameterShape>& want) {
+  for (std::size_t i = 0; i < std::min(have.size(), want.size()); ++i) {
+    if (have[i].name != want[i].name)
+      return "parameter " + std::to_string(i) + " is '" + have[i].name + "' in the checkpoint, '" +
+             want[i].name + "' in the model";
+    if (have[i].shape != want[i].shape)
+      return "parameter '" + have[i].name + "' is " + shape_text(have[i].shape) +
+             " in the checkpoint, " + shape_text(want[i].shape) + " in the model";
+  }
+  if (have.size() != want.size())
+    return std::to_string(have.size()) + " parameters in the checkpoint, " +
+           std::to_string(want.size()) + " in the model";
+  return "";
+}
+
+std::string written_by(const CheckpointInfo& info) {
+  return info.libtorch.empty() ? "LibTorch 1.13 (no version recorded)"
+                               : "LibTorch " + info.libtorch;
+}
+
 }  // namespace
+
+std::string libtorch_version() {
+  return std::to_string(TORCH_VERSION_MAJOR) + "." + std::to_string(TORCH_VERSION_MINOR) + "." +
+         std::to_string(TORCH_VERSION_PATCH);
+}
+
+std::vector<ParameterShape> parameter_shapes(RavenModelImpl& model) {
+  std::vector<ParameterShape> out;
+  for (const auto& p : model.named_parameters())
+    out.push_back(
+        {p.key(), std::vector<std::int64_t>(p.value().sizes().begin(), p.value().sizes().end())});
+  return out;
+}
 
 std::string metrics_json_line(const EpochMetrics& metrics) {
   return epoch_json(metrics).dump() + "\n";
@@ -150,7 +214,7 @@ std::string metrics_json_line(const EpochMetrics& metrics) {
 void save_checkpoint(const std::filesystem::path& path, const CheckpointInfo& info,
                      RavenModelImpl& model, const torch::optim::Optimizer* optimizer) {
   torch::serialize::OutputArchive archive;
-  archive.write("rave_record", c10::IValue(record_json(info).dump()));
+  archive.write("rave_record", c10::IValue(record_json(info, model).dump()));
   torch::serialize::OutputArchive weights;
   model.save(weights);
   archive.write("model", weights);
@@ -192,6 +256,10 @@ void load_weights(OpenCheckpoint& c, const std::filesystem::path& path, RavenMod
                          std::to_string(resolved_image_size(have)) + "x" +
                          std::to_string(resolved_image_size(have)) + ", not " + display_name(want) +
                          " at " + std::to_string(resolved_image_size(want)));
+  const auto shapes = parameter_shapes(model);
+  if (!c.info.parameters.empty())
+    if (auto diff = shape_difference(c.info.parameters, shapes); !diff.empty())
+      throw InputError(path.string(), "parameters", "weights do not fit the model: " + diff);
   try {
     torch::serialize::InputArchive weights;
     c.archive.read("model", weights);
@@ -200,6 +268,21 @@ void load_weights(OpenCheckpoint& c, const std::filesystem::path& path, RavenMod
     throw InputError(path.string(), "model",
                      "weights do not fit the recorded model (" + first_line(e) + ")");
   }
+  // LibTorch's load replaces a tensor whatever its shape: one that changed did not fit.
+  if (auto diff = shape_difference(parameter_shapes(model), shapes); !diff.empty())
+    throw InputError(path.string(), "model", "weights do not fit the model: " + diff);
+}
+
+void check_resumable(const OpenCheckpoint& c, const std::filesystem::path& path,
+                     RavenModelImpl& model) {
+  if (c.info.libtorch != libtorch_version())
+    throw InputError(path.string(), "libtorch",
+                     "written by " + written_by(c.info) + ", and this rave runs LibTorch " +
+                         libtorch_version() +
+                         ": Adam's state does not carry over between LibTorch versions, so the run "
+                         "cannot be resumed; evaluate it with `rave eval`, or train a new run");
+  if (auto diff = shape_difference(c.info.parameters, parameter_shapes(model)); !diff.empty())
+    throw InputError(path.string(), "parameters", "cannot resume: " + diff);
 }
 
 std::shared_ptr<RavenModelImpl> load_model(OpenCheckpoint& c, const std::filesystem::path& path,
@@ -210,8 +293,8 @@ std::shared_ptr<RavenModelImpl> load_model(OpenCheckpoint& c, const std::filesys
   return model;
 }
 
-void load_optimizer(OpenCheckpoint& c, const std::filesystem::path& path,
-                    torch::optim::Optimizer& optimizer) {
+void load_optimizer(OpenCheckpoint& c, const std::filesystem::path& path, FusedAdam& optimizer,
+                    RavenModelImpl& model) {
   try {
     torch::serialize::InputArchive state;
     if (!c.archive.try_read("optimizer", state))
@@ -220,6 +303,15 @@ void load_optimizer(OpenCheckpoint& c, const std::filesystem::path& path,
   } catch (const c10::Error& e) {
     throw InputError(path.string(), "optimizer",
                      "optimizer state does not fit (" + first_line(e) + ")");
+  }
+  for (const auto& p : model.named_parameters()) {
+    const auto it = optimizer.state().find(p.value().unsafeGetTensorImpl());
+    if (it == optimizer.state().end()) continue;  // no step taken with a gradient for it yet
+    const auto why = adam_state_mismatch(
+        p.value(), static_cast<const torch::optim::AdamParamState&>(*it->second), false);
+    if (!why.empty())
+      throw InputError(path.string(), "optimizer",
+                       "Adam's state of parameter '" + p.key() + "' does not fit it: " + why);
   }
 }
 

@@ -234,6 +234,8 @@ class Run {
         model_((torch::manual_seed(o.seed), make_model(o.model))),  // initialised from the seed
         adam_(make_adam(*model_, {o.learning_rate, o.beta1, o.beta2, o.epsilon})),
         info_{.model = o.model,
+              .libtorch = {},  // save_checkpoint records this build's LibTorch and shapes
+              .parameters = {},
               .best_val_accuracy = -1.0,
               .candidates_only = o.candidates_only,
               .train_configs = o.train_configs,
@@ -352,12 +354,14 @@ class Run {
     return train_cache_.capacity() * ProblemCache::problem_bytes(train_pipe_);
   }
 
-  // Continues from last.pt: weights, Adam state and the record; the settings must match.
+  // Continues from last.pt: weights, Adam state and the record; the LibTorch, the parameters and
+  // the settings must match.
   void resume() {
     auto c = internal::open_checkpoint(last_, device_);
     internal::load_weights(c, last_, *model_);
+    internal::check_resumable(c, last_, *model_);  // another LibTorch: no settings make it resume
     internal::check_resume(c.info, o_, last_.string());
-    internal::load_optimizer(c, last_, adam_);
+    internal::load_optimizer(c, last_, adam_, *model_);
     const ModelOptions model_options = info_.model;
     info_ = c.info;
     info_.model = model_options;

@@ -138,10 +138,19 @@ struct TrainResult {
 TrainResult train(const TrainOptions& options, const ProgressFn& progress = {},
                   const EpochFn& on_epoch = {});
 
+/// A model parameter as a checkpoint records it: its name and shape.
+struct ParameterShape {
+  std::string name;
+  std::vector<std::int64_t> shape;
+  friend bool operator==(const ParameterShape&, const ParameterShape&) = default;
+};
+
 /// What a checkpoint says about itself.
 struct CheckpointInfo {
-  ModelOptions model;  ///< architecture and label table name (not its values)
-  int epoch = 0;       ///< epochs trained
+  ModelOptions model;    ///< architecture and label table name (not its values)
+  std::string libtorch;  ///< LibTorch version that wrote it; "" where rave did not record it (1.13)
+  std::vector<ParameterShape> parameters;  ///< the model's, in order; empty where not recorded
+  int epoch = 0;                           ///< epochs trained
   int best_epoch = 0;
   double best_val_accuracy = 0;
   bool candidates_only = false;                 ///< trained on candidates-only input

@@ -1,15 +1,19 @@
 #pragma once
-// Checkpoint files of rave::neural: a LibTorch archive holding the run's record (architecture and
-// label table, epochs, settings, history) as one JSON object written by field name with
-// nlohmann-json, beside the model weights and, in last.pt, Adam's state. Written to memory and
-// renamed into place (common/atomic_file.hpp). Loading checks the record before touching the
-// weights, so a checkpoint of another model or a foreign file is a one-line InputError.
+// Checkpoint files of rave::neural: a LibTorch archive holding the run's record (the LibTorch
+// version that wrote it, architecture and label table, every parameter's name and shape, epochs,
+// settings, history) as one JSON object written by field name with nlohmann-json, beside the
+// model weights and, in last.pt, Adam's state. Written to memory and renamed into place
+// (common/atomic_file.hpp). Loading checks the record before touching the weights, so a
+// checkpoint of another model or a foreign file is a one-line InputError; weights of another
+// shape are refused, and a resume is refused unless the same LibTorch wrote it (Adam's state is
+// keyed by pointer text in 1.13, by number in 2.x) and every moment fits its parameter.
 #include <torch/optim/optimizer.h>
 #include <torch/serialize/input-archive.h>
 
 #include <filesystem>
 #include <memory>
 
+#include "neural/adam.hpp"
 #include "neural/models.hpp"
 #include "neural/trainer.hpp"
 
@@ -38,8 +42,18 @@ std::shared_ptr<RavenModelImpl> load_model(OpenCheckpoint& checkpoint,
 /// Loads the weights into an existing model, after checking its architecture matches the record.
 void load_weights(OpenCheckpoint& checkpoint, const std::filesystem::path& path,
                   RavenModelImpl& model);
-/// Loads Adam's state (last.pt); InputError if the checkpoint has none.
+/// Refuses (InputError naming the difference) to resume from a checkpoint that another LibTorch
+/// wrote or whose parameters differ from the model's in name or shape.
+void check_resumable(const OpenCheckpoint& checkpoint, const std::filesystem::path& path,
+                     RavenModelImpl& model);
+/// Loads Adam's state (last.pt) and checks that every moment fits its parameter; InputError
+/// naming the parameter if one does not, or if the checkpoint has no optimizer state.
 void load_optimizer(OpenCheckpoint& checkpoint, const std::filesystem::path& path,
-                    torch::optim::Optimizer& optimizer);
+                    FusedAdam& optimizer, RavenModelImpl& model);
+
+/// "2.11.0": the LibTorch this rave is built with.
+std::string libtorch_version();
+/// The model's parameters by name and shape, in order.
+std::vector<ParameterShape> parameter_shapes(RavenModelImpl& model);
 
 }  // namespace rave::neural::internal
