@@ -140,9 +140,8 @@ TEST_F(CheckpointTest, AWrongSizedMomentIsRefusedOnResume) {
   const auto name = make_model({.kind = ModelKind::kCnn})->named_parameters()[0].key();
   auto resume = one_epoch(data_, runs_ / "cnn", ModelKind::kCnn);
   resume.epochs = 2, resume.resume = true;
-  input_error([&] { train(resume); },
-              "optimizer: Adam's state of parameter '" + name +
-                  "' does not fit it: the first moment has shape [7]");
+  input_error([&] { train(resume); }, "optimizer: Adam's state of parameter '" + name +
+                                          "' does not fit it: the first moment has shape [7]");
   EXPECT_EQ(read_bytes(last), before);
 }
 
