@@ -31,7 +31,7 @@ struct TrainArgs {
   int epochs = 200, batch_size = 32, image_size = 0, threads = 0, loader_threads = 0, nproc = 1;
   bool no_cpu_bind = false;
   std::size_t cache_mb = 2048;
-  double lr = 1e-4;
+  double lr = 1e-4, adam_epsilon = 1e-8;
   std::optional<double> meta_alpha, meta_beta;
   std::uint64_t seed = 12345;
   bool candidates_only = false, shuffle_candidates = false, resume = false,
@@ -63,6 +63,7 @@ neural::TrainOptions to_options(const TrainArgs& a) {
   o.epochs = a.epochs;
   o.batch_size = a.batch_size;
   o.learning_rate = a.lr;
+  o.epsilon = a.adam_epsilon;
   o.meta_alpha = a.meta_alpha;
   o.meta_beta = a.meta_beta;
   o.seed = a.seed;
@@ -168,6 +169,11 @@ Runner add_train(CLI::App& app) {
   cmd->add_option("--epochs,-e", a->epochs, "Epochs")->capture_default_str();
   cmd->add_option("--batch-size,-b", a->batch_size, "Problems per batch")->capture_default_str();
   cmd->add_option("--lr", a->lr, "Adam learning rate")->capture_default_str();
+  cmd->add_option("--adam-epsilon", a->adam_epsilon,
+                  "Adam's epsilon (the reference's 1e-8; a large one makes the step follow the "
+                  "gradient's size)")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
   cmd->add_option("--image-size", a->image_size,
                   "Panel side fed to the model (default: 224 ResNet, 80 others)");
   cmd->add_option("--meta-alpha", a->meta_alpha,

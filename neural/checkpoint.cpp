@@ -48,6 +48,7 @@ EpochMetrics epoch_from(const json& j) {
 
 json settings_json(const RunSettings& s) {
   return {{"learning_rate", s.learning_rate},
+          {"adam_epsilon", s.adam_epsilon},
           {"seed", s.seed},
           {"data", s.data},
           {"batch_size", s.batch_size},
@@ -61,6 +62,7 @@ json settings_json(const RunSettings& s) {
 
 RunSettings settings_from(const json& j) {
   return {.learning_rate = j.at("learning_rate").get<double>(),
+          .adam_epsilon = j.value("adam_epsilon", 1e-8),  // not recorded before rave 0.2
           .seed = j.at("seed").get<std::uint64_t>(),
           .data = j.at("data").get<std::string>(),
           .batch_size = j.at("batch_size").get<int>(),

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "common/error.hpp"
+#include "common/local_port.hpp"
 #include "neural/internal/shared_memory.hpp"
 
 #if defined(RAVE_HAVE_GLOO) || defined(RAVE_HAVE_NCCL)
@@ -101,13 +102,15 @@ c10::intrusive_ptr<c10d::Store> connect_store(const DistributedEnv& env,
 }
 
 #ifdef RAVE_HAVE_GLOO
-// The network device: GLOO_SOCKET_IFNAME as torch reads it, loopback for a local run, else the
-// interface the host name resolves to.
+// The network device: GLOO_SOCKET_IFNAME as torch reads it, else the address this host reaches
+// the rendezvous by (loopback for a local run; on several machines the route's own address, which
+// also holds in containers and network namespaces where the host name resolves to nothing useful),
+// else the one the host name resolves to.
 std::shared_ptr<::gloo::transport::Device> gloo_device(const DistributedEnv& env) {
   if (const char* ifname = std::getenv("GLOO_SOCKET_IFNAME"); ifname && *ifname)
     return c10d::ProcessGroupGloo::createDeviceForInterface(ifname);
-  if (env.master_addr == "127.0.0.1" || env.master_addr == "localhost")
-    return c10d::ProcessGroupGloo::createDeviceForHostname("127.0.0.1");
+  if (const std::string local = local_address_towards(env.master_addr); !local.empty())
+    return c10d::ProcessGroupGloo::createDeviceForHostname(local);
   return c10d::ProcessGroupGloo::createDefaultDevice();
 }
 #endif

@@ -54,6 +54,7 @@ RunSettings settings_of(const TrainOptions& o) {
   const auto data = std::filesystem::weakly_canonical(std::filesystem::absolute(o.data, ec), ec);
   const ResolvedWeights w = resolved_weights(o);
   return {.learning_rate = o.learning_rate,
+          .adam_epsilon = o.epsilon,
           .seed = o.seed,
           .data = data.string(),
           .batch_size = o.batch_size,
@@ -76,6 +77,7 @@ void check_resume(const CheckpointInfo& c, const TrainOptions& o, const std::str
     compare(diffs, "WReN tag", c.model.wren_tag, o.model.wren_tag);
   if (o.model.drt) compare(diffs, "label embeddings", c.model.label_table, o.model.label_table);
   compare(diffs, "learning rate", have.learning_rate, want.learning_rate);
+  compare(diffs, "Adam epsilon", have.adam_epsilon, want.adam_epsilon);
   compare(diffs, "seed", have.seed, want.seed);
   compare(diffs, "data", have.data, want.data);
   compare(diffs, "batch size", have.batch_size, want.batch_size);

@@ -107,6 +107,7 @@ struct TrainOptions {
 /// The settings a resumed run must repeat (recorded in checkpoints; resume names any difference).
 struct RunSettings {
   double learning_rate = 0;
+  double adam_epsilon = 1e-8;
   std::uint64_t seed = 0;
   std::string data;    ///< the dataset folder, absolute
   int batch_size = 0;  ///< per rank

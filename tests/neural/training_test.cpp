@@ -181,6 +181,7 @@ TEST_F(TrainingTest, ResumeRefusesOtherSettingsNamingThem) {
   o.learning_rate = 3e-4;
   o.seed = 7;
   o.model.label_table = "random";
+  o.epsilon = 1.0;
   try {
     train(o);
     FAIL() << "resumed with other settings";
@@ -189,6 +190,7 @@ TEST_F(TrainingTest, ResumeRefusesOtherSettingsNamingThem) {
     EXPECT_NE(what.find("learning rate 0.001 (checkpoint) vs 0.0003 (now)"), std::string::npos)
         << what;
     EXPECT_NE(what.find("seed 12345 (checkpoint) vs 7 (now)"), std::string::npos) << what;
+    EXPECT_NE(what.find("Adam epsilon 1e-08 (checkpoint) vs 1 (now)"), std::string::npos) << what;
     EXPECT_NE(what.find("label embeddings glove (checkpoint) vs random (now)"), std::string::npos)
         << what;
     EXPECT_EQ(what.find("--batch-size"), std::string::npos) << what;
