@@ -27,7 +27,8 @@ fs::path neural_executable() {
   if (!fs::is_regular_file(candidate, ec))
     throw Error(
         "the neural commands need rave-train beside rave (" + candidate.string() +
-        "), which this build does not have: configure with -DRAVE_BUILD_NEURAL=ON and LibTorch");
+        "), which this build does not have: build it with scripts/setup.sh --full, or with torch "
+        "installed, pip install --no-build-isolation -C cmake.define.RAVE_BUILD_NEURAL=ON .");
   return candidate;
 }
 

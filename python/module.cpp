@@ -7,6 +7,7 @@
 #include <system_error>
 
 #include "common/error.hpp"
+#include "common/version.hpp"
 #include "engine/model/configuration.hpp"
 #include "python/binding.hpp"
 
@@ -90,6 +91,7 @@ void bind_names(py::module_& m) {
     strategies.append(std::string(engine::strategy_name(s)));
   m.attr("STRATEGIES") = py::tuple(strategies);
   m.attr("PANEL_SIZE") = engine::kPanelSize;
+  m.attr("__version__") = std::string(version());  // CMakeLists.txt's project version
   m.def(
       "config_name",
       [](const std::string& name) {

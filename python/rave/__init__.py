@@ -23,6 +23,7 @@ import importlib
 import json
 
 from rave._rave import (
+    __version__,
     ALIASES,
     CONFIGS,
     PANEL_SIZE,
@@ -47,7 +48,7 @@ Problem.__module__ = "rave"
 Solution.__module__ = "rave"
 
 __all__ = [
-    "ALIASES", "CONFIGS", "PANEL_SIZE", "PAPER_NAMES", "STRATEGIES", "FormatError", "Problem", "Solution",
+    "__version__", "ALIASES", "CONFIGS", "PANEL_SIZE", "PAPER_NAMES", "STRATEGIES", "FormatError", "Problem", "Solution",
     "check", "config_name", "generate", "generate_batch", "load", "load_arrays", "manifest", "resize", "solve",
 ]
 
