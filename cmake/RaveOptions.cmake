@@ -2,7 +2,6 @@
 include_guard(GLOBAL)
 
 option(RAVE_BUILD_NEURAL "Build neural/ (needs LibTorch)" ON)
-option(RAVE_NEURAL_ONLY "Build only what neural/ needs, no solver or fuzzers (scripts/gpu_check.sh)" OFF)
 option(RAVE_BUILD_BENCH "Build rave-bench (needs Google Benchmark)" ON)
 option(RAVE_BUILD_PYTHON "Build the Python package (python/; needs pybind11, skipped when it is not found)" ON)
 option(RAVE_BUILD_FUZZERS "Build libFuzzer targets (needs clang)" OFF)

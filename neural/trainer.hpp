@@ -197,8 +197,8 @@ struct EvalResult {
 };
 EvalResult evaluate(const EvalOptions& options, const ProgressFn& progress = {});
 
-/// Sets torch's intra-op threads and, when the BLAS is OpenBLAS, its threads, to `threads`
-/// (0 = hardware threads), so the two never oversubscribe the cores.
+/// Sets torch's intra-op threads (OpenMP's and the BLAS's inside LibTorch) to `threads` (0 =
+/// hardware threads).
 void set_compute_threads(int threads);
 /// "cpu" or "cuda:K" for a device request; UsageError for cuda without a usable GPU.
 std::string resolve_device_name(const DeviceSpec& device);

@@ -1,7 +1,6 @@
 #include "neural/training.hpp"
 
 #include <ATen/autocast_mode.h>
-#include <dlfcn.h>
 #include <torch/cuda.h>
 #include <torch/nn/functional/loss.h>
 #include <torch/utils.h>
@@ -197,11 +196,7 @@ std::string resolve_device_name(const DeviceSpec& device) { return resolve_devic
 // looked up at run time: with the reference BLAS it is absent and only torch is set.
 void set_compute_threads(int threads) {
   if (threads <= 0) threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-  torch::set_num_threads(threads);
-  using SetThreads = void (*)(int);
-  if (auto* set_blas =
-          reinterpret_cast<SetThreads>(dlsym(RTLD_DEFAULT, "openblas_set_num_threads")))
-    set_blas(threads);
+  torch::set_num_threads(threads);  // OpenMP's and MKL's inside the wheel's LibTorch
 }
 
 }  // namespace rave::neural

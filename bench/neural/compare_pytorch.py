@@ -2,8 +2,8 @@
 """rave's training step against the same model in PyTorch, alternating in one run.
 
 For each case, rave-step (bench/neural/step_server.cpp) and the PyTorch module of
-pytorch_reference.py are built side by side with the same threads, batch, input size and BLAS
-(Debian's python3-torch and libtorch are the same build; OPENBLAS_NUM_THREADS is set for both), both
+pytorch_reference.py are built side by side with the same threads, batch and input size, against
+the same LibTorch (rave-step links the one inside the torch that runs this script: .venv's), both
 make 2 warm-up steps, and then the steps alternate: one rave step, one PyTorch step, ROUNDS times,
 so a change of machine load hits both. Both processes run with the same glibc allocator setting,
 MALLOC_TOP_PAD_ (by default the 256 MB `rave train` gives rave-train; --malloc-top-pad 0 leaves
@@ -29,14 +29,9 @@ CASES = {  # name: (model, drt, image size)
 
 
 def set_threads(threads):
-    """torch's and OpenBLAS's threads, as rave's set_compute_threads does."""
-    import ctypes
+    """torch's intra-op threads, as rave's set_compute_threads sets them."""
     import torch
     torch.set_num_threads(threads)
-    try:
-        ctypes.CDLL("libblas.so.3").openblas_set_num_threads(threads)
-    except (OSError, AttributeError):
-        pass  # the reference BLAS: single-threaded anyway
 
 
 def measure(rave_step, case, threads, batch, rounds, device, precision):
@@ -68,7 +63,6 @@ def fmt(seconds):
 
 
 def row(args, case, threads, precision):
-    os.environ["OPENBLAS_NUM_THREADS"] = str(threads)
     ours, theirs = measure(args.rave_step, case, threads, args.batch, args.rounds, args.device, precision)
     size = CASES[case][2]
     print(f"| {case} (16x{size}x{size}) | {args.device}, {precision} | {threads} | {fmt(min(ours))} | "
