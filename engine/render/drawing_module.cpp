@@ -43,7 +43,8 @@ std::vector<fs::path> candidates() {
   std::vector<fs::path> out;
   if (const fs::path here = own_folder(); !here.empty()) {
     out.push_back(here / kModuleFile);
-    out.push_back(here / ".." / kModuleFile);  // the pip package: rave/bin/rave, rave/librave_opencv.so
+    out.push_back(here / ".." /
+                  kModuleFile);  // the pip package: rave/bin/rave, rave/librave_opencv.so
     out.push_back(here / ".." / "lib" / kModuleFile);
   }
   if (*RAVE_OPENCV_MODULE_BUILD_PATH != '\0') out.emplace_back(RAVE_OPENCV_MODULE_BUILD_PATH);
