@@ -191,9 +191,6 @@ torch::Device resolve_device(const DeviceSpec& device, int local_rank) {
 
 std::string resolve_device_name(const DeviceSpec& device) { return resolve_device(device).str(); }
 
-// Debian's LibTorch calls the system BLAS; when that is OpenBLAS (libopenblas0-pthread), its own
-// thread pool would run beside torch's OpenMP threads, so both get the same count. The symbol is
-// looked up at run time: with the reference BLAS it is absent and only torch is set.
 void set_compute_threads(int threads) {
   if (threads <= 0) threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   torch::set_num_threads(threads);  // OpenMP's and MKL's inside the wheel's LibTorch

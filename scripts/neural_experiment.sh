@@ -35,7 +35,6 @@ lr="${LR:-3e-4}"             # Adam; the reference's 1e-4 learns too slowly on 1
 augment="${AUGMENT---shuffle-candidates}"    # AUGMENT= (empty) trains exactly as the reference
 labels="${LABELS:-glove}"                   # the DRT's label table
 models="${MODELS:-cnn resnet}"              # which model families to train (the ablation is CNN's)
-export OPENBLAS_NUM_THREADS=1  # every training run uses one thread (rave sets torch and OpenBLAS alike)
 
 mkdir -p "$out"
 log="$out/experiment.log"

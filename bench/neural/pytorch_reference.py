@@ -1,7 +1,7 @@
 """The RAVEN paper's four baselines and the DRT in plain PyTorch, written from docs/neural-reference.md
 (not copied from the reference): the comparison side of bench/neural/compare_pytorch.py. The code
 follows the reference's formulation where rave computes differently: WReN builds the 80 pairs per
-candidate explicitly, the DRT runs per panel. Runs on Debian's python3-torch 1.13."""
+candidate explicitly, the DRT runs per panel. Runs on the torch of .venv (requirements.txt)."""
 import torch
 import torch.nn as nn
 import torch.nn.functional as F

@@ -2,7 +2,7 @@
 // the method of the PyTorch reference figures in
 // bench/README.md#neural-training-steps-and-the-data-pipeline (same models, same batch, same
 // losses: CE, ResNet with both BCE meta terms, WReN with beta 10). The argument is the thread count
-// given to torch and OpenBLAS. Medians of 10 single-step repetitions after 2 warm-up steps. Built
+// given to torch. Medians of 10 single-step repetitions after 2 warm-up steps. Built
 // only with the neural library (bench/CMakeLists.txt defines RAVE_HAVE_NEURAL).
 #ifdef RAVE_HAVE_NEURAL
 #include <benchmark/benchmark.h>
