@@ -36,21 +36,12 @@ bool dense_float_cpu(const torch::Tensor& t) {
          t.is_contiguous() && !t.is_sparse();
 }
 
-std::string shape_text(const torch::Tensor& t) {
-  std::string out = "[";
-  for (std::size_t i = 0; i < t.sizes().size(); ++i) {
-    if (i) out += ',';
-    out += std::to_string(t.sizes()[i]);
-  }
-  return out + "]";
-}
-
 // Why `moment` cannot be the named moment of `p` ("" when it can).
 std::string moment_mismatch(const char* name, const torch::Tensor& moment, const torch::Tensor& p) {
   if (!moment.defined()) return std::string(name) + " is missing";
   if (moment.sizes() != p.sizes())
-    return std::string(name) + " has shape " + shape_text(moment) + ", the parameter " +
-           shape_text(p);
+    return std::string(name) + " has shape " + shape_text(moment.sizes()) + ", the parameter " +
+           shape_text(p.sizes());
   if (moment.scalar_type() != p.scalar_type() || moment.device() != p.device())
     return std::string(name) + " is " + std::string(c10::toString(moment.scalar_type())) + " on " +
            moment.device().str() + ", the parameter " +
@@ -59,6 +50,15 @@ std::string moment_mismatch(const char* name, const torch::Tensor& moment, const
 }
 
 }  // namespace
+
+std::string shape_text(c10::IntArrayRef shape) {
+  std::string out = "[";
+  for (std::size_t i = 0; i < shape.size(); ++i) {
+    if (i) out += ',';
+    out += std::to_string(shape[i]);
+  }
+  return out + "]";
+}
 
 std::string adam_state_mismatch(const torch::Tensor& p, const torch::optim::AdamParamState& s,
                                 bool amsgrad) {
@@ -98,8 +98,8 @@ void FusedAdam::check_states() const {
       if (it == state_.end() || !p.grad().defined()) continue;
       const auto why = adam_state_mismatch(
           p, static_cast<const torch::optim::AdamParamState&>(*it->second), amsgrad);
-      RAVE_CHECK(why.empty(),
-                 "Adam: the state of a " + shape_text(p) + " parameter does not fit it: " + why);
+      RAVE_CHECK(why.empty(), "Adam: the state of a " + shape_text(p.sizes()) +
+                                  " parameter does not fit it: " + why);
     }
   }
 }

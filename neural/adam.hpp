@@ -25,6 +25,9 @@
 
 namespace rave::neural {
 
+/// "[32,1,3,3]": a tensor's shape as rave's errors print it.
+std::string shape_text(c10::IntArrayRef shape);
+
 /// Why `state` cannot be `parameter`'s Adam state ("the first moment has shape [7], the parameter
 /// [33]"), or "" when it can.
 std::string adam_state_mismatch(const torch::Tensor& parameter,

@@ -74,15 +74,6 @@ RunSettings settings_from(const json& j) {
           .precision = j.at("precision").get<std::string>()};
 }
 
-std::string shape_text(const std::vector<std::int64_t>& shape) {
-  std::string out = "[";
-  for (std::size_t i = 0; i < shape.size(); ++i) {
-    if (i) out += ',';
-    out += std::to_string(shape[i]);
-  }
-  return out + "]";
-}
-
 json parameters_json(const std::vector<ParameterShape>& parameters) {
   json out = json::array();
   for (const auto& p : parameters) out.push_back({{"name", p.name}, {"shape", p.shape}});
@@ -275,16 +266,13 @@ void load_weights(OpenCheckpoint& c, const std::filesystem::path& path, RavenMod
     throw InputError(path.string(), "model", "weights do not fit the model: " + diff);
 }
 
-void check_resumable(const OpenCheckpoint& c, const std::filesystem::path& path,
-                     RavenModelImpl& model) {
+void check_resumable(const OpenCheckpoint& c, const std::filesystem::path& path) {
   if (c.info.libtorch != libtorch_version())
     throw InputError(path.string(), "libtorch",
                      "written by " + written_by(c.info) + ", and this rave runs LibTorch " +
                          libtorch_version() +
                          ": Adam's state does not carry over between LibTorch versions, so the run "
                          "cannot be resumed; evaluate it with `rave eval`, or train a new run");
-  if (auto diff = shape_difference(c.info.parameters, parameter_shapes(model)); !diff.empty())
-    throw InputError(path.string(), "parameters", "cannot resume: " + diff);
 }
 
 std::shared_ptr<RavenModelImpl> load_model(OpenCheckpoint& c, const std::filesystem::path& path,

@@ -359,7 +359,7 @@ class Run {
   void resume() {
     auto c = internal::open_checkpoint(last_, device_);
     internal::load_weights(c, last_, *model_);
-    internal::check_resumable(c, last_, *model_);  // another LibTorch: no settings make it resume
+    internal::check_resumable(c, last_);  // another LibTorch: no settings make it resume
     internal::check_resume(c.info, o_, last_.string());
     internal::load_optimizer(c, last_, adam_, *model_);
     const ModelOptions model_options = info_.model;

@@ -42,10 +42,9 @@ std::shared_ptr<RavenModelImpl> load_model(OpenCheckpoint& checkpoint,
 /// Loads the weights into an existing model, after checking its architecture matches the record.
 void load_weights(OpenCheckpoint& checkpoint, const std::filesystem::path& path,
                   RavenModelImpl& model);
-/// Refuses (InputError naming the difference) to resume from a checkpoint that another LibTorch
-/// wrote or whose parameters differ from the model's in name or shape.
-void check_resumable(const OpenCheckpoint& checkpoint, const std::filesystem::path& path,
-                     RavenModelImpl& model);
+/// Refuses (InputError naming both versions) to resume from a checkpoint that another LibTorch
+/// wrote; load_weights has refused other parameter shapes already.
+void check_resumable(const OpenCheckpoint& checkpoint, const std::filesystem::path& path);
 /// Loads Adam's state (last.pt) and checks that every moment fits its parameter; InputError
 /// naming the parameter if one does not, or if the checkpoint has no optimizer state.
 void load_optimizer(OpenCheckpoint& checkpoint, const std::filesystem::path& path,
