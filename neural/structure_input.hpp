@@ -1,38 +1,21 @@
 #pragma once
-// The Dynamic Residual Tree's per-problem input (docs/neural-reference.md#dynamic-residual-tree):
-// the A-SIG structure of the problem as at most 6 label rows in pre-order (scene, structure, first
-// component, first layout, second component, second layout) and the indicator that the second
-// branch exists. The npz `structure` sentence is parsed into a grammar::Tree first, so a malformed
-// sentence is an input error with a position, not a silently shifted row.
+// The Dynamic Residual Tree's per-problem input, as neural/ names it: the torch-free rows and
+// indicator of engine/model/drt_input.hpp, which the Python package feeds its datasets from too.
+// Rows index kLabelNames (neural/label_embeddings.hpp), which lists the same names in the same
+// order.
 //
 //   DrtInput in = drt_input(engine::structure_tree(ConfigId::kOutInGrid));
 //   in.labels == {Scene, Out_In, Out, Out_Center_Single, In, In_Distribute_Four};  in.indicator ==
 //   1
-#include <array>
-#include <cstdint>
-#include <span>
-#include <string>
-
-#include "grammar/tree.hpp"
+#include "engine/model/drt_input.hpp"
+#include "neural/options.hpp"
 
 namespace rave::neural {
 
-/// Number of label rows of the tree input.
-inline constexpr int kDrtRows = 6;
-
-/// Rows as indices into kLabelNames (-1 = an empty, zero row) and the pruning indicator.
-struct DrtInput {
-  std::array<std::int64_t, kDrtRows> labels{-1, -1, -1, -1, -1, -1};
-  float indicator = 0.0f;  ///< 1 iff all 6 rows are filled (two-component configurations)
-  friend bool operator==(const DrtInput&, const DrtInput&) = default;
-};
-
-/// The rows of a structure tree down to Layout level, in pre-order; InputError (file = `source`)
-/// when a node is not in the label table or the tree has more than 6 nodes above the entities.
-DrtInput drt_input(const grammar::Tree& tree, const std::string& source = "structure");
-
-/// Parses npz `structure` tokens (`Scene Singleton Grid Center_Single / / / /`) with grammar/ and
-/// returns drt_input of the tree; InputError naming `source` and the token on a bad sentence.
-DrtInput drt_input_from_tokens(std::span<const std::string> tokens, const std::string& source);
+using engine::drt_input;
+using engine::drt_input_from_tokens;
+using engine::DrtInput;
+using engine::kDrtRows;
+static_assert(engine::kDrtLabels == kNumLabels, "one label table for neural/ and engine/");
 
 }  // namespace rave::neural

@@ -1,24 +1,29 @@
-// rave.generate_batch, rave.load_arrays and rave.resize: the arrays a model takes (images already
-// at the model's size, targets, rule and structure bits), computed by the C++ core with the GIL
-// released, on `threads` TBB workers for a batch. Resizing is engine::PanelResizer, the one `rave
-// train` feeds its models through (160 is the identity, as there).
+// rave.generate_batch: the arrays a model takes (images already at the model's size, targets, rule
+// and structure bits, the Dynamic Residual Tree's rows), computed by the C++ core with the GIL
+// released, on `threads` TBB workers for a batch, for the original problems and every variant
+// rave.generate takes. Resizing is engine::PanelResizer, the one `rave train` feeds its models
+// through (160 is the identity, as there).
 #include <pybind11/stl.h>
 
 #include <algorithm>
-#include <cstring>
+#include <map>
 #include <new>
 #include <optional>
+#include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "common/error.hpp"
 #include "common/parallel.hpp"
-#include "engine/formats/npz.hpp"
+#include "engine/formats/layout.hpp"
 #include "engine/generate.hpp"
 #include "engine/model/configuration.hpp"
+#include "engine/model/drt_input.hpp"
 #include "engine/model/resize.hpp"
 #include "engine/model/structure.hpp"
 #include "engine/render/render.hpp"
+#include "engine/rules/variant_rules.hpp"
 #include "python/binding.hpp"
 
 namespace rave::python {
@@ -27,17 +32,13 @@ namespace {
 using namespace pybind11::literals;
 using Bytes = py::array_t<std::uint8_t, py::array::c_style>;
 using Int64s = py::array_t<std::int64_t, py::array::c_style | py::array::forcecast>;
+using Floats = py::array_t<float, py::array::c_style>;
 
 constexpr auto kMetaTarget = std::tuple_size_v<decltype(engine::meta_target({}))>;
 constexpr auto kRuleRows = std::tuple_size_v<decltype(engine::meta_matrix({}))>;
 constexpr auto kStructureBits =
     std::tuple_size_v<std::remove_cvref_t<decltype(engine::meta_structure({}))>>;
-
-int size_arg(int image_size) {
-  if (image_size < 1)
-    throw UsageError("image_size must be positive, not " + std::to_string(image_size));
-  return image_size;
-}
+constexpr auto kDrtRows = static_cast<std::size_t>(engine::kDrtRows);
 
 // One configuration for every problem, or one per problem.
 std::vector<engine::ConfigId> configs_arg(const py::object& configs, std::size_t n) {
@@ -50,6 +51,21 @@ std::vector<engine::ConfigId> configs_arg(const py::object& configs, std::size_t
                      std::to_string(n) + " indices: give one, or one per index");
   return out;
 }
+
+// What every problem of a batch shares: the variant, the split rule and the image size.
+struct BatchSpec {
+  engine::AnswerStrategy strategy;
+  std::uint64_t seed;
+  engine::Variant variant;
+  std::optional<engine::Split> split;  ///< nullopt: from the index, as the CLI's --val 2 --test 2
+  bool images;
+  int side;
+
+  engine::Split split_for(std::uint64_t k) const {
+    return split ? *split : engine::split_of(k, 2, 2);
+  }
+  std::size_t panels() const { return static_cast<std::size_t>(engine::panel_count(variant.grid)); }
+};
 
 // Draws panel `panel` of `p` at `side` x `side` into `dst`: rendered in place at the native size,
 // else rendered into a per-thread panel and resized.
@@ -64,57 +80,75 @@ void draw(const engine::Problem& p, int panel, const engine::PanelResizer& resiz
   resize(scratch.data(), dst);
 }
 
-struct Batch {
-  Bytes image;
-  py::array_t<std::int64_t> target, config, index;
-  Bytes meta_target, meta_matrix, meta_structure;
-};
+// The arrays of a batch, by name, in the order the dict lists them.
+using Arrays = std::vector<std::pair<std::string, py::array>>;
 
-// The arrays of a previous result `out`, reused when each has the shape and type this batch needs
-// (no fresh pages to fault in: in a VM that costs more than drawing the panels); UsageError naming
-// the array otherwise.
-template <class Array>
-Array reuse(const py::dict& out, const char* key, const Array& wanted) {
-  if (!out.contains(key)) throw UsageError(std::string("out has no array '") + key + "'");
-  const py::object given = out[key];
-  if (!py::isinstance<Array>(given))
-    throw UsageError(std::string("out['") + key +
-                     "'] is not a C-contiguous array of the batch's type");
-  Array a = given.cast<Array>();
-  const bool same =
-      a.ndim() == wanted.ndim() && std::equal(a.shape(), a.shape() + a.ndim(), wanted.shape()) &&
-      a.dtype().is(wanted.dtype()) && a.writeable() && (a.flags() & py::array::c_style) != 0;
-  if (!same)
-    throw UsageError(std::string("out['") + key + "'] has not the shape and type of this batch's");
+Arrays allocate(std::size_t n, const BatchSpec& spec) {
+  const auto b = static_cast<py::ssize_t>(n);
+  const auto dim = [](std::size_t d) { return static_cast<py::ssize_t>(d); };
+  Arrays a;
+  if (spec.images)
+    a.emplace_back("image",
+                   Bytes({b, dim(spec.panels()), py::ssize_t{spec.side}, py::ssize_t{spec.side}}));
+  a.emplace_back("target", py::array_t<std::int64_t>(b));
+  a.emplace_back("meta_target", Bytes({b, dim(kMetaTarget)}));
+  a.emplace_back("meta_matrix", Bytes({b, dim(kRuleRows), dim(kMetaTarget)}));
+  a.emplace_back("meta_structure", Bytes({b, dim(kStructureBits)}));
+  a.emplace_back("drt_labels", py::array_t<std::int64_t>({b, dim(kDrtRows)}));
+  a.emplace_back("drt_indicator", Floats(b));
+  a.emplace_back("config", py::array_t<std::int64_t>(b));
+  a.emplace_back("index", py::array_t<std::int64_t>(b));
   return a;
 }
 
-Batch allocate(std::size_t n, int side) {
-  const auto b = static_cast<py::ssize_t>(n);
-  return {.image = Bytes(
-              {b, static_cast<py::ssize_t>(engine::kPanels), py::ssize_t{side}, py::ssize_t{side}}),
-          .target = py::array_t<std::int64_t>(b),
-          .config = py::array_t<std::int64_t>(b),
-          .index = py::array_t<std::int64_t>(b),
-          .meta_target = Bytes({b, static_cast<py::ssize_t>(kMetaTarget)}),
-          .meta_matrix = Bytes(
-              {b, static_cast<py::ssize_t>(kRuleRows), static_cast<py::ssize_t>(kMetaTarget)}),
-          .meta_structure = Bytes({b, static_cast<py::ssize_t>(kStructureBits)})};
+// The arrays of a previous result `out`, reused when each has the batch size `n` and the dtype and
+// trailing dimensions of `wanted` (allocated for 0 problems): no fresh pages to fault in (in a VM
+// that costs more than drawing the panels). UsageError naming the array otherwise.
+Arrays reuse(const py::dict& out, std::size_t n, const Arrays& wanted) {
+  Arrays a;
+  for (const auto& [key, want] : wanted) {
+    if (!out.contains(key)) throw UsageError("out has no array '" + key + "'");
+    const py::object given = out[key.c_str()];
+    const bool is_array = py::isinstance<py::array>(given);
+    const py::array got = is_array ? given.cast<py::array>() : py::array();
+    const bool same =
+        is_array && got.ndim() == want.ndim() && got.shape(0) == static_cast<py::ssize_t>(n) &&
+        std::equal(got.shape() + 1, got.shape() + got.ndim(), want.shape() + 1) &&
+        got.dtype().is(want.dtype()) && got.writeable() && (got.flags() & py::array::c_style) != 0;
+    if (!same) throw UsageError("out['" + key + "'] has not the shape and type of this batch's");
+    a.emplace_back(key, got);
+  }
+  return a;
 }
 
-// Raw pointers into a Batch, for the workers (which must not touch Python objects).
+// Raw pointers into the arrays, for the workers (which must not touch Python objects).
 struct BatchOut {
-  std::uint8_t* image;
-  std::int64_t *target, *config, *index;
+  std::uint8_t* image = nullptr;  ///< null without images
+  std::int64_t *target, *config, *index, *drt_labels;
   std::uint8_t *meta_target, *meta_matrix, *meta_structure;
+  float* drt_indicator;
   std::size_t panel_bytes;
+
+  BatchOut(Arrays& a, int side)
+      : panel_bytes(static_cast<std::size_t>(side) * static_cast<std::size_t>(side)) {
+    std::map<std::string, void*> at;
+    for (auto& [key, array] : a) at[key] = array.mutable_data();
+    image = static_cast<std::uint8_t*>(at.count("image") ? at["image"] : nullptr);
+    target = static_cast<std::int64_t*>(at.at("target"));
+    config = static_cast<std::int64_t*>(at.at("config"));
+    index = static_cast<std::int64_t*>(at.at("index"));
+    drt_labels = static_cast<std::int64_t*>(at.at("drt_labels"));
+    meta_target = static_cast<std::uint8_t*>(at.at("meta_target"));
+    meta_matrix = static_cast<std::uint8_t*>(at.at("meta_matrix"));
+    meta_structure = static_cast<std::uint8_t*>(at.at("meta_structure"));
+    drt_indicator = static_cast<float*>(at.at("drt_indicator"));
+  }
 };
 
 void fill(const engine::Problem& p, std::size_t i, std::uint64_t k,
           const engine::PanelResizer& resize, const BatchOut& o) {
   const std::size_t panels = p.context.size() + p.candidates.size();
-  RAVE_CHECK(panels == engine::kPanels, "a batch holds problems of kPanels panels");
-  for (std::size_t j = 0; j < panels; ++j)
+  for (std::size_t j = 0; o.image && j < panels; ++j)
     draw(p, static_cast<int>(j), resize, o.image + (i * panels + j) * o.panel_bytes);
   o.target[i] = *p.target;
   o.config[i] = engine::config_index(p.config);
@@ -126,129 +160,77 @@ void fill(const engine::Problem& p, std::size_t i, std::uint64_t k,
     std::copy(rows[r].begin(), rows[r].end(), o.meta_matrix + (i * kRuleRows + r) * kMetaTarget);
   const auto& structure = engine::meta_structure(p.config);
   std::copy(structure.begin(), structure.end(), o.meta_structure + i * kStructureBits);
+  const engine::DrtInput drt = engine::drt_input(engine::structure_tree(p.config));
+  std::copy(drt.labels.begin(), drt.labels.end(), o.drt_labels + i * kDrtRows);
+  o.drt_indicator[i] = drt.indicator;
 }
 
-Batch reuse_batch(const py::dict& out, std::size_t n, int side) {
-  const Batch shape = allocate(0, side);  // dtypes and trailing dimensions
-  const auto b = static_cast<py::ssize_t>(n);
-  const auto like = [b](const auto& a) {
-    std::vector<py::ssize_t> dims(a.shape(), a.shape() + a.ndim());
-    dims[0] = b;
-    return std::remove_cvref_t<decltype(a)>(dims);
-  };
-  return {.image = reuse(out, "image", like(shape.image)),
-          .target = reuse(out, "target", like(shape.target)),
-          .config = reuse(out, "config", like(shape.config)),
-          .index = reuse(out, "index", like(shape.index)),
-          .meta_target = reuse(out, "meta_target", like(shape.meta_target)),
-          .meta_matrix = reuse(out, "meta_matrix", like(shape.meta_matrix)),
-          .meta_structure = reuse(out, "meta_structure", like(shape.meta_structure))};
+// UsageError when the variant cannot give some (configuration, split) of the batch its rules, or
+// its images (values above kMaxDrawableValues).
+void check_batch(const BatchSpec& spec, const std::vector<engine::ConfigId>& ids,
+                 const std::vector<std::uint64_t>& ks) {
+  if (spec.images && !spec.variant.drawable())
+    throw UsageError(
+        "a problem with values " + std::to_string(spec.variant.values) +
+        " cannot be drawn: images need values <= " + std::to_string(engine::kMaxDrawableValues) +
+        "; images=False gives the other arrays");
+  std::set<std::pair<engine::ConfigId, engine::Split>> seen;
+  for (std::size_t i = 0; i < ks.size(); ++i) {
+    const auto key = std::pair{ids[ids.size() == 1 ? 0 : i], spec.split_for(ks[i])};
+    if (!seen.insert(key).second) continue;
+    if (const std::string why = engine::variant_rules_defect(key.first, spec.variant, key.second);
+        !why.empty())
+      throw UsageError(why);
+  }
+}
+
+std::optional<engine::Split> split_arg(const std::optional<std::string>& name) {
+  if (!name) return std::nullopt;
+  const std::string word = *name == "validation" ? "val" : *name;
+  if (const auto s = engine::parse_split(word)) return s;
+  throw UsageError("split must be train, val (or validation) or test, not '" + *name + "'");
 }
 
 py::dict generate_batch(const py::object& configs, const py::object& indices, std::uint64_t seed,
                         const std::string& answers, int image_size, int threads,
-                        const py::object& out_arrays) {
-  const Int64s ks = Int64s::ensure(indices);
-  if (!ks || ks.ndim() != 1)
+                        const py::object& out_arrays, int grid, std::optional<int> values,
+                        int confounders, const std::string& regime, const std::string& hold_out,
+                        const std::optional<std::string>& split, bool images) {
+  const Int64s given = Int64s::ensure(indices);
+  if (!given || given.ndim() != 1)
     throw UsageError("indices must be a one-dimensional sequence of integers");
-  const auto n = static_cast<std::size_t>(ks.size());
-  for (std::size_t i = 0; i < n; ++i) index_arg(ks.data()[i]);
-  const std::vector<engine::ConfigId> ids = configs_arg(configs, n);
-  const engine::AnswerStrategy strategy = strategy_arg(answers);
+  std::vector<std::uint64_t> ks;
+  for (py::ssize_t i = 0; i < given.size(); ++i) ks.push_back(index_arg(given.data()[i]));
+  const std::vector<engine::ConfigId> ids = configs_arg(configs, ks.size());
+  if (image_size < 1)
+    throw UsageError("image_size must be positive, not " + std::to_string(image_size));
   if (threads < 1) throw UsageError("threads must be at least 1, not " + std::to_string(threads));
-  const engine::PanelResizer resize(engine::kPanelSize, size_arg(image_size));
-  Batch b = out_arrays.is_none() ? allocate(n, image_size)
-                                 : reuse_batch(out_arrays.cast<py::dict>(), n, image_size);
-  const BatchOut out{b.image.mutable_data(),
-                     b.target.mutable_data(),
-                     b.config.mutable_data(),
-                     b.index.mutable_data(),
-                     b.meta_target.mutable_data(),
-                     b.meta_matrix.mutable_data(),
-                     b.meta_structure.mutable_data(),
-                     static_cast<std::size_t>(image_size) * static_cast<std::size_t>(image_size)};
-  const std::int64_t* k = ks.data();
+  const BatchSpec spec{
+      .strategy = strategy_arg(answers),
+      .seed = seed,
+      .variant = engine::variant_from_options(grid, values, confounders, regime, hold_out),
+      .split = split_arg(split),
+      .images = images,
+      .side = image_size};
+  check_batch(spec, ids, ks);
+  const engine::PanelResizer resize(engine::kPanelSize, image_size);
+  Arrays arrays = out_arrays.is_none()
+                      ? allocate(ks.size(), spec)
+                      : reuse(out_arrays.cast<py::dict>(), ks.size(), allocate(0, spec));
+  const BatchOut out(arrays, image_size);
   {
     py::gil_scoped_release release;
-    parallel_for_index(n, threads, [&](std::size_t i) {
+    parallel_for_index(ks.size(), threads, [&](std::size_t i) {
       const auto id = ids[ids.size() == 1 ? 0 : i];
-      const auto ki = static_cast<std::uint64_t>(k[i]);
-      fill(engine::generate_problem(id, strategy, seed, ki), i, ki, resize, out);
+      fill(engine::generate_problem(id, spec.strategy, spec.seed, ks[i], spec.variant,
+                                    spec.split_for(ks[i])),
+           i, ks[i], resize, out);
     });
   }
   if (!out_arrays.is_none()) return out_arrays.cast<py::dict>();
-  return py::dict("image"_a = b.image, "target"_a = b.target, "meta_target"_a = b.meta_target,
-                  "meta_matrix"_a = b.meta_matrix, "meta_structure"_a = b.meta_structure,
-                  "config"_a = b.config, "index"_a = b.index);
-}
-
-// Resizes `count` square panels of `in_side` into `dst` (a copy when the sizes agree).
-void resize_panels(const std::uint8_t* src, std::size_t count, int in_side, int out_side,
-                   std::uint8_t* dst) {
-  const auto in_bytes = static_cast<std::size_t>(in_side) * static_cast<std::size_t>(in_side);
-  const auto out_bytes = static_cast<std::size_t>(out_side) * static_cast<std::size_t>(out_side);
-  if (in_side == out_side) {
-    std::memcpy(dst, src, count * in_bytes);
-    return;
-  }
-  const engine::PanelResizer resize(in_side, out_side);
-  for (std::size_t i = 0; i < count; ++i) resize(src + i * in_bytes, dst + i * out_bytes);
-}
-
-template <std::size_t N>
-Bytes bytes_of(const std::array<std::uint8_t, N>& values) {
-  return Bytes(static_cast<py::ssize_t>(N), values.data());
-}
-
-py::dict load_arrays(const py::object& path_object, int image_size) {
-  const std::filesystem::path path = path_arg(path_object);
-  const int side = size_arg(image_size);
-  std::optional<engine::NpzFile> npz;
-  engine::NpzContents c;  // all but the image, which is resized straight from the file's bytes
-  {
-    py::gil_scoped_release release;
-    npz.emplace(engine::read_npz(path));
-    c = engine::NpzContents{.image = {},
-                            .target = npz->target(),
-                            .predict = npz->predict(),
-                            .meta_matrix = npz->meta_matrix(),
-                            .meta_target = npz->meta_target(),
-                            .structure = npz->structure(),
-                            .meta_structure = npz->meta_structure()};
-  }
-  const auto pixels = npz->image();
-  const std::size_t panels = pixels.size() / engine::kPanelPixels;
-  Bytes image({static_cast<py::ssize_t>(panels), py::ssize_t{side}, py::ssize_t{side}});
-  std::uint8_t* dst = image.mutable_data();
-  {
-    py::gil_scoped_release release;
-    resize_panels(pixels.data(), panels, engine::kPanelSize, side, dst);
-  }
-  Bytes meta_matrix({static_cast<py::ssize_t>(kRuleRows), static_cast<py::ssize_t>(kMetaTarget)});
-  for (std::size_t r = 0; r < kRuleRows; ++r)
-    std::copy(c.meta_matrix[r].begin(), c.meta_matrix[r].end(),
-              meta_matrix.mutable_data(static_cast<py::ssize_t>(r), 0));
-  return py::dict("image"_a = image, "target"_a = c.target, "predict"_a = c.predict,
-                  "meta_target"_a = bytes_of(c.meta_target), "meta_matrix"_a = meta_matrix,
-                  "structure"_a = c.structure, "meta_structure"_a = bytes_of(c.meta_structure));
-}
-
-Bytes resize(const Bytes& images, int image_size) {
-  const int side = size_arg(image_size);
-  if (images.ndim() < 2 || images.shape(images.ndim() - 1) != images.shape(images.ndim() - 2))
-    throw UsageError("resize takes square panels: an array of shape (..., N, N)");
-  const auto in_side = static_cast<int>(images.shape(images.ndim() - 1));
-  std::vector<py::ssize_t> shape(images.shape(), images.shape() + images.ndim());
-  shape[shape.size() - 1] = shape[shape.size() - 2] = side;
-  const std::size_t count = in_side == 0 ? 0
-                                         : static_cast<std::size_t>(images.size()) /
-                                               (static_cast<std::size_t>(in_side) * in_side);
-  Bytes out(shape);
-  const std::uint8_t* src = images.data();
-  std::uint8_t* dst = out.mutable_data();
-  py::gil_scoped_release release;
-  if (count > 0) resize_panels(src, count, in_side, side, dst);
-  return out;
+  py::dict d;
+  for (const auto& [key, array] : arrays) d[key.c_str()] = array;
+  return d;
 }
 
 }  // namespace
@@ -256,18 +238,22 @@ Bytes resize(const Bytes& images, int image_size) {
 void bind_batch(py::module_& m) {
   m.def("generate_batch", &generate_batch, "configs"_a, "indices"_a, "seed"_a = 1234,
         "answers"_a = "raven", "image_size"_a = engine::kPanelSize, "threads"_a = 1,
-        "out"_a = py::none(),
+        "out"_a = py::none(), py::kw_only(), "grid"_a = engine::kDefaultGrid,
+        "values"_a = py::none(), "confounders"_a = 0, "regime"_a = "neutral", "hold_out"_a = "",
+        "split"_a = py::none(), "images"_a = true,
         "problems `indices` of `configs` (one name, or one per index) as a model takes them: a "
-        "dict of numpy "
-        "arrays image (B, 16, S, S) uint8, target (B,), meta_target (B, 9), meta_matrix (B, 8, 9), "
-        "meta_structure (B, 21), config (B,) (index into CONFIGS), index (B,). `out`: a previous "
-        "result of the "
-        "same batch size and image_size, filled in place and returned (no new arrays)");
-  m.def("load_arrays", &load_arrays, "path"_a, "image_size"_a = engine::kPanelSize,
-        "the arrays of an npz file (image resized to image_size as `rave train` does), as a dict");
-  m.def("resize", &resize, "images"_a, "image_size"_a,
-        "square uint8 panels (..., N, N) resized to (..., S, S) with Pillow's bilinear filter, as "
-        "`rave train` does");
+        "dict of numpy arrays\n"
+        "image (B, P, S, S) uint8 (P = grid*grid - 1 + 8; absent with images=False), target (B,), "
+        "meta_target (B, 9),\n"
+        "meta_matrix (B, 8, 9), meta_structure (B, 21), drt_labels (B, 6) int64 and drt_indicator "
+        "(B,) float32 (the\n"
+        "Dynamic Residual Tree's rows and indicator, as `rave train` feeds them), config (B,) "
+        "(index into CONFIGS),\n"
+        "index (B,). The keywords are rave.generate's variant options; `split` (train, val or "
+        "validation, test) draws\n"
+        "every problem as one of that split (None: from the index, as rave.generate). `out`: a "
+        "previous result of the\n"
+        "same batch size and options, filled in place and returned (no new arrays)");
 }
 
 }  // namespace rave::python

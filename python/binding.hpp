@@ -3,8 +3,8 @@
 // names Python passes in, and the translation of rave's errors into Python exceptions. Every call
 // that does C++ work releases the GIL around it (pybind11::gil_scoped_release).
 //
-//   PYBIND11_MODULE(_rave, m) { bind_errors(m); bind_problem(m); bind_batch(m); bind_solve(m); }
-//   engine::ConfigId id = config_arg("O-IG");       // ValueError for an unknown name
+//   PYBIND11_MODULE(_rave, m) { bind_errors(m); bind_problem(m); bind_batch(m); bind_arrays(m); ...
+//   } engine::ConfigId id = config_arg("O-IG");       // ValueError for an unknown name
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 
@@ -63,8 +63,10 @@ std::filesystem::path path_arg(const py::object& path);
 void bind_errors(py::module_& m);
 /// Problem, generate, load.
 void bind_problem(py::module_& m);
-/// generate_batch, load_arrays, resize.
+/// generate_batch.
 void bind_batch(py::module_& m);
+/// load_arrays, resize, drt_input, DRT_LABELS, encode_png.
+void bind_arrays(py::module_& m);
 /// solve, check, Solution.
 void bind_solve(py::module_& m);
 

@@ -113,5 +113,6 @@ PYBIND11_MODULE(_rave, m) {
   bind_names(m);
   bind_problem(m);
   bind_batch(m);
+  bind_arrays(m);
   bind_solve(m);
 }

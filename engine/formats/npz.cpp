@@ -149,19 +149,23 @@ const NpyArray& NpzFile::array(const std::string& key) const {
 
 namespace {
 
+// What the member holds where it differs from `want`: its dtype when `dtype_ok` is false, else its
+// shape (numpy's spelling), so the message names the real mismatch.
 [[noreturn]] void wrong(const NpzFile& f, const std::string& key, const NpyArray& a,
-                        const std::string& want) {
+                        const std::string& want, bool dtype_ok) {
   std::string shape = "(";
-  for (std::size_t d : a.shape) shape += std::to_string(d) + ",";
-  throw InputError(
-      f.file(), key + ".npy",
-      "expected " + want + ", found dtype " + quote_value(a.descr) + " shape " + shape + ")");
+  for (std::size_t i = 0; i < a.shape.size(); ++i)
+    shape += (i ? ", " : "") + std::to_string(a.shape[i]);
+  shape += a.shape.size() == 1 ? ",)" : ")";
+  const std::string found =
+      dtype_ok ? "shape " + shape : "dtype " + quote_value(a.descr) + " of shape " + shape;
+  throw InputError(f.file(), key + ".npy", "expected " + want + ", found " + found);
 }
 
 const NpyArray& typed(const NpzFile& f, const std::string& key, std::string_view descr,
                       std::vector<std::size_t> shape, const std::string& want) {
   const NpyArray& a = f.array(key);
-  if (a.descr != descr || a.shape != shape) wrong(f, key, a, want);
+  if (a.descr != descr || a.shape != shape) wrong(f, key, a, want, a.descr == descr);
   return a;
 }
 
@@ -169,7 +173,8 @@ const NpyArray& typed(const NpzFile& f, const std::string& key, std::string_view
 std::int64_t candidate_index(const NpzFile& f, const std::string& key) {
   const NpyArray& a = f.array(key);
   const bool shape_ok = a.shape.empty() || a.shape == std::vector<std::size_t>{1};
-  if (a.descr != "<i8" || !shape_ok) wrong(f, key, a, "int64 of shape () or (1,)");
+  if (a.descr != "<i8" || !shape_ok)
+    wrong(f, key, a, "int64 of shape () or (1,)", a.descr == "<i8");
   std::uint64_t v = 0;
   for (int i = 7; i >= 0; --i)
     v = (v << 8) | static_cast<unsigned char>(a.data[static_cast<std::size_t>(i)]);
@@ -230,7 +235,7 @@ std::span<const std::uint8_t> NpzFile::grid_image(int& grid) const {
   for (int n = kMinGrid; n <= kMaxGrid && a.shape.size() == 3; ++n)
     if (a.shape[0] == static_cast<std::size_t>(panel_count(n))) grid = n;
   if (a.descr != "|u1" || grid == 0 || a.shape[1] != kPanelSize || a.shape[2] != kPanelSize)
-    wrong(*this, "image", a, "uint8 (N*N+7, 160, 160) with N in 3..10");
+    wrong(*this, "image", a, "uint8 (N*N+7, 160, 160) with N in 3..10", a.descr == "|u1");
   return {reinterpret_cast<const std::uint8_t*>(a.data.data()), a.data.size()};
 }
 std::int64_t NpzFile::target() const { return candidate_index(*this, "target"); }
@@ -253,7 +258,7 @@ std::vector<std::string> NpzFile::structure() const {
   const NpyArray& a = array("structure");
   const bool unicode = a.descr.rfind("<U", 0) == 0, bytes = a.descr.rfind("|S", 0) == 0;
   if ((!unicode && !bytes) || a.shape.size() != 1)
-    wrong(*this, "structure", a, "<U{n} or |S{n} of shape (T,)");
+    wrong(*this, "structure", a, "<U{n} or |S{n} of shape (T,)", unicode || bytes);
   const std::size_t item = a.item_size();
   std::vector<std::string> tokens;
   for (std::size_t i = 0; i < a.shape[0]; ++i) {

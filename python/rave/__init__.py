@@ -26,6 +26,7 @@ from rave._rave import (
     __version__,
     ALIASES,
     CONFIGS,
+    DRT_LABELS,
     PANEL_SIZE,
     PAPER_NAMES,
     STRATEGIES,
@@ -34,6 +35,8 @@ from rave._rave import (
     Solution,
     check,
     config_name,
+    drt_input,
+    encode_png,
     generate,
     generate_batch,
     load,
@@ -48,8 +51,9 @@ Problem.__module__ = "rave"
 Solution.__module__ = "rave"
 
 __all__ = [
-    "__version__", "ALIASES", "CONFIGS", "PANEL_SIZE", "PAPER_NAMES", "STRATEGIES", "FormatError", "Problem", "Solution",
-    "check", "config_name", "generate", "generate_batch", "load", "load_arrays", "manifest", "resize", "solve",
+    "__version__", "ALIASES", "CONFIGS", "DRT_LABELS", "PANEL_SIZE", "PAPER_NAMES", "STRATEGIES", "FormatError",
+    "Problem", "Solution", "check", "config_name", "drt_input", "encode_png", "export_hf", "generate",
+    "generate_batch", "load", "load_arrays", "manifest", "resize", "solve", "to_hf",
 ]
 
 
@@ -60,8 +64,19 @@ def manifest(path):
     return json.loads(_manifest_text(str(path)))
 
 
+def to_hf(path, **options):
+    """The dataset folder `path` as a datasets.DatasetDict in HuggingFaceM4/RAVEN's schema (rave.hf.to_hf)."""
+    return importlib.import_module("rave.hf").to_hf(path, **options)
+
+
+def export_hf(path, out, **options):
+    """Writes the dataset folder `path` as Hugging Face parquet shards and a dataset card (rave.hf.export_hf)."""
+    return importlib.import_module("rave.hf").export_hf(path, out, **options)
+
+
 def __getattr__(name):
-    # `rave.torch` is imported on first use only: `import rave` must not pay for (or need) torch.
-    if name == "torch":
-        return importlib.import_module("rave.torch")
+    # `rave.torch` and `rave.hf` are imported on first use only: `import rave` must not pay for (or
+    # need) torch, pyarrow or datasets.
+    if name in ("torch", "hf"):
+        return importlib.import_module(f"rave.{name}")
     raise AttributeError(f"module 'rave' has no attribute {name!r}")

@@ -16,6 +16,15 @@ scalar, meta_target (9,) and meta_structure (21,) float32 bits. Panels are resiz
 
 A `transform` is called on each image tensor (for RavenStream with batch_size, on each batch) and
 its result is returned in its place: e.g. ``transform=lambda x: x / 255``.
+
+`fields` chooses what each sample holds, in order (default FIELDS, the tuple above): DRT_FIELDS
+adds the Dynamic Residual Tree's inputs exactly as `rave train --drt` feeds them, ``drt_labels``
+(6,) int64 rows into rave.DRT_LABELS (-1 = empty) and ``drt_indicator`` (a float32 scalar, 1 for a
+two-component structure); ``meta_matrix`` (8, 9), ``config`` (index into CONFIGS) and ``index``
+are there too. RavenStream takes rave.generate's variants (grid, values, confounders, regime,
+hold_out); a field list without ``image`` draws no panels (what values above 5 need)::
+
+    RavenStream(grid=10, values=100, confounders=3, fields=("target", "meta_matrix", "drt_labels"))
 """
 import itertools
 import os
@@ -27,10 +36,35 @@ from torch.utils.data import Dataset, IterableDataset, get_worker_info
 import rave
 from rave._shared_batch import SharedBatch
 
-__all__ = ["RavenFolder", "RavenStream", "shard_of"]
+__all__ = ["DRT_FIELDS", "FIELDS", "RavenFolder", "RavenStream", "shard_of"]
 
 _SPLITS = ("train", "val", "test")
+_SPLIT_NAMES = {"validation": "val"}  # the Hugging Face hub's name for val
 _NUMBER = re.compile(r"_(\d+)_")
+
+#: The original RAVEN loader's tuple (without its GloVe embedding).
+FIELDS = ("image", "target", "meta_target", "meta_structure")
+#: FIELDS and the Dynamic Residual Tree's inputs, as `rave train --drt` feeds them.
+DRT_FIELDS = FIELDS + ("drt_labels", "drt_indicator")
+# The tensor type of every field but the image (which is `dtype`).
+_TYPES = {"target": torch.int64, "meta_target": torch.float32, "meta_matrix": torch.float32,
+          "meta_structure": torch.float32, "drt_labels": torch.int64, "drt_indicator": torch.float32,
+          "config": torch.int64, "index": torch.int64}
+
+
+def _split_name(split):
+    split = _SPLIT_NAMES.get(split, split)
+    if split not in _SPLITS:
+        raise ValueError(f"split must be one of train, val (or validation), test, not {split!r}")
+    return split
+
+
+def _field_list(fields, return_index=False):
+    fields = tuple(fields)
+    unknown = [f for f in fields if f != "image" and f not in _TYPES]
+    if unknown or not fields:
+        raise ValueError(f"fields must name some of image, {', '.join(_TYPES)}; not {unknown or 'none'}")
+    return fields + ("index",) if return_index else fields
 
 
 def _config_list(configs):
@@ -49,25 +83,34 @@ def _problem_number(name):
     return (int(m.group(1)) if m else float("inf"), name)
 
 
-def _tensors(arrays, dtype=None):
-    """The tuple of a batch (or one problem) of rave arrays; the image converted to `dtype` unless None."""
-    image = torch.from_numpy(arrays["image"])
-    return (image if dtype is None else image.to(dtype), torch.as_tensor(arrays["target"], dtype=torch.int64),
-            torch.from_numpy(arrays["meta_target"]).float(), torch.from_numpy(arrays["meta_structure"]).float())
+def _tensors(arrays, fields, dtype=None):
+    """The tuple of `fields` of a batch (or one problem) of rave arrays; the image converted to
+    `dtype` unless None."""
+    out = []
+    for f in fields:
+        if f == "image":
+            image = torch.from_numpy(arrays["image"])
+            out.append(image if dtype is None else image.to(dtype))
+        else:
+            out.append(torch.as_tensor(arrays[f]).to(_TYPES[f]))
+    return tuple(out)
 
 
 class RavenFolder(Dataset):
     """A map-style Dataset over `<root>/<configuration>/RAVEN_<k>_<split>.npz` (RAVEN-10000's layout, which
-    `rave generate` writes), configurations in CONFIGS order, problems by k. `root` may also be one
-    configuration's folder. The split is the file name's suffix (never a folder name)."""
+    `rave generate` writes, N x N variants included), configurations in CONFIGS order, problems by k.
+    `root` may also be one configuration's folder. The split is the file name's suffix (never a folder
+    name); ``validation`` is the hub's name for ``val``. `fields`: what each sample holds (FIELDS;
+    DRT_FIELDS for a +DRT model); ``config`` is the file's configuration, ``index`` its position here."""
 
-    def __init__(self, root, split="train", configs=None, image_size=80, transform=None, dtype=torch.float32):
-        if split not in _SPLITS:
-            raise ValueError(f"split must be one of {', '.join(_SPLITS)}, not {split!r}")
+    def __init__(self, root, split="train", configs=None, image_size=80, transform=None, dtype=torch.float32,
+                 fields=FIELDS):
+        split = _split_name(split)
         root = os.fspath(root)
         if not os.path.isdir(root):
             raise FileNotFoundError(f"{root}: no such data folder")
         self.image_size, self.transform, self.dtype = image_size, transform, dtype
+        self.fields = _field_list(fields)
         self.files = []  # (path, index into CONFIGS)
         wanted = set(_config_list(configs))
         own = rave.ALIASES.get(os.path.basename(os.path.normpath(root)))
@@ -84,11 +127,17 @@ class RavenFolder(Dataset):
         return len(self.files)
 
     def __getitem__(self, i):
-        image, target, meta_target, meta_structure = _tensors(rave.load_arrays(self.files[i][0], self.image_size),
-                                                              self.dtype)
-        if self.transform is not None:
-            image = self.transform(image)
-        return image, target, meta_target, meta_structure
+        path, config = self.files[i]
+        arrays = rave.load_arrays(path, self.image_size)
+        if "image" in self.fields and "image" not in arrays:
+            raise rave.FormatError(f"{path}: image.npy: missing member 'image.npy' (a symbolic-only file: "
+                                   "leave 'image' out of fields)")
+        arrays.update(config=config, index=i)
+        sample = _tensors(arrays, self.fields, self.dtype)
+        if self.transform is not None and "image" in self.fields:
+            at = self.fields.index("image")
+            sample = sample[:at] + (self.transform(sample[at]),) + sample[at + 1:]
+        return sample
 
 
 def shard_of(rank=None, world_size=None):
@@ -117,6 +166,11 @@ class RavenStream(IterableDataset):
     on every run. `set_epoch(e)` moves to the e-th block of `length` indices (fresh problems each
     epoch); a different seed draws a test set no model has seen.
 
+    `grid`, `values`, `confounders`, `regime` and `hold_out` are rave.generate's variant options
+    (docs/variants.md); a problem's split is taken from its index k as rave.generate does, unless
+    `split` names one for every problem (a regime's train or test side). `fields` is what each
+    sample holds (FIELDS; DRT_FIELDS for a +DRT model); without ``image`` no panel is drawn.
+
     With `batch_size`, whole batches are yielded (use DataLoader(batch_size=None)): faster, as
     samples are not collated one by one; from a DataLoader worker each batch travels in one
     shared-memory block (rave/_shared_batch.py; `shared_batches=False` leaves it to torch's
@@ -126,9 +180,14 @@ class RavenStream(IterableDataset):
 
     def __init__(self, configs=None, answers="raven", seed=1234, image_size=80, length=None, batch_size=None,
                  start=0, transform=None, dtype=torch.float32, return_index=False, rank=None, world_size=None,
-                 chunk=64, shared_batches=True):
+                 chunk=64, shared_batches=True, *, grid=3, values=None, confounders=0, regime="neutral",
+                 hold_out="", split=None, fields=FIELDS):
         self.configs = _config_list(configs)
-        rave.generate_batch(self.configs[0], [], seed, answers, image_size)  # checks answers and image_size
+        self.fields = _field_list(fields, return_index)
+        self.variant = dict(grid=grid, values=values, confounders=confounders, regime=regime, hold_out=hold_out,
+                            split=split, images="image" in self.fields)
+        # checks answers, image_size and the variant (ValueError naming the option)
+        rave.generate_batch(self.configs[0], [], seed, answers, image_size, **self.variant)
         if length is not None and length < 0:
             raise ValueError(f"length must be >= 0, not {length}")
         if start < 0:
@@ -137,7 +196,7 @@ class RavenStream(IterableDataset):
             raise ValueError("batch_size and chunk must be at least 1")
         self.answers, self.seed, self.image_size, self.length = answers, seed, image_size, length
         self.batch_size, self.start, self.transform, self.dtype = batch_size, start, transform, dtype
-        self.return_index, self.rank, self.world_size, self.chunk = return_index, rank, world_size, chunk
+        self.rank, self.world_size, self.chunk = rank, world_size, chunk
         self.shared_batches = shared_batches
         self.epoch = 0
 
@@ -160,21 +219,28 @@ class RavenStream(IterableDataset):
         return iter(range(first + shard, first + self.length, shards))
 
     def generate(self, indices, out=None):
-        """The rave arrays (generate_batch's dict) of these global indices (into `out`'s arrays if given)."""
+        """The rave arrays (generate_batch's dict) of these global indices (into `out`'s arrays if given);
+        ``index`` holds the global indices."""
         n = len(self.configs)
-        return rave.generate_batch([self.configs[g % n] for g in indices], [g // n for g in indices], self.seed,
-                                   self.answers, self.image_size, out=out)
+        arrays = rave.generate_batch([self.configs[g % n] for g in indices], [g // n for g in indices], self.seed,
+                                     self.answers, self.image_size, out=out, **self.variant)
+        arrays["index"][:] = indices
+        return arrays
 
-    def _shared(self, arrays, block, staging):
+    def _shared(self, arrays, staging):
         """A worker's batch for shared memory: the image converted in a reused buffer (`staging`, a
         one-element list), so that no fresh private memory is faulted in batch after batch."""
-        image = torch.from_numpy(arrays["image"])
-        if staging[0] is None or staging[0].shape != image.shape:
-            staging[0] = torch.empty(image.shape, dtype=self.dtype)
-        staging[0].copy_(image)
-        batch = (staging[0], torch.from_numpy(arrays["target"]).to(torch.int64),
-                 torch.from_numpy(arrays["meta_target"]).float(), torch.from_numpy(arrays["meta_structure"]).float())
-        return SharedBatch.of(batch + (torch.tensor(block, dtype=torch.int64),) if self.return_index else batch)
+        batch = []
+        for f in self.fields:
+            if f != "image":
+                batch.append(torch.from_numpy(arrays[f]).to(_TYPES[f]))
+                continue
+            image = torch.from_numpy(arrays["image"])
+            if staging[0] is None or staging[0].shape != image.shape:
+                staging[0] = torch.empty(image.shape, dtype=self.dtype)
+            staging[0].copy_(image)
+            batch.append(staging[0])
+        return SharedBatch.of(batch)
 
     def __iter__(self):
         it = self.indices(*shard_of(self.rank, self.world_size))
@@ -187,19 +253,21 @@ class RavenStream(IterableDataset):
             if self.batch_size is not None and in_worker and self.shared_batches and self.transform is None:
                 reuse = arrays is not None and len(arrays["target"]) == len(block)
                 arrays = self.generate(block, out=arrays if reuse else None)
-                yield self._shared(arrays, block, staging)
+                yield self._shared(arrays, staging)
                 continue
-            image, target, meta_target, meta_structure = _tensors(self.generate(block))
-            index = torch.tensor(block, dtype=torch.int64)
+            tensors = _tensors(self.generate(block), self.fields)
+            image_at = self.fields.index("image") if "image" in self.fields else None
             if self.batch_size is not None:
-                batch = self._sample(image.to(self.dtype), target, meta_target, meta_structure, index)
+                batch = self._sample(tensors, image_at)
                 yield SharedBatch.of(batch) if in_worker and self.shared_batches else batch
                 continue
             for i in range(len(block)):  # converted one by one: no chunk-sized float block to keep around
-                yield self._sample(image[i].to(self.dtype), target[i], meta_target[i], meta_structure[i], index[i])
+                yield self._sample(tuple(t[i] for t in tensors), image_at)
 
-    def _sample(self, image, target, meta_target, meta_structure, index):
+    def _sample(self, tensors, image_at):
+        if image_at is None:
+            return tensors
+        image = tensors[image_at].to(self.dtype)
         if self.transform is not None:
             image = self.transform(image)
-        out = (image, target, meta_target, meta_structure)
-        return out + (index,) if self.return_index else out
+        return tensors[:image_at] + (image,) + tensors[image_at + 1:]

@@ -1,13 +1,11 @@
-#include "neural/structure_input.hpp"
+#include "engine/model/drt_input.hpp"
 
 #include <vector>
 
 #include "common/error.hpp"
 #include "grammar/parse.hpp"
-#include "grammar/vocabulary.hpp"
-#include "neural/label_embeddings.hpp"
 
-namespace rave::neural {
+namespace rave::engine {
 namespace {
 
 // Pre-order labels of the nodes above the entity level.
@@ -26,7 +24,7 @@ DrtInput rows_from_labels(const std::vector<std::string_view>& labels, const std
                          " nodes above the entities; the tree input holds at most 6");
   DrtInput in;
   for (std::size_t i = 0; i < labels.size(); ++i) {
-    const auto row = label_index(labels[i]);
+    const auto row = drt_label_index(labels[i]);
     if (!row)
       throw InputError(source, "node " + std::to_string(i),
                        "unknown structure label '" + std::string(labels[i]) + "'");
@@ -37,6 +35,12 @@ DrtInput rows_from_labels(const std::vector<std::string_view>& labels, const std
 }
 
 }  // namespace
+
+std::optional<int> drt_label_index(std::string_view name) {
+  for (std::size_t i = 0; i < kDrtLabelNames.size(); ++i)
+    if (kDrtLabelNames[i] == name) return static_cast<int>(i);
+  return std::nullopt;
+}
 
 DrtInput drt_input(const grammar::Tree& tree, const std::string& source) {
   if (boost::num_vertices(tree) == 0) throw InputError(source, "", "empty structure");
@@ -51,4 +55,4 @@ DrtInput drt_input_from_tokens(std::span<const std::string> tokens, const std::s
   return drt_input(grammar::parse_tokens(tokens, source), source);  // SyntaxError is an InputError
 }
 
-}  // namespace rave::neural
+}  // namespace rave::engine
