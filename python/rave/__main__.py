@@ -2,7 +2,8 @@
 
 Both run the `rave` executable installed inside the package (rave/bin/rave, built by `pip install .`),
 or, for the build tree's package (build/python/rave, scripts/setup.sh), build/apps/rave; its output,
-exit code and signals are the executable's own.
+exit code and signals are the executable's own. One subcommand is Python's own, as it needs pyarrow
+and datasets: `python -m rave export-hf DIR -o OUT [--configs LIST] [--shard-rows N]` (rave.hf).
 """
 import os
 import sys
@@ -20,7 +21,35 @@ def executable():
              "reinstall it with `pip install .`")
 
 
+def export_hf(args):
+    """`export-hf`: a dataset folder as Hugging Face parquet shards and a dataset card; errors are one
+    line `rave: error: ...`, exit code 1 (2 for a wrong flag, from argparse)."""
+    import argparse
+    parser = argparse.ArgumentParser(
+        prog="rave export-hf",
+        description="Write a RAVEN dataset folder (rave generate's or the original's) in HuggingFaceM4/RAVEN's "
+                    "schema: OUT/<configuration>/<split>-0000i-of-0000n.parquet (splits train, validation, test) "
+                    "and OUT/README.md, the dataset card. `datasets.load_dataset(OUT, CONFIG)` reads it.")
+    parser.add_argument("dir", help="dataset folder: DIR/<configuration>/RAVEN_<k>_<split>.npz and .xml")
+    parser.add_argument("-o", "--output", required=True, help="output folder (created if missing)")
+    parser.add_argument("-c", "--configs", help="configurations, comma-separated (folder names, paper names or "
+                                               "aliases; default: every one in DIR)")
+    parser.add_argument("--shard-rows", type=int, default=1000, help="problems per parquet shard (default 1000)")
+    o = parser.parse_args(args)
+    try:
+        import rave
+        configs = o.configs.split(",") if o.configs else None
+        counts = rave.export_hf(o.dir, o.output, configs=configs, shard_rows=o.shard_rows)
+    except (ValueError, OSError, ImportError) as e:
+        sys.exit(f"rave: error: {e}")
+    total = sum(n for per_split in counts.values() for n in per_split.values())
+    print(f"{total} problems of {len(counts)} configurations in {o.output} ({os.path.join(o.output, 'README.md')})")
+
+
 def main():
+    if sys.argv[1:2] == ["export-hf"]:
+        export_hf(sys.argv[2:])
+        return
     exe = str(executable())
     os.execv(exe, [exe] + sys.argv[1:])
 
