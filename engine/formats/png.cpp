@@ -1,16 +1,17 @@
 // encode_gray_png (engine/formats/png.hpp): signature, IHDR, one IDAT (zlib stream of the filtered
-// rows), IEND; every chunk closed by its CRC-32 (PNG specification, sections 5 and 9).
+// rows, runs deflated by internal/run_deflate.hpp), IEND; every chunk closed by its CRC-32 (PNG
+// specification, sections 5 and 9).
 #include "engine/formats/png.hpp"
-
-#include <zlib.h>
 
 #include <array>
 #include <cstdlib>
+#include <cstring>
 #include <string_view>
 #include <vector>
 
 #include "common/error.hpp"
 #include "engine/formats/internal/crc32.hpp"
+#include "engine/formats/internal/run_deflate.hpp"
 
 namespace rave::engine {
 namespace {
@@ -30,36 +31,34 @@ void put_chunk(std::string& out, std::string_view type, std::string_view data) {
   put_u32(out, internal::crc32_update(0, out.data() + start, out.size() - start));
 }
 
-// Row y with its filter byte: Up (difference to the row above) when that sums to fewer absolute
-// residuals than None, the usual heuristic for line art on a white ground.
-void append_filtered_row(std::vector<std::uint8_t>& out, const std::uint8_t* row,
-                         const std::uint8_t* above, int width) {
+// Row y with its filter byte into `out`: Up (difference to the row above) when that sums to fewer
+// absolute residuals than None, the usual heuristic for line art on a white ground.
+void filter_row(std::uint8_t* out, const std::uint8_t* row, const std::uint8_t* above, int width) {
   long none_cost = 0, up_cost = 0;
   for (int x = 0; above != nullptr && x < width; ++x) {
     none_cost += std::abs(static_cast<std::int8_t>(row[x]));
     up_cost += std::abs(static_cast<std::int8_t>(row[x] - above[x]));
   }
   const bool up = above != nullptr && up_cost < none_cost;
-  out.push_back(up ? kFilterUp : kFilterNone);
-  for (int x = 0; x < width; ++x)
-    out.push_back(up ? static_cast<std::uint8_t>(row[x] - above[x]) : row[x]);
+  out[0] = up ? kFilterUp : kFilterNone;
+  if (!up) {
+    std::memcpy(out + 1, row, static_cast<std::size_t>(width));
+    return;
+  }
+  for (int x = 0; x < width; ++x) out[x + 1] = static_cast<std::uint8_t>(row[x] - above[x]);
 }
 
 std::string deflate_rows(std::span<const std::uint8_t> pixels, int width, int height) {
-  std::vector<std::uint8_t> filtered;
-  filtered.reserve(static_cast<std::size_t>(height) * static_cast<std::size_t>(width + 1));
+  const std::size_t stride = static_cast<std::size_t>(width) + 1;
+  thread_local std::vector<std::uint8_t> filtered;  // reused: a sheet is 660 KB
+  filtered.resize(static_cast<std::size_t>(height) * stride);
   for (int y = 0; y < height; ++y) {
     const std::uint8_t* row =
         pixels.data() + static_cast<std::size_t>(y) * static_cast<std::size_t>(width);
-    append_filtered_row(filtered, row, y == 0 ? nullptr : row - width, width);
+    filter_row(filtered.data() + static_cast<std::size_t>(y) * stride, row,
+               y == 0 ? nullptr : row - width, width);
   }
-  uLongf size = compressBound(static_cast<uLong>(filtered.size()));
-  std::string out(size, '\0');
-  const int rc = compress2(reinterpret_cast<Bytef*>(out.data()), &size, filtered.data(),
-                           static_cast<uLong>(filtered.size()), Z_DEFAULT_COMPRESSION);
-  RAVE_CHECK(rc == Z_OK, "PNG: zlib compress2 failed");
-  out.resize(size);
-  return out;
+  return internal::run_deflate_zlib(filtered);
 }
 
 }  // namespace

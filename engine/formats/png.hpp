@@ -1,7 +1,7 @@
 #pragma once
 // PNG files of gray pictures (contact sheets, charts): 8-bit grayscale, one IDAT chunk, each row
-// filtered with the cheaper of None and Up, deflated by zlib. Any PNG reader opens them; rave never
-// reads PNG.
+// filtered with the cheaper of None and Up, its runs deflated
+// (engine/formats/internal/run_deflate.hpp). Any PNG reader opens them; rave never reads PNG.
 //
 //   std::string png = encode_gray_png(problem_sheet(images, target));   // engine/render/sheet.hpp
 //   write_file_atomic("sheet.png", png);
