@@ -6,8 +6,12 @@
 
 namespace rave::engine {
 
+GrayImage problem_sheet(std::span<const Image> panels, const SheetOptions& options) {
+  return internal::drawing_module().problem_sheet(panels, options);
+}
+
 GrayImage problem_sheet(std::span<const Image> panels, std::optional<int> target) {
-  return internal::drawing_module().problem_sheet(panels, target);
+  return problem_sheet(panels, SheetOptions{.answer = target});
 }
 
 }  // namespace rave::engine

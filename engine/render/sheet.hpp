@@ -1,10 +1,12 @@
 #pragma once
-// Contact sheets: the N x N matrix (the missing panel marked "?") above the 8 candidates, numbered
-// 0..7 as in the npz `target`, the answer framed when known. 160-pixel panels at every N, so a
-// 10 x 10 sheet is 1732 pixels wide. Used by `rave show` and `rave demo`;
-// engine/formats/png.hpp turns the picture into a PNG file.
+// Contact sheets: the N x N matrix (the missing panel marked "?") above the 8 candidates, labelled
+// 0..7 as in the npz `target` (or 1..8, as a model is asked to answer), the answer framed only when
+// it is given. 160-pixel panels at every N, so a 10 x 10 sheet is 1732 pixels wide. Used by
+// `rave show`, `rave demo` and the image benchmarks of evaluation/vlm.hpp; engine/formats/png.hpp
+// turns the picture into a PNG file.
 //
 //   GrayImage sheet = problem_sheet(render_problem(problem), problem.target);
+//   GrayImage blind = problem_sheet(images, SheetOptions{.first_label = 1});   // answer-free, 1..8
 //   write_file_atomic("sheet.png", encode_gray_png(sheet));
 #include <optional>
 #include <span>
@@ -14,7 +16,15 @@
 
 namespace rave::engine {
 
+/// How a sheet is drawn.
+struct SheetOptions {
+  std::optional<int> answer = {};  ///< the candidate framed and marked "answer"; none: answer-free
+  int first_label = 0;             ///< the first candidate's label: 0 (npz `target`) or 1
+};
+
 /// The sheet of a problem's N*N+7 panels (the context, then the candidates), N in 3..10.
+GrayImage problem_sheet(std::span<const Image> panels, const SheetOptions& options);
+/// The same labelled 0..7, `target` framed when known.
 GrayImage problem_sheet(std::span<const Image> panels, std::optional<int> target);
 
 }  // namespace rave::engine

@@ -13,7 +13,8 @@ namespace {
 
 constexpr int kGap = 12;
 constexpr int kCell = kPanelSize + kGap;
-constexpr int kLabel = 26;  // room for the candidate number above each candidate
+constexpr int kLabel = 30;           // room for the candidate label above each candidate
+constexpr double kLabelScale = 0.8;  // 17-pixel digits: still legible on a sheet shrunk to half
 
 void paste(cv::Mat& sheet, const Image& panel, int x, int y) {
   cv::Mat view(kPanelSize, kPanelSize, CV_8UC1, const_cast<std::uint8_t*>(panel.data()));
@@ -38,12 +39,14 @@ void draw_matrix(cv::Mat& sheet, std::span<const Image> panels, int grid, int le
 }
 
 void draw_candidates(cv::Mat& sheet, std::span<const Image> panels, int left, int top,
-                     std::optional<int> target) {
+                     const SheetOptions& options) {
   const std::size_t first = panels.size() - kCandidates;
+  const std::optional<int> target = options.answer;
   for (int i = 0; i < kCandidates; ++i) {
     const int x = left + (i % 4) * kCell, y = top + kLabel + (i / 4) * (kCell + kLabel);
     paste(sheet, panels[first + static_cast<std::size_t>(i)], x, y);
-    draw_text(sheet, std::to_string(i) + (target == i ? "  answer" : ""), x, y - 10, 0.6);
+    const std::string label = std::to_string(options.first_label + i);
+    draw_text(sheet, label + (target == i ? "  answer" : ""), x, y - 8, kLabelScale);
     if (target == i)
       cv::rectangle(sheet, cv::Rect(x - 5, y - 5, kPanelSize + 10, kPanelSize + 10), cv::Scalar(0),
                     3);
@@ -52,7 +55,7 @@ void draw_candidates(cv::Mat& sheet, std::span<const Image> panels, int left, in
 
 }  // namespace
 
-GrayImage problem_sheet(std::span<const Image> panels, std::optional<int> target) {
+GrayImage problem_sheet(std::span<const Image> panels, const SheetOptions& options) {
   int grid = 0;
   for (int n = kMinGrid; n <= kMaxGrid; ++n)
     if (panels.size() == static_cast<std::size_t>(panel_count(n))) grid = n;
@@ -69,7 +72,7 @@ GrayImage problem_sheet(std::span<const Image> panels, std::optional<int> target
   draw_matrix(sheet, panels, grid, (width - matrix_width) / 2 + kGap);
   cv::line(sheet, cv::Point(kGap, matrix_height), cv::Point(width - kGap, matrix_height),
            cv::Scalar(128), 1);
-  draw_candidates(sheet, panels, (width - candidates_width) / 2 + kGap, matrix_height, target);
+  draw_candidates(sheet, panels, (width - candidates_width) / 2 + kGap, matrix_height, options);
   return out;
 }
 
