@@ -1,5 +1,7 @@
 // `rave show`: a contact sheet PNG of one problem (the N x N matrix above the 8 numbered
-// candidates).
+// candidates), or with --vlm an image benchmark of a whole set for vision-language models
+// (evaluation/vlm.hpp).
+#include <cstdio>
 #include <memory>
 
 #include "apps/cli_util.hpp"
@@ -11,6 +13,7 @@
 #include "engine/formats/problem_files.hpp"
 #include "engine/render/render.hpp"
 #include "engine/render/sheet.hpp"
+#include "evaluation/vlm.hpp"
 
 namespace rave::apps {
 namespace {
@@ -18,39 +21,63 @@ namespace {
 struct ShowArgs {
   std::string input;
   std::string output;
+  std::string vlm;
+  bool no_answer = false, panels = false, with_answer = false;
+  int threads = 1;
 };
 
-std::string sheet_from_npz(const std::string& path) {
-  const engine::NpzFile file = engine::read_npz(path);
+std::optional<int> shown_answer(const ShowArgs& args, std::optional<int> target) {
+  return args.no_answer ? std::nullopt : target;
+}
+
+std::string sheet_from_npz(const ShowArgs& args) {
+  const engine::NpzFile file = engine::read_npz(args.input);
   int grid = 0;
   const auto pixels = file.grid_image(grid);  // (N*N+7, 160, 160): an N x N variant's too
   std::vector<engine::Image> images(pixels.size() / static_cast<std::size_t>(engine::kPanelPixels));
   for (std::size_t i = 0; i < images.size(); ++i)
     std::copy_n(pixels.begin() + static_cast<std::ptrdiff_t>(i * images[i].size()),
                 images[i].size(), images[i].begin());
-  return engine::encode_gray_png(engine::problem_sheet(images, static_cast<int>(file.target())));
+  return engine::encode_gray_png(
+      engine::problem_sheet(images, shown_answer(args, static_cast<int>(file.target()))));
 }
 
 // .xml or .asig: drawn from the symbols.
-std::string sheet_from_symbols(const std::string& path) {
-  const engine::Problem problem = engine::read_problem(path);
+std::string sheet_from_symbols(const ShowArgs& args) {
+  const engine::Problem problem = engine::read_problem(args.input);
+  evaluation::check_drawable(problem, args.input);
   const auto images = engine::render_problem(problem);
-  return engine::encode_gray_png(engine::problem_sheet(images, problem.target));
+  return engine::encode_gray_png(engine::problem_sheet(images, shown_answer(args, problem.target)));
 }
 
-int run_show(const ShowArgs& args) {
+int run_sheet(const ShowArgs& args) {
   const std::filesystem::path input(args.input), output(args.output);
+  if (args.output.empty()) throw UsageError("rave show needs -o SHEET.png (or --vlm FOLDER)");
   if (output.extension() != ".png")
     throw UsageError("-o " + args.output + ": rave show writes PNG; name the output .png");
+  if (args.panels || args.with_answer)
+    throw UsageError("--panels and --with-answer go with --vlm FOLDER");
   std::string png;
   if (input.extension() == ".npz")
-    png = sheet_from_npz(args.input);
+    png = sheet_from_npz(args);
   else if (input.extension() == ".xml" || input.extension() == ".asig")
-    png = sheet_from_symbols(args.input);
+    png = sheet_from_symbols(args);
+  else if (std::filesystem::is_directory(input))
+    throw UsageError(args.input + " is a folder: rave show draws one problem, or a set with --vlm");
   else
     throw UsageError(args.input + ": expected a .npz, .xml or .asig problem file");
   write_file_atomic(args.output, png);
   std::printf("wrote %s\n", shown(args.output).c_str());
+  return 0;
+}
+
+int run_vlm(const ShowArgs& args) {
+  if (!args.output.empty()) throw UsageError("-o and --vlm: choose one");
+  const evaluation::VlmCounts n = evaluation::export_vlm(
+      args.input, args.vlm, {.panels = args.panels, .with_answer = args.with_answer}, args.threads);
+  std::printf("wrote %zu problems (%zu images, %s) to %s\n", n.problems, n.images,
+              args.with_answer ? "answers in the JSON lines" : "answer-free",
+              shown(std::filesystem::path(args.vlm) / evaluation::kVlmIndex).c_str());
   return 0;
 }
 
@@ -61,12 +88,26 @@ Runner add_show(CLI::App& app) {
   auto* cmd = app.add_subcommand(
       "show",
       "Draw a problem as a PNG sheet: the 3x3 (or N x N) matrix, missing panel marked ?, above "
-      "the 8 candidates numbered 0..7, the answer framed when known.");
+      "the 8 candidates numbered 0..7, the answer framed when known (unless --no-answer).\n"
+      "With --vlm FOLDER, a whole set as an image benchmark for vision-language models: per "
+      "problem an answer-free sheet with the candidates labelled 1..8 (and with --panels each "
+      "panel), and FOLDER/vlm.jsonl naming the images and the prompts (docs/evaluation.md).");
   cmd->add_option("problem", args->input,
-                  "Problem .npz (images as stored), or .xml or .asig (rendered)")
+                  "Problem .npz (images as stored), or .xml or .asig (rendered); with --vlm a "
+                  "folder of problems (.xml with the .npz beside it, or .asig) or one file")
       ->required();
-  cmd->add_option("-o,--output", args->output, "Output .png")->required();
-  return [args] { return run_show(*args); };
+  cmd->add_option("-o,--output", args->output, "Output .png");
+  cmd->add_flag("--no-answer", args->no_answer, "Draw the sheet answer-free (no frame)");
+  cmd->add_option("--vlm", args->vlm,
+                  "Write an image benchmark into this folder (replaced whole if it holds one)");
+  cmd->add_flag("--panels", args->panels,
+                "--vlm: also each context and candidate panel as its own PNG");
+  cmd->add_flag("--with-answer", args->with_answer,
+                "--vlm: name the answer in vlm.jsonl (never drawn)");
+  cmd->add_option("-j,--jobs", args->threads, "--vlm: worker threads (the output is the same)")
+      ->capture_default_str()
+      ->check(jobs_range());
+  return [args] { return args->vlm.empty() ? run_sheet(*args) : run_vlm(*args); };
 }
 
 }  // namespace rave::apps

@@ -151,7 +151,8 @@ diff -r "$work/g4" "$work/g4s" >/dev/null || fail "three shards differ from the 
 expect 0 "symbolic values 100" -- "$rave" generate -n 3 -o "$work/v100" -c 2x2 --grid 5 --values 100 --symbolic-only
 expect 0 "show grid 4" -- "$rave" show "$work/g4/center_single/RAVEN_0_train.xml" -o "$work/g4.png"
 [[ -s "$work/g4.png" ]] || fail "show drew no 4 x 4 sheet"
-expect 2 "show values 100" -- "$rave" show "$(ls "$work/v100/distribute_four/"*.xml | head -1)" -o "$work/v100.png"
+expect 1 "show values 100" -- "$rave" show "$(ls "$work/v100/distribute_four/"*.xml | head -1)" -o "$work/v100.png"
+grep -q "RAVEN_.*xml: has 100 levels per attribute" "$work/err" || fail "show values 100: the refusal does not name the file"
 [[ ! -e "$work/v100.png" ]] || fail "show drew a problem whose levels have no drawing"
 expect 0 "solve a 4 x 4 set" -- "$rave" solve "$work/g4" --json
 [[ $(grep -c '"answer"' "$work/out") == 12 ]] || fail "rave solve did not answer the 12 problems of the 4 x 4 set"

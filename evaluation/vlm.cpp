@@ -1,0 +1,114 @@
+// One problem of an image benchmark (evaluation/vlm.hpp): its answer-free sheet, its panels, the
+// prompts and its JSON line.
+#include "evaluation/vlm.hpp"
+
+#include <string>
+#include <vector>
+
+#include "common/error.hpp"
+#include "engine/formats/png.hpp"
+#include "engine/model/configuration.hpp"
+#include "engine/render/render.hpp"
+#include "engine/render/sheet.hpp"
+#include "evaluation/internal/json_writer.hpp"
+
+namespace rave::evaluation {
+namespace {
+
+using internal::JsonWriter;
+
+std::string matrix_words(int grid) {
+  const std::string n = std::to_string(grid);
+  return n + "x" + n + " matrix";
+}
+
+// What both prompts say after naming the images: the task and the answer's form.
+std::string question() {
+  return "Every row of the matrix follows the same rules over the number, position, shape, size "
+         "and color of its objects. Which candidate completes the matrix? Answer with the number "
+         "of the candidate (1-8) only.";
+}
+
+std::string panel_path(const std::string& id, const char* kind, int number) {
+  return id + "/" + kind + "-" + std::to_string(number) + ".png";
+}
+
+void add_panels(VlmEntry& entry, const std::string& id, const std::vector<engine::Image>& images,
+                int context) {
+  for (int i = 0; i < static_cast<int>(images.size()); ++i) {
+    const bool candidate = i >= context;
+    const int number = candidate ? candidate_label(i - context) : i + 1;
+    entry.files.push_back({panel_path(id, candidate ? "candidate" : "context", number),
+                           engine::encode_gray_png(images[static_cast<std::size_t>(i)],
+                                                   engine::kPanelSize, engine::kPanelSize)});
+  }
+}
+
+void write_line(VlmEntry& entry, const VlmSource& source, const engine::Problem& problem,
+                const VlmOptions& options) {
+  JsonWriter w(entry.line);
+  w.begin_object().key("id").value(source.id);
+  w.key("configuration").value(engine::configuration(problem.config).folder);
+  w.key("split").value(source.split).key("grid").value(problem.grid());
+  w.key("sheet")
+      .value(entry.files.front().path)
+      .key("sheet_prompt")
+      .value(sheet_prompt(problem.grid()));
+  if (options.panels) {
+    w.key("panels").begin_array();
+    for (std::size_t i = 1; i < entry.files.size(); ++i) w.value(entry.files[i].path);
+    w.end_array().key("panels_prompt").value(panels_prompt(problem.grid()));
+  }
+  if (options.with_answer) {
+    if (problem.target)
+      w.key("answer").value(candidate_label(*problem.target)).key("target").value(*problem.target);
+    else
+      w.key("answer").null().key("target").null();
+  }
+  w.end_object();
+}
+
+}  // namespace
+
+std::string sheet_prompt(int grid) {
+  return "The image is a visual reasoning puzzle. At the top is a " + matrix_words(grid) +
+         " of panels whose last panel (bottom right) is missing and marked with \"?\". Below it "
+         "are 8 candidate panels labelled 1 to 8. " +
+         question();
+}
+
+std::string panels_prompt(int grid) {
+  const int context = grid * grid - 1;
+  return "The images are a visual reasoning puzzle. Images 1 to " + std::to_string(context) +
+         " are the panels of a " + matrix_words(grid) +
+         " in reading order (row 1 from left to right, then row 2, and so on) without its last "
+         "panel (bottom right), which is missing. Images " +
+         std::to_string(context + 1) + " to " + std::to_string(context + engine::kCandidates) +
+         " are the candidates 1 to 8 for the missing panel, in order. " + question();
+}
+
+void check_drawable(const engine::Problem& problem, const std::string& file) {
+  if (problem.variant.drawable()) return;
+  throw InputError(file, "",
+                   "has " + std::to_string(problem.variant.values) +
+                       " levels per attribute (--values); images need at most " +
+                       std::to_string(engine::kMaxDrawableValues) +
+                       ", and rave draws no lossy picture of more (docs/rendering.md)");
+}
+
+VlmEntry vlm_entry(const VlmSource& source, const engine::Problem& problem,
+                   const VlmOptions& options) {
+  check_drawable(problem, source.file.empty() ? source.id : source.file);
+  thread_local std::vector<engine::Image> images;  // 400 KB and more: reused, not reallocated
+  engine::render_problem(problem, images);
+  VlmEntry entry;
+  const engine::SheetOptions answer_free{.answer = std::nullopt, .first_label = candidate_label(0)};
+  entry.files.push_back(
+      {source.id + ".png", engine::encode_gray_png(engine::problem_sheet(images, answer_free))});
+  if (options.panels)
+    add_panels(entry, source.id, images, static_cast<int>(problem.context.size()));
+  write_line(entry, source, problem, options);
+  return entry;
+}
+
+}  // namespace rave::evaluation
