@@ -8,6 +8,7 @@
 
 #include "common/atomic_file.hpp"
 #include "common/error.hpp"
+#include "evaluation/score_forms.hpp"
 
 namespace rave::evaluation {
 namespace {
@@ -58,6 +59,92 @@ std::vector<double> json_scores(const Json& value, const std::string& file, std:
   return scores;
 }
 
+// One token list: numbers, or lm-raven's {"token_logprobs": [...]} record.
+std::vector<double> token_list(const Json& value, const std::string& file, std::size_t line) {
+  const Json& list =
+      value.is_object() && value.contains("token_logprobs") ? value.at("token_logprobs") : value;
+  if (!list.is_array())
+    throw InputError(file, at_line(line), "\"logprobs\": a token list must be a list of numbers");
+  std::vector<double> out;
+  for (const Json& t : list) {
+    if (!t.is_number() || !std::isfinite(t.get<double>()))
+      throw InputError(
+          file, at_line(line),
+          "\"logprobs\": a token log-probability must be a finite number, got " + t.dump());
+    out.push_back(t.get<double>());
+  }
+  return out;
+}
+
+// "logprobs": a list of token lists (one prompt) or a list of such lists (one per sub-prompt).
+std::vector<std::vector<std::vector<double>>> json_logprobs(const Json& value,
+                                                            const std::string& file,
+                                                            std::size_t line) {
+  if (!value.is_array() || value.empty())
+    throw InputError(file, at_line(line), "\"logprobs\" must be a non-empty list");
+  const Json& first = value.front();
+  const bool nested =
+      first.is_array() && !first.empty() && (first.front().is_array() || first.front().is_object());
+  std::vector<std::vector<std::vector<double>>> out;
+  for (const Json& sub : nested ? value : Json::array({value})) {
+    if (!sub.is_array())
+      throw InputError(file, at_line(line), "\"logprobs\": a sub-prompt must be a list");
+    auto& lists = out.emplace_back();
+    for (const Json& tokens : sub) lists.push_back(token_list(tokens, file, line));
+  }
+  return out;
+}
+
+// "text": one generated string, or a list of them (samples, IBM's nreturn).
+std::vector<std::string> json_texts(const Json& value, const std::string& file, std::size_t line) {
+  std::vector<std::string> out;
+  for (const Json& t : value.is_array() ? value : Json::array({value})) {
+    if (!t.is_string())
+      throw InputError(file, at_line(line), "\"text\" must be a string or a list of strings");
+    out.push_back(t.get<std::string>());
+  }
+  if (out.empty()) throw InputError(file, at_line(line), "\"text\" is an empty list");
+  return out;
+}
+
+// An attribute value: a number, a list of numbers, or a string (its first number, text2num).
+std::vector<double> attribute_value(const Json& v, const std::string& name, const std::string& file,
+                                    std::size_t line) {
+  if (v.is_number()) return {v.get<double>()};
+  if (v.is_string()) {
+    const auto numbers = text2num(v.get<std::string>(), "");
+    return numbers.empty() ? std::vector<double>{} : std::vector<double>{numbers.front()};
+  }
+  std::vector<double> out;
+  if (v.is_array())
+    for (const Json& x : v) {
+      if (!x.is_number()) break;
+      out.push_back(x.get<double>());
+    }
+  if (!v.is_array() || out.size() != v.size())
+    throw InputError(file, at_line(line),
+                     "\"attributes\": " + name +
+                         " must be a number, a list of numbers or a string, got " + v.dump());
+  return out;
+}
+
+// "attributes": {"type": v, ...} or per component {"Left": {"type": v, ...}, ...}.
+std::vector<AttributeAnswer> json_attributes(const Json& value, const std::string& file,
+                                             std::size_t line) {
+  if (!value.is_object() || value.empty())
+    throw InputError(file, at_line(line), "\"attributes\" must be a non-empty object");
+  std::vector<AttributeAnswer> out;
+  for (const auto& [key, v] : value.items()) {
+    if (!v.is_object()) {
+      out.push_back({"", key, attribute_value(v, key, file, line)});
+      continue;
+    }
+    for (const auto& [attribute, x] : v.items())
+      out.push_back({key, attribute, attribute_value(x, key + "/" + attribute, file, line)});
+  }
+  return out;
+}
+
 Json json_object(std::string_view text, const std::string& file, std::size_t line) {
   Json j;
   try {
@@ -77,10 +164,22 @@ Prediction json_prediction(const Json& j, const std::string& file, std::size_t l
     throw InputError(file, at_line(line), "no \"id\" (or \"file\") string");
   p.id = id->get<std::string>();
   const bool has_answer = j.contains("answer"), has_scores = j.contains("scores");
-  if (!has_answer && !has_scores)
-    throw InputError(file, at_line(line), "no \"answer\" or \"scores\"");
+  const bool has_other = j.contains("logprobs") || j.contains("text") || j.contains("attributes");
+  if (!has_answer && !has_scores && !has_other)
+    throw InputError(file, at_line(line),
+                     "no \"answer\", \"scores\", \"logprobs\", \"text\" or \"attributes\"");
   if (has_answer) p.answer = json_answer(j.at("answer"), file, line);
   if (has_scores) p.scores = json_scores(j.at("scores"), file, line);
+  if (j.contains("answers_shuffled")) {
+    const Json& seed = j.at("answers_shuffled");
+    if (!seed.is_number_unsigned())
+      throw InputError(file, at_line(line),
+                       "\"answers_shuffled\" must be a seed (an integer >= 0), got " + seed.dump());
+    p.answers_shuffled = seed.get<std::uint64_t>();
+  }
+  if (j.contains("logprobs")) p.logprobs = json_logprobs(j.at("logprobs"), file, line);
+  if (j.contains("text")) p.texts = json_texts(j.at("text"), file, line);
+  if (j.contains("attributes")) p.attributes = json_attributes(j.at("attributes"), file, line);
   return p;
 }
 

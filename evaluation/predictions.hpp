@@ -6,11 +6,15 @@
 //    may also be a path (with .xml/.npz/.asig), and "file" stands in for "id", so `rave solve
 //    --json` output is a predictions file as it is. "answer": null is an unanswered problem. An
 //    optional "model" names the row the file gives.
+//    Other answer forms (docs/evaluation.md#answer-forms): "logprobs" (lm-raven's per-choice token
+//    log-probabilities), "text" (a generated answer, parsed by IBM's text2num) and "attributes"
+//    (IBM's per-attribute answers); "answers_shuffled" (copied from the export) names the order.
 //  - CSV with a header: an `id` (or `file`) column and an `answer` column, or `score_0`..`score_7`.
 // Anything else, and a line that breaks the format, is an InputError naming the file and the line.
 //
 //   PredictionFile f = read_predictions("gpt.jsonl");
 //   for (const Prediction& p : f.predictions) ... p.id, p.answer, p.line
+#include <cstdint>
 #include <filesystem>
 #include <optional>
 #include <string>
@@ -19,6 +23,15 @@
 
 namespace rave::evaluation {
 
+/// One attribute answer of a line's "attributes": the component ("" when the line names none),
+/// the attribute ("type", "size", ...) and its value as numbers (a number, a list of numbers, or
+/// the numbers IBM's text2num finds in a string: its first one).
+struct AttributeAnswer {
+  std::string component = {};
+  std::string attribute = {};
+  std::vector<double> value = {};  ///< empty: the string held no number (IBM then takes 0)
+};
+
 /// One line of a predictions file.
 struct Prediction {
   std::string id = {};             ///< as written (normalised against the set by the scorer)
@@ -26,6 +39,17 @@ struct Prediction {
   std::vector<double> scores =
       {};                ///< single candidate: one score per candidate (empty when absent)
   std::size_t line = 0;  ///< 1-based line of the file
+  /// "answers_shuffled": the answer refers to `rave export --answers-shuffled S`'s order.
+  std::optional<std::uint64_t> answers_shuffled = {};
+  /// "logprobs": per sub-prompt, per candidate, the token log-probabilities (one sub-prompt when
+  /// the line gives a list of 8 token lists; lm-raven's form).
+  std::vector<std::vector<std::vector<double>>> logprobs = {};
+  std::vector<std::string> texts = {};           ///< "text": generated answer(s), one per sample
+  std::vector<AttributeAnswer> attributes = {};  ///< "attributes": IBM's per-attribute answers
+  /// Whether the line answers at all (an answer, scores, logprobs, text or attributes).
+  bool answers() const {
+    return answer || !scores.empty() || !logprobs.empty() || !texts.empty() || !attributes.empty();
+  }
 };
 
 /// A whole file.

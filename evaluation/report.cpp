@@ -21,16 +21,19 @@ std::vector<double> column_values(const FileScore& s) {
   return v;
 }
 
+// One run's column: its accuracy with the Wilson interval.
+Summary tally_summary(const Tally& t) { return binomial_summary(t.correct, t.items()); }
+
 std::string fixed(double v) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.2f", v);
   return buf;
 }
 
-std::string cell(const Summary& s) {
-  if (s.n == 0) return "-";
-  if (s.n == 1 || std::isnan(s.half_width)) return fixed(s.mean);
-  return fixed(s.mean) + " ± " + fixed(s.half_width);
+std::string cell(const Summary& s, bool intervals) {
+  if (s.n == 0 || std::isnan(s.mean)) return "-";
+  if (!intervals || !s.has_interval()) return fixed(s.mean);
+  return fixed(s.mean) + " [" + fixed(s.low()) + ", " + fixed(s.high()) + "]";
 }
 
 std::string csv_number(double v) { return std::isfinite(v) ? fixed(v) : std::string(); }
@@ -45,7 +48,7 @@ std::string csv_field(const std::string& text) {
 
 // ",mean,sd,low,high" (empty fields where undefined).
 void append_csv_summary(std::string& out, const Summary& s) {
-  const bool interval = s.n >= 2 && std::isfinite(s.half_width);
+  const bool interval = s.has_interval();
   for (const double v :
        {s.n ? s.mean : NAN, s.sd, interval ? s.low() : NAN, interval ? s.high() : NAN}) {
     out += ',';
@@ -63,10 +66,11 @@ void append_cell(std::string& out, const std::string& text) {
 Ordered number_or_null(double v) { return std::isfinite(v) ? Ordered(v) : Ordered(nullptr); }
 
 Ordered summary_json(const Summary& s) {
-  const bool interval = s.n >= 2 && std::isfinite(s.half_width);
+  const bool interval = s.has_interval();
   return {{"mean", number_or_null(s.n ? s.mean : NAN)},
           {"sd", number_or_null(s.sd)},
           {"ci95", interval ? Ordered::array({s.low(), s.high()}) : Ordered(nullptr)},
+          {"interval", interval ? Ordered(interval_name(s.interval)) : Ordered(nullptr)},
           {"n", s.n}};
 }
 
@@ -82,7 +86,9 @@ Ordered row_json(const ReportRow& r) {
           {"unique_accuracy", summary_json(r.unique)},
           {"scored", r.scored},
           {"missing", r.missing},
-          {"unknown", r.unknown}};
+          {"unknown", r.unknown},
+          {"evaluated", r.evaluated},
+          {"skipped", r.skipped}};
 }
 
 }  // namespace
@@ -103,10 +109,11 @@ ReportRow file_row(const FileScore& score, std::string note) {
               .missing = score.total.missing,
               .unknown = score.unknown,
               .unknown_ids = score.unknown_ids};
-  for (double v : column_values(score))
-    r.columns.push_back(summarize(std::span<const double>(&v, 1)));
-  const double u = score.unique.accuracy();
-  r.unique = summarize(std::span<const double>(&u, 1));
+  r.columns.push_back(tally_summary(score.total));
+  for (const auto& t : score.per_config) r.columns.push_back(tally_summary(t));
+  r.unique = tally_summary(score.unique);
+  r.evaluated = score.total.items();
+  r.skipped = score.skipped;
   return r;
 }
 
@@ -125,10 +132,12 @@ ReportRow seeds_row(std::string label, const std::vector<FileScore>& scores) {
     for (std::size_t c = 0; c < columns; ++c) values[c].push_back(v[c]);
     unique.push_back(s.unique.accuracy());
     r.scored += s.total.scored, r.missing += s.total.missing, r.unknown += s.unknown;
+    r.skipped += s.skipped;
     r.unknown_ids.insert(r.unknown_ids.end(), s.unknown_ids.begin(), s.unknown_ids.end());
   }
-  for (const auto& v : values) r.columns.push_back(summarize(v));
-  r.unique = summarize(unique);
+  for (const auto& v : values) r.columns.push_back(summarize(v, 0, 100));
+  r.unique = summarize(unique, 0, 100);
+  r.evaluated = scores.front().total.items();
   return r;
 }
 
@@ -163,6 +172,7 @@ Report build_report(const AnswerKey& key, const std::vector<LabeledFile>& files,
   for (const Group& g : groups)
     report.rows.push_back(g.scores.size() == 1 ? file_row(g.scores[0], g.first_file)
                                                : seeds_row(g.label, g.scores));
+  references = references && key.has_references();
   if (references) {
     report.rows.push_back(file_row(player_score(key, evaluated, Player::kSolver),
                                    "rave solve (heuristic), rules inferred"));
@@ -171,6 +181,12 @@ Report build_report(const AnswerKey& key, const std::vector<LabeledFile>& files,
   }
   report.outside =
       static_cast<int>(std::count(evaluated.begin(), evaluated.end(), std::uint8_t{0}));
+  report.set_items = static_cast<int>(std::count_if(
+      key.items().begin(), key.items().end(), [](const Item& i) { return i.answer.has_value(); }));
+  report.selection = options.selection == Selection::kGroups     ? "groups"
+                     : options.selection == Selection::kAnswered ? "answered"
+                                                                 : "subset";
+  report.references = references;
   return report;
 }
 
@@ -183,8 +199,8 @@ std::string report_table(const Report& report) {
   for (const auto& r : report.rows) {
     out += '|';
     append_cell(out, r.label);
-    for (const auto& s : r.columns) append_cell(out, cell(s));
-    append_cell(out, cell(r.unique));
+    for (const auto& s : r.columns) append_cell(out, cell(s, report.intervals));
+    append_cell(out, cell(r.unique, report.intervals));
     for (int n : {r.scored, r.missing, r.unknown}) append_cell(out, std::to_string(n));
     append_cell(out, r.note);
     out += '\n';
@@ -198,7 +214,7 @@ std::string report_csv(const Report& report) {
   names.emplace_back("unique");
   for (const auto& n : names)
     out += "," + n + "," + n + "_sd," + n + "_ci95_low," + n + "_ci95_high";
-  out += ",scored,missing,unknown\n";
+  out += ",scored,missing,unknown,interval\n";
   for (const auto& r : report.rows) {
     out += csv_field(r.label) + "," + csv_field(r.note) + "," + std::to_string(r.seeds);
     for (const auto& s : r.columns) append_csv_summary(out, s);
@@ -207,6 +223,8 @@ std::string report_csv(const Report& report) {
       out += ',';
       out += std::to_string(n);
     }
+    out += ',';
+    out += interval_name(r.columns.front().interval);
     out += '\n';
   }
   return out;
@@ -228,6 +246,9 @@ std::string report_json(const Report& report) {
               {"missing", first.missing},
               {"unknown", first.unknown},
               {"outside", report.outside},
+              {"evaluated", first.evaluated},
+              {"set_items", report.set_items},
+              {"selection", report.selection},
               {"rows", Ordered::array()}};
   for (const auto& r : report.rows) out["rows"].push_back(row_json(r));
   return out.dump(2) + "\n";

@@ -1,10 +1,11 @@
 #pragma once
 // The report of `rave score` (docs/evaluation.md): one row per predictions file, or per group of
 // files when they are seeds of one model (mean, sample standard deviation and a t-based 95%
-// interval per column, stats.hpp), then the reference players on the same items (the solver's
-// ceiling and the context-blind shortcut). Columns: Avg (pooled over the evaluated items), the
-// seven configurations in the paper's order, the provably unique items. Rendered as a Markdown
-// table, CSV, one JSON object, or the data of a grouped bar chart.
+// interval per column clipped to [0, 100]; one run gets the Wilson interval, stats.hpp), then the
+// reference players on the same items (the solver's ceiling and the context-blind shortcut).
+// Columns: Avg (pooled over the evaluated items), the seven configurations in the paper's order,
+// the provably unique items. Rendered as a Markdown table, CSV, one JSON object, or the data of a
+// grouped bar chart.
 //
 //   Report r{.protocol = "multiple-choice", .data = "data/raven"};
 //   r.rows.push_back(file_row(score));                 // or seeds_row("CNN", {s1, s2, s3})
@@ -24,7 +25,9 @@ struct ReportRow {
   int seeds = 1;                      ///< files summarized
   std::vector<Summary> columns = {};  ///< Avg, then one per configuration (paper order), in percent
   Summary unique = {};                ///< accuracy on the provably unique items, in percent
-  int scored = 0, missing = 0, unknown = 0;   ///< summed over the row's files
+  int scored = 0, missing = 0, unknown = 0;  ///< summed over the row's files
+  int evaluated = 0;  ///< problems a file of the row is scored on (scored + missing of one file)
+  int skipped = 0;    ///< lines outside the selection, summed over the row's files
   std::vector<std::string> unknown_ids = {};  ///< the first few unknown ids of its files
 };
 
@@ -33,7 +36,11 @@ struct Report {
   std::string protocol = {};  ///< protocol_name()
   std::string data = {};      ///< the set's folder
   std::vector<ReportRow> rows = {};
-  int outside = 0;  ///< items of the set in groups no file answered
+  int outside = 0;             ///< items of the set no file's selection holds
+  int set_items = 0;           ///< items of the set with a known answer
+  std::string selection = {};  ///< "groups", "answered" or "subset FILE"
+  bool intervals = true;       ///< table cells carry the 95% interval
+  bool references = true;      ///< the key knew the reference players' answers
 };
 
 /// A predictions file and the label of the row it belongs to.
@@ -53,13 +60,13 @@ Report build_report(const AnswerKey& key, const std::vector<LabeledFile>& files,
 
 /// Column names: "Avg", then the configurations' paper names.
 std::vector<std::string> report_columns();
-/// A row from one file's score (each Summary has n = 1: no interval).
+/// A row from one file's score (each Summary has n = 1 and the Wilson interval).
 ReportRow file_row(const FileScore& score, std::string note);
 /// A row from several seeds' scores of one model.
 ReportRow seeds_row(std::string label, const std::vector<FileScore>& scores);
 
-/// Markdown: one line per row; cells are "mean" or, over seeds, "mean ± half-width" (95% t
-/// interval).
+/// Markdown: one line per row; cells are "mean [low, high]" (the 95% interval: Wilson for one
+/// run, t over seeds clipped to [0, 100]), or "mean" without intervals.
 std::string report_table(const Report& report);
 /// CSV: per column the mean, sd, and interval ends (empty where undefined).
 std::string report_csv(const Report& report);

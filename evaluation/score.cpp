@@ -31,36 +31,89 @@ std::pair<int, std::string> group_of(const Item& item) {
   return {engine::config_index(item.config), item.split};
 }
 
-// The credit one prediction earns on its item (0 or 1; a share of 1 for tied top scores).
-double credit(const Item& item, const Prediction& p, const ScoreOptions& o,
-              const std::string& file) {
-  const int n = item.candidates;
-  std::vector<int> order;
-  if (o.shuffle_seed) order = candidate_order(*o.shuffle_seed, item.id, n);
-  const auto original = [&](int shown) {
-    return order.empty() ? shown : order[static_cast<std::size_t>(shown)];
-  };
-  const bool use_answer = o.protocol == Protocol::kMultipleChoice && p.answer;
-  if (use_answer) {
-    if (*p.answer >= n)
+// The seed whose order a line's answer is in: the line's "answers_shuffled", else the flag; a
+// line and a flag that disagree are an error naming the line.
+std::optional<std::uint64_t> line_seed(const Prediction& p, const ScoreOptions& o,
+                                       const std::string& file) {
+  if (p.answers_shuffled && o.shuffle_seed && *p.answers_shuffled != *o.shuffle_seed)
+    throw InputError(file, at_line(p.line),
+                     "\"answers_shuffled\": " + std::to_string(*p.answers_shuffled) +
+                         ", but --answers-shuffled " + std::to_string(*o.shuffle_seed));
+  return p.answers_shuffled ? p.answers_shuffled : o.shuffle_seed;
+}
+
+// Position in the key's order of each position in the line's order: through the original order
+// when the two were shown under different seeds.
+std::vector<int> key_positions(const std::string& id, int n, std::optional<std::uint64_t> line,
+                               std::optional<std::uint64_t> key) {
+  std::vector<int> to_key(static_cast<std::size_t>(n));
+  for (int k = 0; k < n; ++k) to_key[static_cast<std::size_t>(k)] = k;
+  if (line == key) return to_key;
+  if (line) to_key = candidate_order(*line, id, n);  // shown k -> original
+  if (key) {
+    const auto order = candidate_order(*key, id, n);  // key position j holds original order[j]
+    std::vector<int> inverse(static_cast<std::size_t>(n));
+    for (int j = 0; j < n; ++j)
+      inverse[static_cast<std::size_t>(order[static_cast<std::size_t>(j)])] = j;
+    for (int& k : to_key) k = inverse[static_cast<std::size_t>(k)];
+  }
+  return to_key;
+}
+
+// A line's candidate scores, in the line's order: "scores", else lm-raven's from "logprobs".
+std::vector<double> line_scores(const Prediction& p, int n, const ScoreOptions& o,
+                                const std::string& file) {
+  if (!p.scores.empty() || p.logprobs.empty()) {
+    if (static_cast<int>(p.scores.size()) != n)
       throw InputError(
           file, at_line(p.line),
-          "answer " + std::to_string(*p.answer) + " is outside 0.." + std::to_string(n - 1));
-    return original(*p.answer) == *item.answer ? 1.0 : 0.0;
+          p.scores.empty()
+              ? std::string(o.protocol == Protocol::kSingleCandidate
+                                ? "no \"scores\" or \"logprobs\" (the single-candidate protocol "
+                                  "needs one per candidate)"
+                                : "no answer")
+              : std::to_string(p.scores.size()) + " scores for " + std::to_string(n) +
+                    " candidates");
+    return p.scores;
   }
-  if (static_cast<int>(p.scores.size()) != n)
-    throw InputError(
-        file, at_line(p.line),
-        p.scores.empty()
-            ? std::string(
-                  o.protocol == Protocol::kSingleCandidate
-                      ? "no \"scores\" (the single-candidate protocol needs one per candidate)"
-                      : "no answer")
-            : std::to_string(p.scores.size()) + " scores for " + std::to_string(n) + " candidates");
-  std::vector<double> scores(p.scores.size());
+  return logprob_scores(p, o.logprob_score, n, file);
+}
+
+// The candidate a "text" or "attributes" line names, by IBM's protocol, or nullopt for neither.
+std::optional<int> parsed_choice(const AnswerKey& key, std::size_t i, const Prediction& p,
+                                 const ScoreOptions& o, const std::string& file) {
+  if (p.texts.empty() && p.attributes.empty()) return std::nullopt;
+  const CandidateValues* values = key.values(i);
+  RAVE_CHECK(values != nullptr, "the key holds candidate values for text and attribute answers");
+  if (!p.texts.empty()) return text_candidate(p.texts, *values, o.text_answer, o.answer_queue);
+  return attribute_candidate(p.attributes, *values, file, p.line);
+}
+
+// The credit one prediction earns on its item (0 or 1; a share of 1 for tied top scores).
+double credit(const AnswerKey& key, std::size_t i, const Prediction& p, const ScoreOptions& o,
+              const std::string& file) {
+  const Item& item = key.items()[i];
+  const int n = item.candidates;
+  // A line that names no order is in the key's (an export key's shown order, a folder's own).
+  const std::optional<std::uint64_t> seed = line_seed(p, o, file);
+  const auto to_key =
+      key_positions(item.id, n, seed ? seed : key.shown_order(i), key.shown_order(i));
+  const auto in_key = [&](int shown) { return to_key[static_cast<std::size_t>(shown)]; };
+  const bool multiple_choice = o.protocol == Protocol::kMultipleChoice;
+  std::optional<int> choice = multiple_choice ? p.answer : std::nullopt;
+  if (!choice && multiple_choice) choice = parsed_choice(key, i, p, o, file);
+  if (choice) {
+    if (*choice >= n)
+      throw InputError(
+          file, at_line(p.line),
+          "answer " + std::to_string(*choice) + " is outside 0.." + std::to_string(n - 1));
+    return in_key(*choice) == *item.answer ? 1.0 : 0.0;
+  }
+  const std::vector<double> shown = line_scores(p, n, o, file);
+  std::vector<double> scores(shown.size());
   for (int k = 0; k < n; ++k)
-    scores[static_cast<std::size_t>(original(k))] = p.scores[static_cast<std::size_t>(k)];
-  return top_score_credit(scores, *item.answer);
+    scores[static_cast<std::size_t>(in_key(k))] = shown[static_cast<std::size_t>(k)];
+  return top_score_credit(scores, *item.answer, o.ties);
 }
 
 // Counts the evaluated items a file (or player) did not answer.
@@ -97,8 +150,19 @@ AnswerKey::AnswerKey(fs::path root, std::vector<Item> items)
   for (std::size_t i = 0; i < items_.size(); ++i) index_.emplace(items_[i].id, i);
 }
 
-AnswerKey AnswerKey::load(const fs::path& root, int threads) {
-  AnswerKey key(root, load_items(root, threads));
+AnswerKey AnswerKey::load(const fs::path& root, int threads, KeyNeeds needs) {
+  std::error_code ec;
+  const std::string ext = root.extension().string();
+  if (fs::is_regular_file(root, ec) && (ext == ".jsonl" || ext == ".json" || ext == ".ndjson"))
+    return load_export_key(root, needs);
+  std::vector<Item> items;
+  std::vector<CandidateValues> values;
+  for_each_item(root, threads, [&](const Item& item, const engine::Problem& problem) {
+    items.push_back(item);
+    if (needs.values) values.push_back(candidate_values(problem));
+  });
+  AnswerKey key(root, std::move(items));
+  key.values_ = std::move(values);
   if (std::none_of(key.items_.begin(), key.items_.end(),
                    [](const Item& i) { return i.answer.has_value(); }))
     throw InputError(root.string(), "",
@@ -111,8 +175,14 @@ std::optional<std::size_t> AnswerKey::find(std::string_view id) const {
   if (auto it = index_.find(bare); it != index_.end()) return it->second;
   const fs::path relative =
       fs::path(bare).lexically_normal().lexically_relative(root_.lexically_normal());
-  if (relative.empty() || *relative.begin() == "..") return std::nullopt;
-  if (auto it = index_.find(relative.generic_string()); it != index_.end()) return it->second;
+  if (!relative.empty() && *relative.begin() != "..")
+    if (auto it = index_.find(relative.generic_string()); it != index_.end()) return it->second;
+  if (!from_export_) return std::nullopt;
+  // An export key has no folder to be relative to: the longest tail of the path after a '/'
+  // that is an id (DIR/center_single/RAVEN_0_train.xml names center_single/RAVEN_0_train).
+  for (std::size_t slash = bare.find('/'); slash != std::string::npos;
+       slash = bare.find('/', slash + 1))
+    if (auto it = index_.find(bare.substr(slash + 1)); it != index_.end()) return it->second;
   return std::nullopt;
 }
 
@@ -124,15 +194,24 @@ int FileScore::outside() const {
   return static_cast<int>(std::count(evaluated.begin(), evaluated.end(), std::uint8_t{0}));
 }
 
-double top_score_credit(const std::vector<double>& scores, int answer) {
+double top_score_credit(const std::vector<double>& scores, int answer, TieRule ties) {
   const double top = *std::max_element(scores.begin(), scores.end());
   if (scores[static_cast<std::size_t>(answer)] != top) return 0.0;
+  if (ties == TieRule::kAny) return 1.0;
   return 1.0 / static_cast<double>(std::count(scores.begin(), scores.end(), top));
+}
+
+std::optional<TieRule> parse_tie_rule(std::string_view name) {
+  if (name == "split") return TieRule::kSplit;
+  if (name == "any") return TieRule::kAny;
+  return std::nullopt;
 }
 
 FileScore score_file(const AnswerKey& key, const PredictionFile& file,
                      const ScoreOptions& options) {
   const auto& items = key.items();
+  RAVE_CHECK(options.selection != Selection::kSubset || options.subset.size() == items.size(),
+             "a subset marks every item of the key");
   FileScore s{.label = file.file, .evaluated = std::vector<std::uint8_t>(items.size(), 0)};
   std::vector<std::size_t> line_of(items.size(), 0);
   std::vector<std::uint8_t> answered(items.size(), 0);
@@ -149,14 +228,22 @@ FileScore score_file(const AnswerKey& key, const PredictionFile& file,
                        "a second answer for " + items[*i].id + " (the first is on line " +
                            std::to_string(line_of[*i]) + ")");
     line_of[*i] = p.line;
+    if (options.selection == Selection::kSubset && !options.subset[*i]) {
+      ++s.skipped;
+      continue;
+    }
     groups.insert(group_of(items[*i]));
-    const bool answers = p.answer || !p.scores.empty();
-    if (!items[*i].answer || !answers) continue;
+    if (options.selection == Selection::kAnswered) s.evaluated[*i] = 1;
+    if (!items[*i].answer || !p.answers()) continue;
     answered[*i] = 1;
-    add_credit(items[*i], credit(items[*i], p, options, file.file), s);
+    add_credit(items[*i], credit(key, *i, p, options, file.file), s);
   }
-  for (std::size_t i = 0; i < items.size(); ++i)
-    s.evaluated[i] = groups.count(group_of(items[i])) ? 1 : 0;
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    if (options.selection == Selection::kGroups)
+      s.evaluated[i] = groups.count(group_of(items[i])) ? 1 : 0;
+    else if (options.selection == Selection::kSubset)
+      s.evaluated[i] = options.subset[i];
+  }
   count_missing(key, answered, s);
   return s;
 }

@@ -1,9 +1,10 @@
 #pragma once
 // Scoring a model's answers against a set's answer key (docs/evaluation.md). Accuracy is counted
 // per configuration (the paper's columns), in total and on the items the solver proves unique. A
-// (configuration, split) group that a file answers at least once is evaluated: its items without a
-// prediction are counted as missing, and wrong; groups it never touches are left out (a file of
-// test-split answers is scored on the test split). Duplicate ids and answers that are no candidate
+// (configuration, split) group that a file answers at least once is evaluated (or, as asked, only
+// the problems it answers, or a named subset): its items without a prediction are counted as
+// missing, and wrong; the rest are left out (a file of test-split answers is scored on the test
+// split). Duplicate ids and answers that are no candidate
 // are errors naming the line; ids the set lacks are counted as unknown and listed.
 //
 //   AnswerKey key = AnswerKey::load("data/raven", /*threads=*/1);
@@ -21,6 +22,7 @@
 #include "engine/model/configuration.hpp"
 #include "evaluation/items.hpp"
 #include "evaluation/predictions.hpp"
+#include "evaluation/score_forms.hpp"
 
 namespace rave::evaluation {
 
@@ -33,29 +35,76 @@ enum class Protocol {
 std::string_view protocol_name(Protocol protocol);  ///< "multiple-choice", "single-candidate"
 std::optional<Protocol> parse_protocol(std::string_view name);
 
+/// Which problems a file is scored on (docs/evaluation.md#which-problems-count).
+enum class Selection {
+  kGroups,    ///< every problem of each (configuration, split) group the file answers once
+  kAnswered,  ///< exactly the problems the file has a line for
+  kSubset,    ///< the problems of a named subset (ScoreOptions::subset)
+};
+
+/// Credit when the answer is among several tied top scores.
+enum class TieRule {
+  kSplit,  ///< 1/k for k tied maxima: the expected accuracy of breaking the tie at random
+  kAny,    ///< 1 when the answer is among them (lm-raven's evaluation.py: logprobs[0] == max)
+};
+std::optional<TieRule> parse_tie_rule(std::string_view name);  ///< "split", "any"
+
 /// What the scorer is told besides the files.
 struct ScoreOptions {
   Protocol protocol = Protocol::kMultipleChoice;
   std::optional<std::uint64_t> shuffle_seed =
       {};  ///< answers refer to `rave export --answers-shuffled SEED`'s order
+  Selection selection = Selection::kGroups;
+  std::vector<std::uint8_t> subset = {};  ///< kSubset: per key item, 1 when in the subset
+  TieRule ties = TieRule::kSplit;
+  LogprobScore logprob_score = LogprobScore::kMean;  ///< how "logprobs" become a score
+  TextAnswer text_answer = TextAnswer::kIndex;       ///< how "text" is read
+  std::string answer_queue = {};  ///< IBM's answer_queue: "text" is read after its first match
+};
+
+/// What a key must hold besides the answers.
+struct KeyNeeds {
+  bool values = false;  ///< the candidates' attribute values ("text" and "attributes" answers)
 };
 
 /// The items of a set with an index by id.
 class AnswerKey {
  public:
   AnswerKey(std::filesystem::path root, std::vector<Item> items);
-  /// Reads the set under `root` (load_items); InputError when no item has a known answer.
-  static AnswerKey load(const std::filesystem::path& root, int threads);
+  /// Reads the set under `root`: a folder of problems (load_items), or a `rave export` JSON
+  /// Lines file (its id, configuration, split, answer in the shown order, verdict and
+  /// answers_shuffled; the json form also gives the problem, and with it the reference players);
+  /// InputError when no item has a known answer.
+  static AnswerKey load(const std::filesystem::path& root, int threads, KeyNeeds needs = {});
   const std::filesystem::path& root() const { return root_; }
   const std::vector<Item>& items() const { return items_; }
-  /// The item a prediction's id names: the id itself, or a path to the file (extension optional).
+  /// The item a prediction's id names: the id itself, or a path to the file (extension optional;
+  /// for an export key, any path whose tail after a '/' is an id).
   std::optional<std::size_t> find(std::string_view id) const;
+  /// The shuffle seed of the order item i's answer is in (an export key's answers_shuffled).
+  std::optional<std::uint64_t> shown_order(std::size_t i) const {
+    return i < shown_.size() ? shown_[i] : std::nullopt;
+  }
+  /// Whether the solver's and the context-blind answers are known (not for a text export key).
+  bool has_references() const { return references_; }
+  /// Item i's candidate values (KeyNeeds::values; nullptr when not loaded).
+  const CandidateValues* values(std::size_t i) const {
+    return i < values_.size() ? &values_[i] : nullptr;
+  }
 
  private:
+  friend AnswerKey load_export_key(const std::filesystem::path& file, KeyNeeds needs);
   std::filesystem::path root_;
   std::vector<Item> items_;
   std::unordered_map<std::string, std::size_t> index_;
+  std::vector<std::optional<std::uint64_t>> shown_ = {};
+  bool references_ = true;
+  bool from_export_ = false;
+  std::vector<CandidateValues> values_ = {};
 };
+
+/// The key of a `rave export` JSON Lines file (AnswerKey::load's second case).
+AnswerKey load_export_key(const std::filesystem::path& file, KeyNeeds needs);
 
 /// One column's count.
 struct Tally {
@@ -75,8 +124,9 @@ struct FileScore {
   Tally unique = {};                          ///< on the items the solver proves unique
   int unknown = 0;                            ///< predictions for ids the set lacks
   std::vector<std::string> unknown_ids = {};  ///< the first 5 of them
-  std::vector<std::uint8_t> evaluated = {};   ///< per key item: 1 when its group is evaluated
-  int outside() const;                        ///< key items left out (groups never answered)
+  std::vector<std::uint8_t> evaluated = {};   ///< per key item: 1 when it is scored or missing
+  int skipped = 0;      ///< lines for problems of the set outside the selection (not scored)
+  int outside() const;  ///< key items left out (not selected)
 };
 
 /// Scores one predictions file; InputError on duplicates and on answers that are no candidate.
@@ -93,7 +143,9 @@ FileScore counts_score(std::string label,
                        const std::array<std::int64_t, engine::kNumConfigs>& correct,
                        const std::array<std::int64_t, engine::kNumConfigs>& total);
 
-/// Credit of a set of candidate scores: 1/k when the answer is among k tied maxima, else 0.
-double top_score_credit(const std::vector<double>& scores, int answer);
+/// Credit of a set of candidate scores when the answer is among k tied maxima: 1/k (kSplit) or 1
+/// (kAny); else 0.
+double top_score_credit(const std::vector<double>& scores, int answer,
+                        TieRule ties = TieRule::kSplit);
 
 }  // namespace rave::evaluation

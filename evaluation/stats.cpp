@@ -1,5 +1,6 @@
 #include "evaluation/stats.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <numbers>
@@ -37,7 +38,16 @@ double t_quantile_975(int df) {
   return (lo + hi) / 2;
 }
 
-Summary summarize(std::span<const double> values) {
+std::string_view interval_name(IntervalKind kind) {
+  switch (kind) {
+    case IntervalKind::kWilson: return "wilson";
+    case IntervalKind::kStudentT: return "t";
+    case IntervalKind::kNone: break;
+  }
+  return "";
+}
+
+Summary summarize(std::span<const double> values, double lo, double hi) {
   Summary s;
   double sum = 0;
   for (double v : values)
@@ -53,6 +63,35 @@ Summary summarize(std::span<const double> values) {
     if (!std::isnan(v)) squares += (v - s.mean) * (v - s.mean);
   s.sd = std::sqrt(squares / (s.n - 1));
   s.half_width = t_quantile_975(s.n - 1) * s.sd / std::sqrt(static_cast<double>(s.n));
+  s.ci_low = std::clamp(s.mean - s.half_width, lo, hi);
+  s.ci_high = std::clamp(s.mean + s.half_width, lo, hi);
+  s.interval = IntervalKind::kStudentT;
+  return s;
+}
+
+// Wilson (1927): the p whose normal test at 95% does not reject the observed proportion,
+// (p + z^2/2n -+ z sqrt(p(1-p)/n + z^2/4n^2)) / (1 + z^2/n).
+Bounds wilson_interval(double correct, int items) {
+  RAVE_CHECK(items > 0 && correct >= 0 && correct <= items, "a proportion of at least one item");
+  constexpr double z = 1.959963984540054;  // the normal 97.5% quantile
+  const double n = items, p = correct / n, z2 = z * z;
+  const double centre = (p + z2 / (2 * n)) / (1 + z2 / n);
+  const double half = z / (1 + z2 / n) * std::sqrt(p * (1 - p) / n + z2 / (4 * n * n));
+  return {std::max(0.0, centre - half), std::min(1.0, centre + half)};
+}
+
+Summary binomial_summary(double correct, int items) {
+  Summary s{.n = 1};
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  s.sd = s.half_width = nan;
+  if (items <= 0) {
+    s.mean = nan;
+    return s;
+  }
+  s.mean = 100.0 * correct / items;
+  const Bounds b = wilson_interval(correct, items);
+  s.ci_low = 100.0 * b.low, s.ci_high = 100.0 * b.high;
+  s.interval = IntervalKind::kWilson;
   return s;
 }
 

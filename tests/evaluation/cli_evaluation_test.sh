@@ -74,7 +74,7 @@ assert abs(got["ci95"][0] - (mean - half)) < 1e-6 and abs(got["ci95"][1] - (mean
 head -1 "$work/r.csv" | grep -q "^model,note,seeds,Avg,Avg_sd,Avg_ci95_low,Avg_ci95_high," || fail "csv header"
 [[ $(head -c 4 "$work/r.png" | tail -c 3) == PNG ]] || fail "chart is not a PNG"
 [[ $(run "$rave" score "$work"/random-seed{1,2,3}.jsonl --data "$work/set" --seeds) == 0 ]] || fail "score table"
-grep -q "^| random | [0-9.]* ± [0-9.]* |" "$work/out" || fail "seeds table cell: $(cat "$work/out")"
+grep -q "^| random | [0-9.]* \[[0-9.]*, [0-9.]*\] |" "$work/out" || fail "seeds table cell: $(cat "$work/out")"
 
 # Shuffled answers are mapped back; the single-candidate protocol takes the top score.
 "$rave" export "$work/set" --answers-shuffled 5 -o "$work/shuffled.jsonl" 2>/dev/null
@@ -92,6 +92,44 @@ for l in open(sys.argv[1]):
 [[ $(run "$rave" score "$work/scores.jsonl" --data "$work/set" --protocol single-candidate --json) == 0 ]] ||
   fail "single-candidate: $(cat "$work/err")"
 [[ $(field "$work/out" 'd["accuracy"], d["protocol"]') == "(100.0, 'single-candidate')" ]] || fail "single-candidate score"
+
+# A line's own "answers_shuffled" is undone without a flag; a flag that disagrees names the line.
+# (The export lines get the field by hand here, as a harness copying the export's fields would.)
+"$py" -c '
+import json, sys
+for l in open(sys.argv[1]):
+    j = json.loads(l); j["answers_shuffled"] = 5
+    print(json.dumps(j))' "$work/shuffled.jsonl" >"$work/shuffled-field.jsonl"
+"$py" -c '
+import json, sys
+for l in open(sys.argv[1]):
+    j = json.loads(l)
+    print(json.dumps({"id": j["id"], "answer": j["answer"], "answers_shuffled": j["answers_shuffled"]}))' \
+  "$work/shuffled-field.jsonl" >"$work/truth-field.jsonl"
+[[ $(run "$rave" score "$work/truth-field.jsonl" --data "$work/set" --json) == 0 ]] || fail "line seed: $(cat "$work/err")"
+[[ $(field "$work/out" 'd["accuracy"]') == 100.0 ]] || fail "a line's answers_shuffled was not undone"
+[[ $(run "$rave" score "$work/truth-field.jsonl" --data "$work/set" --answers-shuffled 6) == 1 ]] || fail "seed conflict: exit code"
+grep -q 'truth-field.jsonl:line 1: "answers_shuffled": 5, but --answers-shuffled 6' "$work/err" ||
+  fail "seed conflict: $(cat "$work/err")"
+# An export file is the key: answers in its shown order, no flag; the json form keeps the reference rows.
+[[ $(run "$rave" score "$work/truth.jsonl" --data "$work/shuffled-field.jsonl" --json) == 0 ]] ||
+  fail "export key: $(cat "$work/err")"
+[[ $(field "$work/out" 'd["accuracy"], d["set_items"], len(d["rows"])') == "(100.0, 70, 1)" ]] ||
+  fail "export key: $(head -c 300 "$work/out")"
+[[ $(run "$rave" score "$work/solver.jsonl" --data "$work/set.jsonl" --json) == 0 ]] || fail "json export key: $(cat "$work/err")"
+[[ $(field "$work/out" 'd["accuracy"], [r["label"] for r in d["rows"]][1:]') == "(100.0, ['Solver', 'Context-blind'])" ]] ||
+  fail "json export key: $(head -c 300 "$work/out")"
+
+# Which problems count: the groups (default), the answered ones, a named subset.
+head -3 "$work/solver.jsonl" >"$work/three.jsonl"
+[[ $(run "$rave" score "$work/three.jsonl" --data "$work/set" --subset answered --json) == 0 ]] || fail "answered"
+[[ $(field "$work/out" 'd["accuracy"], d["evaluated"], d["set_items"], d["selection"]') == "(100.0, 3, 70, 'answered')" ]] ||
+  fail "--subset answered: $(head -c 300 "$work/out")"
+echo '[8, 9, 12345]' >"$work/subset.json"
+[[ $(run "$rave" score "$work/solver.jsonl" --data "$work/set" --subset "$work/subset.json") == 0 ]] || fail "subset"
+grep -q "^14 of the set's 70 problems scored (subset .*subset.json)" "$work/out" || fail "subset line: $(cat "$work/out")"
+grep -q "1 of its 3 entries name no problem" "$work/err" || fail "subset absent: $(cat "$work/err")"
+[[ $(run "$rave" score "$work/solver.jsonl" --data "$work/set" --subset "$work/nothing.json") == 1 ]] || fail "missing subset file"
 
 # Missing and unknown ids are reported; bad input is one line naming the file and line, exit 1.
 head -3 "$work/solver.jsonl" >"$work/part.jsonl"

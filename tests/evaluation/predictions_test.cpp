@@ -61,7 +61,8 @@ TEST(Predictions, BadInputNamesTheFileAndLine) {
   EXPECT_EQ(error_of("{\"id\": \"a\", \"answer\": \"C\"}\n"),
             "p.jsonl:line 1: \"answer\" must be a candidate index (an integer), got \"C\"");
   EXPECT_EQ(error_of("{\"answer\": 2}\n"), "p.jsonl:line 1: no \"id\" (or \"file\") string");
-  EXPECT_EQ(error_of("{\"id\": \"a\"}\n"), "p.jsonl:line 1: no \"answer\" or \"scores\"");
+  EXPECT_EQ(error_of("{\"id\": \"a\"}\n"),
+            "p.jsonl:line 1: no \"answer\", \"scores\", \"logprobs\", \"text\" or \"attributes\"");
   EXPECT_EQ(error_of("id,answer\na,1\nb,x\n"), "p.jsonl:line 3: answer 'x' is not a number");
   EXPECT_EQ(error_of("id,answer\na,1,2\n"), "p.jsonl:line 2: 3 fields, but the header has 2");
   EXPECT_EQ(error_of(" \n\n"), "p.jsonl: empty: no predictions");

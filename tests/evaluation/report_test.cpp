@@ -48,10 +48,16 @@ TEST(Report, TableCells) {
   EXPECT_NE(table.find("| model | Avg | Center | 2x2Grid | 3x3Grid | L-R | U-D | O-IC | O-IG | "
                        "unique | scored |"),
             std::string::npos);
-  EXPECT_NE(table.find("| CNN, seeded | 40.00 ± 24.84 | 40.00 ± 24.84 | - | - | - | - | - | - | "
-                       "40.00 ± 49.68 | 30 | 0 | 0 | 3 seeds |"),
+  // 40 +- 24.84 over seeds; unique 40 +- 49.68 clipped below at 0; the Solver's 10 of 10 has the
+  // Wilson interval [72.25, 100].
+  EXPECT_NE(table.find("| CNN, seeded | 40.00 [15.16, 64.84] | 40.00 [15.16, 64.84] | - | - | - | "
+                       "- | - | - | 40.00 [0.00, 89.68] | 30 | 0 | 0 | 3 seeds |"),
             std::string::npos);
-  EXPECT_NE(table.find("| Solver | 100.00 | 100.00 | - |"), std::string::npos);
+  EXPECT_NE(table.find("| Solver | 100.00 [72.25, 100.00] | 100.00 [72.25, 100.00] | - |"),
+            std::string::npos);
+  Report plain = sample_report();
+  plain.intervals = false;
+  EXPECT_NE(report_table(plain).find("| CNN, seeded | 40.00 | 40.00 | - |"), std::string::npos);
 }
 
 TEST(Report, CsvQuotesAndIntervals) {
@@ -61,7 +67,11 @@ TEST(Report, CsvQuotesAndIntervals) {
   EXPECT_NE(
       csv.find("\"CNN, seeded\",3 seeds,3,40.00,10.00,15.16,64.84,40.00,10.00,15.16,64.84,,,,,"),
       std::string::npos);
-  EXPECT_NE(csv.find("Solver,rave solve (heuristic),1,100.00,,,,100.00,,,,"), std::string::npos);
+  EXPECT_NE(
+      csv.find("Solver,rave solve (heuristic),1,100.00,,72.25,100.00,100.00,,72.25,100.00,,,,"),
+      std::string::npos);
+  EXPECT_NE(csv.find(",0.00,89.68,30,0,0,t\n"), std::string::npos);  // unique, clipped at 0
+  EXPECT_NE(csv.find(",10,0,0,wilson\n"), std::string::npos);
 }
 
 TEST(Report, JsonHasTheFirstRowsFiguresOnTop) {
@@ -74,7 +84,11 @@ TEST(Report, JsonHasTheFirstRowsFiguresOnTop) {
   EXPECT_EQ(j["protocol"], "multiple-choice");
   ASSERT_EQ(j["rows"].size(), 2u);
   EXPECT_NEAR(j["rows"][0]["accuracy"]["ci95"][0].get<double>(), 40 - 24.841377, 1e-6);
-  EXPECT_TRUE(j["rows"][1]["accuracy"]["ci95"].is_null());
+  EXPECT_EQ(j["rows"][0]["accuracy"]["interval"], "t");
+  EXPECT_NEAR(j["rows"][0]["unique_accuracy"]["ci95"][0].get<double>(), 0.0, 1e-12);  // clipped
+  EXPECT_EQ(j["rows"][1]["accuracy"]["interval"], "wilson");
+  EXPECT_NEAR(j["rows"][1]["accuracy"]["ci95"][0].get<double>(), 72.2467, 1e-4);
+  EXPECT_DOUBLE_EQ(j["rows"][1]["accuracy"]["ci95"][1].get<double>(), 100.0);
 }
 
 }  // namespace

@@ -15,6 +15,8 @@
 #include "solver/heuristic.hpp"
 #include "tests/engine/support/reference_support.hpp"
 
+#include "evaluation/score_subset.hpp"
+
 namespace rave::evaluation {
 namespace {
 
@@ -100,10 +102,10 @@ TEST(Score, DuplicatesAndNonCandidatesAreRefusedWithTheLine) {
             "p.jsonl:line 1: answer 8 is outside 0..7");
   EXPECT_EQ(error_of(key, file_of({{.id = "center_single/RAVEN_0_test", .scores = {1, 2}}})),
             "p.jsonl:line 1: 2 scores for 8 candidates");
-  EXPECT_EQ(
-      error_of(key, file_of({{.id = "center_single/RAVEN_0_test", .answer = 1}}),
-               {.protocol = Protocol::kSingleCandidate}),
-      "p.jsonl:line 1: no \"scores\" (the single-candidate protocol needs one per candidate)");
+  EXPECT_EQ(error_of(key, file_of({{.id = "center_single/RAVEN_0_test", .answer = 1}}),
+                     {.protocol = Protocol::kSingleCandidate}),
+            "p.jsonl:line 1: no \"scores\" or \"logprobs\" (the single-candidate protocol needs "
+            "one per candidate)");
 }
 
 TEST(Score, TiedTopScoresShareTheCredit) {
@@ -128,6 +130,84 @@ TEST(Score, ShuffledAnswersAreMappedBack) {
   EXPECT_DOUBLE_EQ(score_file(key, file_of(predictions), {.shuffle_seed = 42}).total.accuracy(),
                    100.0);
   EXPECT_LT(score_file(key, file_of(predictions), {}).total.accuracy(), 100.0);
+}
+
+TEST(Score, SelectionsGroupsAnsweredAndSubset) {
+  const AnswerKey key = small_key();
+  // Right on center 0 and 2x2 0, nothing else: groups charge the 4 unanswered problems.
+  const PredictionFile f = file_of({{.id = "center_single/RAVEN_0_test", .answer = 0},
+                                    {.id = "distribute_four/RAVEN_0_test", .answer = 5}});
+  const FileScore groups = score_file(key, f, {});
+  EXPECT_EQ(groups.total.items(), 6);
+  EXPECT_NEAR(groups.total.accuracy(), 100.0 / 3, 1e-12);
+  const FileScore answered = score_file(key, f, {.selection = Selection::kAnswered});
+  EXPECT_EQ(answered.total.items(), 2);
+  EXPECT_DOUBLE_EQ(answered.total.accuracy(), 100.0);
+  EXPECT_EQ(answered.outside(), 4);
+  // Subset "0" (problem 0 of each configuration) and center 3: center 3 is missing; the 2x2
+  // line is inside; a line outside the subset is skipped, not scored.
+  const Subset sub = parse_subset("0\ncenter_single/RAVEN_3_test  # comment\n7\n", "s.txt", key);
+  EXPECT_EQ(sub.entries, 3);
+  EXPECT_EQ(sub.absent, 1);  // no problem 7
+  EXPECT_EQ(sub.first_absent, "7");
+  EXPECT_EQ(sub.member, (std::vector<std::uint8_t>{1, 0, 0, 1, 1, 0}));
+  const PredictionFile g = file_of({{.id = "center_single/RAVEN_0_test", .answer = 0},
+                                    {.id = "center_single/RAVEN_1_test", .answer = 1}});
+  const FileScore in_subset =
+      score_file(key, g, {.selection = Selection::kSubset, .subset = sub.member});
+  EXPECT_EQ(in_subset.total.scored, 1);
+  EXPECT_EQ(in_subset.total.missing, 2);
+  EXPECT_EQ(in_subset.skipped, 1);
+  EXPECT_NEAR(in_subset.total.accuracy(), 100.0 / 3, 1e-12);
+  // lm-raven's subset.json form: a JSON list of numbers and ids (1 names both configurations').
+  const Subset json = parse_subset("[1, \"center_single/RAVEN_2_test\"]", "s.json", key);
+  EXPECT_EQ(json.member, (std::vector<std::uint8_t>{0, 1, 1, 0, 0, 1}));
+  try {
+    parse_subset("[1, 2.5]", "s.json", key);
+    ADD_FAILURE() << "a fractional entry was taken";
+  } catch (const InputError& e) {
+    EXPECT_STREQ(e.what(),
+                 "s.json:element 1: an entry must be a problem number (an integer >= 0) or an "
+                 "id, got 2.5");
+  }
+  EXPECT_EQ(problem_number("center_single/RAVEN_12_test"), 12u);
+  EXPECT_EQ(problem_number("RAVEN_7"), 7u);
+  EXPECT_FALSE(problem_number("center_single/example").has_value());
+}
+
+TEST(Score, ALinesShuffleSeedIsUndoneAndAConflictNamesTheLine) {
+  const AnswerKey key = small_key();
+  std::vector<Prediction> predictions;
+  for (const Item& item : key.items()) {
+    const auto order = candidate_order(9, item.id, item.candidates);
+    const auto shown = std::find(order.begin(), order.end(), *item.answer) - order.begin();
+    predictions.push_back(
+        {.id = item.id, .answer = static_cast<int>(shown), .answers_shuffled = 9});
+  }
+  EXPECT_DOUBLE_EQ(score_file(key, file_of(predictions), {}).total.accuracy(), 100.0);
+  EXPECT_DOUBLE_EQ(score_file(key, file_of(predictions), {.shuffle_seed = 9}).total.accuracy(),
+                   100.0);
+  EXPECT_EQ(error_of(key, file_of(predictions), {.shuffle_seed = 4}),
+            "p.jsonl:line 1: \"answers_shuffled\": 9, but --answers-shuffled 4");
+}
+
+TEST(Score, LmRavenTiesCountTheAnswerAmongTheMaxima) {
+  EXPECT_DOUBLE_EQ(top_score_credit({0, 1, 1, 0, 1, 0, 0, 1}, 2, TieRule::kAny), 1.0);
+  EXPECT_DOUBLE_EQ(top_score_credit({0, 1, 1, 0, 1, 0, 0, 1}, 0, TieRule::kAny), 0.0);
+  // lm-raven's token log-probabilities: candidate 0 has mean -0.5 (sum -1), candidate 1 the
+  // mean -0.4 but the sum -1.2; the others -3. Answer 0 wins by sum, loses by mean.
+  const AnswerKey key = small_key();
+  Prediction p{.id = "center_single/RAVEN_0_test"};
+  p.logprobs = {{{-0.5, -0.5}, {-0.4, -0.4, -0.4}, {-3}, {-3}, {-3}, {-3}, {-3}, {-3}}};
+  EXPECT_DOUBLE_EQ(
+      score_file(key, file_of({p}), {.logprob_score = LogprobScore::kSum}).total.correct, 1.0);
+  EXPECT_DOUBLE_EQ(score_file(key, file_of({p}), {}).total.correct, 0.0);
+  // Two sub-prompts (lm-raven's b = 1 form) add their means: 0 gets -0.5 - 0.1, 1 gets -0.4 - 0.3.
+  p.logprobs.push_back({{-0.1}, {-0.3}, {-3}, {-3}, {-3}, {-3}, {-3}, {-3}});
+  EXPECT_DOUBLE_EQ(score_file(key, file_of({p}), {}).total.correct, 1.0);
+  p.logprobs.back().pop_back();
+  EXPECT_EQ(error_of(key, file_of({p}), {}),
+            "p.jsonl:line 1: \"logprobs\" sub-prompt 1 has 7 token lists for 8 candidates");
 }
 
 TEST(Score, ReferencePlayersOnTheSmallKey) {

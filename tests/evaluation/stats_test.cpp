@@ -60,5 +60,41 @@ TEST(Stats, OneValueHasNoIntervalAndNaNsAreSkipped) {
   EXPECT_TRUE(std::isnan(summarize(std::vector<double>{}).mean));
 }
 
+TEST(Stats, WilsonIntervalByHand) {
+  // 5 of 10: p = 0.5, z^2 = 3.841459; centre (0.5 + 0.192073) / 1.384146 = 0.5,
+  // half 1.959964 / 1.384146 * sqrt(0.025 + 0.009604) = 1.416010 * 0.186021 = 0.263407.
+  const Bounds half = wilson_interval(5, 10);
+  EXPECT_NEAR(half.low, 0.236593, 1e-6);
+  EXPECT_NEAR(half.high, 0.763407, 1e-6);
+  // 0 of 10: [0, z^2 / (n + z^2)] = [0, 3.841459 / 13.841459] = [0, 0.277533].
+  EXPECT_DOUBLE_EQ(wilson_interval(0, 10).low, 0.0);
+  EXPECT_NEAR(wilson_interval(0, 10).high, 0.277533, 1e-6);
+  EXPECT_NEAR(wilson_interval(10, 10).low, 1 - 0.277533, 1e-6);
+  const Summary s = binomial_summary(5, 10);
+  EXPECT_EQ(s.interval, IntervalKind::kWilson);
+  EXPECT_DOUBLE_EQ(s.mean, 50.0);
+  EXPECT_NEAR(s.low(), 23.6593, 1e-4);
+  EXPECT_NEAR(s.high(), 76.3407, 1e-4);
+  EXPECT_TRUE(std::isnan(binomial_summary(0, 0).mean));
+  EXPECT_FALSE(binomial_summary(0, 0).has_interval());
+}
+
+TEST(Stats, SeedIntervalsAreClippedToTheRange) {
+  // 100, 100, 0: mean 66.67, sd 57.735, half 4.302653 * 57.735 / sqrt(3) = 143.42, which the
+  // unclipped interval [-76.75, 210.09] shows; clipped it is [0, 100].
+  const std::vector<double> v{100, 100, 0};
+  const Summary open = summarize(v);
+  EXPECT_NEAR(open.half_width, 143.4218, 1e-4);
+  EXPECT_NEAR(open.low(), 66.666667 - 143.4218, 1e-4);
+  const Summary s = summarize(v, 0, 100);
+  EXPECT_NEAR(s.half_width, 143.4218, 1e-4);  // the t half-width itself is kept
+  EXPECT_DOUBLE_EQ(s.low(), 0.0);
+  EXPECT_DOUBLE_EQ(s.high(), 100.0);
+  EXPECT_EQ(s.interval, IntervalKind::kStudentT);
+  // 30, 33, 36 stays inside and is not moved.
+  const std::vector<double> inside{30, 33, 36};
+  EXPECT_NEAR(summarize(inside, 0, 100).low(), 25.547587, 1e-6);
+}
+
 }  // namespace
 }  // namespace rave::evaluation

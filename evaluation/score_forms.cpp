@@ -1,0 +1,166 @@
+#include "evaluation/score_forms.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <limits>
+#include <map>
+#include <regex>
+
+#include "common/error.hpp"
+#include "evaluation/text_prompt.hpp"
+
+namespace rave::evaluation {
+namespace {
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+std::string at_line(std::size_t line) { return "line " + std::to_string(line); }
+
+// The first `n` numbers of a text, or n NaNs when it has fewer (text2num's row for one sample).
+std::vector<double> first_numbers(std::string_view text, std::string_view queue, std::size_t n) {
+  std::vector<double> v = text2num(text, queue);
+  if (v.size() < n) return std::vector<double>(n, kNaN);
+  v.resize(n);
+  return v;
+}
+
+// The number of values a candidate row has: the most numbers any candidate's text holds (all the
+// same for the one-entity configurations IBM's code runs; a shorter row never matches).
+std::vector<std::vector<double>> padded(const std::vector<std::vector<double>>& rows) {
+  std::size_t n = 0;
+  for (const auto& r : rows) n = std::max(n, r.size());
+  std::vector<std::vector<double>> out;
+  for (const auto& r : rows) out.push_back(r.size() == n ? r : std::vector<double>(n, kNaN));
+  return out;
+}
+
+}  // namespace
+
+std::vector<double> text2num(std::string_view text, std::string_view answer_queue) {
+  if (!answer_queue.empty())
+    if (const std::size_t at = text.find(answer_queue); at != std::string_view::npos)
+      text.remove_prefix(at + answer_queue.size());
+  static const std::regex number(R"([-+]?(?:\d*\.*\d+))");
+  std::vector<double> out;
+  const std::string s(text);
+  for (auto it = std::sregex_iterator(s.begin(), s.end(), number); it != std::sregex_iterator();
+       ++it) {
+    const std::string token = it->str();
+    if (std::count(token.begin(), token.end(), '.') > 1) continue;  // float() raises on "1..5"
+    out.push_back(std::strtod(token.c_str(), nullptr));
+  }
+  return out;
+}
+
+std::vector<double> majority_vote(const std::vector<std::vector<double>>& samples) {
+  const std::size_t columns = samples.empty() ? 0 : samples.front().size();
+  std::vector<double> out(columns, 0.0);
+  for (std::size_t c = 0; c < columns; ++c) {
+    std::map<double, int> counts;  // ordered: the first of the most frequent is the smallest
+    for (const auto& s : samples)
+      if (!std::isnan(s[c])) ++counts[s[c]];
+    int best = 0;
+    for (const auto& [value, count] : counts)
+      if (count > best) best = count, out[c] = value;
+  }
+  return out;
+}
+
+int find_best_match(const std::vector<std::vector<double>>& candidates,
+                    const std::vector<double>& prediction) {
+  int best = 0, best_count = -1;
+  for (std::size_t k = 0; k < candidates.size(); ++k) {
+    int count = 0;
+    for (std::size_t a = 0; a < candidates[k].size() && a < prediction.size(); ++a)
+      count += candidates[k][a] == prediction[a] ? 1 : 0;
+    if (count > best_count) best_count = count, best = static_cast<int>(k);
+  }
+  return best;
+}
+
+CandidateValues candidate_values(const engine::Problem& problem) {
+  CandidateValues v;
+  for (const std::string& choice : entangled_prompt(problem, TextOptions{}).choices)
+    v.entangled.push_back(text2num(choice, ""));
+  for (const AttributePrompt& p : disentangled_prompts(problem, TextOptions{})) {
+    v.branches.push_back(p.component + "/" + p.attribute);
+    auto& per = v.branch.emplace_back();
+    for (const std::string& choice : p.text.choices) per.push_back(text2num(choice, ""));
+  }
+  return v;
+}
+
+// Solver_disc: text2num(out, 1) per sample, guard_answer (outside 0..7 -> 0; NaN stays),
+// majority_vote (all NaN -> 0). Solver_pred: text2num(out, nattr) per sample, majority_vote,
+// find_best_match against text2num(choices, nattr).
+int text_candidate(const std::vector<std::string>& texts, const CandidateValues& values,
+                   TextAnswer mode, std::string_view answer_queue) {
+  const auto candidates = static_cast<double>(values.entangled.size());
+  std::vector<std::vector<double>> samples;
+  if (mode == TextAnswer::kIndex) {
+    for (const auto& t : texts) {
+      double k = first_numbers(t, answer_queue, 1)[0];
+      if (k < 0 || k > candidates - 1) k = 0;  // guard_answer (a NaN compares false and stays)
+      samples.push_back({k});
+    }
+    const double k = majority_vote(samples)[0];
+    return k == std::floor(k) ? static_cast<int>(k) : 0;  // int() of a fractional id: IBM's
+  }
+  const auto rows = padded(values.entangled);
+  const std::size_t n = rows.empty() ? 0 : rows.front().size();
+  for (const auto& t : texts) samples.push_back(first_numbers(t, answer_queue, n));
+  return find_best_match(rows, majority_vote(samples));
+}
+
+int attribute_candidate(const std::vector<AttributeAnswer>& answers, const CandidateValues& values,
+                        const std::string& file, std::size_t line) {
+  std::vector<int> count(values.entangled.size(), 0);
+  for (const AttributeAnswer& a : answers) {
+    const auto matches = [&](const std::string& branch) {
+      const std::size_t slash = branch.find('/');
+      return branch.substr(slash + 1) == a.attribute &&
+             (a.component.empty() || branch.substr(0, slash) == a.component);
+    };
+    const auto it = std::find_if(values.branches.begin(), values.branches.end(), matches);
+    if (it == values.branches.end() ||
+        (a.component.empty() &&
+         std::find_if(it + 1, values.branches.end(), matches) != values.branches.end()))
+      throw InputError(
+          file, at_line(line),
+          "\"attributes\": " +
+              (a.component.empty() ? a.attribute : a.component + "/" + a.attribute) +
+              (it == values.branches.end() ? " is no branch of this problem"
+                                           : " is in several components; name the component"));
+    const std::vector<double> value = a.value.empty() ? std::vector<double>{0.0} : a.value;
+    const auto& per = values.branch[static_cast<std::size_t>(it - values.branches.begin())];
+    for (std::size_t k = 0; k < per.size() && k < count.size(); ++k)
+      count[k] += per[k] == value ? 1 : 0;
+  }
+  return static_cast<int>(std::max_element(count.begin(), count.end()) - count.begin());
+}
+
+std::vector<double> logprob_scores(const Prediction& p, LogprobScore how, int candidates,
+                                   const std::string& file) {
+  std::vector<double> scores(static_cast<std::size_t>(candidates), 0.0);
+  for (std::size_t b = 0; b < p.logprobs.size(); ++b) {
+    const auto& sub = p.logprobs[b];
+    if (static_cast<int>(sub.size()) != candidates)
+      throw InputError(file, at_line(p.line),
+                       "\"logprobs\" sub-prompt " + std::to_string(b) + " has " +
+                           std::to_string(sub.size()) + " token lists for " +
+                           std::to_string(candidates) + " candidates");
+    for (std::size_t k = 0; k < sub.size(); ++k) {
+      if (sub[k].empty())
+        throw InputError(file, at_line(p.line),
+                         "\"logprobs\" sub-prompt " + std::to_string(b) + ", candidate " +
+                             std::to_string(k) + ": no tokens");
+      double sum = 0;
+      for (double t : sub[k]) sum += t;  // left to right, as Python's sum before 3.12
+      scores[k] += how == LogprobScore::kMean ? sum / static_cast<double>(sub[k].size()) : sum;
+    }
+  }
+  return scores;
+}
+
+}  // namespace rave::evaluation

@@ -1,0 +1,68 @@
+#pragma once
+// The answer forms of language models, turned into a candidate or candidate scores as their
+// sources do (docs/evaluation.md#answer-forms):
+//  - lm-raven (hxiaoyang/lm-raven evaluation.py): per sub-prompt and candidate the token
+//    log-probabilities; a candidate's score is the sum over sub-prompts of their mean (or sum);
+//  - IBM (IBM/raven-large-language-models src/solver_pred.py, solver_disc.py): `text2num` takes
+//    the numbers out of generated text, `majority_vote` takes per attribute the most frequent
+//    value over samples, `find_best_match` the candidate with most equal attributes, the lowest
+//    index on ties; `guard_answer` maps a named candidate outside 0..7 to 0.
+//
+//   std::vector<double> v = text2num("Answer #3: (6,0.5,30)", "");     // {3, 6, 0.5, 30}
+//   int k = find_best_match(values.entangled, {6, 0.5, 30});
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "engine/model/problem.hpp"
+#include "evaluation/predictions.hpp"
+
+namespace rave::evaluation {
+
+/// IBM's text2num on one text: the floats of every match of `[-+]?(?:\d*\.*\d+)`, in order, in
+/// the part after the first `answer_queue` when it is not empty and occurs (a match with two dots,
+/// on which Python's float() raises, is left out).
+std::vector<double> text2num(std::string_view text, std::string_view answer_queue);
+
+/// IBM's majority_vote (scipy.stats.mode, nan_policy omit) over samples (rows) per column: the most
+/// frequent non-NaN value, the smallest on ties; 0 where a column is all NaN.
+std::vector<double> majority_vote(const std::vector<std::vector<double>>& samples);
+
+/// IBM's find_best_match: the first candidate with the most columns equal to `prediction`.
+int find_best_match(const std::vector<std::vector<double>>& candidates,
+                    const std::vector<double>& prediction);
+
+/// What IBM's protocol compares: per candidate the numbers of its entangled text (IBM's
+/// `text2num(rpm.choices)`), and per branch ("Grid/type", ...) of the disentangled form the
+/// numbers of each candidate's sub-prompt choice.
+struct CandidateValues {
+  std::vector<std::vector<double>> entangled = {};            ///< [candidate] numbers
+  std::vector<std::string> branches = {};                     ///< "component/attribute"
+  std::vector<std::vector<std::vector<double>>> branch = {};  ///< [branch][candidate] numbers
+};
+/// The values of a problem's candidates in the default text forms of `rave export`.
+CandidateValues candidate_values(const engine::Problem& problem);
+
+/// How "text" answers are read.
+enum class TextAnswer {
+  kIndex,   ///< IBM's Solver_disc: the first number names the candidate (guard_answer, vote)
+  kValues,  ///< IBM's Solver_pred: the first n numbers are the panel's values (find_best_match)
+};
+
+/// The candidate a line's "text" samples name (IBM's protocol, NaN and out-of-range mapped to 0).
+int text_candidate(const std::vector<std::string>& texts, const CandidateValues& values,
+                   TextAnswer mode, std::string_view answer_queue);
+
+/// The candidate a line's "attributes" best match (find_best_match over the named branches);
+/// InputError naming the line for an attribute the problem has no branch for.
+int attribute_candidate(const std::vector<AttributeAnswer>& answers, const CandidateValues& values,
+                        const std::string& file, std::size_t line);
+
+/// lm-raven's candidate scores from token log-probabilities: per candidate, the sum over
+/// sub-prompts of the mean (lm-raven's) or the sum of the tokens. InputError naming the line for
+/// a sub-prompt without one token list per candidate or an empty token list.
+enum class LogprobScore { kMean, kSum };
+std::vector<double> logprob_scores(const Prediction& p, LogprobScore how, int candidates,
+                                   const std::string& file);
+
+}  // namespace rave::evaluation
