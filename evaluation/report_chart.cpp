@@ -1,5 +1,6 @@
 #include "evaluation/report_chart.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include "engine/formats/png.hpp"
@@ -7,29 +8,37 @@
 
 namespace rave::evaluation {
 
-std::string report_chart_png(const Report& report, const std::string& title) {
+engine::GrayImage report_chart_image(const Report& report, const std::string& title) {
   std::vector<engine::Series> series;
-  bool intervals = false;
+  bool seeds = false, intervals = false;
   for (const auto& row : report.rows) {
-    engine::Series s{.name = row.label, .y = {}, .error = {}};
+    engine::Series s{.name = row.label, .y = {}, .error = {}, .low = {}, .high = {}};
     for (const auto& c : row.columns) {
       s.y.push_back(c.n ? c.mean : NAN);
-      s.error.push_back(c.n >= 2 ? c.half_width : NAN);
-      intervals |= c.n >= 2;
+      const bool drawn = c.has_interval() && std::isfinite(c.mean);
+      s.low.push_back(drawn ? c.low() : NAN);
+      s.high.push_back(drawn ? c.high() : NAN);
+      intervals |= drawn;
+      seeds |= c.n >= 2;
     }
     series.push_back(std::move(s));
   }
-  const std::string x_label =
-      intervals ? "configuration (bars: mean over seeds, whiskers: 95% t interval)"
-                : "configuration";
+  std::string x_label = "configuration; dashed line: chance (12.5%)";
+  if (intervals)
+    x_label +=
+        seeds ? "; whiskers: 95% interval (t over seeds)" : "; whiskers: 95% Wilson interval";
   const engine::ChartLabels labels{.title = title,
                                    .x_label = x_label,
                                    .y_label = "accuracy (%)",
                                    .y_min = 0,
                                    .y_max = 100,
                                    .reference = 100.0 / engine::kCandidates,
-                                   .reference_label = "chance"};
-  return engine::encode_gray_png(engine::bar_chart(labels, report_columns(), series));
+                                   .reference_label = {}};
+  return engine::bar_chart(labels, report_columns(), series);
+}
+
+std::string report_chart_png(const Report& report, const std::string& title) {
+  return engine::encode_gray_png(report_chart_image(report, title));
 }
 
 }  // namespace rave::evaluation

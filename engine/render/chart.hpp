@@ -29,17 +29,21 @@ struct ChartLabels {
 };
 
 /// A named sequence of y values at x = 1, 2, ... (line chart) or per category (bar chart); NaN
-/// values are gaps. `error` (empty, or one per value; NaN = none) is drawn as +- error bars.
+/// values are gaps. `error` (empty, or one per value; NaN = none) is drawn as +- error bars;
+/// `low` and `high` (interval ends, one per value) are drawn instead where both are given.
 struct Series {
   std::string name;
   std::vector<double> y;
   std::vector<double> error = {};
+  std::vector<double> low = {};
+  std::vector<double> high = {};
 };
 
 /// A line chart: one gray level and dash pattern per series, markers, legend below the title.
 GrayImage line_chart(const ChartLabels& labels, const std::vector<Series>& series);
 /// A grouped bar chart: one group per category, one bar per series (series[s].y[c]), error bars
-/// where given, legend below the title.
+/// where given, legend below the title. A bar too low to see (0%) is drawn 3 pixels tall with its
+/// number written above it.
 GrayImage bar_chart(const ChartLabels& labels, const std::vector<std::string>& categories,
                     const std::vector<Series>& series);
 

@@ -1,6 +1,7 @@
 // The report: a seeds row's mean, sd and interval per column against a hand computation, and the
 // table, CSV and JSON renderings.
 #include "evaluation/report.hpp"
+#include "evaluation/report_chart.hpp"
 
 #include <gtest/gtest.h>
 
@@ -89,6 +90,53 @@ TEST(Report, JsonHasTheFirstRowsFiguresOnTop) {
   EXPECT_EQ(j["rows"][1]["accuracy"]["interval"], "wilson");
   EXPECT_NEAR(j["rows"][1]["accuracy"]["ci95"][0].get<double>(), 72.2467, 1e-4);
   EXPECT_DOUBLE_EQ(j["rows"][1]["accuracy"]["ci95"][1].get<double>(), 100.0);
+}
+
+// A report of one row whose every column is `value` (one run, no interval: no whiskers).
+Report flat_report(double value) {
+  Summary s{.n = 1, .mean = value};
+  ReportRow row{.label = "m", .columns = std::vector<Summary>(report_columns().size(), s)};
+  return Report{.protocol = "multiple-choice", .data = "d", .rows = {row}};
+}
+
+int pixel(const engine::GrayImage& image, int x, int y) {
+  return image.pixels[static_cast<std::size_t>(y) * static_cast<std::size_t>(image.width) +
+                      static_cast<std::size_t>(x)];
+}
+
+TEST(ReportChart, AZeroBarIsVisibleAndNumbered) {
+  // Against the same chart without values, a 0% bar changes more than the axis row: a stub of a
+  // few pixels and the "0" above it (a bar of height 0 changed one or two rows).
+  const auto zero = report_chart_image(flat_report(0), "t");
+  const auto none = report_chart_image(flat_report(NAN), "t");
+  ASSERT_EQ(zero.width, none.width);
+  ASSERT_EQ(zero.height, none.height);
+  int first = zero.height, last = -1;
+  for (int y = 0; y < zero.height; ++y)
+    for (int x = 0; x < zero.width; ++x)
+      if (pixel(zero, x, y) != pixel(none, x, y)) first = std::min(first, y), last = y;
+  ASSERT_GE(last, 0) << "a 0% bar drew nothing";
+  EXPECT_GE(last - first, 8) << "rows " << first << ".." << last;
+}
+
+TEST(ReportChart, TheChanceLabelLeavesTheFirstBarWhole) {
+  // A 100% bar is filled top to bottom in series 0's gray (40); the chance line crosses it in its
+  // gray, but no white label patch may cover it.
+  const auto chart = report_chart_image(flat_report(100), "t");
+  const int mid = chart.height * 6 / 10;
+  int x = 0;
+  while (x < chart.width && pixel(chart, x, mid) != 40) ++x;
+  int end = x;
+  while (end < chart.width && pixel(chart, end, mid) == 40) ++end;
+  ASSERT_GT(end - x, 20) << "no first bar found";
+  const int centre = (x + end) / 2;
+  int top = mid, bottom = mid;
+  while (top > 0 && pixel(chart, centre, top - 1) != 0) --top;  // up to the bar's outline
+  while (bottom + 1 < chart.height && pixel(chart, centre, bottom + 1) != 0) ++bottom;
+  ASSERT_GT(bottom - top, 100);
+  int white = 0;
+  for (int y = top; y <= bottom; ++y) white += pixel(chart, centre, y) == 255 ? 1 : 0;
+  EXPECT_EQ(white, 0) << "white pixels over the first bar at x " << centre;
 }
 
 }  // namespace

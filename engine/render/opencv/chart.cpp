@@ -15,7 +15,7 @@ namespace {
 
 constexpr int kWidth = 1000, kLeft = 96, kRight = 32, kPlotW = kWidth - kLeft - kRight,
               kPlotH = 420;
-constexpr int kLegendRow = 26, kBottom = 84;
+constexpr int kLegendRow = 26, kBottom = 84, kMinBar = 3;
 const cv::Scalar kWhite(255), kInk(0), kGrid(225), kReference(100);
 
 /// How series i is drawn: its gray level, hatching over bars, and a line's dash (0: solid).
@@ -203,10 +203,10 @@ GrayImage picture(const cv::Mat& img) {
 
 // Whiskers from y - e to y + e with caps, in black, and in white where they cross a dark bar whose
 // top is at pixel row `bar_top` (a line chart passes the plot's bottom).
-void draw_error_bar(cv::Mat& img, const Axes& a, int x, double y, double e, int cap, int bar_top,
-                    bool dark) {
-  const int low = std::clamp(a.y_of(y - e), a.top, a.bottom()),
-            high = std::clamp(a.y_of(y + e), a.top, a.bottom());
+void draw_error_bar(cv::Mat& img, const Axes& a, int x, double from, double to, int cap,
+                    int bar_top, bool dark) {
+  const int low = std::clamp(a.y_of(from), a.top, a.bottom()),
+            high = std::clamp(a.y_of(to), a.top, a.bottom());
   const auto ink_at = [&](int row) { return dark && row > bar_top ? kWhite : kInk; };
   const int split = std::clamp(bar_top, high, low);
   cv::line(img, {x, high}, {x, split}, kInk, 1);
@@ -215,6 +215,15 @@ void draw_error_bar(cv::Mat& img, const Axes& a, int x, double y, double e, int 
 }
 
 double error_at(const Series& s, std::size_t i) { return i < s.error.size() ? s.error[i] : NAN; }
+
+// The whisker's ends of value i: the series' interval ends where given, else y -+ error (NaN when
+// neither is).
+std::pair<double, double> whisker(const Series& s, std::size_t i) {
+  if (i < s.low.size() && i < s.high.size() && std::isfinite(s.low[i]) && std::isfinite(s.high[i]))
+    return {s.low[i], s.high[i]};
+  const double e = error_at(s, i);
+  return {s.y[i] - e, s.y[i] + e};
+}
 
 }  // namespace
 
@@ -245,8 +254,8 @@ GrayImage line_chart(const ChartLabels& labels, const std::vector<Series>& serie
       if (!std::isfinite(y[i])) continue;
       if (y.size() <= 40)
         cv::circle(img, {x_of(i), a.y_of(y[i])}, 3, line_shade(s), cv::FILLED, cv::LINE_AA);
-      if (std::isfinite(error_at(series[s], i)))
-        draw_error_bar(img, a, x_of(i), y[i], error_at(series[s], i), 3, a.bottom(), false);
+      if (const auto [from, to] = whisker(series[s], i); std::isfinite(from) && std::isfinite(to))
+        draw_error_bar(img, a, x_of(i), from, to, 3, a.bottom(), false);
     }
   }
   draw_reference(img, labels, a);
@@ -268,11 +277,16 @@ GrayImage bar_chart(const ChartLabels& labels, const std::vector<std::string>& c
     for (std::size_t s = 0; s < series.size(); ++s) {
       if (k >= series[s].y.size() || !std::isfinite(series[s].y[k])) continue;
       const int x0 = gx + group / 10 + static_cast<int>(s) * bar;
-      const int top = std::clamp(a.y_of(series[s].y[k]), a.top, a.bottom());
+      // A bar under kMinBar pixels (0%) would vanish into the axis: it is drawn kMinBar tall,
+      // outlined, with its number above it.
+      const int exact = std::clamp(a.y_of(series[s].y[k]), a.top, a.bottom());
+      const int top = std::min(exact, a.bottom() - kMinBar);
       draw_box(img, cv::Rect(x0, top, bar - 2, a.bottom() - top + 1), s);
-      if (std::isfinite(error_at(series[s], k)))
-        draw_error_bar(img, a, x0 + (bar - 2) / 2, series[s].y[k], error_at(series[s], k),
-                       std::max(2, bar / 4), top, style(s).gray < 128);
+      if (exact > top)
+        put_text(img, number(series[s].y[k]), x0 + (bar - 2) / 2, top - 4, kTick, Align::kCenter);
+      if (const auto [from, to] = whisker(series[s], k); std::isfinite(from) && std::isfinite(to))
+        draw_error_bar(img, a, x0 + (bar - 2) / 2, from, to, std::max(2, bar / 4), top,
+                       style(s).gray < 128);
     }
   }
   draw_reference(img, labels, a);
