@@ -1,0 +1,77 @@
+// IBM's text2num, majority_vote, find_best_match and guard_answer against hand-worked cases (from
+// src/solver_pred.py and solver_disc.py), and the text and attribute answers on a reference
+// problem's own candidate values.
+#include "evaluation/score_forms.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "common/error.hpp"
+#include "engine/formats/problem_files.hpp"
+#include "tests/engine/support/reference_support.hpp"
+
+namespace rave::evaluation {
+namespace {
+
+TEST(ScoreForms, Text2NumTakesEveryNumberAfterTheQueue) {
+  EXPECT_EQ(text2num("Answer #3: (6,0.5,30)", ""), (std::vector<double>{3, 6, 0.5, 30}));
+  EXPECT_EQ(text2num("I think (6,0.5,30). Answer: 4", "Answer:"), (std::vector<double>{4}));
+  EXPECT_EQ(text2num("-2 and +.5 and 1..5", ""), (std::vector<double>{-2, 0.5}));  // float raises
+  EXPECT_TRUE(text2num("no numbers", "").empty());
+}
+
+TEST(ScoreForms, MajorityVoteTakesTheSmallestMostFrequentAndZeroForAllNaN) {
+  const std::vector<std::vector<double>> samples{
+      {5, NAN, 1}, {3, NAN, 2}, {5, NAN, 2}, {3, NAN, 1}};
+  EXPECT_EQ(majority_vote(samples), (std::vector<double>{3, 0, 1}));  // ties: 3 < 5, 1 < 2
+}
+
+TEST(ScoreForms, FindBestMatchTakesTheFirstOfTheMostEqual) {
+  const std::vector<std::vector<double>> candidates{{6, 5, 3}, {6, 4, 3}, {6, 4, 2}, {6, 4, 3}};
+  EXPECT_EQ(find_best_match(candidates, {6, 4, 3}), 1);  // 1 and 3 match all three: the first
+  EXPECT_EQ(find_best_match(candidates, {0, 0, 0}), 0);  // nothing matches: candidate 0
+}
+
+class ReferenceProblem : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    const auto dir = engine::testing::reference_set_dir("raven") / "center_single";
+    problem = engine::read_problem(dir / "RAVEN_0_train.xml");
+    values = candidate_values(problem);
+  }
+  engine::Problem problem;
+  CandidateValues values;
+};
+
+TEST_F(ReferenceProblem, TextAnswersByIndexAndByValues) {
+  // docs/evaluation.md: center_single RAVEN_0_train, answer 6 = (6,0.5,30); 0 = (6,0.4,30).
+  ASSERT_EQ(values.entangled.size(), 8u);
+  EXPECT_EQ(values.entangled[6], (std::vector<double>{6, 0.5, 30}));
+  EXPECT_EQ(text_candidate({"Answer #6"}, values, TextAnswer::kIndex, ""), 6);
+  EXPECT_EQ(text_candidate({"Answer #9"}, values, TextAnswer::kIndex, ""), 0);       // guard_answer
+  EXPECT_EQ(text_candidate({"no idea"}, values, TextAnswer::kIndex, ""), 0);         // NaN -> 0
+  EXPECT_EQ(text_candidate({"#2", "#6", "#6"}, values, TextAnswer::kIndex, ""), 6);  // vote
+  EXPECT_EQ(text_candidate({"(6,0.5,30)"}, values, TextAnswer::kValues, ""), 6);
+  // (6,0.4,30) is candidate 0's panel exactly.
+  EXPECT_EQ(text_candidate({"row 3: (6,0.4,30)"}, values, TextAnswer::kValues, "row 3:"), 0);
+}
+
+TEST_F(ReferenceProblem, AttributeAnswersMatchTheMostBranches) {
+  // Disentangled choices (docs/evaluation.md): type 6 6 6 5 6 6 6 6, size 4 5 5 5 5 6 5 1,
+  // color 3 5 1 3 7 3 3 3. {6, 5, 3} matches all three only on candidate 6.
+  const std::vector<AttributeAnswer> right{
+      {"", "type", {6}}, {"", "size", {5}}, {"", "color", {3}}};
+  EXPECT_EQ(attribute_candidate(right, values, "p.jsonl", 1), 6);
+  const std::vector<AttributeAnswer> size_only{{"Grid", "size", {5}}};
+  EXPECT_EQ(attribute_candidate(size_only, values, "p.jsonl", 1), 1);  // the first of 1, 2, 3, 4, 6
+  try {
+    attribute_candidate({{"", "number", {1}}}, values, "p.jsonl", 4);
+    ADD_FAILURE() << "an attribute the problem lacks was taken";
+  } catch (const InputError& e) {
+    EXPECT_STREQ(e.what(), "p.jsonl:line 4: \"attributes\": number is no branch of this problem");
+  }
+}
+
+}  // namespace
+}  // namespace rave::evaluation
