@@ -1,6 +1,7 @@
-// `rave export`: an evaluation set as JSON Lines for language models and other pipelines: the
-// lm-raven / I-RAVEN text prompt, its disentangled form, or the symbolic panels as plain data, each
-// line with the id, configuration, split, answer and the solver's verdict (evaluation/export.hpp).
+// `rave export`: an evaluation set as JSON Lines for language models and other pipelines: the text
+// prompts of IBM's I-RAVEN / I-RAVEN-X code or of lm-raven, each as that code writes them, one
+// prompt per branch, or the symbolic panels as plain data, each line with the id, configuration,
+// split, answer and the solver's verdict (evaluation/export.hpp, docs/evaluation.md).
 #include <cstdio>
 #include <memory>
 #include <string>
@@ -10,29 +11,64 @@
 #include "common/atomic_file.hpp"
 #include "common/error.hpp"
 #include "evaluation/export.hpp"
-#include "evaluation/smooth.hpp"
 
 namespace rave::apps {
 namespace {
 
 struct ExportArgs {
-  std::string data, format = "text", output;
+  std::string data, format = "text", output, style = "ibm-2025", rows = "3";
   std::optional<std::uint64_t> shuffle_seed;
-  bool no_answer = false, drop_ambiguous = false, angle = false;
-  double smooth = 1.0;
+  std::optional<double> uncertainty;
+  std::optional<std::string> prefix;
+  std::uint64_t uncertainty_seed = 0;
+  int uncertainty_range = 0;
+  bool no_answer = false, drop_ambiguous = false, angle = false, answer_first = false;
+  bool no_offsets = false, no_scaling = false;
   int threads = 1;
 };
 
-int run_export(const ExportArgs& a) {
+int parse_rows(const std::string& text) {
+  if (text == "all") return 0;
+  try {
+    std::size_t used = 0;
+    const int k = std::stoi(text, &used);
+    if (used == text.size() && k >= 1) return k;
+  } catch (const std::exception&) {
+  }
+  throw UsageError("--rows-shown must be a number of rows (1, 2, ...) or all, not '" + text + "'");
+}
+
+evaluation::ExportOptions export_options(const ExportArgs& a) {
   const auto format = evaluation::parse_format(a.format);
   if (!format)
     throw UsageError("--format must be text, text-disentangled or json, not '" + a.format + "'");
-  const evaluation::ExportOptions o{.format = *format,
-                                    .shuffle_seed = a.shuffle_seed,
-                                    .no_answer = a.no_answer,
-                                    .drop_ambiguous = a.drop_ambiguous,
-                                    .text = {.angle = a.angle, .smooth = a.smooth}};
-  evaluation::check_smoothing(a.smooth);
+  const auto style = evaluation::parse_style(a.style);
+  if (!style)
+    throw UsageError("--style must be ibm-2025, ibm-2024 or lm-raven, not '" + a.style + "'");
+  if (a.shuffle_seed && a.answer_first)
+    throw UsageError("--answers-shuffled and --answer-first each set the order; give one");
+  const evaluation::TextOptions text{.style = *style,
+                                     .rows_shown = parse_rows(a.rows),
+                                     .offset = !a.no_offsets,
+                                     .scaling = !a.no_scaling,
+                                     .angle = a.angle,
+                                     .uncertainty = a.uncertainty,
+                                     .uncertainty_range = a.uncertainty_range,
+                                     .prefix = a.prefix};
+  evaluation::check_text_options(text);
+  if (text.uncertainty && *format != evaluation::ExportFormat::kText)
+    throw UsageError("--uncertainty is for --format text only (as in IBM's code)");
+  return {.format = *format,
+          .shuffle_seed = a.shuffle_seed,
+          .no_answer = a.no_answer,
+          .drop_ambiguous = a.drop_ambiguous,
+          .answer_first = a.answer_first,
+          .uncertainty_seed = a.uncertainty_seed,
+          .text = text};
+}
+
+int run_export(const ExportArgs& a) {
+  const evaluation::ExportOptions o = export_options(a);
   std::string lines;
   const evaluation::ExportCounts n = evaluation::export_set(a.data, o, a.threads, lines);
   if (a.output.empty() || a.output == "-")
@@ -47,39 +83,63 @@ int run_export(const ExportArgs& a) {
   return 0;
 }
 
+void add_prompt_options(CLI::App* cmd, ExportArgs& a) {
+  cmd->add_option("--style", a.style,
+                  "Whose code the text forms reproduce: ibm-2025 (IBM 5b3c5e4), ibm-2024 (IBM "
+                  "2ada9bb) or lm-raven (500e6f7); docs/evaluation.md#prompt-styles")
+      ->capture_default_str();
+  cmd->add_option("--rows-shown", a.rows,
+                  "Rows of the matrix shown, the last K relabelled from row 1 (IBM's nshow, "
+                  "lm-raven's n: 1, 2 or 3), or all")
+      ->capture_default_str();
+  cmd->add_flag("--no-offsets", a.no_offsets,
+                "ibm-2025: Type and Size levels as they are (IBM's offset=False; I-RAVEN-X's)");
+  cmd->add_flag("--no-scaling", a.no_scaling,
+                "ibm-2025: no Size / 10, Color * 10, Angle * 100 (IBM's scaling=False)");
+  cmd->add_flag("--angle", a.angle, "Add each entity's Angle and an angle branch (add_angle)");
+  cmd->add_option("--uncertainty", a.uncertainty,
+                  "ibm-2025, text: every value as IBM's <p::v-1,p::v,p::v+1>, p ~ U[U, 1], the "
+                  "rest split at random (center_single only, as in IBM's code)");
+  cmd->add_option("--uncertainty-range", a.uncertainty_range,
+                  "IBM's maxval_uncert: values wrap at 0 and M - 1 (default: the problem's "
+                  "--values, 10 for the original tables)");
+  cmd->add_option("--uncertainty-seed", a.uncertainty_seed,
+                  "Seed of the draws: each problem's numpy seed is drawn from it and its id, and "
+                  "written on its line")
+      ->capture_default_str();
+  cmd->add_option("--prefix", a.prefix,
+                  "Text before the matrix (default: the style's own: \"Only return the missing "
+                  "numbers!\\n\", lm-raven \"let's think step by step. \")");
+}
+
 }  // namespace
 
 Runner add_export(CLI::App& app) {
   auto a = std::make_shared<ExportArgs>();
   auto* cmd = app.add_subcommand(
       "export",
-      "Write a set of problems as JSON Lines for language models and other pipelines: one object "
-      "per\n"
-      "problem with its id, configuration, split, answer and the solver's verdict, and the problem "
-      "as\n"
-      "the lm-raven / I-RAVEN text prompt (text), one prompt per attribute (text-disentangled), or "
-      "the\n"
-      "symbolic panels as plain data (json). docs/evaluation.md has the formats.");
+      "Write a set of problems as JSON Lines for language models and other pipelines: one object\n"
+      "per problem with its id, configuration, split, answer and the solver's verdict, and the\n"
+      "problem as the text prompt of IBM's or lm-raven's code (text), one prompt per branch\n"
+      "(text-disentangled), or the symbolic panels as plain data (json). Reads rave's folders and\n"
+      "IBM's I-RAVEN-X JSON. docs/evaluation.md has the formats.");
   cmd->add_option("data", a->data,
-                  "Folder of problems (.xml with the .npz beside it, or .asig), or one file")
+                  "Folder of problems (.xml with the .npz beside it, or .asig), one file, or an "
+                  "IBM I-RAVEN-X .json")
       ->required();
   cmd->add_option("--format,-f", a->format, "text | text-disentangled | json")
       ->capture_default_str();
   cmd->add_option("-o,--output", a->output, "Output file (JSON Lines; default standard output)");
+  add_prompt_options(cmd, *a);
   cmd->add_option("--answers-shuffled", a->shuffle_seed,
-                  "Show each problem's candidates in an order drawn from SEED and its id (rave "
-                  "score takes the same flag)");
+                  "Show each problem's candidates in an order drawn from SEED and its id (written "
+                  "on each line as answers_shuffled)");
+  cmd->add_flag("--answer-first", a->answer_first,
+                "Swap the answer into candidate 0, as lm-raven's task.py writes its files");
   cmd->add_flag("--no-answer", a->no_answer,
                 "Leave out the answer (and I-RAVEN's modifications, which reveal it)");
   cmd->add_flag("--drop-ambiguous", a->drop_ambiguous,
                 "Keep only the problems whose answer the solver proves unique");
-  cmd->add_flag("--angle", a->angle,
-                "Text forms: add each entity's Angle (level x 100), as lm-raven's add_angle");
-  cmd->add_option(
-         "--smooth", a->smooth,
-         "Show Type, Size and Color as distributions: P on the true level, 1-P on its neighbours "
-         "(I-RAVEN-X's perceptual uncertainty; docs/evaluation.md)")
-      ->capture_default_str();
   cmd->add_option("-j,--jobs", a->threads, "Worker threads")
       ->capture_default_str()
       ->check(CLI::PositiveNumber);

@@ -14,27 +14,35 @@ namespace {
 
 using internal::JsonWriter;
 
-void write_text(JsonWriter& w, const TextPrompt& t) {
-  w.key("prompt").value(t.prompt).key("context").value(t.context).key("choices").begin_array();
-  for (const std::string& c : t.choices) w.value(c);
+void write_strings(JsonWriter& w, const std::vector<std::string>& texts) {
+  w.begin_array();
+  for (const std::string& t : texts) w.value(t);
   w.end_array();
 }
 
-void write_payload(JsonWriter& w, const engine::Problem& problem, const ExportOptions& o) {
+// IBM's styles: the system prompt and the query; lm-raven's: one prompt per candidate.
+void write_text(JsonWriter& w, const TextPrompt& t, PromptStyle style) {
+  if (style != PromptStyle::kLmRaven)
+    w.key("system").value(system_prompt(style)).key("prompt").value(t.prompt);
+  w.key("context").value(t.context);
+  write_strings(w.key("choices"), t.choices);
+  if (style == PromptStyle::kLmRaven) write_strings(w.key("choice_prompts"), t.choice_prompts);
+}
+
+void write_payload(JsonWriter& w, const engine::Problem& problem, const ExportOptions& o,
+                   const TextOptions& text) {
   switch (o.format) {
-    case ExportFormat::kText: write_text(w, entangled_prompt(problem, o.text)); return;
+    case ExportFormat::kText: write_text(w, entangled_prompt(problem, text), text.style); return;
     case ExportFormat::kTextDisentangled:
       w.key("prompts").begin_array();
-      for (const AttributePrompt& a : disentangled_prompts(problem, o.text)) {
+      for (const AttributePrompt& a : disentangled_prompts(problem, text)) {
         w.begin_object().key("component").value(a.component).key("attribute").value(a.attribute);
-        write_text(w, a.text);
+        write_text(w, a.text, text.style);
         w.end_object();
       }
       w.end_array();
       return;
-    case ExportFormat::kJson:
-      internal::write_problem_fields(w, problem, !o.no_answer, o.text.smooth);
-      return;
+    case ExportFormat::kJson: internal::write_problem_fields(w, problem, !o.no_answer); return;
   }
 }
 
@@ -60,7 +68,11 @@ void append_export_line(std::string& out, const Item& item, const engine::Proble
   std::optional<engine::Problem> reordered;
   if (o.shuffle_seed)
     reordered = shuffled(problem, candidate_order(*o.shuffle_seed, item.id, item.candidates));
+  else if (o.answer_first && problem.target)
+    reordered = shuffled(problem, answer_first_order(*problem.target, item.candidates));
   const engine::Problem& shown = reordered ? *reordered : problem;
+  TextOptions text = o.text;
+  text.uncertainty_seed = numpy_seed(o.uncertainty_seed, item.id);
   JsonWriter w(out);
   w.begin_object().key("id").value(item.id);
   w.key("configuration").value(engine::configuration(item.config).folder);
@@ -73,7 +85,14 @@ void append_export_line(std::string& out, const Item& item, const engine::Proble
       w.null();
   }
   w.key("verdict").value(solver::verdict_name(item.verdict));
-  write_payload(w, shown, o);
+  if (o.shuffle_seed) w.key("answers_shuffled").value(static_cast<std::size_t>(*o.shuffle_seed));
+  if (o.answer_first) w.key("answer_first").value(true);
+  if (o.format != ExportFormat::kJson) {
+    w.key("style").value(style_name(text.style));
+    if (text.uncertainty)
+      w.key("uncertainty_seed").value(static_cast<std::int64_t>(text.uncertainty_seed));
+  }
+  write_payload(w, shown, o, text);
   w.end_object();
 }
 

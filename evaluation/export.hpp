@@ -35,6 +35,8 @@ struct ExportOptions {
       {};                  ///< show the candidates in candidate_order(seed, id)
   bool no_answer = false;  ///< withhold the answer (and I-RAVEN's modifications, which reveal it)
   bool drop_ambiguous = false;  ///< keep only the problems whose answer the solver proves unique
+  bool answer_first = false;    ///< lm-raven's task.py: the answer swapped into candidate 0
+  std::uint64_t uncertainty_seed = 0;  ///< each problem's numpy seed is numpy_seed(this, id)
   TextOptions text = {};
 };
 

@@ -4,31 +4,14 @@
 #include "common/error.hpp"
 #include "engine/model/configuration.hpp"
 #include "engine/model/variant.hpp"
-#include "evaluation/smooth.hpp"
 
 namespace rave::evaluation::internal {
 namespace {
 
 using Json = nlohmann::json;
 
-// {"type": [[4, 0.8], [3, 0.1], [5, 0.1]], "size": ..., "color": ...} (smooth.hpp).
-void write_smoothed(JsonWriter& w, const engine::Problem& problem, int component,
-                    const engine::Entity& e, double smooth) {
-  const std::array<std::pair<const char*, int>, 3> attrs{
-      {{"type", e.type}, {"size", e.size}, {"color", e.color}}};
-  w.begin_object();
-  for (std::size_t a = 0; a < attrs.size(); ++a) {
-    w.key(attrs[a].first).begin_array();
-    for (const LevelProbability& lp :
-         smoothed_level(problem, component, static_cast<int>(a), attrs[a].second, smooth))
-      w.begin_array().value(lp.level).value(lp.p).end_array();
-    w.end_array();
-  }
-  w.end_object();
-}
-
-void write_entity(JsonWriter& w, const engine::Problem& problem, int component,
-                  const engine::ComponentPanel& cp, std::size_t i, double smooth) {
+void write_entity(JsonWriter& w, const engine::Problem& problem, const engine::ComponentPanel& cp,
+                  std::size_t i) {
   const engine::Entity& e = cp.entities[i];
   w.begin_object();
   w.key("slot").value(e.slot).key("type").value(e.type).key("size").value(e.size);
@@ -39,18 +22,14 @@ void write_entity(JsonWriter& w, const engine::Problem& problem, int component,
     for (std::size_t j = i * k; j < (i + 1) * k; ++j) w.value(cp.confounders[j]);
     w.end_array();
   }
-  if (smooth < 1.0) write_smoothed(w.key("smoothed"), problem, component, e, smooth);
   w.end_object();
 }
 
-void write_panel(JsonWriter& w, const engine::Problem& problem, const engine::Panel& panel,
-                 double smooth) {
+void write_panel(JsonWriter& w, const engine::Problem& problem, const engine::Panel& panel) {
   w.begin_array();
-  for (std::size_t c = 0; c < panel.components.size(); ++c) {
-    const engine::ComponentPanel& cp = panel.components[c];
+  for (const engine::ComponentPanel& cp : panel.components) {
     w.begin_object().key("uniformity").value(cp.uniformity).key("entities").begin_array();
-    for (std::size_t i = 0; i < cp.entities.size(); ++i)
-      write_entity(w, problem, static_cast<int>(c), cp, i, smooth);
+    for (std::size_t i = 0; i < cp.entities.size(); ++i) write_entity(w, problem, cp, i);
     w.end_array().end_object();
   }
   w.end_array();
@@ -255,15 +234,14 @@ void read_variant(const Reader& r, const Json& j, engine::Problem& p) {
 
 }  // namespace
 
-void write_problem_fields(JsonWriter& w, const engine::Problem& problem, bool with_modifications,
-                          double smooth) {
+void write_problem_fields(JsonWriter& w, const engine::Problem& problem, bool with_modifications) {
   if (!problem.variant.is_original()) write_variant(w.key("variant"), problem);
   write_components(w.key("components"), problem.config);
   write_rules(w.key("rules"), problem.rules);
   w.key("context").begin_array();
-  for (const auto& p : problem.context) write_panel(w, problem, p, smooth);
+  for (const auto& p : problem.context) write_panel(w, problem, p);
   w.end_array().key("candidates").begin_array();
-  for (const auto& p : problem.candidates) write_panel(w, problem, p, smooth);
+  for (const auto& p : problem.candidates) write_panel(w, problem, p);
   w.end_array();
   if (with_modifications && problem.modified) write_modified(w.key("modified"), *problem.modified);
 }

@@ -27,6 +27,18 @@ std::vector<int> candidate_order(std::uint64_t seed, std::string_view id, int ca
   return order;
 }
 
+std::vector<int> answer_first_order(int target, int candidates) {
+  RAVE_CHECK(target >= 0 && target < candidates, "the answer is a candidate");
+  std::vector<int> order(static_cast<std::size_t>(candidates));
+  std::iota(order.begin(), order.end(), 0);
+  std::swap(order[0], order[static_cast<std::size_t>(target)]);
+  return order;
+}
+
+std::uint32_t numpy_seed(std::uint64_t seed, std::string_view id) {
+  return static_cast<std::uint32_t>(mix64(mix64(seed) ^ fnv1a(id)) >> 32);
+}
+
 engine::Problem shuffled(const engine::Problem& problem, const std::vector<int>& order) {
   RAVE_CHECK(order.size() == problem.candidates.size(), "one position per candidate");
   engine::Problem out = problem;

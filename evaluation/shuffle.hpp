@@ -16,6 +16,10 @@ namespace rave::evaluation {
 
 /// Shown position k holds original candidate order[k].
 std::vector<int> candidate_order(std::uint64_t seed, std::string_view id, int candidates);
+/// lm-raven's `switch(rpm, 8, 8 + target)`: candidate 0 and the answer change places.
+std::vector<int> answer_first_order(int target, int candidates);
+/// The 32-bit numpy seed of one problem, drawn from (seed, id) as candidate_order draws.
+std::uint32_t numpy_seed(std::uint64_t seed, std::string_view id);
 /// The problem with its candidates (and I-RAVEN modifications) in `order`, the target moved along.
 engine::Problem shuffled(const engine::Problem& problem, const std::vector<int>& order);
 

@@ -1,21 +1,26 @@
-// The lm-raven / I-RAVEN text convention of text_prompt.hpp.
+// The prompt styles of text_prompt.hpp: IBM's `rpm_dataset.Shape / Grid / Branch / Component /
+// RPM` and lm-raven's classes of the same names, followed step by step (including the order of
+// numpy's draws for uncertain values: the shown context panels first, then the candidates).
 #include "evaluation/text_prompt.hpp"
 
 #include <algorithm>
 #include <array>
 #include <charconv>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <functional>
 
 #include "common/error.hpp"
 #include "common/pyformat.hpp"
 #include "engine/model/configuration.hpp"
-#include "evaluation/smooth.hpp"
+#include "evaluation/numpy_random.hpp"
 
 namespace rave::evaluation {
 namespace {
 
 // Row-major grid cell of each slot of a layout: rows are the distinct slot centres' y, columns
-// the distinct x (ceil(centre * side) in the original convention, for any regular grid).
+// the distinct x (ceil(centre * side) in the sources' `Grid._coords`, for any regular grid).
 struct GridShape {
   int cells = 1;
   std::vector<int> cell_of_slot;
@@ -59,239 +64,382 @@ const std::vector<GridShape>& grid_shapes(const engine::Problem& problem) {
   return shapes[static_cast<std::size_t>(engine::config_index(problem.config))];
 }
 
-// How entities are written: with Angle or not, and with smoothed levels (smooth.hpp) when smooth
-// < 1.
-struct EntityStyle {
-  const engine::Problem* problem = nullptr;
-  int component = 0;
-  bool angle = false;
-  double smooth = 1.0;
-};
-
-void append_int(std::string& out, int value) {
-  char buffer[16];
+void append_int(std::string& out, long long value) {
+  char buffer[24];
   out.append(buffer, std::to_chars(buffer, buffer + sizeof buffer, value).ptr);
 }
 
-// Level `level` of attribute `attr` (0 Type, 1 Size, 2 Color) shown by `show(out, level)`, or its
-// smoothed distribution "{5: 0.8, 4: 0.1, 6: 0.1}" (true level first).
-template <class Show>
-void append_level(std::string& out, int attr, int level, const EntityStyle& style,
-                  const Show& show) {
-  if (style.smooth >= 1.0) return show(out, level);
-  out += '{';
-  const auto d = smoothed_level(*style.problem, style.component, attr, level, style.smooth);
-  for (std::size_t i = 0; i < d.size(); ++i) {
-    if (i) out += ", ";
-    show(out, d[i].level);
-    out += ": ";
-    append_py_float(out, d[i].p);
-  }
-  out += '}';
+// A value as the sources hold it: a Python int, or a float (a scaled Size).
+struct PyValue {
+  bool real = false;
+  long long i = 0;
+  double f = 0;
+  static PyValue of(long long v) { return {false, v, 0}; }
+  static PyValue tenths(long long k) { return {true, k, static_cast<double>(k) / 10.0}; }
+};
+
+// "{}".format(v): an int's digits or a float's repr.
+void append_value(std::string& out, const PyValue& v) {
+  if (v.real)
+    append_py_float(out, v.f);
+  else
+    append_int(out, v.i);
 }
 
-void append_entity(std::string& out, const engine::Entity& e, const EntityStyle& style) {
-  out += '(';
-  append_level(out, 0, e.type, style, [](std::string& o, int l) { append_int(o, l + 2); });
+// "{:.2f}".format(p): correctly rounded, as glibc's printf rounds.
+void append_fixed2(std::string& out, double p) {
+  char buffer[32];
+  const int n = std::snprintf(buffer, sizeof buffer, "%.2f", p);
+  out.append(buffer, static_cast<std::size_t>(n));
+}
+
+// Python's round(p, 2): the double nearest the correctly rounded two-decimal text.
+double round2(double p) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%.2f", p);
+  return std::strtod(buffer, nullptr);
+}
+
+// IBM's `Shape._uncertainty_conv(x)`: "<p0::x-1,px::x,p1::x+1>", wrapping at the range's ends.
+void append_uncertain(std::string& out, const PyValue& x, double u, int range,
+                      NumpyLegacyRandom& rng) {
+  const double px = round2(rng.uniform(u, 1.0));
+  std::array<double, 2> side{round2(rng.uniform(0.0, 1.0 - px)), 0.0};
+  side[1] = 1.0 - px - side[0];
+  if (rng.permutation2_swaps()) std::swap(side[0], side[1]);
+  const bool positive = x.real ? x.f > 0 : x.i > 0;
+  const bool below_top = x.real ? x.f < range - 1 : x.i < range - 1;
+  const PyValue minus = positive ? (x.real ? PyValue{true, 0, x.f - 1.0} : PyValue::of(x.i - 1))
+                                 : PyValue::of(range - 1);
+  const PyValue plus =
+      below_top ? (x.real ? PyValue{true, 0, x.f + 1.0} : PyValue::of(x.i + 1)) : PyValue::of(0);
+  out += '<';
+  append_fixed2(out, side[0]);
+  out += "::";
+  append_value(out, minus);
   out += ',';
-  append_level(out, 1, e.size, style, [](std::string& o, int l) { append_py_tenths(o, l + 1); });
+  append_fixed2(out, px);
+  out += "::";
+  append_value(out, x);
   out += ',';
-  append_level(out, 2, e.color, style, [](std::string& o, int l) { append_int(o, l * 10); });
-  if (style.angle) {
-    out += ',';
-    append_int(out, e.angle * 100);
+  append_fixed2(out, side[1]);
+  out += "::";
+  append_value(out, plus);
+  out += '>';
+}
+
+// How the shapes of one component are written (the arguments of the source's `Shape`).
+struct ShapeStyle {
+  const TextOptions* options = nullptr;
+  int confounders = 0;                  ///< `nconf`: only a lone center_single component has them
+  NumpyLegacyRandom* random = nullptr;  ///< set when values are uncertain
+  int range = 0;                        ///< `maxval_uncert`
+};
+
+// The values of `Shape.__str__`: Type, Size, Color, then Angle, or else the confounders.
+std::vector<PyValue> shape_values(const engine::Entity& e, const engine::ComponentPanel& cp,
+                                  std::size_t index, const ShapeStyle& s) {
+  const TextOptions& o = *s.options;
+  const long long size = e.size + (o.offset ? 1 : 0);
+  std::vector<PyValue> v{PyValue::of(e.type + (o.offset ? 2 : 0)),
+                         o.scaling ? PyValue::tenths(size) : PyValue::of(size),
+                         PyValue::of(static_cast<long long>(e.color) * (o.scaling ? 10 : 1))};
+  if (o.angle) {
+    v.push_back(PyValue::of(static_cast<long long>(e.angle) * (o.scaling ? 100 : 1)));
+  } else {
+    const auto k = static_cast<std::size_t>(s.confounders);
+    RAVE_CHECK(cp.confounders.size() >= (index + 1) * k, "an entity without its confounders");
+    for (std::size_t j = index * k; j < (index + 1) * k; ++j)
+      v.push_back(PyValue::of(cp.confounders[j]));
+  }
+  return v;
+}
+
+void append_shape(std::string& out, const engine::ComponentPanel& cp, std::size_t index,
+                  const ShapeStyle& s) {
+  const auto values = shape_values(cp.entities[index], cp, index, s);
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    out += i ? ',' : '(';
+    if (s.random)
+      append_uncertain(out, values[i], *s.options->uncertainty, s.range, *s.random);
+    else
+      append_value(out, values[i]);
   }
   out += ')';
 }
 
-// The entities of a component by grid cell (nullptr = empty cell).
-std::vector<const engine::Entity*> cells_of(const engine::ComponentPanel& component,
-                                            const GridShape& g) {
-  std::vector<const engine::Entity*> cells(static_cast<std::size_t>(g.cells), nullptr);
-  for (const auto& e : component.entities) {
-    RAVE_CHECK(e.slot >= 0 && static_cast<std::size_t>(e.slot) < g.cell_of_slot.size(),
+// The entities of a component by grid cell (-1 = empty cell).
+std::vector<int> cells_of(const engine::ComponentPanel& component, const GridShape& g) {
+  std::vector<int> cells(static_cast<std::size_t>(g.cells), -1);
+  for (std::size_t i = 0; i < component.entities.size(); ++i) {
+    const int slot = component.entities[i].slot;
+    RAVE_CHECK(slot >= 0 && static_cast<std::size_t>(slot) < g.cell_of_slot.size(),
                "slot outside its layout");
-    cells[static_cast<std::size_t>(g.cell_of_slot[static_cast<std::size_t>(e.slot)])] = &e;
+    auto& cell = cells[static_cast<std::size_t>(g.cell_of_slot[static_cast<std::size_t>(slot)])];
+    if (cell < 0) cell = static_cast<int>(i);  // `coords.index` finds the first
   }
   return cells;
 }
 
-void append_component(std::string& out, const engine::ComponentPanel& component, const GridShape& g,
-                      const EntityStyle& style) {
+// `str(Shape)` of a lone shape, or `str(Grid)`: "[(..), -, ...]".
+std::string component_text(const engine::ComponentPanel& cp, const GridShape& g,
+                           const ShapeStyle& s) {
+  std::string out;
   if (!g.grid()) {
-    if (component.entities.empty())
-      out += '-';
-    else
-      append_entity(out, component.entities.front(), style);
-    return;
+    if (cp.entities.empty()) return "-";
+    append_shape(out, cp, 0, s);
+    return out;
   }
   out += '[';
-  const auto cells = cells_of(component, g);
+  const auto cells = cells_of(cp, g);
+  const ShapeStyle plain{s.options, 0, nullptr, 0};  // `Grid` passes neither nconf nor uncertainty
   for (std::size_t i = 0; i < cells.size(); ++i) {
     if (i) out += ", ";
-    if (cells[i])
-      append_entity(out, *cells[i], style);
-    else
+    if (cells[i] < 0)
       out += '-';
+    else
+      append_shape(out, cp, static_cast<std::size_t>(cells[i]), plain);
   }
   out += ']';
-}
-
-std::string panel_text(const engine::Problem& problem, const engine::Panel& panel,
-                       const std::vector<GridShape>& shapes, const TextOptions& options) {
-  std::string out;
-  out.reserve(128);  // a 3x3 grid of entities: about 150 characters
-  for (std::size_t c = 0; c < panel.components.size(); ++c) {
-    if (panel.components.size() > 1) {
-      if (c) out += " / ";
-      out += static_cast<char>('A' + c);
-      out += ' ';
-    }
-    const EntityStyle style{&problem, static_cast<int>(c), options.angle, options.smooth};
-    append_component(out, panel.components[c], shapes[c], style);
-  }
   return out;
 }
 
-// "row 1: a, b, c; row 2: d, e, f; row 3: g, h, " for the N * N - 1 context cells.
-std::string matrix_context(const std::vector<std::string>& cells) {
-  const auto side =
-      static_cast<std::size_t>(std::lround(std::sqrt(static_cast<double>(cells.size() + 1))));
-  RAVE_CHECK(side * side == cells.size() + 1, "the context is not an N x N matrix less one panel");
-  std::size_t length = 2;
-  for (const std::string& c : cells) length += c.size() + 10;
+// Whether the source builds the problem as one component (`config[:13] == "center_single" or
+// config[:10] == "distribute"`): then it passes nconf and uncertainty on.
+bool single_component(const engine::Problem& problem) {
+  return engine::configuration(problem.config).components.size() == 1;
+}
+
+bool lone_shape(const engine::Problem& problem) {
+  return single_component(problem) && !grid_shapes(problem)[0].grid();
+}
+
+int shown_rows(const engine::Problem& problem, const TextOptions& o) {
+  return o.rows_shown == 0 ? problem.grid() : o.rows_shown;
+}
+
+// `Branch._context`: the last K rows of the N x N matrix, relabelled "row 1" on, the open cell
+// left as ", "; lm-raven's one-row form has no label.
+std::string matrix_context(const std::vector<std::string>& shown, int side, bool unlabelled) {
   std::string out;
+  std::size_t length = 16;
+  for (const std::string& c : shown) length += c.size() + 10;
   out.reserve(length);
-  for (std::size_t i = 0; i < cells.size(); ++i) {
-    if (i % side == 0) {
+  for (std::size_t i = 0; i < shown.size(); ++i) {
+    const auto column = i % static_cast<std::size_t>(side);
+    if (column == 0 && !unlabelled) {
       out += i ? "; row " : "row ";
-      append_int(out, static_cast<int>(i / side + 1));
+      append_int(out, static_cast<long long>(i / static_cast<std::size_t>(side) + 1));
       out += ": ";
-    } else {
+    } else if (i) {
       out += ", ";
     }
-    out += cells[i];
+    out += shown[i];
   }
   out += ", ";
   return out;
 }
 
-TextPrompt make_prompt(const std::vector<std::string>& context, std::vector<std::string> choices) {
-  TextPrompt t{matrix_context(context), std::move(choices), {}};
-  std::size_t length = t.context.size() + 80;
-  for (const std::string& c : t.choices) length += c.size() + 16;
-  t.prompt.reserve(length);
-  t.prompt += t.context;
-  t.prompt += "\nSelect the correct Answer from the following list\n";
+// The branch's texts in the source's order of evaluation (`Branch.__init__`: the shown context,
+// then the candidates).
+template <class PanelText>
+TextPrompt branch_prompt(const engine::Problem& problem, const TextOptions& o, bool per_attribute,
+                         const PanelText& text) {
+  TextPrompt t;
+  const int side = problem.grid(), rows = shown_rows(problem, o);
+  std::vector<std::string> shown;
+  for (std::size_t i = static_cast<std::size_t>((side - rows) * side); i < problem.context.size();
+       ++i)
+    shown.push_back(text(problem.context[i]));
+  t.choices.reserve(problem.candidates.size());
+  for (const auto& p : problem.candidates) t.choices.push_back(text(p));
+  const bool lm = o.style == PromptStyle::kLmRaven;
+  t.context = matrix_context(shown, side, lm && rows == 1);
+  const std::string prefix = o.prefix ? *o.prefix : std::string(default_prefix(o.style));
+  if (lm) {
+    for (const std::string& c : t.choices)
+      t.choice_prompts.push_back(prefix + t.context + c + (rows == 1 ? "" : ";"));
+    return t;
+  }
+  const bool old = o.style == PromptStyle::kIbm2024;
+  t.prompt = prefix + t.context;
+  t.prompt += old ? "\nSelect the correct Answer from the following list\n" : "\nAnswer set:\n";
   for (std::size_t i = 0; i < t.choices.size(); ++i) {
+    if (i) t.prompt += '\n';
     t.prompt += "Answer #";
-    append_int(t.prompt, static_cast<int>(i));
+    append_int(t.prompt, static_cast<long long>(i));
     t.prompt += ": ";
     t.prompt += t.choices[i];
-    t.prompt += '\n';
   }
-  t.prompt += "Correct Answer #";
+  if (old)
+    t.prompt += per_attribute ? "\nSolution: The correct answer is Answer #" : "\nCorrect Answer #";
   return t;
+}
+
+int confounders_shown(const engine::Problem& problem, const TextOptions& o) {
+  return o.style == PromptStyle::kIbm2025 && lone_shape(problem) ? problem.variant.confounders : 0;
+}
+
+int uncertainty_range(const engine::Problem& problem, const TextOptions& o) {
+  if (o.uncertainty_range > 0) return o.uncertainty_range;
+  return problem.variant.values > 0 ? problem.variant.values : engine::kDefaultConfounderLevels;
 }
 
 // Python's str() of a list of ints: "[3, 5]".
 std::string int_list(const std::vector<int>& values) {
   std::string out = "[";
-  for (std::size_t i = 0; i < values.size(); ++i)
-    out += (i ? ", " : "") + std::to_string(values[i]);
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    if (i) out += ", ";
+    append_int(out, values[i]);
+  }
   return out + "]";
 }
 
-// An entity attribute of the disentangled form: its file level and how it is shown (Type + 2, Size
-// + 1).
-struct Attribute {
-  const char* name;
-  int index;  ///< 0 Type, 1 Size, 2 Color (smoothed), 3 Angle (never)
-  int (*level)(const engine::Entity&);
-  int offset;
+// A branch of `Component._update` other than master: the value of a lone shape, or a grid's sorted
+// distinct values (`Grid.get_types` ...).
+struct Branch {
+  std::string name;
+  std::function<std::string(const engine::ComponentPanel&)> text;
 };
 
-std::vector<Attribute> entity_attributes(bool angle) {
-  std::vector<Attribute> out{{"type", 0, [](const engine::Entity& e) { return e.type; }, 2},
-                             {"size", 1, [](const engine::Entity& e) { return e.size; }, 1},
-                             {"color", 2, [](const engine::Entity& e) { return e.color; }, 0}};
-  if (angle) out.push_back({"angle", 3, [](const engine::Entity& e) { return e.angle; }, 0});
+std::vector<int> distinct(std::vector<int> v) {
+  std::sort(v.begin(), v.end());
+  v.erase(std::unique(v.begin(), v.end()), v.end());
+  return v;
+}
+
+Branch value_branch(std::string name, const GridShape& g,
+                    std::function<int(const engine::Entity&)> of) {
+  return {std::move(name), [grid = g.grid(), of](const engine::ComponentPanel& cp) {
+            if (!grid) {
+              if (cp.entities.empty()) return std::string("-");
+              std::string out;
+              append_int(out, of(cp.entities.front()));
+              return out;
+            }
+            std::vector<int> v;
+            for (const auto& e : cp.entities) v.push_back(of(e));
+            return int_list(distinct(std::move(v)));
+          }};
+}
+
+std::vector<Branch> attribute_branches(const engine::Problem& problem, const GridShape& g,
+                                       const TextOptions& o) {
+  const int t = o.offset ? 2 : 0, s = o.offset ? 1 : 0;
+  std::vector<Branch> out{
+      value_branch("type", g, [t](const engine::Entity& e) { return e.type + t; }),
+      value_branch("size", g, [s](const engine::Entity& e) { return e.size + s; }),
+      value_branch("color", g, [](const engine::Entity& e) { return e.color; })};
+  if (o.angle)
+    out.push_back(value_branch("angle", g, [](const engine::Entity& e) { return e.angle; }));
+  const int k = confounders_shown(problem, o);
+  for (int j = 0; j < k; ++j)
+    out.push_back({"confounder" + std::to_string(j), [j](const engine::ComponentPanel& cp) {
+                     std::string v;
+                     append_int(v, cp.confounders.at(static_cast<std::size_t>(j)));
+                     return v;
+                   }});
+  if (!g.grid()) return out;
+  out.push_back({"layout", [g](const engine::ComponentPanel& cp) {
+                   std::vector<int> occupied;
+                   for (int cell : cells_of(cp, g)) occupied.push_back(cell >= 0);
+                   return int_list(occupied);
+                 }});
+  out.push_back({"number", [](const engine::ComponentPanel& cp) {
+                   return std::to_string(cp.entities.size());
+                 }});
   return out;
-}
-
-// One attribute of one component as text: the level of a single entity, or a grid's sorted distinct
-// levels ("[3, 5]"); smoothed levels as distributions.
-std::string attribute_text(const engine::ComponentPanel& component, const GridShape& g,
-                           const Attribute& a, const EntityStyle& style) {
-  thread_local std::vector<int> values;  // scratch: one component's levels at a time
-  values.clear();
-  for (const auto& e : component.entities) values.push_back(a.level(e));
-  std::sort(values.begin(), values.end());
-  values.erase(std::unique(values.begin(), values.end()), values.end());
-  if (values.empty()) return g.grid() ? "[]" : "-";
-  const auto show = [&a](std::string& o, int l) { append_int(o, l + a.offset); };
-  std::string out = g.grid() ? "[" : "";
-  for (std::size_t i = 0; i < values.size() && (g.grid() || i == 0); ++i) {
-    if (i) out += ", ";
-    if (a.index < 3)
-      append_level(out, a.index, values[i], style, show);
-    else
-      show(out, values[i]);
-  }
-  return g.grid() ? out + "]" : out;
-}
-
-std::string layout_text(const engine::ComponentPanel& component, const GridShape& g) {
-  std::vector<int> occupied;
-  for (const auto* cell : cells_of(component, g)) occupied.push_back(cell != nullptr);
-  return int_list(occupied);
-}
-
-// The prompt of component c with each panel's part shown by `text(ComponentPanel) -> string`.
-template <class PanelText>
-TextPrompt component_prompt(const engine::Problem& problem, std::size_t c, const PanelText& text) {
-  std::vector<std::string> context, choices;
-  context.reserve(problem.context.size());
-  choices.reserve(problem.candidates.size());
-  for (const auto& p : problem.context) context.push_back(text(p.components[c]));
-  for (const auto& p : problem.candidates) choices.push_back(text(p.components[c]));
-  return make_prompt(context, std::move(choices));
 }
 
 }  // namespace
 
-TextPrompt entangled_prompt(const engine::Problem& problem, const TextOptions& options) {
+std::string_view style_name(PromptStyle style) {
+  switch (style) {
+    case PromptStyle::kIbm2025: return "ibm-2025";
+    case PromptStyle::kIbm2024: return "ibm-2024";
+    case PromptStyle::kLmRaven: return "lm-raven";
+  }
+  return "";
+}
+
+std::optional<PromptStyle> parse_style(std::string_view name) {
+  for (auto s : {PromptStyle::kIbm2025, PromptStyle::kIbm2024, PromptStyle::kLmRaven})
+    if (style_name(s) == name) return s;
+  return std::nullopt;
+}
+
+std::string_view default_prefix(PromptStyle style) {
+  return style == PromptStyle::kLmRaven ? "let's think step by step. "
+                                        : "Only return the missing numbers!\n";
+}
+
+std::string_view system_prompt(PromptStyle style) {
+  return style == PromptStyle::kLmRaven ? "" : "Complete the Raven's progressive matrix:";
+}
+
+void check_text_options(const TextOptions& o, const engine::Problem* problem) {
+  const std::string style(style_name(o.style));
+  if (o.style != PromptStyle::kIbm2025) {
+    if (!o.offset || !o.scaling)
+      throw UsageError("--no-offsets and --no-scaling need --style ibm-2025 (" + style +
+                       "'s code always offsets and scales)");
+    if (o.uncertainty)
+      throw UsageError("--uncertainty needs --style ibm-2025 (" + style + "'s code has none)");
+  }
+  if (o.style == PromptStyle::kIbm2024 && o.rows_shown != 3)
+    throw UsageError("--style ibm-2024 shows 3 rows (its solver passes no nshow)");
+  if (o.uncertainty && !(*o.uncertainty >= 0.0 && *o.uncertainty <= 1.0))
+    throw UsageError("--uncertainty must lie in [0, 1]");
+  if (o.rows_shown < 0) throw UsageError("--rows-shown must be 1..N or all");
+  if (o.style == PromptStyle::kLmRaven && (o.rows_shown < 1 || o.rows_shown > 3))
+    throw UsageError("--style lm-raven shows 1, 2 or 3 rows (its n), not " +
+                     (o.rows_shown ? std::to_string(o.rows_shown) : std::string("all")));
+  if (!problem) return;
+  const int n = problem->grid(), rows = shown_rows(*problem, o);
+  if (rows > n)
+    throw UsageError("--rows-shown " + std::to_string(rows) + " exceeds the problem's " +
+                     std::to_string(n) + " rows");
+}
+
+TextPrompt entangled_prompt(const engine::Problem& problem, const TextOptions& o) {
+  check_text_options(o, &problem);
+  // IBM's `RPM._update` writes a two-component matrix only through a 3x3, 3-row template; beyond
+  // it (where its code fails or misplaces panels) the rows are written as `Branch` writes them.
   const auto& shapes = grid_shapes(problem);
-  std::vector<std::string> context, choices;
-  for (const auto& p : problem.context) context.push_back(panel_text(problem, p, shapes, options));
-  for (const auto& p : problem.candidates)
-    choices.push_back(panel_text(problem, p, shapes, options));
-  return make_prompt(context, std::move(choices));
+  std::optional<NumpyLegacyRandom> random;
+  const bool lone = lone_shape(problem);
+  if (o.uncertainty && lone) random.emplace(o.uncertainty_seed);
+  const ShapeStyle lone_style{&o, confounders_shown(problem, o), random ? &*random : nullptr,
+                              uncertainty_range(problem, o)};
+  const ShapeStyle plain{&o, 0, nullptr, 0};
+  return branch_prompt(problem, o, false, [&](const engine::Panel& panel) {
+    if (single_component(problem))
+      return component_text(panel.components[0], shapes[0], lone ? lone_style : plain);
+    return "A " + component_text(panel.components[0], shapes[0], plain) + " / B " +
+           component_text(panel.components[1], shapes[1], plain);
+  });
 }
 
 std::vector<AttributePrompt> disentangled_prompts(const engine::Problem& problem,
-                                                  const TextOptions& options) {
+                                                  const TextOptions& o) {
+  check_text_options(o, &problem);
+  if (o.uncertainty)
+    throw UsageError("--uncertainty is for the entangled form only (as in IBM's code)");
   const auto& shapes = grid_shapes(problem);
   const auto& components = engine::configuration(problem.config).components;
   std::vector<AttributePrompt> out;
   for (std::size_t c = 0; c < components.size(); ++c) {
-    const GridShape& g = shapes[c];
     const std::string name(components[c].name);
-    const EntityStyle style{&problem, static_cast<int>(c), options.angle, options.smooth};
-    for (const auto& a : entity_attributes(options.angle))
-      out.push_back(
-          {name, a.name, component_prompt(problem, c, [&](const engine::ComponentPanel& cp) {
-             return attribute_text(cp, g, a, style);
-           })});
-    if (!g.grid()) continue;
-    out.push_back(
-        {name, "layout", component_prompt(problem, c, [&](const engine::ComponentPanel& cp) {
-           return layout_text(cp, g);
-         })});
-    out.push_back(
-        {name, "number", component_prompt(problem, c, [](const engine::ComponentPanel& cp) {
-           return std::to_string(cp.entities.size());
-         })});
+    const auto on = [c](const auto& text) {
+      return [c, &text](const engine::Panel& p) { return text(p.components[c]); };
+    };
+    for (const Branch& b : attribute_branches(problem, shapes[c], o))
+      out.push_back({name, b.name, branch_prompt(problem, o, true, on(b.text))});
+    const ShapeStyle master{&o, confounders_shown(problem, o), nullptr, 0};
+    const auto master_text = [&](const engine::ComponentPanel& cp) {
+      return component_text(cp, shapes[c], master);
+    };
+    out.push_back({name, "master", branch_prompt(problem, o, true, on(master_text))});
   }
   return out;
 }

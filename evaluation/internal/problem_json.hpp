@@ -25,9 +25,8 @@ struct JsonPlace {
 
 /// Writes the members "variant" (a variant's problems only), "components", "rules", "context",
 /// "candidates" and, when asked and present, "modified" into the object `w` is writing; entities
-/// carry their "confounders" and, with smooth < 1, their "smoothed" levels (smooth.hpp).
-void write_problem_fields(JsonWriter& w, const engine::Problem& problem, bool with_modifications,
-                          double smooth = 1.0);
+/// carry their "confounders".
+void write_problem_fields(JsonWriter& w, const engine::Problem& problem, bool with_modifications);
 /// Reads those fields (and "configuration", and "answer" into the target when it is an integer);
 /// InputError naming the place and the field on anything missing or out of range.
 engine::Problem problem_from_fields(const nlohmann::json& in, const JsonPlace& place);

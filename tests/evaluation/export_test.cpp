@@ -92,10 +92,30 @@ TEST(Export, LineFieldsInOrder) {
   // Ids are relative to the exported folder; the fields come in the documented order.
   EXPECT_EQ(lines_of(text).front().rfind(
                 "{\"id\":\"RAVEN_0_train\",\"configuration\":\"center_single\",\"split\":\"train\","
-                "\"answer\":6,\"verdict\":\"ambiguous\",\"prompts\":[{\"component\":\"Grid\","
-                "\"attribute\":\"type\",\"prompt\":",
+                "\"answer\":6,\"verdict\":\"ambiguous\",\"style\":\"ibm-2025\",\"prompts\":[{"
+                "\"component\":\"Grid\",\"attribute\":\"type\",\"system\":\"Complete the Raven's "
+                "progressive matrix:\",\"prompt\":\"Only return the missing numbers!\\nrow 1: ",
                 0),
             0u);
+}
+
+// The order a line was shown in travels on the line: the shuffle seed, lm-raven's answer-first
+// swap, and each problem's numpy seed of uncertain values.
+TEST(Export, OrderAndSeedsAreWrittenOnTheLine) {
+  const std::filesystem::path dir = engine::testing::reference_set_dir("raven");
+  std::string shuffled, first, uncertain;
+  export_set(dir / "center_single", {.shuffle_seed = 7}, 1, shuffled);
+  EXPECT_NE(lines_of(shuffled).front().find("\"verdict\":\"ambiguous\",\"answers_shuffled\":7,"),
+            std::string::npos);
+  export_set(dir / "center_single", {.answer_first = true}, 1, first);
+  EXPECT_NE(lines_of(first).front().find("\"answer\":0,"), std::string::npos);
+  EXPECT_NE(lines_of(first).front().find("\"answer_first\":true"), std::string::npos);
+  export_set(dir / "center_single", {.uncertainty_seed = 3, .text = {.uncertainty = 0.8}}, 1,
+             uncertain);
+  const std::string line = lines_of(uncertain).front();
+  const std::string seed = std::to_string(numpy_seed(3, "RAVEN_0_train"));
+  EXPECT_NE(line.find("\"uncertainty_seed\":" + seed + ","), std::string::npos);
+  EXPECT_NE(line.find("::"), std::string::npos);
 }
 
 TEST(Export, BadJsonLinesNameTheField) {

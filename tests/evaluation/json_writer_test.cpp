@@ -102,9 +102,11 @@ TEST(JsonWriter, IntegersAndNesting) {
 TEST(JsonWriter, ExportLinesRedumpToThemselves) {
   const std::vector<ExportOptions> forms{
       {.format = ExportFormat::kText},
-      {.format = ExportFormat::kTextDisentangled, .text = {.angle = true, .smooth = 0.8}},
+      {.format = ExportFormat::kTextDisentangled, .text = {.angle = true}},
+      {.format = ExportFormat::kText, .text = {.style = PromptStyle::kLmRaven, .rows_shown = 2}},
+      {.format = ExportFormat::kText, .uncertainty_seed = 5, .text = {.uncertainty = 0.6}},
       {.format = ExportFormat::kJson},
-      {.format = ExportFormat::kJson, .shuffle_seed = 3, .text = {.smooth = 0.7}},
+      {.format = ExportFormat::kJson, .shuffle_seed = 3},
       {.format = ExportFormat::kJson, .no_answer = true}};
   std::vector<std::filesystem::path> sets{testing::source_dir() / "data" / "variants"};
   for (const char* set : {"raven", "iraven", "fair"})
