@@ -40,7 +40,9 @@ void write_variant(JsonWriter& w, const engine::Problem& problem) {
   const engine::Variant& v = problem.variant;
   w.begin_object().key("grid").value(v.grid).key("values").value(v.values);
   w.key("confounders").value(v.confounders).key("regime").value(engine::regime_name(v.regime));
-  w.key("hold_out").value(engine::hold_out_text(v)).key("split");
+  w.key("hold_out").value(engine::hold_out_text(v));
+  if (v.ibm_levels) w.key("levels").value("ibm");
+  w.key("split");
   if (problem.split)
     w.value(engine::split_name(*problem.split));
   else
@@ -219,6 +221,10 @@ void read_variant(const Reader& r, const Json& j, engine::Problem& p) {
   const auto regime = engine::parse_regime(r.text(j, "regime", "variant."));
   if (!regime) r.fail("variant.regime", "not a regime (" + engine::regime_names() + ")");
   v.regime = *regime;
+  if (j.contains("levels")) {
+    if (r.text(j, "levels", "variant.") != "ibm") r.fail("variant.levels", "not \"ibm\"");
+    v.ibm_levels = true;
+  }
   try {
     if (const std::string hold_out = r.text(j, "hold_out", "variant."); !hold_out.empty())
       engine::parse_hold_out(hold_out, v.regime, v);

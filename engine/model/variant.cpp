@@ -102,6 +102,8 @@ void check_variant(const Variant& v) {
   check_range(v.grid, kMinGrid, kMaxGrid, "--grid");
   if (v.values != 0) check_range(v.values, kMinValues, kMaxValues, "--values");
   check_range(v.confounders, 0, kMaxConfounders, "--confounders");
+  if (v.ibm_levels && v.values == 0)
+    throw UsageError("IBM's level conventions need a level count (--values, IBM's maxval)");
   const bool pairs = v.regime == Regime::kHeldOutPairs,
              attr = v.regime == Regime::kHeldOutAttribute;
   if (pairs && v.held_out_pairs.empty())

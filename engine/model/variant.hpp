@@ -79,11 +79,15 @@ struct Variant {
   Regime regime = Regime::kNeutral;
   std::vector<RulePair> held_out_pairs{};   ///< kHeldOutPairs
   std::optional<RuleAttr> held_out_attr{};  ///< kHeldOutAttribute: Type, Size or Color
+  /// IBM's I-RAVEN-X conventions (problems read from its JSON, evaluation/ibm_json.hpp): Type,
+  /// Size and Color take levels 0..values, both ends included, and Arithmetic adds Size levels
+  /// as they are (RAVEN's adds 1). Needs `values`; rave never generates it.
+  bool ibm_levels = false;
   friend bool operator==(const Variant&, const Variant&) = default;
 
   int context_panels() const { return grid * grid - 1; }
   /// Whether every level can be drawn (values 0 or <= kMaxDrawableValues).
-  bool drawable() const { return values == 0 || values <= kMaxDrawableValues; }
+  bool drawable() const { return values == 0 || (values <= kMaxDrawableValues && !ibm_levels); }
   /// Levels of one confounding attribute.
   int confounder_levels() const { return values == 0 ? kDefaultConfounderLevels : values; }
   bool is_original() const { return *this == Variant{}; }

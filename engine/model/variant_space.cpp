@@ -41,6 +41,7 @@ std::unique_ptr<VariantSpace> build_space(ConfigId id, const Variant& v, bool te
     for (std::size_t a = 0; a < kValueAttrs.size(); ++a) {
       Range& range = layout_range(component.layout, kValueAttrs[a]);
       if (v.values != 0) range = widened_range(range, kValueAttrs[a], v.values);
+      if (v.ibm_levels) range = {0, v.values};  // IBM's randint(0, maxval) includes maxval
       if (!is_value_regime(v.regime)) continue;
       const Side side = regime_side(range, v.regime, test);
       range = side.range;
@@ -88,8 +89,9 @@ const VariantSpace& variant_space(ConfigId id, const Variant& v, std::optional<S
     }();
     return *originals[static_cast<std::size_t>(config_index(id))];
   }
-  using Key = std::tuple<int, int, int, bool>;
-  const Key key{config_index(id), v.values, regime ? static_cast<int>(v.regime) : 0, test};
+  using Key = std::tuple<int, int, int, bool, bool>;
+  const Key key{config_index(id), v.values, regime ? static_cast<int>(v.regime) : 0, test,
+                v.ibm_levels};
   static std::mutex mutex;
   static std::map<Key, std::unique_ptr<VariantSpace>> cache;
   std::lock_guard lock(mutex);

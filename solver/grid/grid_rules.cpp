@@ -255,7 +255,8 @@ bool entity_rule_holds(const engine::Rule& rule, int attr, const GridCarry& carr
     return static_cast<long>(p.common[a]);
   };
   const int v = rule.value;
-  const long unit = attr == 1 ? 1 : 0;  // Size adds 1-based levels, Color raw ones (docs/rules.md)
+  // Size adds 1-based levels, Color raw ones (docs/rules.md); IBM's files add raw Size levels.
+  const long unit = attr == 1 ? g.size_sum_unit : 0;
   switch (rule.name) {
     case RuleName::kProgression:
       return each_step(g, candidate, level, [v](long a, long b) { return b == a + v; });

@@ -46,6 +46,7 @@ GridComponent build_grid_component(const engine::Problem& problem, int component
   g.grid = problem.variant.grid;
   g.layout = &space.config.components.at(c).layout;
   g.slots = static_cast<int>(g.layout->slots.size());
+  g.size_sum_unit = problem.variant.ibm_levels ? 0 : 1;
   const engine::LevelMaps& maps = space.maps.at(c);
   g.context.reserve(problem.context.size());
   for (const engine::Panel& p : problem.context)

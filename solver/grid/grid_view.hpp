@@ -42,7 +42,8 @@ struct GridComponent {
   const engine::LayoutSpec* layout = nullptr;  ///< sampling ranges (variant_space)
   std::vector<GridPanel> context;              ///< N*N-1, row-major
   std::array<GridPanel, engine::kCandidates> candidates{};
-  bool uniform = false;  ///< inferred: see looks_uniform_grid
+  bool uniform = false;   ///< inferred: see looks_uniform_grid
+  int size_sum_unit = 1;  ///< what Arithmetic adds to a Size sum: 1 (RAVEN), 0 (ibm_levels)
 
   /// Panel (row, col) of the matrix whose last panel is candidate `candidate`.
   const GridPanel& panel(int row, int col, int candidate) const {
