@@ -15,6 +15,7 @@
 #include "apps/perception_text.hpp"
 #include "apps/progress.hpp"
 #include "common/error.hpp"
+#include "evaluation/ibm_json.hpp"
 #include "solver/batch.hpp"
 #include "solver/explain.hpp"
 
@@ -163,12 +164,29 @@ void print_summary(const solver::AccuracyTable& t, const SolveArgs& args, double
   std::fprintf(out, "\n");
 }
 
+// The IBM JSON files among the inputs (ibm_json.hpp), each of many problems, and the rest.
+std::vector<solver::NamedProblem> ibm_problems(std::vector<std::filesystem::path>& inputs) {
+  std::vector<solver::NamedProblem> out;
+  std::erase_if(inputs, [&](const std::filesystem::path& path) {
+    std::error_code ec;
+    if (!evaluation::is_ibm_json(path) || !std::filesystem::is_regular_file(path, ec)) return false;
+    for (evaluation::IbmProblem& p : evaluation::read_ibm_json(path))
+      out.push_back({path.string() + ":" + p.key, std::move(p.problem)});
+    return true;
+  });
+  return out;
+}
+
 int run_solve(const SolveArgs& args) {
   const auto backend = solver::parse_backend(args.backend);
   if (!backend) throw UsageError("--backend must be heuristic or z3, not '" + args.backend + "'");
   std::vector<std::filesystem::path> inputs(args.paths.begin(), args.paths.end());
-  const auto files = solver::collect_inputs(inputs, args.from_pixels);
-  if (files.empty())
+  const auto problems = ibm_problems(inputs);
+  if (args.from_pixels && !problems.empty())
+    throw UsageError("--from-pixels reads npz images; an IBM .json holds symbols only");
+  const auto files = inputs.empty() ? std::vector<std::filesystem::path>()
+                                    : solver::collect_inputs(inputs, args.from_pixels);
+  if (files.empty() && problems.empty())
     throw UsageError(args.from_pixels
                          ? "no .npz files under the given paths"
                          : "no .xml, .asig or lone .npz problem files under the given paths");
@@ -181,13 +199,16 @@ int run_solve(const SolveArgs& args) {
       .threads = args.threads,
       .from_pixels = args.from_pixels};
   solver::AccuracyTable table;
-  ProgressLine progress("solve", files.size());
+  const std::size_t total = files.size() + problems.size();
+  ProgressLine progress("solve", total);
   std::uint64_t done = 0;
-  solver::solve_files(files, options, [&](const FileResult& r) {
+  const auto on_result = [&](const FileResult& r) {
     table.add(r);
-    print_result(r, args, files.size() == 1);
+    print_result(r, args, total == 1);
     progress.update(++done);
-  });
+  };
+  solver::solve_files(files, options, on_result);
+  solver::solve_problems(problems, options, on_result);
   progress.finish();
   print_summary(table, args, progress.elapsed());
   return table.errors > 0 ? 1 : 0;
@@ -205,8 +226,10 @@ Runner add_solve(CLI::App& app) {
       "provably unique. Files and folders (.xml with the .npz beside it for the answer, or .asig); "
       "an\n"
       ".npz with no XML beside it, or any file with --from-pixels, is solved from its image "
-      "alone.");
-  cmd->add_option("paths", args->paths, "Problem files or folders (walked recursively)")
+      "alone.\nAn IBM I-RAVEN / I-RAVEN-X .json is read as its many problems "
+      "(docs/evaluation.md#ibms-json-files).");
+  cmd->add_option("paths", args->paths,
+                  "Problem files or folders (walked recursively), or IBM .json files")
       ->required();
   cmd->add_option("--backend,-b", args->backend,
                   "heuristic (posterior ranking) or z3 (proves the consistent set)")

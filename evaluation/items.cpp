@@ -11,6 +11,7 @@
 #include "common/parallel.hpp"
 #include "engine/audit.hpp"
 #include "engine/formats/problem_files.hpp"
+#include "evaluation/ibm_json.hpp"
 #include "solver/heuristic.hpp"
 
 namespace rave::evaluation {
@@ -74,6 +75,20 @@ struct Slot {
   std::optional<InputError> error;
 };
 
+// The item of a problem: its id and split, and what the two reference players make of it.
+Item item_of(std::string id, std::string split, const engine::Problem& p,
+             solver::HeuristicSolver& solver) {
+  const solver::Solution s = solver.solve(p);
+  return Item{.id = std::move(id),
+              .config = p.config,
+              .split = std::move(split),
+              .answer = p.target,
+              .candidates = static_cast<int>(p.candidates.size()),
+              .verdict = s.verdict,
+              .solver_answer = s.answer.value_or(-1),  // a `none` verdict has no answer
+              .blind_answer = engine::context_blind_choice(p.candidates)};
+}
+
 void read_item(const IdMaker& id_of, const fs::path& file, solver::HeuristicSolver& solver,
                Slot& slot) {
   slot.error.reset();
@@ -83,16 +98,30 @@ void read_item(const IdMaker& id_of, const fs::path& file, solver::HeuristicSolv
     slot.error = e;
     return;
   }
-  const engine::Problem& p = slot.problem;
-  const solver::Solution s = solver.solve(p);
-  slot.item = Item{.id = id_of(file),
-                   .config = p.config,
-                   .split = split_of(file),
-                   .answer = p.target,
-                   .candidates = static_cast<int>(p.candidates.size()),
-                   .verdict = s.verdict,
-                   .solver_answer = s.answer.value_or(-1),  // a `none` verdict has no answer
-                   .blind_answer = engine::context_blind_choice(p.candidates)};
+  slot.item = item_of(id_of(file), split_of(file), slot.problem, solver);
+}
+
+using Solvers = tbb::enumerable_thread_specific<std::unique_ptr<solver::HeuristicSolver>>;
+
+solver::HeuristicSolver& local_solver(Solvers& solvers) {
+  auto& s = solvers.local();
+  if (!s) s = std::make_unique<solver::HeuristicSolver>();
+  return *s;
+}
+
+// The problems of an IBM JSON file (ibm_json.hpp), ids their keys.
+void for_each_ibm_item(const fs::path& file, int threads,
+                       const std::function<void(const Item&, const engine::Problem&)>& visit) {
+  const std::vector<IbmProblem> problems = read_ibm_json(file);
+  Solvers solvers;
+  std::vector<Item> items(std::min(problems.size(), kChunk));
+  run_ordered(
+      problems.size(), threads,
+      [&](std::size_t i) {
+        const IbmProblem& p = problems[i];
+        items[i % kChunk] = item_of(p.key, p.split, p.problem, local_solver(solvers));
+      },
+      [&](std::size_t i) { visit(items[i % kChunk], problems[i].problem); });
 }
 
 }  // namespace
@@ -114,20 +143,19 @@ std::string split_of(const fs::path& file) {
 
 void for_each_item(const fs::path& root, int threads,
                    const std::function<void(const Item&, const engine::Problem&)>& visit) {
+  std::error_code ec;
+  if (is_ibm_json(root) && !fs::is_directory(root, ec))
+    return for_each_ibm_item(root, threads, visit);
   const auto files = engine::collect_problem_files({root});
   if (files.empty())
     throw InputError(root.string(), "", "no problems here (no .xml or .asig files)");
-  tbb::enumerable_thread_specific<std::unique_ptr<solver::HeuristicSolver>> solvers;
+  Solvers solvers;
   std::vector<Slot> slots(std::min(files.size(), kChunk));
   std::unordered_map<std::string, std::size_t> seen;
   const IdMaker id_of(root);
   run_ordered(
       files.size(), threads,
-      [&](std::size_t i) {
-        auto& s = solvers.local();
-        if (!s) s = std::make_unique<solver::HeuristicSolver>();
-        read_item(id_of, files[i], *s, slots[i % kChunk]);
-      },
+      [&](std::size_t i) { read_item(id_of, files[i], local_solver(solvers), slots[i % kChunk]); },
       [&](std::size_t i) {
         const Slot& slot = slots[i % kChunk];
         if (slot.error) throw *slot.error;

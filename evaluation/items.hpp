@@ -1,6 +1,7 @@
 #pragma once
 // The problems of an evaluation set as `rave export` and `rave score` see them: every problem file
-// under a folder (.xml with the target from the npz beside it, or .asig), each with its id, its
+// under a folder (.xml with the target from the npz beside it, or .asig), or every problem of an
+// IBM JSON file (ibm_json.hpp: ids are its keys, splits IBM's), each with its id, its
 // configuration and split, its answer when known, and what the two reference players make of it:
 // the rule-abducing solver (answer and verdict: is the answer provably unique?) and the
 // context-blind shortcut of docs/answer-sets.md#the-context-blind-shortcut (which candidate it
@@ -40,10 +41,10 @@ std::string item_id(const std::filesystem::path& root, const std::filesystem::pa
 /// The split a file's stem names ("RAVEN_3_val" -> "val"), or "".
 std::string split_of(const std::filesystem::path& file);
 
-/// Reads every problem under `root` (a folder walked recursively, or one file) on `threads`
-/// workers and calls `visit` in file order on the calling thread. Throws InputError for a file
-/// that cannot be read (the first in file order), for a folder without problem files, and for
-/// two files with the same id (RAVEN_0_train.xml beside RAVEN_0_train.asig).
+/// Reads every problem under `root` (a folder walked recursively, one file, or an IBM .json) on
+/// `threads` workers and calls `visit` in file order on the calling thread. Throws InputError for
+/// a file that cannot be read (the first in file order), for a folder without problem files, and
+/// for two files with the same id (RAVEN_0_train.xml beside RAVEN_0_train.asig).
 void for_each_item(const std::filesystem::path& root, int threads,
                    const std::function<void(const Item&, const engine::Problem&)>& visit);
 /// The items alone, in file order.

@@ -39,15 +39,16 @@ void solve_pixels(Solver& solver, FileResult& r, CandidateReadings& explained) {
   r.solution = solve_perceived(solver, *r.perceived, &explained);
 }
 
-void solve_one(Solvers& solvers, const BatchOptions& options, FileResult& r) {
-  const bool pixels = solves_from_pixels(r.file, options.from_pixels);
+void solve_one(Solvers& solvers, const BatchOptions& options, FileResult& r,
+               const engine::Problem* given) {
+  const bool pixels = !given && solves_from_pixels(r.file, options.from_pixels);
   Solver& solver = solvers.get(options, pixels);
   CandidateReadings explained;
   try {
     if (pixels) {
       solve_pixels(solver, r, explained);
     } else {
-      r.problem = engine::read_problem(r.file);
+      r.problem = given ? *given : engine::read_problem(r.file);
       r.solution = solver.solve(r.problem);
     }
   } catch (const InputError& e) {  // the solver's own (rules unknown) do not know the file
@@ -58,6 +59,28 @@ void solve_one(Solvers& solvers, const BatchOptions& options, FileResult& r) {
   std::vector<int> order = r.solution.consistent_candidates();
   std::stable_partition(order.begin(), order.end(), [&](int i) { return i == r.solution.answer; });
   for (int i : order) r.readings.emplace_back(i, pixels ? explained[i] : solver.reading(i));
+}
+
+// Solves n problems (item i named name(i), read from its file unless problem(i) gives it).
+void solve_batch(std::size_t n, const BatchOptions& options,
+                 const std::function<const std::filesystem::path&(std::size_t)>& name,
+                 const std::function<const engine::Problem*(std::size_t)>& problem,
+                 const std::function<void(const FileResult&)>& on_result) {
+  tbb::enumerable_thread_specific<Solvers> solvers;
+  std::vector<FileResult> results(std::min(n, kChunk));
+  run_ordered(
+      n, options.threads,
+      [&](std::size_t i) {
+        FileResult& r = results[i % kChunk];
+        r.file = name(i);  // every field reset in place (a FileResult{} temporary trips GCC 12's
+        r.error.clear();   // -Wmaybe-uninitialized on the problem's variant)
+        r.problem = engine::Problem();
+        r.solution = Solution{};
+        r.readings.clear();
+        r.perceived.reset();
+        solve_one(solvers.local(), options, r, problem(i));
+      },
+      [&](std::size_t i) { on_result(results[i % kChunk]); });
 }
 
 }  // namespace
@@ -81,21 +104,18 @@ std::vector<fs::path> collect_inputs(const std::vector<fs::path>& inputs, bool f
 
 void solve_files(const std::vector<std::filesystem::path>& files, const BatchOptions& options,
                  const std::function<void(const FileResult&)>& on_result) {
-  tbb::enumerable_thread_specific<Solvers> solvers;
-  std::vector<FileResult> results(std::min(files.size(), kChunk));
-  run_ordered(
-      files.size(), options.threads,
-      [&](std::size_t i) {
-        FileResult& r = results[i % kChunk];
-        r.file = files[i];  // every field reset in place (a FileResult{} temporary trips GCC 12's
-        r.error.clear();    // -Wmaybe-uninitialized on the problem's variant)
-        r.problem = engine::Problem();
-        r.solution = Solution{};
-        r.readings.clear();
-        r.perceived.reset();
-        solve_one(solvers.local(), options, r);
-      },
-      [&](std::size_t i) { on_result(results[i % kChunk]); });
+  solve_batch(
+      files.size(), options, [&](std::size_t i) -> const fs::path& { return files[i]; },
+      [](std::size_t) -> const engine::Problem* { return nullptr; }, on_result);
+}
+
+void solve_problems(const std::vector<NamedProblem>& problems, const BatchOptions& options,
+                    const std::function<void(const FileResult&)>& on_result) {
+  BatchOptions symbolic = options;
+  symbolic.from_pixels = false;
+  solve_batch(
+      problems.size(), symbolic, [&](std::size_t i) -> const fs::path& { return problems[i].name; },
+      [&](std::size_t i) -> const engine::Problem* { return &problems[i].problem; }, on_result);
 }
 
 void AccuracyTable::add(const FileResult& r) {
