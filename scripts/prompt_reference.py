@@ -1,0 +1,431 @@
+#!/usr/bin/env python3
+"""The prompts of the sources' own code, for checking `rave export`'s styles against them.
+
+rave's text styles (docs/evaluation.md#prompt-styles) reproduce IBM's I-RAVEN / I-RAVEN-X code
+(IBM/raven-large-language-models) and lm-raven (hxiaoyang/lm-raven). This script runs *their*
+code (a checkout you give it; none of it is in this repository) on the problems of a
+`rave export -f json` file and writes what it prompts, in the fields `rave export` writes, so
+the two can be compared line by line. It also reduces either side to one short hash per line, the
+form the conformance fixtures keep (tests/fixtures/prompts/).
+
+  # their code at the named commits, outside the repository:
+  git -C IBM.git archive 5b3c5e4 | tar -x -C /tmp/ibm-2025
+  git -C IBM.git archive 2ada9bb | tar -x -C /tmp/ibm-2024
+  git -C lm-raven.git archive 500e6f7 | tar -x -C /tmp/lm-raven
+  rave export set -f json -o set.json.jsonl
+  rave export set --style ibm-2025 --no-offsets -o rave.jsonl
+  prompt_reference.py expect --style ibm-2025 --code /tmp/ibm-2025 --no-offsets \\
+      set.json.jsonl --seeds-from rave.jsonl -o theirs.jsonl
+  prompt_reference.py hash rave.jsonl > rave.hashes;  prompt_reference.py hash theirs.jsonl
+  # the conformance fixture, every case of tests/fixtures/prompts/cases.json:
+  prompt_reference.py fixture --rave build/apps/rave --ibm-2025 /tmp/ibm-2025 \\
+      --ibm-2024 /tmp/ibm-2024 --lm-raven /tmp/lm-raven
+
+Their model wrappers are called with a stand-in model that records the query it is sent, so the
+query is assembled by their code, not retyped here.
+"""
+import argparse
+import contextlib
+import hashlib
+import importlib
+import io
+import json
+import sys
+import types
+
+
+def stub_modules(names):
+    """Empty stand-ins for the imports their model code needs (API clients, tqdm, scipy)."""
+    for name in names:
+        if name in sys.modules:
+            continue
+        module = types.ModuleType(name)
+        module.__path__ = []  # a package, so submodules can be stubbed too
+        module.__getattr__ = lambda attr, _n=name: type(attr, (), {})
+        sys.modules[name] = module
+    sys.modules["tqdm"].tqdm = lambda x, *a, **k: x
+
+
+class Recorded(Exception):
+    """Raised by the stand-in model once it has the query: the rest of their method is skipped."""
+
+
+class RecordingModel:
+    def forward(self, prompt, query):
+        raise Recorded({"system": prompt, "prompt": query})
+
+
+def ibm_solver(code_dir):
+    stub_modules(["tqdm", "scipy", "scipy.stats", "src.models"])
+    sys.modules["scipy.stats"].mode = None
+    sys.modules["src.models"].get_model = lambda *a, **k: RecordingModel()
+    sys.path.insert(0, code_dir)
+    rpm = importlib.import_module("src.datasets.rpm_dataset")
+    disc = importlib.import_module("src.solver_disc")
+    return rpm, disc
+
+
+def lm_raven_classes(code_dir):
+    """lm-raven's inference.py with its model imports stubbed (only its text classes run)."""
+    stub_modules(["accelerate", "openai", "requests", "torch", "torch.nn", "torch.nn.functional",
+                  "tqdm", "transformers"])
+    sys.modules["torch.nn.functional"].log_softmax = None
+    namespace = {"__name__": "lm_raven_inference"}
+    with open(f"{code_dir}/inference.py") as f:
+        exec(compile(f.read(), "inference.py", "exec"), namespace)
+    return namespace
+
+
+def sample_of(line):
+    """A rave json export line as the sources' transcribed sample ({"rpm": [...], "target"})."""
+    components = line["components"]
+    panels = line["context"] + line["candidates"]
+    rpm = []
+    for panel in panels:
+        comps = []
+        for c, comp in enumerate(panel):
+            grid = len(components[c]["slots"]) > 1
+            entities = []
+            for e in comp["entities"]:
+                d = {"Type": str(e["type"]), "Size": str(e["size"]), "Color": str(e["color"]),
+                     "Angle": str(e["angle"])}
+                for k, v in enumerate(e.get("confounders", [])):
+                    d["Confounder" + str(k)] = str(v)
+                entities.append(d)
+            if grid:
+                comps.append({"positions": [components[c]["slots"][e["slot"]]
+                                            for e in comp["entities"]],
+                              "entities": entities})
+            else:
+                comps.append(entities[0])
+        rpm.append(comps)
+    return {"rpm": rpm, "target": line.get("answer") or 0}
+
+
+COMPONENT_NAMES = {  # rave's component names, for problems read from an IBM file
+    "center_single": ["Grid"], "distribute_four": ["Grid"], "distribute_nine": ["Grid"],
+    "left_center_single_right_center_single": ["Left", "Right"],
+    "up_center_single_down_center_single": ["Up", "Down"],
+    "in_center_single_out_center_single": ["Out", "In"],
+    "in_distribute_four_out_center_single": ["Out", "In"]}
+
+
+def problem_of_export(line):
+    """A rave json export line as the fields the runners read."""
+    variant = line.get("variant", {})
+    return {"id": line["id"], "configuration": line["configuration"], "sample": sample_of(line),
+            "n": int(round((len(line["context"]) + 1) ** 0.5)),
+            "nconf": variant.get("confounders", 0), "values": variant.get("values", 0) or 10,
+            "names": [c["name"] for c in line["components"]]}
+
+
+def problems_of_ibm(path):
+    """The problems of an IBM JSON file (their iraven_task / iravenx_task output) in key order;
+    the configuration is the file's stem, as their config names it."""
+    import os
+    import re
+    stem = os.path.splitext(os.path.basename(path))[0]
+    config = next(c for c in sorted(COMPONENT_NAMES, key=len, reverse=True) if stem.startswith(c))
+    maxval = re.search(r"maxval_(\d+)", stem)
+    samples = json.load(open(path))
+    for key in sorted(samples, key=int):
+        sample = samples[key]
+        first = sample["rpm"][0][0]
+        yield {"id": key, "configuration": stem, "sample": sample,
+               "n": int(round((len(sample["rpm"]) - 7) ** 0.5)),
+               "nconf": sum(1 for k in first if k.startswith("Confounder")),
+               "values": int(maxval.group(1)) if maxval else 10,
+               "names": COMPONENT_NAMES[config]}
+
+
+def problems_of(path):
+    if path.endswith(".json"):
+        yield from problems_of_ibm(path)
+        return
+    for raw in open(path):
+        yield problem_of_export(json.loads(raw))
+
+
+class IbmRunner:
+    def __init__(self, code_dir, style, args):
+        self.rpm, self.disc = ibm_solver(code_dir)
+        self.style, self.args = style, args
+
+    def solver(self, prefix):
+        s = self.disc.Solver_disc.__new__(self.disc.Solver_disc)
+        s.model, s.prefix, s.prompt = RecordingModel(), prefix, "Complete the Raven's progressive matrix:"
+        return s
+
+    def kwargs(self, line):
+        a = self.args
+        n = line["n"]
+        k = {"n": n, "add_angle": a.angle}
+        if self.style == "ibm-2025":  # 2ada9bb's solver passes neither nshow nor the switches
+            k.update(nshow=n if a.rows_shown == "all" else int(a.rows_shown),
+                     offset=not a.no_offsets, scaling=not a.no_scaling)
+        return k
+
+    def nconf(self, line):
+        return line["nconf"]
+
+    def entangled(self, line, seed):
+        import numpy as np
+        a, k, s = self.args, self.kwargs(line), self.solver(self.prefix())
+        if self.style == "ibm-2025":
+            k.update(nconf=self.nconf(line), uncertainty=a.uncertainty,
+                     maxval_uncert=a.uncertainty_range or line["values"])
+        if seed is not None:
+            np.random.seed(seed)
+        try:
+            s._merge(line["sample"], line["configuration"], [], **k)
+        except Recorded as r:
+            query = r.args[0]
+        rpm = self.rpm.RPM(line["sample"], line["configuration"], **k) if seed is None else None
+        return query, rpm
+
+    def prefix(self):
+        return self.args.prefix if self.args.prefix is not None else "Only return the missing numbers!\n"
+
+    def text(self, line, seed):
+        query, rpm = self.entangled(line, seed)
+        if rpm is None:  # uncertain values: a second RPM would draw anew; parse the query instead
+            context, _, answers = query["prompt"][len(self.prefix()):].partition("\nAnswer set:\n")
+            choices = [c.split(": ", 1)[1] for c in answers.split("\n")]
+        else:
+            context, choices = rpm.context, rpm.choices
+        return {"system": query["system"], "prompt": query["prompt"], "context": context,
+                "choices": [str(c) for c in choices]}
+
+    def disentangled(self, line):
+        k = self.kwargs(line)
+        if self.style == "ibm-2025":
+            k.update(nconf=self.nconf(line))
+        rpm = self.rpm.RPM(line["sample"], line["configuration"], **k)
+        names = line["names"]
+        out = []
+        for c, component in enumerate(rpm.components):
+            for name, branch in component.branches.items():
+                out.append({"component": names[c], "attribute": name,
+                            "system": "Complete the Raven's progressive matrix:",
+                            "prompt": self.branch_query(branch), "context": branch.context,
+                            "choices": [str(x) for x in branch.choices]})
+        return {"prompts": out}
+
+    def branch_query(self, branch):
+        """The query their `_split` sends for one branch (it builds them inline, so the loop body is
+        run here on a one-branch component)."""
+        s = self.solver(self.prefix())
+        fake = types.SimpleNamespace(components=[types.SimpleNamespace(branches={"b": branch})],
+                                     choices=branch.choices)
+        original = self.disc.RPM
+        self.disc.RPM = lambda *a, **k: fake
+        try:
+            s._split({"rpm": []}, "x", [], **{})
+        except Recorded as r:
+            return r.args[0]["prompt"]
+        finally:
+            self.disc.RPM = original
+        raise RuntimeError("their _split sent no query")
+
+
+class LmRavenRunner:
+    def __init__(self, code_dir, args):
+        self.ns, self.args = lm_raven_classes(code_dir), args
+
+    def solver(self):
+        s = self.ns["Solver"]("gpt-recording")
+        s._gpt = lambda prompt: prompt
+        if self.args.prefix is not None:
+            s.prefix = self.args.prefix
+        return s
+
+    def rows(self):
+        return int(self.args.rows_shown)
+
+    def text(self, line, _seed):
+        sample, config = line["sample"], line["configuration"]
+        s = self.solver()
+        prompts = s._merge(sample, config, n=self.rows(), add_angle=self.args.angle)
+        rpm = self.ns["RPM"](sample, config, n=self.rows(), add_angle=self.args.angle)
+        return {"context": rpm.context, "choices": [str(c) for c in rpm.choices],
+                "choice_prompts": prompts}
+
+    def disentangled(self, line):
+        sample, config = line["sample"], line["configuration"]
+        prompts = self.solver()._split(sample, config, n=self.rows(), add_angle=self.args.angle)
+        rpm = self.ns["RPM"](sample, config, n=self.rows(), add_angle=self.args.angle)
+        names = line["names"]
+        out = []
+        for c, component in enumerate(rpm.components):
+            for name, branch in component.branches.items():
+                out.append({"component": names[c], "attribute": name, "context": branch.context,
+                            "choices": [str(x) for x in branch.choices],
+                            "choice_prompts": prompts[c][name]})
+        return {"prompts": out}
+
+
+PROMPT_FIELDS = ("component", "attribute", "system", "prompt", "context", "choices",
+                 "choice_prompts")
+
+
+def prompt_fields(line):
+    """The prompt-bearing fields of an export line, in a fixed layout (what the hashes cover)."""
+    def pick(d):
+        return [[k, d[k]] for k in PROMPT_FIELDS if k in d]
+    if "prompts" in line:
+        return [pick(p) for p in line["prompts"]]
+    return pick(line)
+
+
+def line_hash(line):
+    text = json.dumps(prompt_fields(line), ensure_ascii=False, separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def expect(args):
+    runner = (LmRavenRunner(args.code, args) if args.style == "lm-raven"
+              else IbmRunner(args.code, args.style, args))
+    seeds = None
+    if args.seeds_from:
+        seeds = {}
+        for raw in open(args.seeds_from):
+            j = json.loads(raw)
+            seeds[j["id"]] = j.get("uncertainty_seed")
+    out = open(args.output, "w") if args.output else sys.stdout
+    for line in problems_of(args.json_export):
+        with contextlib.redirect_stdout(io.StringIO()):
+            if args.format == "text-disentangled":
+                fields = runner.disentangled(line)
+            else:
+                fields = runner.text(line, seeds.get(line["id"]) if seeds else None)
+        print(json.dumps({"id": line["id"], **fields}, ensure_ascii=False), file=out)
+
+
+def hash_file(args):
+    for raw in open(args.export):
+        print(line_hash(json.loads(raw)))
+
+
+# --- The conformance fixture (tests/fixtures/prompts): cases.json names the cases, expected.json
+# holds their code's prompts as hashes; tests/python/test_prompt_conformance.py checks rave's. ---
+
+CASES = "tests/fixtures/prompts/cases.json"
+
+
+def case_name(case):
+    return " ".join([case["set"], case["style"], case["format"], *case["flags"]])
+
+
+def case_configs(doc, case, set_path):
+    """The configurations a case covers: its list, or every folder of a generated set."""
+    import os
+    wanted = case.get("configs")
+    if isinstance(wanted, str):
+        return doc[wanted]
+    if wanted:
+        return wanted
+    if set_path.endswith(".json"):
+        return ["center_single"]
+    return sorted(d for d in os.listdir(set_path) if os.path.isdir(os.path.join(set_path, d)))
+
+
+def make_sets(doc, rave, root, workdir):
+    """Each set of cases.json: generated by `rave` into workdir, or a file of the repository."""
+    import os
+    import subprocess
+    out = {}
+    for name, recipe in doc["sets"].items():
+        if isinstance(recipe, str):
+            out[name] = os.path.join(root, recipe)
+            continue
+        out[name] = os.path.join(workdir, name)
+        subprocess.run([rave, *recipe, "-o", out[name], "-j", "2"], check=True,
+                       capture_output=True)
+    return out
+
+
+def export_input(set_path, config):
+    import os
+    return set_path if set_path.endswith(".json") else os.path.join(set_path, config)
+
+
+def rave_export(rave, case, source, out_file, fmt=None, style=True):
+    import subprocess
+    argv = [rave, "export", source, "-f", fmt or case["format"], "-o", out_file]
+    if style:
+        argv += ["--style", case["style"], *case["flags"]]
+    subprocess.run(argv, check=True, capture_output=True)
+    return out_file
+
+
+def fixture(args):
+    """expected.json from their code at the named commits (outside the repository)."""
+    import os
+    import subprocess
+    import tempfile
+    doc = json.load(open(os.path.join(args.root, CASES)))
+    codes = {"ibm-2025": args.ibm_2025, "ibm-2024": args.ibm_2024, "lm-raven": args.lm_raven}
+    expected = {}
+    with tempfile.TemporaryDirectory() as work:
+        sets = make_sets(doc, args.rave, args.root, work)
+        for n, case in enumerate(doc["cases"]):
+            per_config = expected.setdefault(case_name(case), {})
+            for config in case_configs(doc, case, sets[case["set"]]):
+                source = export_input(sets[case["set"]], config)
+                tag = os.path.join(work, f"{n}-{config}")
+                ours = rave_export(args.rave, case, source, tag + ".rave.jsonl")
+                theirs_in = source if source.endswith(".json") else rave_export(
+                    args.rave, case, source, tag + ".json.jsonl", fmt="json", style=False)
+                flags, skip = [], False
+                for f in case["flags"]:  # the seeds come from rave's lines
+                    if skip or f == "--uncertainty-seed":
+                        skip = not skip
+                        continue
+                    flags.append(f)
+                subprocess.run([sys.executable, __file__, "expect", theirs_in, "--style",
+                                case["style"], "--code", codes[case["style"]], "-f",
+                                case["format"], *flags, "--seeds-from", ours, "-o",
+                                tag + ".theirs.jsonl"], check=True)
+                theirs = [line_hash(json.loads(r)) for r in open(tag + ".theirs.jsonl")]
+                mine = [line_hash(json.loads(r)) for r in open(ours)]
+                differ = sum(a != b for a, b in zip(theirs, mine)) + abs(len(theirs) - len(mine))
+                print(f"{case_name(case)} / {config}: {len(theirs)} problems, {differ} differ "
+                      "from rave's", file=sys.stderr)
+                per_config[config] = theirs
+    with open(os.path.join(args.root, "tests/fixtures/prompts/expected.json"), "w") as f:
+        json.dump({"about": "scripts/prompt_reference.py fixture; tests/fixtures/prompts/cases.json",
+                   "cases": expected}, f, indent=0)
+        f.write("\n")
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    sub = p.add_subparsers(dest="command", required=True)
+    e = sub.add_parser("expect", help="their code's prompts for a rave json export")
+    e.add_argument("json_export", help="a rave `export -f json` file, or an IBM problem .json")
+    e.add_argument("--style", required=True, choices=["ibm-2025", "ibm-2024", "lm-raven"])
+    e.add_argument("--code", required=True, help="their checkout at the style's commit")
+    e.add_argument("-f", "--format", default="text", choices=["text", "text-disentangled"])
+    e.add_argument("--rows-shown", default="3")
+    e.add_argument("--no-offsets", action="store_true")
+    e.add_argument("--no-scaling", action="store_true")
+    e.add_argument("--angle", action="store_true")
+    e.add_argument("--uncertainty", type=float)
+    e.add_argument("--uncertainty-range", type=int, default=0)
+    e.add_argument("--prefix")
+    e.add_argument("--seeds-from", help="a rave text export whose lines carry uncertainty_seed")
+    e.add_argument("-o", "--output")
+    h = sub.add_parser("hash", help="one short hash of the prompt fields per line")
+    h.add_argument("export")
+    x = sub.add_parser("fixture", help="tests/fixtures/prompts/expected.json from their code")
+    x.add_argument("--rave", required=True, help="the rave executable")
+    x.add_argument("--root", default=".", help="the repository")
+    x.add_argument("--ibm-2025", required=True, help="IBM's code at 5b3c5e4")
+    x.add_argument("--ibm-2024", required=True, help="IBM's code at 2ada9bb")
+    x.add_argument("--lm-raven", required=True, help="lm-raven at 500e6f7")
+    args = p.parse_args()
+    {"expect": expect, "hash": hash_file, "fixture": fixture}[args.command](args)
+
+
+if __name__ == "__main__":
+    main()
