@@ -21,9 +21,25 @@ import json, sys
 for line in open(sys.argv[1]):
     j = json.loads(line)
     assert list(j)[:5] == ["id", "configuration", "split", "answer", "verdict"], list(j)
-    assert j["prompt"].startswith(j["context"]) and len(j["choices"]) == 8
-    assert j["prompt"].endswith("Correct Answer #")
+    answers = "\n".join(f"Answer #{k}: {c}" for k, c in enumerate(j["choices"]))
+    assert len(j["choices"]) == 8 and j["style"] == "ibm-2025", j
+    assert j["system"] == "Complete the Raven'"'"'s progressive matrix:", j["system"]
+    assert j["prompt"] == "Only return the missing numbers!\n" + j["context"] + "\nAnswer set:\n" + answers
 ' "$work/text.jsonl" || fail "export text fields"
+[[ $(run "$rave" export "$work/set" --style ibm-2024 -o "$work/text24.jsonl") == 0 ]] || fail "export ibm-2024: $(cat "$work/err")"
+[[ $(run "$rave" export "$work/set" --style lm-raven --rows-shown 1 -o "$work/lm.jsonl") == 0 ]] || fail "export lm-raven: $(cat "$work/err")"
+"$py" -c '
+import json, sys
+for a, b in zip(open(sys.argv[1]), open(sys.argv[2])):
+    old, lm = json.loads(a), json.loads(b)
+    assert old["prompt"].startswith("Only return the missing numbers!\n" + old["context"] + "\nSelect the correct")
+    assert old["prompt"].endswith("\nCorrect Answer #")
+    assert "prompt" not in lm and len(lm["choice_prompts"]) == 8 and not lm["context"].startswith("row")
+    assert lm["choice_prompts"][3] == "let'"'"'s think step by step. " + lm["context"] + lm["choices"][3]
+' "$work/text24.jsonl" "$work/lm.jsonl" || fail "export styles ibm-2024 and lm-raven"
+[[ $(run "$rave" export "$work/set" --style ibm-2024 --no-offsets) == 2 ]] || fail "ibm-2024 --no-offsets: exit code"
+grep -q -- "--no-offsets" "$work/err" || fail "ibm-2024 --no-offsets not named: $(cat "$work/err")"
+[[ $(run "$rave" export "$work/set" --style lm-raven --rows-shown 4) == 2 ]] || fail "lm-raven 4 rows: exit code"
 [[ $(run "$rave" export "$work/set" -f text-disentangled --no-answer --drop-ambiguous -o "$work/dis.jsonl") == 0 ]] ||
   fail "export disentangled: $(cat "$work/err")"
 grep -q '"answer"' "$work/dis.jsonl" && fail "--no-answer left an answer"
@@ -153,20 +169,43 @@ grep -q "empty: no problems here" "$work/err" || fail "empty set: $(cat "$work/e
 [[ $(run "$rave" export "$work/empty") == 1 ]] || fail "export of an empty folder: exit code"
 
 # Variants (docs/variants.md): a 4 x 4 set with confounders exports its variant, 15 context panels
-# and every verdict; --smooth writes distributions; a smoothing outside (0, 1] is one line, exit 2.
+# and every verdict; IBM's uncertain values with a seed per line; an uncertainty outside [0, 1] is
+# one line, exit 2.
 [[ $(run "$rave" generate -n 3 -o "$work/grid4" -c center,2x2 --grid 4 --confounders 1 --symbolic-only) == 0 ]] ||
   fail "generate grid 4: $(cat "$work/err")"
-[[ $(run "$rave" export "$work/grid4" -f json --smooth 0.8 -o "$work/grid4.jsonl") == 0 ]] ||
+[[ $(run "$rave" export "$work/grid4" -f json -o "$work/grid4.jsonl") == 0 ]] ||
   fail "export grid 4: $(cat "$work/err")"
+[[ $(run "$rave" export "$work/grid4/center_single" --no-offsets --uncertainty 0.8 --rows-shown all \
+       -o "$work/grid4u.jsonl") == 0 ]] || fail "export grid 4 uncertain: $(cat "$work/err")"
 "$py" -c '
-import json, sys
+import json, re, sys
 for line in open(sys.argv[1]):
     j = json.loads(line)
     assert j["variant"]["grid"] == 4 and len(j["context"]) == 15 and j["verdict"] in ("unique", "ambiguous"), j["id"]
     e = j["context"][0][0]["entities"][0]
-    assert len(e["confounders"]) == 1 and e["smoothed"]["color"][0] == [e["color"], 0.8], e
-' "$work/grid4.jsonl" || fail "export of a 4 x 4 set"
-[[ $(run "$rave" export "$work/grid4" --smooth 1.5) == 2 ]] || fail "--smooth 1.5: exit code"
-grep -q -- "--smooth" "$work/err" || fail "--smooth 1.5 not named: $(cat "$work/err")"
+    assert len(e["confounders"]) == 1, e
+for line in open(sys.argv[2]):
+    j = json.loads(line)
+    assert isinstance(j["uncertainty_seed"], int) and j["context"].count("; row ") == 3, j["context"][:80]
+    value = r"<\d\.\d\d::[-\d.]+,\d\.\d\d::[-\d.]+,\d\.\d\d::[-\d.]+>"
+    assert re.fullmatch(r"\((" + value + ",){3}" + value + r"\)", j["choices"][0]), j["choices"][0]
+' "$work/grid4.jsonl" "$work/grid4u.jsonl" || fail "export of a 4 x 4 set"
+[[ $(run "$rave" export "$work/grid4" --uncertainty 1.5) == 2 ]] || fail "--uncertainty 1.5: exit code"
+grep -q -- "--uncertainty" "$work/err" || fail "--uncertainty 1.5 not named: $(cat "$work/err")"
+
+# IBM's own files (docs/evaluation.md#ibms-json-files): solved and exported as their problems.
+ibm="$src/tests/fixtures/ibm/center_single_shuffle_n_10_maxval_1000_nconf_3.json"
+[[ $(run "$rave" solve "$ibm") == 0 ]] || fail "solve IBM json: $(cat "$work/err")"
+grep -q "accuracy 100.00% on the 3 of 3" "$work/out" || fail "solve IBM json: $(cat "$work/out")"
+[[ $(run "$rave" export "$ibm" --no-offsets -o "$work/ibm.jsonl") == 0 ]] || fail "export IBM json: $(cat "$work/err")"
+"$py" -c '
+import json, sys
+ids = [json.loads(l)["id"] for l in open(sys.argv[1])]
+splits = [json.loads(l)["split"] for l in open(sys.argv[1])]
+assert ids == ["0", "1", "8000"] and splits == ["train", "train", "test"], (ids, splits)
+' "$work/ibm.jsonl" || fail "export IBM json: ids and splits"
+echo '{"0": {"rpm": [[{"Type": "3"}]], "target": 1}}' > "$work/broken_ibm.json"
+[[ $(run "$rave" solve "$work/broken_ibm.json") == 1 ]] || fail "broken IBM json: exit code"
+grep -q 'broken_ibm.json:problem "0" rpm' "$work/err" || fail "broken IBM json: $(cat "$work/err")"
 
 finish "evaluation CLI"

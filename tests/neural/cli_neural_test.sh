@@ -20,7 +20,7 @@ grep -q "^epoch 2/2 " "$work/out" && ! grep -q "^epoch 1/2 " "$work/out" || fail
 [[ $(run "$rave" eval "$work/run/best.pt" -d "$work/data" -j 1 --chart "$work/acc.png" --csv "$work/acc.csv" \
       --predictions "$work/pred.jsonl") == 0 ]] || fail "eval: $(cat "$work/err")"
 grep -q "^| CNN+DRT |" "$work/out" || fail "eval table: $(cat "$work/out")"
-grep -q "^| Solver | 100.00 |" "$work/out" && grep -q "^| Context-blind |" "$work/out" || fail "eval references: $(cat "$work/out")"
+grep -q "^| Solver | 100.00 \[[0-9.]*, 100.00\] |" "$work/out" && grep -q "^| Context-blind |" "$work/out" || fail "eval references: $(cat "$work/out")"
 eval_avg=$(awk -F'|' '/^\| CNN\+DRT \|/ {gsub(/ /, "", $3); print $3}' "$work/out")
 [[ -s "$work/acc.png" && $(head -c 4 "$work/acc.png" | tail -c 3) == PNG ]] || fail "chart is not a PNG"
 grep -q "^model,note,seeds,Avg,Avg_sd,Avg_ci95_low,Avg_ci95_high,Center," "$work/acc.csv" || fail "csv header"
