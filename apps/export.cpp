@@ -8,6 +8,7 @@
 
 #include "apps/cli_util.hpp"
 #include "apps/commands.hpp"
+#include "apps/python_forward.hpp"
 #include "common/atomic_file.hpp"
 #include "common/error.hpp"
 #include "evaluation/export.hpp"
@@ -41,7 +42,8 @@ int parse_rows(const std::string& text) {
 evaluation::ExportOptions export_options(const ExportArgs& a) {
   const auto format = evaluation::parse_format(a.format);
   if (!format)
-    throw UsageError("--format must be text, text-disentangled or json, not '" + a.format + "'");
+    throw UsageError("--format must be text, text-disentangled, json or hf, not '" + a.format +
+                     "'");
   const auto style = evaluation::parse_style(a.style);
   if (!style)
     throw UsageError("--style must be ibm-2025, ibm-2024 or lm-raven, not '" + a.style + "'");
@@ -67,7 +69,21 @@ evaluation::ExportOptions export_options(const ExportArgs& a) {
           .text = text};
 }
 
-int run_export(const ExportArgs& a) {
+// `-f hf`: the Python package writes the hub's parquet (rave.hf); the text and json flags do not
+// apply there.
+[[noreturn]] void run_hf_export(const ExportArgs& a, const CLI::App& cmd) {
+  for (const char* flag :
+       {"--style", "--rows-shown", "--no-offsets", "--no-scaling", "--angle", "--uncertainty",
+        "--uncertainty-range", "--uncertainty-seed", "--prefix", "--answers-shuffled",
+        "--answer-first", "--no-answer", "--drop-ambiguous"})
+    if (cmd.count(flag) > 0) throw UsageError(std::string(flag) + " does not apply to --format hf");
+  if (a.output.empty() || a.output == "-")
+    throw UsageError("--format hf writes a folder of parquet shards: give it with -o OUT");
+  exec_python_rave({"export-hf", a.data, "-o", a.output});
+}
+
+int run_export(const ExportArgs& a, const CLI::App& cmd) {
+  if (a.format == "hf") run_hf_export(a, cmd);
   const evaluation::ExportOptions o = export_options(a);
   std::string lines;
   const evaluation::ExportCounts n = evaluation::export_set(a.data, o, a.threads, lines);
@@ -121,13 +137,16 @@ Runner add_export(CLI::App& app) {
       "Write a set of problems as JSON Lines for language models and other pipelines: one object\n"
       "per problem with its id, configuration, split, answer and the solver's verdict, and the\n"
       "problem as the text prompt of IBM's or lm-raven's code (text), one prompt per branch\n"
-      "(text-disentangled), or the symbolic panels as plain data (json). Reads rave's folders and\n"
-      "IBM's I-RAVEN-X JSON. docs/evaluation.md has the formats.");
+      "(text-disentangled), or the symbolic panels as plain data (json); or a dataset folder as\n"
+      "Hugging Face parquet shards in HuggingFaceM4/RAVEN's schema (hf: python -m rave export-hf,\n"
+      "which takes --configs and --shard-rows). Reads rave's folders and IBM's I-RAVEN / "
+      "I-RAVEN-X\n"
+      "JSON. docs/evaluation.md has the formats.");
   cmd->add_option("data", a->data,
                   "Folder of problems (.xml with the .npz beside it, or .asig), one file, or an "
                   "IBM I-RAVEN-X .json")
       ->required();
-  cmd->add_option("--format,-f", a->format, "text | text-disentangled | json")
+  cmd->add_option("--format,-f", a->format, "text | text-disentangled | json | hf")
       ->capture_default_str();
   cmd->add_option("-o,--output", a->output, "Output file (JSON Lines; default standard output)");
   add_prompt_options(cmd, *a);
@@ -143,7 +162,7 @@ Runner add_export(CLI::App& app) {
   cmd->add_option("-j,--jobs", a->threads, "Worker threads")
       ->capture_default_str()
       ->check(CLI::PositiveNumber);
-  return [a] { return run_export(*a); };
+  return [a, cmd] { return run_export(*a, *cmd); };
 }
 
 }  // namespace rave::apps

@@ -193,6 +193,11 @@ for line in open(sys.argv[2]):
 [[ $(run "$rave" export "$work/grid4" --uncertainty 1.5) == 2 ]] || fail "--uncertainty 1.5: exit code"
 grep -q -- "--uncertainty" "$work/err" || fail "--uncertainty 1.5 not named: $(cat "$work/err")"
 
+# The hub's parquet (python -m rave export-hf behind rave export -f hf).
+[[ $(run "$rave" export "$work/set" -f hf -o "$work/hub") == 0 ]] || fail "export -f hf: $(cat "$work/err")"
+[[ -s "$work/hub/README.md" ]] && compgen -G "$work/hub/center_single/*.parquet" >/dev/null || fail "export -f hf: no shards"
+[[ $(run "$rave" export "$work/set" -f hf --angle -o "$work/hub2") == 2 ]] || fail "export -f hf --angle: exit code"
+
 # IBM's own files (docs/evaluation.md#ibms-json-files): solved and exported as their problems.
 ibm="$src/tests/fixtures/ibm/center_single_shuffle_n_10_maxval_1000_nconf_3.json"
 [[ $(run "$rave" solve "$ibm") == 0 ]] || fail "solve IBM json: $(cat "$work/err")"
