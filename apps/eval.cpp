@@ -70,20 +70,9 @@ std::filesystem::path predictions_path(const EvalArgs& a, const std::string& che
 // context-blind rows beside), else from the models' own counts.
 evaluation::Report make_report(const EvalArgs& a, const std::vector<evaluation::LabeledFile>& files,
                                const std::vector<neural::EvalResult>& results) {
-  if (!engine::collect_problem_files({a.data}).empty()) {
-    const auto key = evaluation::AnswerKey::load(a.data, a.threads);
-    return evaluation::build_report(key, files, {}, a.seeds, !a.no_solver);
-  }
-  std::fprintf(stderr, "rave eval: no .xml files in %s: no solver or context-blind rows\n",
-               a.data.c_str());
-  evaluation::Report report{
-      .protocol = "multiple-choice", .data = a.data, .rows = {}, .outside = 0};
-  for (std::size_t i = 0; i < files.size(); ++i)
-    report.rows.push_back(
-        evaluation::file_row(evaluation::counts_score(files[i].label, results[i].accuracy.correct,
-                                                      results[i].accuracy.total),
-                             a.checkpoints[i]));
-  return report;
+  std::vector<neural::AccuracyByConfig> counts;
+  for (const auto& r : results) counts.push_back(r.accuracy);
+  return answers_report(a.data, files, counts, a.threads, a.seeds, !a.no_solver);
 }
 
 int run_eval(const EvalArgs& args) {
@@ -94,7 +83,7 @@ int run_eval(const EvalArgs& args) {
     results.push_back(neural::evaluate(o));
     const neural::EvalResult& r = results.back();
     const std::string label = label_of(r, o.candidates_only.value_or(r.info.candidates_only));
-    files.push_back({label, prediction_file(args.data, r, label)});
+    files.push_back({label, prediction_file(args.data, r.predictions, label)});
     files.back().file.file = checkpoint;
     if (!args.predictions.empty())
       write_file_atomic(predictions_path(args, checkpoint),

@@ -21,8 +21,15 @@ evaluation::Report counts_report(const std::string& label, const neural::Accurac
 /// A checkpoint's answers as predictions: ids relative to `data`, the argmax as the answer, the 8
 /// logits as scores.
 evaluation::PredictionFile prediction_file(const std::filesystem::path& data,
-                                           const neural::EvalResult& result,
+                                           const std::vector<neural::ProblemScores>& answers,
                                            const std::string& model);
+/// The report of models' answers (`files`), as `rave score` makes it, against the answer key of
+/// `data` (with the solver and context-blind rows when `references`) where it holds problem files;
+/// else (a folder of npz alone) one row per file from `counts`, with a note on stderr.
+evaluation::Report answers_report(const std::filesystem::path& data,
+                                  const std::vector<evaluation::LabeledFile>& files,
+                                  const std::vector<neural::AccuracyByConfig>& counts, int threads,
+                                  bool seeds, bool references);
 /// The same as JSON Lines, each line naming the model.
 std::string predictions_jsonl(const evaluation::PredictionFile& file, const std::string& model);
 /// Learning curves of a run: train/val accuracy (%) per epoch.

@@ -3,10 +3,12 @@
 // test.md/.csv go to --out.
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
+#include <thread>
 
 #include "apps/cli_util.hpp"
 #include "apps/commands.hpp"
@@ -109,6 +111,20 @@ void print_epoch(const neural::EpochMetrics& m, int epochs) {
   std::fflush(stdout);
 }
 
+// best.pt on the test split as `rave eval` reports it (scored against the data's answer key, the
+// solver and context-blind rows beside); from the counts alone when the ranks' sharded pass kept
+// no answers.
+evaluation::Report test_report(const neural::TrainOptions& o, const std::string& name,
+                               const neural::TrainResult& r) {
+  const std::string note = o.out.filename().string();
+  if (r.test_predictions.empty()) return counts_report(name, r.test, note);
+  evaluation::LabeledFile file{name, prediction_file(o.data, r.test_predictions, name)};
+  file.file.file = (o.out / "best.pt").string();
+  const int threads =
+      o.threads > 0 ? o.threads : static_cast<int>(std::thread::hardware_concurrency());
+  return answers_report(o.data, {file}, {r.test}, std::max(threads, 1), false, true);
+}
+
 // Rank 0 of a data-parallel run reports; the other ranks train silently.
 int run_train(const TrainArgs& args) {
   const neural::TrainOptions o = to_options(args);
@@ -138,7 +154,7 @@ int run_train(const TrainArgs& args) {
       "%s: %lld parameters, %zu/%zu/%zu train/val/test problems, best epoch %d (val %.2f%%)\n",
       name.c_str(), static_cast<long long>(r.parameters), r.train_problems, r.val_problems,
       r.test_problems, r.best_epoch, 100 * r.best_val_accuracy);
-  const evaluation::Report report = counts_report(name, r.test, o.out.filename().string());
+  const evaluation::Report report = test_report(o, name, r);
   const std::string table = evaluation::report_table(report);
   std::printf("test accuracy (%%) of best.pt:\n%s", table.c_str());
   write_file_atomic(o.out / "test.md", std::string_view(table));

@@ -314,14 +314,16 @@ class Run {
       internal::load_weights(chosen, best_, *model_);
     }
     if (group_) group_->broadcast(replicated_state(*model_));
-    const EvalTotals test =
-        evaluate_files(*model_, files_.test, eval_pipe_, {device_, o_.precision, group_.get()},
+    EvalTotals test =
+        evaluate_files(*model_, files_.test, eval_pipe_,
+                       {device_, o_.precision, group_.get(), /*keep_scores=*/group_ == nullptr},
                        {.phase = "test", .epochs = o_.epochs}, progress);
     return {info_.history,
             info_.best_epoch,
             info_.best_val_accuracy,
             test.accuracy,
             test.mean_loss(),
+            std::move(test.predictions),
             best_,
             device_.str(),
             parameter_count(*model_),

@@ -119,6 +119,17 @@ struct RunSettings {
   friend bool operator==(const RunSettings&, const RunSettings&) = default;
 };
 
+/// One answer logit per candidate.
+inline constexpr std::size_t kAnswerLogits = engine::kCandidates;
+
+/// One problem's answer scores from an evaluation.
+struct ProblemScores {
+  std::filesystem::path file;  ///< the .npz
+  engine::ConfigId config = engine::ConfigId::kCenterSingle;
+  std::array<float, kAnswerLogits> logits{};  ///< the model's answer logits, candidate order
+  int answer = 0;                             ///< the highest logit (lowest index on ties)
+};
+
 /// What a run produced.
 struct TrainResult {
   std::vector<EpochMetrics> history;  ///< every epoch, resumed ones included
@@ -126,6 +137,9 @@ struct TrainResult {
   double best_val_accuracy = 0;
   AccuracyByConfig test;  ///< best.pt on the test split
   double test_loss = 0;   ///< mean cross-entropy
+  /// best.pt's answers per test problem, in file order (one process; empty with several ranks,
+  /// whose passes are sharded).
+  std::vector<ProblemScores> test_predictions;
   std::filesystem::path best_checkpoint;
   std::string device;  ///< "cpu" or "cuda:K"
   std::int64_t parameters = 0;
@@ -176,16 +190,6 @@ struct EvalOptions {
   std::optional<ModelKind> expect_model = {};  ///< InputError if the checkpoint holds another model
 };
 
-/// One answer logit per candidate.
-inline constexpr std::size_t kAnswerLogits = engine::kCandidates;
-
-/// One problem's answer scores from an evaluation.
-struct ProblemScores {
-  std::filesystem::path file;  ///< the .npz
-  engine::ConfigId config = engine::ConfigId::kCenterSingle;
-  std::array<float, kAnswerLogits> logits{};  ///< the model's answer logits, candidate order
-  int answer = 0;                             ///< the highest logit (lowest index on ties)
-};
 
 /// Accuracy per configuration of one checkpoint.
 struct EvalResult {

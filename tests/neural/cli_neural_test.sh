@@ -21,6 +21,11 @@ grep -q "^epoch 2/2 " "$work/out" && ! grep -q "^epoch 1/2 " "$work/out" || fail
       --predictions "$work/pred.jsonl") == 0 ]] || fail "eval: $(cat "$work/err")"
 grep -q "^| CNN+DRT |" "$work/out" || fail "eval table: $(cat "$work/out")"
 grep -q "^| Solver | 100.00 \[[0-9.]*, 100.00\] |" "$work/out" && grep -q "^| Context-blind |" "$work/out" || fail "eval references: $(cat "$work/out")"
+# rave train's own table (test.md, of best.pt after epoch 2) is rave eval's, the unique column included.
+row() { grep "^| CNN+DRT |" "$1" | sed 's/| [^|]* |$//'; }
+[[ -n "$(row "$work/out")" && "$(row "$work/out")" == "$(row "$work/run/test.md")" ]] ||
+  fail "train's test table differs from eval's: $(row "$work/run/test.md") vs $(row "$work/out")"
+grep "^| CNN+DRT |" "$work/run/test.md" | grep -q "| - |" && fail "train's test table lacks the unique column"
 eval_avg=$(awk -F'|' '/^\| CNN\+DRT \|/ {gsub(/ /, "", $3); print $3}' "$work/out")
 [[ -s "$work/acc.png" && $(head -c 4 "$work/acc.png" | tail -c 3) == PNG ]] || fail "chart is not a PNG"
 grep -q "^model,note,seeds,Avg,Avg_sd,Avg_ci95_low,Avg_ci95_high,Center," "$work/acc.csv" || fail "csv header"
