@@ -34,9 +34,9 @@ std::filesystem::path temp_path_for(const std::filesystem::path& path) {
   throw InputError(path.string(), "", what + ": " + std::strerror(err));
 }
 
-}  // namespace
-
-void write_file_atomic(const std::filesystem::path& path, std::span<const char> bytes) {
+// `bytes` in a temporary file beside `path`, whose name it returns.
+std::filesystem::path write_temporary(const std::filesystem::path& path,
+                                      std::span<const char> bytes) {
   const auto temp = temp_path_for(path);
   std::FILE* out = std::fopen(temp.c_str(), "wb");
   if (out == nullptr) fail(path, "cannot create file", errno);
@@ -48,6 +48,22 @@ void write_file_atomic(const std::filesystem::path& path, std::span<const char> 
     std::remove(temp.c_str());
     fail(path, "cannot write file", wrote ? close_err : write_err);
   }
+  return temp;
+}
+
+}  // namespace
+
+bool create_file_exclusive(const std::filesystem::path& path, std::string_view text) {
+  const auto temp = write_temporary(path, std::span<const char>(text.data(), text.size()));
+  const bool linked = ::link(temp.c_str(), path.c_str()) == 0;
+  const int err = errno;
+  std::remove(temp.c_str());
+  if (!linked && err != EEXIST) fail(path, "cannot create file", err);
+  return linked;
+}
+
+void write_file_atomic(const std::filesystem::path& path, std::span<const char> bytes) {
+  const auto temp = write_temporary(path, bytes);
   if (std::rename(temp.c_str(), path.c_str()) != 0) {
     const int err = errno;
     std::remove(temp.c_str());

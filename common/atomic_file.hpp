@@ -18,6 +18,10 @@ namespace rave {
 /// Writes `bytes` to `path` atomically (temp file + fsync-free flush + rename). The temporary file
 /// is `.<name>.tmp.<pid>.<n>` beside `path`; a process killed by SIGKILL leaves it behind.
 void write_file_atomic(const std::filesystem::path& path, std::span<const char> bytes);
+/// Creates `path` with `text`, complete or not at all, unless it exists: returns false then (the
+/// file is written beside it and hard-linked into place, so of several processes exactly one
+/// creates it, local or NFS).
+bool create_file_exclusive(const std::filesystem::path& path, std::string_view text);
 /// Whether a file name (no folder) is one of write_file_atomic's temporary names.
 bool is_temporary_name(std::string_view file_name);
 /// Convenience overload for text.

@@ -46,18 +46,27 @@ bool still_linked(int fd, const std::filesystem::path& path) {
 }  // namespace
 
 FolderLock::FolderLock(const std::filesystem::path& folder, const std::string& command,
-                       const std::string& name)
-    : path_(folder / name) {
-  for (;;) {
+                       const std::string& name, Mode mode)
+    : path_(folder / name), mode_(mode) {
+  const int operation = (mode == Mode::kShared ? LOCK_SH : LOCK_EX) | LOCK_NB;
+  for (int refused = 0;;) {
     fd_ = ::open(path_.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
     if (fd_ < 0)
       throw InputError(folder.string(), "",
                        std::string("cannot create the lock file: ") + std::strerror(errno));
-    if (::flock(fd_, LOCK_EX | LOCK_NB) != 0) {
+    if (::flock(fd_, operation) != 0) {
       const int err = errno;
-      const std::string holder = err == EWOULDBLOCK ? holder_of(fd_) : std::string();
+      // The last shared holder takes the lock exclusively for a moment to remove the file: a
+      // refusal from a file that goes away is tried again on the new one.
+      const bool leaving = err == EWOULDBLOCK && !still_linked(fd_, path_);
+      const std::string holder = err == EWOULDBLOCK && !leaving ? holder_of(fd_) : std::string();
       ::close(fd_);
       fd_ = -1;
+      if (leaving) continue;
+      if (err == EWOULDBLOCK && ++refused < 3) {  // a last holder between its lock and unlink
+        ::usleep(20000);
+        continue;
+      }
       if (err != EWOULDBLOCK)
         throw InputError(folder.string(), "", std::string("cannot lock: ") + std::strerror(err));
       throw InputError(folder.string(), "",
@@ -77,8 +86,9 @@ FolderLock::FolderLock(const std::filesystem::path& folder, const std::string& c
 
 FolderLock::~FolderLock() {
   if (fd_ < 0) return;
-  ::unlink(
-      path_.c_str());  // while still locked: a waiting process notices (still_linked) and retries
+  // Removed while still locked (a waiting process notices, still_linked, and retries); a shared
+  // holder removes it only when it is the last (it can take the lock exclusively).
+  if (mode_ == Mode::kExclusive || ::flock(fd_, LOCK_EX | LOCK_NB) == 0) ::unlink(path_.c_str());
   ::close(fd_);
 }
 

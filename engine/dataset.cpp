@@ -251,7 +251,8 @@ void Run::finish(DatasetManifest& manifest, internal::Journal& journal) {
   manifest.complete = true;
   write_manifest(spec_.dir / internal::state_names(spec_.shard).manifest, manifest);
   journal.remove();
-  if (spec_.shard.count > 1) internal::merge_shards(spec_.dir, manifest, spec_.shard);
+  if (spec_.shard.count == 1 || internal::merge_shards(spec_.dir, manifest, spec_.shard))
+    internal::release_parameters(spec_.dir);
 }
 
 // Temporary files of a killed run; a shard removes only its own (the others may be writing).
@@ -271,14 +272,23 @@ std::uint64_t Run::remove_temporary(const std::vector<fs::path>& folders) const 
 }
 
 DatasetReport Run::execute() {
+  // The shards of a dataset share the folder's lock and each holds its own; a whole-dataset writer
+  // holds the folder's alone. So the two kinds never write at once.
   const internal::StateNames names = internal::state_names(spec_.shard);
-  FolderLock lock(spec_.dir, joined(spec_.command, " "), names.lock);
+  const std::string command = joined(spec_.command, " ");
+  const bool sharded = spec_.shard.count > 1;
+  FolderLock folder_lock(spec_.dir, command, FolderLock::kFileName,
+                         sharded ? FolderLock::Mode::kShared : FolderLock::Mode::kExclusive);
+  std::optional<FolderLock> shard_lock;
+  if (sharded) shard_lock.emplace(spec_.dir, command, names.lock);
   std::vector<fs::path> folders{spec_.dir};
   for (ConfigId id : configs_) folders.push_back(spec_.dir / configuration(id).folder);
   DatasetReport report;
   report.removed_temporary = remove_temporary(folders);
   DatasetManifest manifest = manifest_for(spec_, configs_);
+  internal::check_parameters(spec_.dir, manifest);
   known_ = existing_records(spec_, manifest, folders);
+  internal::claim_parameters(spec_.dir, manifest);
   internal::Journal journal(spec_.dir / names.journal,
                             known_);  // before rave.json drops its file list
   journal_ = &journal;

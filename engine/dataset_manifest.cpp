@@ -149,11 +149,13 @@ std::optional<DatasetManifest> read_manifest(const std::filesystem::path& path) 
 }
 
 std::vector<std::string> manifest_differences(const DatasetManifest& existing,
-                                              const DatasetManifest& wanted) {
+                                              const DatasetManifest& wanted,
+                                              const std::string& source) {
   std::vector<std::string> out;
   const auto differ = [&](const char* what, const std::string& have, const std::string& want) {
     if (have != want)
-      out.push_back(std::string(what) + ": " + have + " in rave.json, " + want + " in this run");
+      out.push_back(std::string(what) + ": " + have + " in " + source + ", " + want +
+                    " in this run");
   };
   differ("rave version", existing.rave_version, wanted.rave_version);
   differ("seed", std::to_string(existing.seed), std::to_string(wanted.seed));

@@ -86,12 +86,13 @@ DatasetManifest parse_manifest(const std::string& text, const std::string& file)
 void write_manifest(const std::filesystem::path& path, const DatasetManifest& manifest);
 /// Reads a manifest; nullopt when there is no file at `path`.
 std::optional<DatasetManifest> read_manifest(const std::filesystem::path& path);
-/// The parameters on which `existing` (read from a folder) and `wanted` (this run) differ, one
-/// phrase each ("seed: 7 in rave.json, 8 in this run"); empty when a run may continue the dataset.
-/// Compared: rave version, seed, answers, configurations, num_samples, val, test, compress, accept,
-/// the variant's fields and the shard.
+/// The parameters on which `existing` (read from the file `source` of a folder) and `wanted` (this
+/// run) differ, one phrase each ("seed: 7 in rave.json, 8 in this run"); empty when a run may
+/// continue the dataset. Compared: rave version, seed, answers, configurations, num_samples, val,
+/// test, compress, accept, the variant's fields and the shard.
 std::vector<std::string> manifest_differences(const DatasetManifest& existing,
-                                              const DatasetManifest& wanted);
+                                              const DatasetManifest& wanted,
+                                              const std::string& source = kManifestName);
 /// The files `manifest` lists that are missing under `root` or differ in size or CRC-32, one phrase
 /// each ("center_single/RAVEN_3_train.npz: 412402 bytes listed, 1200 found").
 std::vector<std::string> manifest_mismatches(const std::filesystem::path& root,

@@ -6,6 +6,7 @@
 #include <cerrno>
 #include <charconv>
 #include <cstring>
+#include <optional>
 #include <system_error>
 
 #include "common/atomic_file.hpp"
@@ -196,6 +197,53 @@ bool holds_problem_files(const fs::path& folder) {
       return true;
   }
   return false;
+}
+
+namespace {
+
+// What the dataset is, not how far a run has come.
+DatasetManifest parameters_of(const DatasetManifest& manifest) {
+  DatasetManifest parameters = manifest;
+  parameters.shard.clear();
+  parameters.complete = false;
+  parameters.counts = {};
+  parameters.files.clear();
+  parameters.redraws.clear();
+  return parameters;
+}
+
+// Whether the folder has a record (then `parameters` agrees with it, or InputError).
+bool agrees_with_record(const fs::path& dir, const DatasetManifest& parameters) {
+  const std::optional<DatasetManifest> kept = read_manifest(dir / kParametersName);
+  if (!kept) return false;
+  const auto differences = manifest_differences(*kept, parameters, kParametersName);
+  if (differences.empty()) return true;
+  std::string what;
+  for (const std::string& d : differences) what += (what.empty() ? "" : "; ") + d;
+  throw InputError(dir.string(), "",
+                   "another writer began this dataset with other parameters (" + what +
+                       "); run with the same ones, or choose another folder");
+}
+
+}  // namespace
+
+void check_parameters(const fs::path& dir, const DatasetManifest& manifest) {
+  agrees_with_record(dir, parameters_of(manifest));
+}
+
+void claim_parameters(const fs::path& dir, const DatasetManifest& manifest) {
+  const DatasetManifest parameters = parameters_of(manifest);
+  const fs::path record = dir / kParametersName;
+  for (int tries = 0; tries < 2; ++tries) {
+    if (agrees_with_record(dir, parameters)) return;
+    if (create_file_exclusive(record, manifest_json(parameters))) return;
+  }
+  throw InputError(record.string(), "", "appeared and went while this run started; run it again");
+}
+
+void release_parameters(const fs::path& dir) {
+  std::error_code ec;
+  fs::remove(dir / kParametersName, ec);
 }
 
 }  // namespace rave::engine::internal

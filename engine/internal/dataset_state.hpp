@@ -22,6 +22,20 @@ namespace rave::engine::internal {
 
 /// The journal's file name at the dataset root (removed when a run completes).
 inline constexpr const char* kJournalName = ".rave-journal";
+/// The dataset's parameters, recorded by the first writer of a folder (any kind) and kept until the
+/// dataset is complete (then rave.json, complete, says them).
+inline constexpr const char* kParametersName = ".rave-parameters.json";
+
+/// Records `manifest`'s parameters as the folder's (created at once, so that of writers started
+/// together exactly one does it), or checks them against the record there: InputError naming every
+/// parameter that differs. Every writer calls it before it writes a problem, so one folder never
+/// holds problems made with two sets of parameters.
+void claim_parameters(const std::filesystem::path& dir, const DatasetManifest& manifest);
+/// The check alone, when there is a record (a run checks first, so that the differing parameter is
+/// named before anything else is said of the folder, and claims once the folder is found fit).
+void check_parameters(const std::filesystem::path& dir, const DatasetManifest& manifest);
+/// Removes the record: the complete rave.json, written before, speaks for the dataset now.
+void release_parameters(const std::filesystem::path& dir);
 
 /// One finished problem: its two files and the draw kept.
 struct PairRecord {

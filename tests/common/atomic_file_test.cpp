@@ -29,6 +29,16 @@ TEST(AtomicFile, UnwritableDirectoryIsAnInputErrorNamingTheFile) {
   }
 }
 
+TEST(AtomicFile, CreateExclusiveMakesTheFileOnceAndLeavesNothingElse) {
+  const auto dir = testing::scratch_dir("atomic-exclusive");
+  EXPECT_TRUE(create_file_exclusive(dir / "r.json", "first"));
+  EXPECT_FALSE(create_file_exclusive(dir / "r.json", "second"));
+  EXPECT_EQ(read_file(dir / "r.json"), "first");
+  std::size_t files = 0;
+  for ([[maybe_unused]] const auto& entry : std::filesystem::directory_iterator(dir)) ++files;
+  EXPECT_EQ(files, 1u) << "no temporary file may survive";
+}
+
 TEST(AtomicFile, MissingFileIsAnInputError) {
   EXPECT_THROW(read_file("/nonexistent-file-for-rave"), InputError);
 }
