@@ -27,7 +27,7 @@ using EntityMarksFn = EntityMarks (*)(ConfigId config, int component, const Enti
 /// panels fitting its configuration, one rule group per component or none, no `none` entities).
 /// Unknown rules (empty `rules`) are written as no Rules element. A variant (docs/variants.md) adds
 /// `<Data>` attributes (grid, values, confounders, regime, hold_out, split), one Panel per panel
-/// and Entity `Confounders`; `marks` null (symbolic only, variants only) leaves out `real_bbox` and
+/// and Entity `Confounders`; `marks` null (symbolic only) leaves out `real_bbox` and
 /// `mask`.
 std::string write_problem_xml(const Problem& problem, EntityMarksFn marks);
 /// Reads a problem XML file; throws InputError on unreadable or malformed input. `real_bbox` and

@@ -207,8 +207,6 @@ void write_data_head(std::string& out, const Problem& problem) {
 }  // namespace
 
 std::string write_problem_xml(const Problem& problem, EntityMarksFn marks) {
-  RAVE_CHECK(marks != nullptr || !problem.variant.is_original(),
-             "the original's XML needs the entities' marks");
   const Configuration& c = configuration(problem.config);
   RAVE_CHECK(problem.rules.empty() || problem.rules.size() == c.components.size(),
              "one rule group per component, or none (unknown)");

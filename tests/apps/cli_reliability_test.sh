@@ -172,5 +172,17 @@ grep -q "val and test splits get no problem" "$work/out" || fail "-n 5: no note 
 z=np.load(sys.argv[1])
 assert z["predict"].shape==(1,), z["predict"].shape' \
   "$work/fair/center_single/RAVEN_0_train.npz" || fail "FAIR predict shape"
+# --symbolic-only alone (the original tables, 3x3): no images, XML without marks, and its resume.
+[[ $(run "$rave" generate -n 10 -c center,oig --symbolic-only -o "$work/sym") == 0 ]] || fail "--symbolic-only alone: $(cat "$work/err")"
+"$py" -c 'import numpy as np,sys
+z=np.load(sys.argv[1])
+assert "image" not in z.files and z["target"].shape == (), z.files' \
+  "$work/sym/center_single/RAVEN_0_train.npz" || fail "--symbolic-only npz"
+"$rave" generate -n 10 -c center,oig -o "$work/imgs" >/dev/null 2>&1
+sed -e 's/ real_bbox="[^"]*"//g' -e 's/ mask="[^"]*"//g' "$work/imgs/center_single/RAVEN_3_train.xml" |
+  cmp -s - "$work/sym/center_single/RAVEN_3_train.xml" || fail "--symbolic-only XML is not the full XML without its marks"
+rm "$work/sym/center_single/RAVEN_3_train.npz"
+[[ $(run "$rave" generate -n 10 -c center,oig --symbolic-only -o "$work/sym" --resume) == 0 ]] || fail "--symbolic-only --resume: $(cat "$work/err")"
+[[ $(run "$rave" check "$work/sym") == 0 ]] || fail "check of a --symbolic-only set: $(cat "$work/out" "$work/err")"
 
 finish "reliability CLI"
