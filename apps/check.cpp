@@ -15,6 +15,7 @@
 #include "apps/commands.hpp"
 #include "apps/progress.hpp"
 #include "common/error.hpp"
+#include "engine/dataset_audit.hpp"
 #include "engine/dataset_manifest.hpp"
 #include "engine/formats/problem_files.hpp"
 #include "solver/dataset_check.hpp"
@@ -26,6 +27,8 @@ struct CheckArgs {
   std::vector<std::string> paths;
   std::string backend = "heuristic";
   bool strict = false;
+  bool allow_extra = false;
+  bool no_manifest = false;
   int threads = default_threads();
 };
 
@@ -89,22 +92,40 @@ std::string joined(const std::vector<std::string>& words) {
   return out;
 }
 
-// The manifest of each folder given (docs/dataset.md): what made the dataset, and every listed file
-// checked against its size and CRC-32. Returns how many files differ (or 1 for an incomplete one).
-int check_manifests(const std::vector<std::string>& paths) {
+// Each folder given against its rave.json (engine/dataset_audit.hpp, docs/dataset.md): what made
+// the dataset, the manifest's fields and paths, every listed file's size and CRC-32, a sample made
+// again, and every file it leaves out. Returns how many defects (an unlisted file is one unless
+// --allow-extra; a folder without rave.json is one unless --no-manifest).
+int check_manifests(const CheckArgs& args) {
   int bad = 0;
-  for (const std::string& path : paths) {
+  for (const std::string& path : args.paths) {
+    std::error_code ec;
+    if (!std::filesystem::is_directory(path, ec)) continue;
     const std::filesystem::path file = std::filesystem::path(path) / engine::kManifestName;
     const std::optional<engine::DatasetManifest> m = engine::read_manifest(file);
-    if (!m) continue;
-    const auto mismatches = engine::manifest_mismatches(path, *m);
-    std::printf("%s: made by rave %s with `%s`; %zu files listed, %zu differ%s\n",
-                shown(file).c_str(), m->rave_version.c_str(), joined(m->command).c_str(),
-                m->files.size(), mismatches.size(),
-                m->complete ? "" : "; INCOMPLETE (the run did not finish: --resume it)");
-    for (const std::string& line : mismatches)
+    if (!m) {
+      if (args.no_manifest) continue;
+      std::printf(
+          "%s: no rave.json: nothing says what this folder holds (made by another tool? "
+          "--no-manifest audits its problems alone)\n",
+          shown(path).c_str());
+      ++bad;
+      continue;
+    }
+    const engine::FolderAudit a = engine::audit_folder(path, *m);
+    std::printf(
+        "%s: made by rave %s with `%s`; %zu files listed, %zu differ, %zu problems made "
+        "again; %zu unlisted\n",
+        shown(file).c_str(), m->rave_version.c_str(), joined(m->command).c_str(), a.listed,
+        a.defects.size(), a.regenerated, a.unlisted.size());
+    for (const std::string& line : a.defects)
       std::printf("%s: %s\n", shown(file).c_str(), line.c_str());
-    bad += static_cast<int>(mismatches.size()) + (m->complete ? 0 : 1);
+    for (const std::string& entry : a.unlisted)
+      std::printf("%s: not listed in rave.json%s\n",
+                  shown(std::filesystem::path(path) / entry).c_str(),
+                  args.allow_extra ? " (allowed)" : "");
+    bad += static_cast<int>(a.defects.size()) +
+           (args.allow_extra ? 0 : static_cast<int>(a.unlisted.size()));
   }
   return bad;
 }
@@ -114,7 +135,7 @@ int run_check(const CheckArgs& args) {
   if (!backend) throw UsageError("--backend must be heuristic or z3, not '" + args.backend + "'");
   const auto files = engine::collect_problem_files({args.paths.begin(), args.paths.end()});
   if (files.empty()) throw UsageError("no .xml or .asig problem files under the given paths");
-  const int manifest_defects = check_manifests(args.paths);
+  const int manifest_defects = check_manifests(args);
   Column total;
   std::array<Column, 7> cols{};
   int errors = 0;
@@ -144,17 +165,22 @@ Runner add_check(CLI::App& app) {
   auto args = std::make_shared<CheckArgs>();
   auto* cmd = app.add_subcommand(
       "check",
-      "Audit a dataset: every answer explained and ranked first by rule abduction, no distractor "
-      "that\n"
-      "satisfies the problem's own rules, no duplicate candidates; reports the rule-free ambiguous "
-      "share\n"
-      "and the context-blind shortcut's accuracy; a folder's rave.json is read and every file it "
-      "lists\n"
-      "checked (size, CRC-32). Exit code 3 when a problem or a listed file fails.");
+      "Audit a dataset: every answer explained and ranked first by rule abduction, no distractor\n"
+      "that satisfies the problem's own rules, no duplicate candidates; reports the rule-free\n"
+      "ambiguous share and the context-blind shortcut's accuracy. A folder is checked against its\n"
+      "rave.json as a gate: its fields and paths, every listed file (size, CRC-32), a sample of\n"
+      "problems made again from its parameters, and every file it does not list. Exit code 3 when\n"
+      "a problem, the manifest or the folder fails (docs/dataset.md#checking-a-dataset).");
   cmd->add_option("paths", args->paths, "Dataset folders or problem files")->required();
   cmd->add_option("--backend,-b", args->backend, "heuristic or z3")->capture_default_str();
   cmd->add_flag("--strict", args->strict,
                 "Also fail problems that are ambiguous without the rules");
+  cmd->add_flag("--allow-extra", args->allow_extra,
+                "Files and folders that rave.json does not list are reported, not failed (notes "
+                "kept beside a dataset)");
+  cmd->add_flag("--no-manifest", args->no_manifest,
+                "Audit the problems of a folder without rave.json (made by another tool) without "
+                "failing it for that");
   cmd->add_option("-j,--jobs", args->threads, "Worker threads")
       ->capture_default_str()
       ->check(jobs_range());

@@ -40,20 +40,6 @@ Json variant_json(const ManifestVariant& v) {
               {"regime", v.regime}, {"hold_out", v.hold_out}, {"symbolic_only", v.symbolic_only}};
 }
 
-// A manifest written before variants existed has no "variant": the original's.
-ManifestVariant variant_from_json(const Json& j) {
-  ManifestVariant v;
-  if (!j.contains("variant")) return v;
-  const Json& o = j.at("variant");
-  o.at("grid").get_to(v.grid);
-  o.at("values").get_to(v.values);
-  o.at("confounders").get_to(v.confounders);
-  o.at("regime").get_to(v.regime);
-  o.at("hold_out").get_to(v.hold_out);
-  o.at("symbolic_only").get_to(v.symbolic_only);
-  return v;
-}
-
 Json to_json(const DatasetManifest& m) {
   return Json{{"format", "rave dataset manifest"},
               {"manifest_version", m.manifest_version},
@@ -80,32 +66,125 @@ Json to_json(const DatasetManifest& m) {
               {"files", files_json(m.files)}};
 }
 
-DatasetManifest from_json(const Json& j) {
+// Reads fields by name and type; a wrong one is an error naming it ("counts.problems": expected a
+// whole number >= 0, found 1e+30), never a library's message or a silent conversion.
+class FieldReader {
+ public:
+  explicit FieldReader(std::string file) : file_(std::move(file)) {}
+  [[noreturn]] void fail(const std::string& path, const std::string& what) const {
+    throw InputError(file_, "\"" + path + "\"", what);
+  }
+  const Json& at(const Json& j, const std::string& key, const std::string& prefix = "") const {
+    if (!j.is_object() || !j.contains(key)) fail(prefix + key, "missing");
+    return j.at(key);
+  }
+  std::uint64_t whole(const Json& j, const std::string& key, const std::string& prefix = "") const {
+    const Json& v = at(j, key, prefix);
+    if (!v.is_number_unsigned() && !(v.is_number_integer() && v.get<std::int64_t>() >= 0))
+      fail(prefix + key, "expected a whole number >= 0, found " + v.dump());
+    return v.get<std::uint64_t>();
+  }
+  int small(const Json& j, const std::string& key, const std::string& prefix = "") const {
+    const std::uint64_t v = whole(j, key, prefix);
+    if (v > 1'000'000) fail(prefix + key, "expected at most 1000000, found " + std::to_string(v));
+    return static_cast<int>(v);
+  }
+  std::string text(const Json& j, const std::string& key, const std::string& prefix = "") const {
+    const Json& v = at(j, key, prefix);
+    if (!v.is_string()) fail(prefix + key, "expected a string, found " + v.dump());
+    return v.get<std::string>();
+  }
+  std::string text_or_null(const Json& j, const std::string& key) const {
+    return j.contains(key) && j.at(key).is_null() ? std::string() : text(j, key);
+  }
+  bool flag(const Json& j, const std::string& key, const std::string& prefix = "") const {
+    const Json& v = at(j, key, prefix);
+    if (!v.is_boolean()) fail(prefix + key, "expected true or false, found " + v.dump());
+    return v.get<bool>();
+  }
+  std::vector<std::string> texts(const Json& j, const std::string& key) const {
+    const Json& v = at(j, key);
+    if (!v.is_array()) fail(key, "expected a list of strings");
+    std::vector<std::string> out;
+    for (std::size_t i = 0; i < v.size(); ++i) {
+      if (!v[i].is_string()) fail(key + "[" + std::to_string(i) + "]", "expected a string");
+      out.push_back(v[i].get<std::string>());
+    }
+    return out;
+  }
+
+ private:
+  std::string file_;
+};
+
+// A manifest written before variants existed has no "variant": the original's.
+ManifestVariant variant_from_json(const FieldReader& r, const Json& j) {
+  ManifestVariant v;
+  if (!j.contains("variant")) return v;
+  const Json& o = j.at("variant");
+  v.grid = r.small(o, "grid", "variant.");
+  v.values = r.small(o, "values", "variant.");
+  v.confounders = r.small(o, "confounders", "variant.");
+  v.regime = r.text(o, "regime", "variant.");
+  v.hold_out = r.text(o, "hold_out", "variant.");
+  v.symbolic_only = r.flag(o, "symbolic_only", "variant.");
+  return v;
+}
+
+ManifestCounts counts_from_json(const FieldReader& r, const Json& j) {
+  const Json& c = r.at(j, "counts");
+  return {r.whole(c, "problems", "counts."), r.whole(c, "train", "counts."),
+          r.whole(c, "val", "counts."), r.whole(c, "test", "counts."),
+          r.whole(c, "redrawn", "counts.")};
+}
+
+std::vector<ManifestFile> files_from_json(const FieldReader& r, const Json& j) {
+  const Json& files = r.at(j, "files");
+  if (!files.is_array()) r.fail("files", "expected a list");
+  std::vector<ManifestFile> out;
+  out.reserve(files.size());
+  for (std::size_t i = 0; i < files.size(); ++i) {
+    const std::string at = "files[" + std::to_string(i) + "].";
+    ManifestFile f{r.text(files[i], "path", at), r.whole(files[i], "size", at), 0};
+    const std::string crc = r.text(files[i], "crc32", at);
+    try {
+      f.crc32 = parse_hex32(crc);
+    } catch (const std::logic_error&) {
+      r.fail(at + "crc32", "expected 8 hex digits, found \"" + crc + "\"");
+    }
+    out.push_back(std::move(f));
+  }
+  return out;
+}
+
+std::map<std::string, std::uint64_t> redraws_from_json(const FieldReader& r, const Json& j) {
+  const Json& redraws = r.at(j, "redraws");
+  if (!redraws.is_object()) r.fail("redraws", "expected an object of problem -> attempt");
+  std::map<std::string, std::uint64_t> out;
+  for (const auto& [problem, attempt] : redraws.items())
+    out[problem] = r.whole(redraws, problem, "redraws.");
+  return out;
+}
+
+DatasetManifest from_json(const FieldReader& r, const Json& j) {
   DatasetManifest m;
-  j.at("manifest_version").get_to(m.manifest_version);
-  j.at("rave_version").get_to(m.rave_version);
-  j.at("command").get_to(m.command);
-  j.at("seed").get_to(m.seed);
-  j.at("answers").get_to(m.answers);
-  j.at("configurations").get_to(m.configurations);
-  j.at("num_samples").get_to(m.num_samples);
-  j.at("val").get_to(m.val);
-  j.at("test").get_to(m.test);
-  j.at("compress").get_to(m.compress);
-  if (!j.at("accept").is_null()) j.at("accept").get_to(m.accept);
-  m.variant = variant_from_json(j);
-  if (j.contains("shard") && !j.at("shard").is_null()) j.at("shard").get_to(m.shard);
-  j.at("complete").get_to(m.complete);
-  const Json& counts = j.at("counts");
-  counts.at("problems").get_to(m.counts.problems);
-  counts.at("train").get_to(m.counts.train);
-  counts.at("val").get_to(m.counts.val);
-  counts.at("test").get_to(m.counts.test);
-  counts.at("redrawn").get_to(m.counts.redrawn);
-  j.at("redraws").get_to(m.redraws);
-  for (const Json& f : j.at("files"))
-    m.files.push_back({f.at("path").get<std::string>(), f.at("size").get<std::uint64_t>(),
-                       parse_hex32(f.at("crc32").get<std::string>())});
+  m.manifest_version = r.small(j, "manifest_version");
+  m.rave_version = r.text(j, "rave_version");
+  m.command = r.texts(j, "command");
+  m.seed = r.whole(j, "seed");
+  m.answers = r.text(j, "answers");
+  m.configurations = r.texts(j, "configurations");
+  m.num_samples = r.whole(j, "num_samples");
+  m.val = r.small(j, "val");
+  m.test = r.small(j, "test");
+  m.compress = r.flag(j, "compress");
+  m.accept = r.text_or_null(j, "accept");
+  m.variant = variant_from_json(r, j);
+  if (j.contains("shard")) m.shard = r.text_or_null(j, "shard");
+  m.complete = r.flag(j, "complete");
+  m.counts = counts_from_json(r, j);
+  m.redraws = redraws_from_json(r, j);
+  m.files = files_from_json(r, j);
   return m;
 }
 
@@ -125,17 +204,16 @@ std::string manifest_json(const DatasetManifest& manifest) {
 }
 
 DatasetManifest parse_manifest(const std::string& text, const std::string& file) {
+  Json j;
   try {
-    const Json j = Json::parse(text);
-    if (!j.is_object() || j.value("format", "") != "rave dataset manifest")
-      throw InputError(file, "",
-                       "not a rave dataset manifest (no \"format\": \"rave dataset manifest\")");
-    return from_json(j);
-  } catch (const nlohmann::json::exception& e) {
-    throw InputError(file, "", std::string("not a readable rave dataset manifest: ") + e.what());
-  } catch (const std::logic_error& e) {  // parse_hex32
-    throw InputError(file, "", std::string("not a readable rave dataset manifest: ") + e.what());
+    j = Json::parse(text);
+  } catch (const nlohmann::json::parse_error& e) {
+    throw InputError(file, "byte " + std::to_string(e.byte), "not JSON");
   }
+  if (!j.is_object() || !j.contains("format") || j.at("format") != "rave dataset manifest")
+    throw InputError(file, "",
+                     "not a rave dataset manifest (no \"format\": \"rave dataset manifest\")");
+  return from_json(FieldReader(file), j);
 }
 
 void write_manifest(const std::filesystem::path& path, const DatasetManifest& manifest) {
@@ -186,7 +264,12 @@ std::vector<std::string> manifest_mismatches(const std::filesystem::path& root,
   for (const ManifestFile& f : manifest.files) {
     std::error_code ec;
     const std::filesystem::path path = root / f.path;
-    if (!std::filesystem::is_regular_file(path, ec)) {
+    const auto status = std::filesystem::symlink_status(path, ec);
+    if (std::filesystem::is_symlink(status)) {
+      out.push_back(f.path + ": a symbolic link, not a file of the dataset; not read");
+      continue;
+    }
+    if (!std::filesystem::is_regular_file(status)) {
       out.push_back(f.path + ": listed in rave.json, missing");
       continue;
     }
