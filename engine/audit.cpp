@@ -67,6 +67,46 @@ int context_blind_choice(const std::array<Panel, kCandidates>& candidates) {
   return static_cast<int>(std::max_element(scores.begin(), scores.end()) - scores.begin());
 }
 
+std::array<SeenShare, kCandidates> values_seen_shares(const Problem& problem) {
+  std::array<SeenShare, kCandidates> shares{};
+  const std::size_t components = problem.candidates[0].components.size();
+  for (std::size_t c = 0; c < components; ++c) {
+    std::array<std::vector<int>, 3> shown;  // Type, Size, Color levels of the context, sorted
+    for (const Panel& p : problem.context)
+      for (const Entity& e : p.components.at(c).entities)
+        for (std::size_t a = 0; a < 3; ++a)
+          shown[a].push_back(a == 0 ? e.type : a == 1 ? e.size : e.color);
+    for (auto& v : shown) {
+      std::sort(v.begin(), v.end());
+      v.erase(std::unique(v.begin(), v.end()), v.end());
+    }
+    for (std::size_t i = 0; i < kCandidates; ++i)
+      for (const Entity& e : problem.candidates[i].components.at(c).entities)
+        for (std::size_t a = 0; a < 3; ++a) {
+          const int level = a == 0 ? e.type : a == 1 ? e.size : e.color;
+          shares[i].seen += std::binary_search(shown[a].begin(), shown[a].end(), level);
+          ++shares[i].total;
+        }
+  }
+  return shares;
+}
+
+double values_seen_credit(const Problem& problem) {
+  if (!problem.target) return 0.0;
+  const auto shares = values_seen_shares(problem);
+  // a/b > c/d as a*d > c*b (totals are positive: every candidate has an entity)
+  const auto above = [](const SeenShare& x, const SeenShare& y) {
+    return static_cast<long long>(x.seen) * y.total > static_cast<long long>(y.seen) * x.total;
+  };
+  SeenShare best = shares[0];
+  for (const SeenShare& s : shares)
+    if (above(s, best)) best = s;
+  int tied = 0;
+  for (const SeenShare& s : shares) tied += !above(best, s);
+  const SeenShare& answer = shares[static_cast<std::size_t>(*problem.target)];
+  return above(best, answer) ? 0.0 : 1.0 / tied;
+}
+
 BlindAudit context_blind_audit(std::span<const Problem> problems) {
   BlindAudit audit;
   for (const Problem& p : problems) {

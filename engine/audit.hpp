@@ -25,6 +25,19 @@ std::array<int, kCandidates> context_blind_scores(const std::array<Panel, kCandi
 /// Index of the candidate sharing the most attribute values with the others (lowest index on ties).
 int context_blind_choice(const std::array<Panel, kCandidates>& candidates);
 
+/// The "values seen in the context" audit (docs/answer-sets.md#values-seen-in-the-context): per
+/// candidate, the share of its Type, Size and Color values (every entity of every component) that
+/// some context panel shows for the same attribute of the same component. Picking the candidate
+/// with the largest share is a shortcut wherever distractors draw their new values from a range
+/// the matrix barely covers (wide `--values`).
+struct SeenShare {
+  int seen = 0, total = 0;
+};
+std::array<SeenShare, kCandidates> values_seen_shares(const Problem& problem);
+/// The expected accuracy of that pick with ties broken at random: 1/k when the answer is among k
+/// candidates of the largest share, else 0 (0 too when the target is unknown).
+double values_seen_credit(const Problem& problem);
+
 /// Fraction of problems (with known targets) where context_blind_choice finds the answer.
 struct BlindAudit {
   int problems = 0;

@@ -154,7 +154,8 @@ py::dict check_data(const solver::FileCheck& r, bool strict) {
       "target_known"_a = c.target_known, "target_explained"_a = c.target_explained,
       "answered"_a = c.answered, "valid_distractors"_a = c.valid_distractors,
       "duplicates"_a = c.duplicates, "blind_choice"_a = c.blind_choice, "blind_hit"_a = c.blind_hit,
-      "failed"_a = c.failed(strict), "failures"_a = c.failures(strict));
+      "seen_credit"_a = c.seen_credit, "failed"_a = c.failed(strict),
+      "failures"_a = c.failures(strict));
 }
 
 py::list check(const py::object& path_object, const std::string& backend_name, bool strict,

@@ -79,6 +79,7 @@ ProblemCheck ProblemChecker::check(const engine::Problem& problem) {
   if (!c.target_known) return c;
   const int target = *problem.target;
   c.blind_hit = c.blind_choice == target;
+  c.seen_credit = engine::values_seen_credit(problem);
   c.target_explained = (free.consistent >> target) & 1u;
   c.answered = free.answer == target;   // no answer (verdict none) is not the target
   if (problem.rules.empty()) return c;  // unknown rules: no distractor can be held against them

@@ -33,6 +33,8 @@ struct ProblemCheck {
   int blind_choice =
       0;  ///< the context-blind pick (docs/answer-sets.md#the-context-blind-shortcut)
   bool blind_hit = false;  ///< ... and it is the answer
+  /// The "values seen in the context" pick's expected hit (1/k among k tied, engine/audit.hpp).
+  double seen_credit = 0;
 
   /// A defect: answer unexplained or not the posterior's, a distractor satisfying the rules, or a
   /// duplicate candidate; with `strict` also rule-free ambiguity.

@@ -129,6 +129,49 @@ std::optional<int> draw_level(Range range, std::span<const int> excluded, Rng& r
   return allowed[static_cast<std::size_t>(rng.below(static_cast<int>(allowed.size())))];
 }
 
+SeenLevels::SeenLevels(const Matrix& matrix) {
+  const std::size_t components = matrix.answer().components.size();
+  levels_.resize(components);
+  for (std::size_t p = 0; p + 1 < matrix.panels.size();
+       ++p)  // the context: every panel but the last
+    for (std::size_t c = 0; c < components; ++c)
+      for (const Entity& e : matrix.panels[p].components[c].entities)
+        for (std::size_t a = 0; a < 3; ++a)
+          levels_[c][a].push_back(entity_level(
+              e, static_cast<Attr>(static_cast<int>(Attr::kType) + static_cast<int>(a))));
+  for (auto& component : levels_)
+    for (auto& v : component) {
+      std::sort(v.begin(), v.end());
+      v.erase(std::unique(v.begin(), v.end()), v.end());
+    }
+}
+
+bool SeenLevels::shown(int component, Attr attr, int level) const {
+  const auto& v =
+      levels_.at(static_cast<std::size_t>(component))
+          .at(static_cast<std::size_t>(static_cast<int>(attr) - static_cast<int>(Attr::kType)));
+  return std::binary_search(v.begin(), v.end(), level);
+}
+
+std::optional<SeenLevels> seen_levels(const Matrix& matrix) {
+  if (!matrix.balanced_answers) return std::nullopt;
+  return SeenLevels(matrix);
+}
+
+std::optional<int> draw_level_like(const LevelDraw& d, std::span<const int> excluded, Rng& rng) {
+  if (d.seen == nullptr) return draw_level(d.range, excluded, rng);
+  const bool want = d.seen->shown(d.component, d.attr, d.like);
+  std::vector<int> allowed, matching;
+  for (int level = d.range.min; level <= d.range.max; ++level) {
+    if (std::find(excluded.begin(), excluded.end(), level) != excluded.end()) continue;
+    allowed.push_back(level);
+    if (d.seen->shown(d.component, d.attr, level) == want) matching.push_back(level);
+  }
+  const std::vector<int>& pool = matching.empty() ? allowed : matching;
+  if (pool.empty()) return std::nullopt;
+  return pool[static_cast<std::size_t>(rng.below(static_cast<int>(pool.size())))];
+}
+
 std::optional<std::vector<int>> draw_slot_list(int slot_count, int count,
                                                std::span<const SlotMask> excluded, Rng& rng) {
   RAVE_CHECK(0 < count && count <= slot_count && slot_count <= 16, "slot count out of range");

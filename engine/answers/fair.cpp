@@ -16,6 +16,8 @@ namespace {
 // candidate has a list entry left (every attempt consumes one use); this bound only makes the
 // guarantee explicit. The original guarded each attempt with a 5-second alarm instead.
 constexpr int kMaxFairAttempts = 20000;
+// Tree shapes a balanced answer set tries before it falls back to the original's growth.
+constexpr int kMaxShapes = 200;
 
 std::size_t at(int index) { return static_cast<std::size_t>(index); }
 
@@ -34,6 +36,7 @@ struct Grower {
   int answer_score = 0;
   std::vector<FairNode> nodes;
   int rejected = 0;
+  const SeenLevels* seen = nullptr;  ///< wide --values: new levels matched to the context
 };
 
 // The picture of a panel without a drawing: its entities by slot, per component.
@@ -84,16 +87,68 @@ std::optional<FairNode> try_child(Grower& g, std::size_t parent_index, Rng& rng)
                  .blacklist = parent.blacklist,
                  .image = {}};
   if (!raven_modify(g.config.components[c].layout, g.matrix.narrowed.at(c), entry, parent.memory[c],
-                    child.panel.components[c], rng))
+                    child.panel.components[c], rng, g.seen))
     return std::nullopt;
   if (entry.attr == Attr::kNumber) child.memory[c].earlier_levels.clear();  // new entities
-  child.blacklist.push_back(entry.attr);
+  // The original bars every attribute name changed on the path from the answer, so no path is
+  // longer than the names there are, and where one attribute alone can lower the solver's score
+  // (Number, say) every distractor hangs from the answer. A balanced tree (below) needs paths of
+  // any length from an answer placed anywhere in it: it bars none (the modifier's memory still
+  // keeps a path from drawing a value twice).
+  if (!g.matrix.balanced_answers) child.blacklist.push_back(entry.attr);
   child.list = allowed_entries(g, child.panel, child.blacklist);
   if (oracle_score(g.matrix, child.panel) >= g.answer_score) return std::nullopt;
   if (g.draw != nullptr) child.image = g.draw(g.matrix.config, child.panel);
   for (const FairNode& node : g.nodes)
     if (looks_like(g, node, child)) return std::nullopt;
   return child;
+}
+
+// The original's growth: 7 children, each of a uniformly random candidate with entries left.
+void grow_rooted(Grower& g, Rng& rng) {
+  for (int attempt = 0; g.nodes.size() < kCandidates; ++attempt) {
+    RAVE_CHECK(attempt < kMaxFairAttempts, "RAVEN-FAIR: attempt budget exhausted");
+    const auto parent = pick_parent(g, rng);
+    RAVE_CHECK(parent.has_value(), "RAVEN-FAIR: no candidate has a modifiable attribute left");
+    if (auto child = try_child(g, *parent, rng))
+      g.nodes.push_back(std::move(*child));
+    else
+      ++g.rejected;
+  }
+}
+
+// A variant's growth (Matrix::balanced_answers): the original's tree shape (node i hangs from a
+// uniformly random earlier node), the answer at a uniformly random node of it, and the candidates
+// made outward from the answer, each edge one modification checked as the original checks it. In
+// the original the answer is the root, the node most like the others: the context-blind pick finds
+// it about twice as often as chance. Paths from the answer may be longer than the attribute names
+// (try_child bars only the last). Returns false when an edge cannot be made (a new shape then).
+bool grow_balanced(Grower& g, Rng& rng) {
+  std::vector<std::vector<int>> next(kCandidates);
+  for (int i = 1; i < static_cast<int>(kCandidates); ++i) {
+    const int parent = rng.below(i);
+    next[at(i)].push_back(parent);
+    next[at(parent)].push_back(i);
+  }
+  std::vector<int> order{rng.below(static_cast<int>(kCandidates))}, made_from(kCandidates, -1);
+  std::vector<std::size_t> node_of(kCandidates, 0);  // tree node -> index in g.nodes
+  made_from[at(order[0])] = order[0];
+  for (std::size_t k = 0; k < order.size(); ++k)  // breadth first from the answer
+    for (int v : next[at(order[k])]) {
+      if (made_from[at(v)] >= 0) continue;
+      made_from[at(v)] = order[k];
+      order.push_back(v);
+    }
+  for (std::size_t k = 1; k < order.size(); ++k) {
+    const std::size_t parent = node_of[at(made_from[at(order[k])])];
+    std::optional<FairNode> child;
+    for (int tries = 0; !child && !g.nodes[parent].list.empty() && tries < 100; ++tries)
+      if (!(child = try_child(g, parent, rng))) ++g.rejected;
+    if (!child) return false;
+    node_of[at(order[k])] = g.nodes.size();
+    g.nodes.push_back(std::move(*child));
+  }
+  return true;
 }
 
 }  // namespace
@@ -106,6 +161,8 @@ AnswerSet build_fair_answers(const Matrix& matrix, Rng& rng, PanelImageFn draw) 
            .nodes = {},
            .rejected = 0};
   RAVE_CHECK(g.answer_score > 0, "RAVEN-FAIR: the answer must pass some rule check");
+  const std::optional<SeenLevels> seen = seen_levels(matrix);
+  g.seen = seen ? &*seen : nullptr;
   g.nodes.push_back(FairNode{.panel = matrix.answer(),
                              .memory = fresh_memory(g.config),
                              .list = {},
@@ -113,14 +170,16 @@ AnswerSet build_fair_answers(const Matrix& matrix, Rng& rng, PanelImageFn draw) 
                              .image = {}});
   if (draw != nullptr) g.nodes[0].image = draw(matrix.config, matrix.answer());
   g.nodes[0].list = allowed_entries(g, matrix.answer(), {});
-  for (int attempt = 0; g.nodes.size() < kCandidates; ++attempt) {
-    RAVE_CHECK(attempt < kMaxFairAttempts, "RAVEN-FAIR: attempt budget exhausted");
-    const auto parent = pick_parent(g, rng);
-    RAVE_CHECK(parent.has_value(), "RAVEN-FAIR: no candidate has a modifiable attribute left");
-    if (auto child = try_child(g, *parent, rng))
-      g.nodes.push_back(std::move(*child));
-    else
-      ++g.rejected;
+  if (!matrix.balanced_answers) {
+    grow_rooted(g, rng);
+  } else {
+    const FairNode root = g.nodes[0];
+    int shape = 0;
+    for (; shape < kMaxShapes && !grow_balanced(g, rng); ++shape) g.nodes.assign(1, root);
+    if (shape == kMaxShapes) {  // no balanced tree: the original's, rooted at the answer
+      g.nodes.assign(1, root);
+      grow_rooted(g, rng);
+    }
   }
   std::array<Panel, kCandidates> candidates;
   for (std::size_t i = 0; i < kCandidates; ++i) candidates[i] = std::move(g.nodes[i].panel);

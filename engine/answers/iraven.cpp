@@ -34,6 +34,7 @@ struct Tree {
   const Configuration& config;
   const Panel& answer;
   std::vector<LayoutMemory> memory;  // the answer's: Number table and round bookkeeping
+  const SeenLevels* seen = nullptr;  // wide --values: new levels matched to the context
 };
 
 // `select` (3.3): a random subset of the answer's entity indices when the count does not grow;
@@ -102,7 +103,8 @@ LevelValue draw_value(Tree& tree, const ModifiableEntry& entry, bool two_sets, R
   const std::size_t n = entry.uniform_value ? 1 : answer.entities.size();
   for (std::size_t i = 0; i < n; ++i) {
     const int own = entity_level(answer.entities[i], entry.attr);
-    auto level = draw_level(entry.range, std::span<const int>(&own, 1), rng);
+    auto level = draw_level_like({entry.range, entry.component, entry.attr, own, tree.seen},
+                                 std::span<const int>(&own, 1), rng);
     RAVE_CHECK(level.has_value(), "I-RAVEN: no other level to draw");
     value.levels.push_back(*level);
   }
@@ -185,7 +187,8 @@ std::vector<Node> grow(Tree& tree, const std::vector<ModifiableEntry>& levels, N
 
 AnswerSet build_iraven_answers(const Matrix& matrix, Rng& rng) {
   const Configuration& config = matrix.configuration();
-  Tree tree{config, matrix.answer(), fresh_memory(config)};
+  const std::optional<SeenLevels> seen = seen_levels(matrix);
+  Tree tree{config, matrix.answer(), fresh_memory(config), seen ? &*seen : nullptr};
   const auto levels = choose_levels(modifiable_entries(config, matrix.rules, tree.answer), rng);
   Node root{tree.answer, {}, std::vector<bool>(config.components.size(), false)};
   std::vector<Node> nodes = grow(tree, levels, std::move(root), rng);

@@ -36,14 +36,34 @@ Entity random_entity(int slot, const LayoutConstraints& narrowed, Rng& rng) {
   return e;
 }
 
+// The same with Type, Size and Color seen in the context as `like`'s are (wide --values).
+Entity matched_entity(int slot, const LayoutConstraints& narrowed, int component,
+                      const Entity& like, const SeenLevels& seen, Rng& rng) {
+  Entity e;
+  e.slot = slot;
+  const auto level = [&](Range range, Attr attr) {
+    return *draw_level_like({range, component, attr, entity_level(like, attr), &seen}, {}, rng);
+  };
+  e.type = level(narrowed.type, Attr::kType);
+  e.size = level(narrowed.size, Attr::kSize);
+  e.color = level(narrowed.color, Attr::kColor);
+  e.angle = rng.uniform_int(narrowed.angle.min, narrowed.angle.max);
+  return e;
+}
+
 bool modify_number(const LayoutSpec& layout, const LayoutConstraints& narrowed,
                    const ModifiableEntry& entry, LayoutMemory& memory, ComponentPanel& panel,
-                   Rng& rng) {
+                   Rng& rng, const SeenLevels* seen) {
   const int slot_count = static_cast<int>(layout.slots.size());
   auto draw = draw_raven_number(slot_count, entry.range, panel.number_level(), memory, rng);
   if (!draw) return false;
+  const std::vector<Entity> before = std::move(panel.entities);
   panel.entities.clear();
-  for (int slot : draw->slots) panel.entities.push_back(random_entity(slot, narrowed, rng));
+  for (std::size_t j = 0; j < draw->slots.size(); ++j)
+    panel.entities.push_back(seen == nullptr
+                                 ? random_entity(draw->slots[j], narrowed, rng)
+                                 : matched_entity(draw->slots[j], narrowed, entry.component,
+                                                  before[j % before.size()], *seen, rng));
   return true;
 }
 
@@ -64,7 +84,7 @@ bool modify_position(const LayoutSpec& layout, LayoutMemory& memory, ComponentPa
 // levels earlier changes gave this entity index. Recorded entity by entity, as the original does
 // (so a failure part-way leaves the earlier entities' records in place).
 bool modify_entity_attr(const ModifiableEntry& entry, LayoutMemory& memory, ComponentPanel& panel,
-                        Rng& rng) {
+                        Rng& rng, const SeenLevels* seen) {
   const auto which = static_cast<std::size_t>(entry.attr) - static_cast<std::size_t>(Attr::kType);
   if (memory.earlier_levels.size() < panel.entities.size())
     memory.earlier_levels.resize(panel.entities.size());
@@ -72,7 +92,8 @@ bool modify_entity_attr(const ModifiableEntry& entry, LayoutMemory& memory, Comp
     int& level = entity_level(panel.entities[i], entry.attr);
     std::vector<int> excluded = memory.earlier_levels[i][which];
     excluded.push_back(level);
-    auto drawn = draw_level(entry.range, excluded, rng);
+    auto drawn =
+        draw_level_like({entry.range, entry.component, entry.attr, level, seen}, excluded, rng);
     if (!drawn) return false;
     level = *drawn;
     memory.earlier_levels[i][which].push_back(*drawn);
@@ -110,13 +131,13 @@ std::optional<NumberDraw> draw_raven_number(int slot_count, Range range, int cur
 
 bool raven_modify(const LayoutSpec& layout, const LayoutConstraints& narrowed,
                   const ModifiableEntry& entry, LayoutMemory& memory, ComponentPanel& panel,
-                  Rng& rng) {
+                  Rng& rng, const SeenLevels* seen) {
   switch (entry.attr) {
-    case Attr::kNumber: return modify_number(layout, narrowed, entry, memory, panel, rng);
+    case Attr::kNumber: return modify_number(layout, narrowed, entry, memory, panel, rng, seen);
     case Attr::kPosition: return modify_position(layout, memory, panel, rng);
     case Attr::kType:
     case Attr::kSize:
-    case Attr::kColor: return modify_entity_attr(entry, memory, panel, rng);
+    case Attr::kColor: return modify_entity_attr(entry, memory, panel, rng, seen);
     default: break;
   }
   RAVE_CHECK(false, "raven_modify: attribute cannot be modified");

@@ -91,6 +91,7 @@ Matrix empty_matrix(const MatrixModel& model) {
   matrix.config = model.id;
   matrix.spec = model.config;
   matrix.grid = model.grid;
+  matrix.balanced_answers = model.balanced_answers;
   return matrix;
 }
 

@@ -29,6 +29,8 @@ struct MatrixModel {
       nullptr;  ///< ranges in sampling levels (engine/model/variant_space.hpp)
   const VariantRules* rules = nullptr;  ///< the rule table per component and group
   int grid = kDefaultGrid;              ///< N
+  /// A variant's answer sets (Matrix::balanced_answers).
+  bool balanced_answers = false;
 };
 /// The model of `id` under `variant` for problems of `split` (needed by regimes).
 MatrixModel matrix_model(ConfigId id, const Variant& variant = {}, std::optional<Split> split = {});
@@ -43,6 +45,12 @@ struct Matrix {
   std::vector<Panel> panels =
       std::vector<Panel>(kDefaultGrid * kDefaultGrid);  ///< row-major, N*N; the last is the answer
   int rule_tries = 0;                                   ///< rejection-sampling attempts (spec 4.2)
+  /// A variant's answer sets, without the shortcuts the originals' have there
+  /// (docs/answer-sets.md#variants-without-shortcuts): new Type/Size/Color levels are seen in the
+  /// context as often as the answer's (a uniform draw from a wide range rarely hits a level the
+  /// matrix shows), and RAVEN-FAIR's answer sits at a uniformly random node of its tree. Set for
+  /// `--values` and matrices larger than 3x3; the 3x3 original stays the originals' byte for byte.
+  bool balanced_answers = false;
 
   const Panel& answer() const { return panels.back(); }
   /// The configuration with the level ranges the matrix was sampled from.

@@ -51,7 +51,8 @@ MatrixModel matrix_model(ConfigId id, const Variant& variant, std::optional<Spli
   return MatrixModel{.id = id,
                      .config = &variant_space(id, variant, split).config,
                      .rules = &variant_rules(id, variant, split),
-                     .grid = variant.grid};
+                     .grid = variant.grid,
+                     .balanced_answers = variant.values != 0 || variant.grid != kDefaultGrid};
 }
 
 // Assumes: the configuration has 1 or 2 components (any other count exhausts the budget).

@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "engine/answers/answer_set.hpp"
+#include "engine/generate.hpp"
 #include "engine/model/configuration.hpp"
 #include "engine/render/render.hpp"
 #include "tests/engine/support/answer_support.hpp"
@@ -162,6 +163,46 @@ TEST(ContextBlindAudit, ReferenceCorporaShowTheSameBias) {
   EXPECT_GE(report("raven"), 0.85);   // expected ~98%: P(< 85% of 70) is tiny
   EXPECT_LE(report("iraven"), 0.35);  // expected 1/8 of 35: 4.4 +- 2 hits
   EXPECT_LE(report("fair"), 0.50);    // expected ~24% of 35
+}
+
+// "Values seen in the context": the candidate whose levels the context shows most, ties split.
+TEST(ValuesSeen, PicksTheCandidateTheContextShowsAndSplitsTies) {
+  Problem p;
+  for (Panel& c : p.context) c = one_entity(0, 3, 2, 7);
+  for (Panel& c : p.candidates) c = one_entity(0, 4, 2, 1);  // one of three levels seen
+  p.candidates[5] = one_entity(0, 3, 2, 7);                  // all three seen
+  p.target = 5;
+  EXPECT_EQ(values_seen_shares(p)[5].seen, 3);
+  EXPECT_EQ(values_seen_shares(p)[0].seen, 1);
+  EXPECT_DOUBLE_EQ(values_seen_credit(p), 1.0);
+  p.target = 2;
+  EXPECT_DOUBLE_EQ(values_seen_credit(p), 0.0);
+  p.candidates[5] = one_entity(0, 4, 2, 1);  // all alike: an eighth each
+  EXPECT_DOUBLE_EQ(values_seen_credit(p), 1.0 / 8);
+  p.target.reset();
+  EXPECT_DOUBLE_EQ(values_seen_credit(p), 0.0);
+}
+
+// A variant's answer sets (Matrix::balanced_answers): I-RAVEN's and RAVEN-FAIR's at chance under
+// both audits, where the originals' draws gave 49% and 60% (values seen, --values 1000) and 26%
+// (RAVEN-FAIR's context-blind). 7 x 30 problems per case; chance 12.5%, sigma 2.3%.
+TEST(ValuesSeen, VariantAnswerSetsShowNeitherShortcut) {
+  for (const Variant& v : {Variant{.grid = 4, .values = 1000}, Variant{.grid = 10}}) {
+    for (const AnswerStrategy strategy : {AnswerStrategy::kIRaven, AnswerStrategy::kFair}) {
+      double seen = 0;
+      int blind = 0, problems = 0;
+      for (const Configuration& config : all_configurations())
+        for (std::uint64_t k = 0; k < 30; ++k, ++problems) {
+          const Problem p = generate_problem(config.id, strategy, 77, k, v, Split::kTrain);
+          seen += values_seen_credit(p);
+          blind += context_blind_choice(p.candidates) == *p.target;
+        }
+      const std::string what = std::string(strategy_name(strategy)) + " grid " +
+                               std::to_string(v.grid) + " values " + std::to_string(v.values);
+      EXPECT_LE(seen / problems, 0.20) << what;
+      EXPECT_LE(static_cast<double>(blind) / problems, 0.20) << what;
+    }
+  }
 }
 
 }  // namespace

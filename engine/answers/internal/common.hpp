@@ -79,6 +79,32 @@ std::vector<LayoutMemory> fresh_memory(const Configuration& config);
 /// A uniformly random level of `range` that is not in `excluded`; nullopt when none is left.
 std::optional<int> draw_level(Range range, std::span<const int> excluded, Rng& rng);
 
+/// The Type, Size and Color levels the context panels show, per component (sorted, distinct), for
+/// Matrix::balanced_answers.
+class SeenLevels {
+ public:
+  explicit SeenLevels(const Matrix& matrix);
+  bool shown(int component, Attr attr, int level) const;
+
+ private:
+  std::vector<std::array<std::vector<int>, 3>> levels_;
+};
+/// The matrix's SeenLevels when it asks for matching levels, else nullopt.
+std::optional<SeenLevels> seen_levels(const Matrix& matrix);
+
+/// Where a new level of one attribute is drawn, and what it stands in for.
+struct LevelDraw {
+  Range range;
+  int component = 0;
+  Attr attr = Attr::kType;
+  int like = 0;                      ///< the answer's level it replaces (or, new, copies)
+  const SeenLevels* seen = nullptr;  ///< null: draw_level's uniform draw
+};
+/// draw_level when `d.seen` is null; else a uniform level among the allowed ones that the context
+/// shows when it shows `d.like` and among those it does not otherwise (all allowed when that part
+/// is empty).
+std::optional<int> draw_level_like(const LevelDraw& d, std::span<const int> excluded, Rng& rng);
+
 /// A uniformly random ordered list of `count` distinct slots of `slot_count` whose *set* is not in
 /// `excluded`; nullopt when every set is excluded. Same law as the original's redraw loop (uniform
 /// allowed set, uniform order), but computed by enumeration so it always ends.
@@ -102,7 +128,7 @@ std::optional<NumberDraw> draw_raven_number(int slot_count, Range range, int cur
 /// its alarm; callers count it as a failed attempt).
 bool raven_modify(const LayoutSpec& layout, const LayoutConstraints& narrowed,
                   const ModifiableEntry& entry, LayoutMemory& memory, ComponentPanel& panel,
-                  Rng& rng);
+                  Rng& rng, const SeenLevels* seen = nullptr);
 
 /// Shuffles the candidates (and the I-RAVEN modification lists with them) with one permutation and
 /// returns the answer set; `candidates[0]` must be the answer.
