@@ -87,6 +87,27 @@ TEST(XmlWellFormed, RefusesBytesThatAreNotUtf8AndForbiddenCharacters) {
   EXPECT_EQ(error_of(with(text, "<Panels>", "\n\t\r\n")), "") << "tab, LF and CR are allowed";
 }
 
+// A character reference must name a character XML allows (section 4.1), and end in ';'.
+TEST(XmlWellFormed, RefusesCharacterReferencesToForbiddenCharacters) {
+  const std::string text = problem_text(ConfigId::kCenterSingle);
+  const auto at_panels = [&](const std::string& reference) {
+    return error_of(with(text, "<Panels>", reference));
+  };
+  EXPECT_NE(at_panels("&#0;").find("XML syntax: character reference &#0; names no character XML "
+                                   "allows"),
+            std::string::npos);
+  EXPECT_NE(at_panels("&#99999999999;").find("&#99999999999; names no character"),
+            std::string::npos);
+  EXPECT_NE(at_panels("&#x110000;").find("names no character"), std::string::npos);
+  EXPECT_NE(at_panels("&#xD800;").find("names no character"), std::string::npos);
+  EXPECT_NE(at_panels("&#12").find("is not closed by ';'"), std::string::npos);
+  EXPECT_EQ(at_panels("&#32;&#x41;&#10;"), "") << "allowed characters pass";
+  // In a value the reference is named, not what its decoding made of the value.
+  const std::string in_type =
+      error_of(std::string(text).replace(text.find("Type=\"") + 6, 0, "&#0;"));
+  EXPECT_NE(in_type.find("character reference &#0;"), std::string::npos) << in_type;
+}
+
 TEST(XmlEchoes, EchoedValuesAreOneBoundedLine) {
   const std::string text = problem_text(ConfigId::kCenterSingle);
   const std::string forged =
