@@ -18,15 +18,20 @@ namespace {
 
 struct ExportArgs {
   std::string data, format = "text", output, style = "ibm-2025", rows = "3";
-  std::optional<std::uint64_t> shuffle_seed;
+  std::optional<std::string> shuffle_seed;
   std::optional<double> uncertainty;
   std::optional<std::string> prefix;
-  std::uint64_t uncertainty_seed = 0;
+  std::string uncertainty_seed = "0";
   int uncertainty_range = 0;
   bool no_answer = false, drop_ambiguous = false, angle = false, answer_first = false;
   bool no_offsets = false, no_scaling = false;
   int threads = 1;
 };
+
+std::optional<std::uint64_t> seed_of(const std::optional<std::string>& text, const char* flag) {
+  if (!text) return std::nullopt;
+  return parse_whole_number(*text, flag, 0, UINT64_MAX);
+}
 
 int parse_rows(const std::string& text) {
   if (text == "all") return 0;
@@ -61,11 +66,12 @@ evaluation::ExportOptions export_options(const ExportArgs& a) {
   if (text.uncertainty && *format != evaluation::ExportFormat::kText)
     throw UsageError("--uncertainty is for --format text only (as in IBM's code)");
   return {.format = *format,
-          .shuffle_seed = a.shuffle_seed,
+          .shuffle_seed = seed_of(a.shuffle_seed, "--answers-shuffled"),
           .no_answer = a.no_answer,
           .drop_ambiguous = a.drop_ambiguous,
           .answer_first = a.answer_first,
-          .uncertainty_seed = a.uncertainty_seed,
+          .uncertainty_seed =
+              parse_whole_number(a.uncertainty_seed, "--uncertainty-seed", 0, UINT64_MAX),
           .text = text};
 }
 

@@ -123,12 +123,17 @@ void print_report(const engine::DatasetReport& report, const engine::DatasetSpec
       static_cast<unsigned long long>(report.skipped), shown(spec.dir).c_str(), seconds,
       seconds > 0 ? static_cast<double>(report.written) / seconds : 0.0,
       static_cast<double>(report.bytes) / 1e6);
+  // Where the records of a resumed run come from: its own manifest (a shard's is its own, or the
+  // merged rave.json once every shard is done) and the journal of the run it continues.
+  const std::string records = spec.shard.count > 1
+                                  ? "rave.shard-" + std::to_string(spec.shard.index) + "-of-" +
+                                        std::to_string(spec.shard.count) + ".json (or rave.json)"
+                                  : std::string("rave.json");
   if (spec.resume || report.removed_temporary > 0)
     std::printf(
-        "resume: %llu problems verified against rave.json and kept, %llu redone (files present but "
-        "not "
-        "verified), %llu stray temporary files removed\n",
-        static_cast<unsigned long long>(report.skipped),
+        "resume: %llu problems verified against their records (%s and the journal) and kept, %llu "
+        "redone (files present but not verified), %llu stray temporary files removed\n",
+        static_cast<unsigned long long>(report.skipped), records.c_str(),
         static_cast<unsigned long long>(report.redone),
         static_cast<unsigned long long>(report.removed_temporary));
   if (spec.accept)

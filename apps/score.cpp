@@ -22,7 +22,7 @@ struct ScoreArgs {
   std::vector<std::string> predictions;
   std::string data, protocol = "multiple-choice", csv, chart, title, subset;
   std::string ties = "split", logprob_score = "mean", text_answer = "index", answer_queue;
-  std::optional<std::uint64_t> shuffle_seed;
+  std::optional<std::string> shuffle_seed;
   bool seeds = false, json = false, no_references = false, no_intervals = false;
   int threads = 1;
 };
@@ -58,7 +58,9 @@ evaluation::ScoreOptions score_options(const ScoreArgs& a) {
     throw UsageError("--logprob-score must be mean or sum, not '" + a.logprob_score + "'");
   if (a.text_answer != "index" && a.text_answer != "values")
     throw UsageError("--text-answer must be index or values, not '" + a.text_answer + "'");
-  evaluation::ScoreOptions o{.protocol = *protocol, .shuffle_seed = a.shuffle_seed};
+  evaluation::ScoreOptions o{.protocol = *protocol};
+  if (a.shuffle_seed)
+    o.shuffle_seed = parse_whole_number(*a.shuffle_seed, "--answers-shuffled", 0, UINT64_MAX);
   o.ties = *ties;
   o.logprob_score =
       a.logprob_score == "sum" ? evaluation::LogprobScore::kSum : evaluation::LogprobScore::kMean;

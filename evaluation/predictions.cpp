@@ -39,16 +39,18 @@ std::optional<int> json_answer(const Json& value, const std::string& file, std::
   if (!value.is_number_integer())
     throw InputError(file, at_line(line),
                      "\"answer\" must be a candidate index (an integer), got " + value.dump());
-  const auto answer = value.get<std::int64_t>();
-  if (answer < 0 || answer > 1'000'000)
-    throw InputError(file, at_line(line),
-                     "answer " + std::to_string(answer) + " is not a candidate index");
-  return static_cast<int>(answer);
+  // Compared as written: 2^63 read as int64 would wrap to a negative number.
+  if (value.is_number_unsigned() ? value.get<std::uint64_t>() > 1'000'000
+                                 : value.get<std::int64_t>() < 0)
+    throw InputError(file, at_line(line), "answer " + value.dump() + " is not a candidate index");
+  return static_cast<int>(value.get<std::int64_t>());
 }
 
 std::vector<double> json_scores(const Json& value, const std::string& file, std::size_t line) {
   if (!value.is_array())
     throw InputError(file, at_line(line), "\"scores\" must be a list of numbers");
+  if (value.empty())
+    throw InputError(file, at_line(line), "\"scores\" is empty: one score per candidate");
   std::vector<double> scores;
   for (const Json& s : value) {
     if (!s.is_number() || !std::isfinite(s.get<double>()))
@@ -152,6 +154,8 @@ Json json_object(std::string_view text, const std::string& file, std::size_t lin
   } catch (const Json::parse_error& e) {
     throw InputError(file, at_line(line),
                      "not a JSON object (syntax error at column " + std::to_string(e.byte) + ")");
+  } catch (const Json::out_of_range&) {  // 1e400: beyond a double
+    throw InputError(file, at_line(line), "a number too large to read (beyond a double)");
   }
   if (!j.is_object()) throw InputError(file, at_line(line), "not a JSON object");
   return j;

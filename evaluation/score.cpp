@@ -244,6 +244,11 @@ FileScore score_file(const AnswerKey& key, const PredictionFile& file,
     else if (options.selection == Selection::kSubset)
       s.evaluated[i] = options.subset[i];
   }
+  if (!file.predictions.empty() && s.unknown == static_cast<int>(file.predictions.size()))
+    throw InputError(file.file, "",
+                     "none of its " + std::to_string(s.unknown) + " ids names a problem of " +
+                         key.root().string() + " (first: '" + s.unknown_ids.front() +
+                         "'): answers to another set?");
   count_missing(key, answered, s);
   return s;
 }

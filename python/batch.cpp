@@ -196,6 +196,11 @@ py::dict generate_batch(const py::object& configs, const py::object& indices, st
                         const py::object& out_arrays, int grid, std::optional<int> values,
                         int confounders, const std::string& regime, const std::string& hold_out,
                         const std::optional<std::string>& split, bool images) {
+  // Integers only: forcecast alone would read 0.5 as problem 0.
+  const py::array raw = py::array::ensure(indices);
+  if (raw && raw.size() > 0 && raw.dtype().kind() != 'i' && raw.dtype().kind() != 'u')
+    throw UsageError("indices must be integers, not " + std::string(py::str(raw.dtype())) +
+                     " values");
   const Int64s given = Int64s::ensure(indices);
   if (!given || given.ndim() != 1)
     throw UsageError("indices must be a one-dimensional sequence of integers");

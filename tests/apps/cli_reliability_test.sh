@@ -64,7 +64,7 @@ truncate -s 1000 "$work/fair/center_single/RAVEN_1_train.npz"
 : >"$work/fair/center_single/RAVEN_2_train.xml"
 [[ $(run "$rave" generate -n 10 -c center -o "$work/fair" -a fair --resume) == 0 ]] || fail "resume: $(cat "$work/err")"
 grep -q "wrote 2 problems (8 skipped" "$work/out" || fail "truncated npz or empty XML kept: $(cat "$work/out")"
-grep -q "8 problems verified against rave.json and kept, 2 redone" "$work/out" || fail "resume summary: $(cat "$work/out")"
+grep -q "8 problems verified against their records (rave.json and the journal) and kept, 2 redone" "$work/out" || fail "resume summary: $(cat "$work/out")"
 tree_sum "$work/fair" | cmp -s - "$work/fair.sum" || fail "the resumed set differs from the original"
 "$py" -c 'import json,sys,zlib,os
 m=json.load(open(sys.argv[1]+"/rave.json"))

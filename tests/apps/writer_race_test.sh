@@ -56,4 +56,9 @@ gen "$d" --confounders 2 --shard 1/2 >/dev/null 2>&1 || fail "late: first shard"
 [[ $(run gen "$d" --confounders 3 --shard 2/2) == 1 ]] || fail "late shard: exit code"
 grep -q "confounders: 2 in .rave-parameters.json, 3 in this run" "$work/err" || fail "late shard: $(cat "$work/err")"
 
+# A shard's resume names its own records, not a rave.json it does not have (D2).
+[[ $(run gen "$d" --confounders 2 --shard 1/2 --resume) == 0 ]] || fail "late: resume the first shard: $(cat "$work/err")"
+grep -q "verified against their records (rave.shard-1-of-2.json (or rave.json) and the journal)" "$work/out" ||
+  fail "shard resume summary: $(cat "$work/out")"
+
 finish "writer race ($trials trials)"

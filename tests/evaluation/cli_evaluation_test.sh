@@ -193,6 +193,19 @@ for line in open(sys.argv[2]):
 [[ $(run "$rave" export "$work/grid4" --uncertainty 1.5) == 2 ]] || fail "--uncertainty 1.5: exit code"
 grep -q -- "--uncertainty" "$work/err" || fail "--uncertainty 1.5 not named: $(cat "$work/err")"
 
+# Hostile predictions (issue 28's D6-D8): one line naming the file and line, exit 1 or 2.
+id=center_single/RAVEN_0_train
+bad() {  # bad CODE PHRASE LINE [FLAGS]: a one-line predictions file refused as told
+  printf '%s\n' "$3" >"$work/bad.jsonl"
+  [[ $(run "$rave" score "$work/bad.jsonl" --data "$work/set" "${@:4}") == "$1" ]] || fail "bad predictions $3: exit code"
+  grep -q -- "$2" "$work/err" && [[ $(wc -l <"$work/err") == 1 ]] || fail "bad predictions $3: $(cat "$work/err")"
+}
+bad 1 "bad.jsonl:line 1: a number too large to read" "{\"id\":\"$id\",\"scores\":[1e400,1,2,3,4,5,6,7]}"
+bad 1 "answer 9223372036854775808 is not a candidate index" "{\"id\":\"$id\",\"answer\":9223372036854775808}"
+bad 1 '"scores" is empty' "{\"id\":\"$id\",\"scores\":[]}"
+bad 1 "none of its 1 ids names a problem of" '{"id":"nope/RAVEN_0_train","answer":1}'
+bad 2 "--answers-shuffled must be a whole number" "{\"id\":\"$id\",\"answer\":1}" --answers-shuffled -1
+
 # The hub's parquet (python -m rave export-hf behind rave export -f hf).
 [[ $(run "$rave" export "$work/set" -f hf -o "$work/hub") == 0 ]] || fail "export -f hf: $(cat "$work/err")"
 [[ -s "$work/hub/README.md" ]] && compgen -G "$work/hub/center_single/*.parquet" >/dev/null || fail "export -f hf: no shards"

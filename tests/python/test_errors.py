@@ -101,3 +101,11 @@ print("alive")
     assert result.returncode == 0, result.stderr
     assert result.stdout.split()[-1] == "alive"
     assert len(result.stdout.split()) == 10
+
+
+def test_generate_batch_takes_integer_indices_only():
+    with pytest.raises(ValueError, match="indices must be integers, not float64"):
+        rave.generate_batch("center_single", [0.5])
+    with pytest.raises(ValueError, match="indices must be integers, not bool"):
+        rave.generate_batch("center_single", [True])
+    assert rave.generate_batch("center_single", [0, 1], images=False)["target"].shape == (2,)
