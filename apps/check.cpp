@@ -119,7 +119,7 @@ int check_manifests(const CheckArgs& args) {
       ++bad;
       continue;
     }
-    const engine::FolderAudit a = engine::audit_folder(path, *m);
+    const engine::FolderAudit a = engine::audit_folder(path, *m, args.threads);
     std::printf(
         "%s: made by rave %s with `%s`; %zu files listed, %zu differ, %zu problems made "
         "again; %zu unlisted\n",

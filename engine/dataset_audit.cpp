@@ -6,6 +6,7 @@
 #include <optional>
 #include <set>
 #include <system_error>
+#include <unordered_map>
 
 #include "common/atomic_file.hpp"
 #include "common/error.hpp"
@@ -129,21 +130,18 @@ std::map<std::string, ListedProblem> check_listing(const DatasetManifest& m, Dat
   return problems;
 }
 
-// The two listed entries of a problem stem, or nullopt.
-std::optional<std::pair<ManifestFile, ManifestFile>> entries_of(const DatasetManifest& m,
-                                                                const std::string& stem) {
-  const auto find = [&](const char* ext) {
-    return std::find_if(m.files.begin(), m.files.end(),
-                        [&](const ManifestFile& f) { return f.path == stem + ext; });
-  };
-  const auto npz = find(".npz"), xml = find(".xml");
-  if (npz == m.files.end() || xml == m.files.end()) return std::nullopt;
-  return std::pair{*npz, *xml};
+// The listed entries by path.
+using Index = std::unordered_map<std::string, const ManifestFile*>;
+
+Index index_of(const DatasetManifest& m) {
+  Index index;
+  index.reserve(m.files.size());
+  for (const ManifestFile& f : m.files) index.emplace(f.path, &f);
+  return index;
 }
 
 // The first and last problem of each configuration made again from the manifest's parameters.
-std::size_t check_regenerated(const DatasetManifest& m,
-                              const std::map<std::string, ListedProblem>& problems,
+std::size_t check_regenerated(const DatasetManifest& m, const Index& index,
                               std::vector<std::string>& out) {
   const auto strategy = parse_strategy(m.answers);
   if (!strategy || m.num_samples == 0 || m.rave_version != version()) return 0;
@@ -161,8 +159,8 @@ std::size_t check_regenerated(const DatasetManifest& m,
       const auto id = find_configuration(folder);
       const Split split = split_of(k, m.val, m.test);
       const std::string stem = folder + "/" + problem_stem(k, split);
-      const auto entries = id ? entries_of(m, stem) : std::nullopt;
-      if (!entries || !problems.contains(stem)) continue;
+      const auto npz = index.find(stem + ".npz"), xml = index.find(stem + ".xml");
+      if (!id || npz == index.end() || xml == index.end()) continue;
       const auto redraw = m.redraws.find(stem);
       const Problem p = generate_problem(*id, *strategy, m.seed, k, variant, split,
                                          redraw == m.redraws.end() ? 0 : redraw->second);
@@ -171,8 +169,9 @@ std::size_t check_regenerated(const DatasetManifest& m,
                                    .predict_as_vector = *strategy == AnswerStrategy::kFair,
                                    .symbolic_only = m.variant.symbolic_only});
       ++made;
-      if (files.npz.size() != entries->first.size || crc32(files.npz) != entries->first.crc32 ||
-          files.xml.size() != entries->second.size || crc32(files.xml) != entries->second.crc32)
+      const ManifestFile &n = *npz->second, &x = *xml->second;
+      if (files.npz.size() != n.size || crc32(files.npz) != n.crc32 || files.xml.size() != x.size ||
+          crc32(files.xml) != x.crc32)
         out.push_back(stem +
                       ": made again from rave.json's parameters, its files differ from the "
                       "listed ones (a parameter of rave.json edited?)");
@@ -188,44 +187,56 @@ bool state_file(const std::string& name) {
          (name.starts_with(".rave.shard-") && name.ends_with(".lock"));
 }
 
-std::vector<std::string> unlisted_entries(const fs::path& root, const DatasetManifest& m) {
-  std::set<std::string> listed;
-  for (const ManifestFile& f : m.files) listed.insert(f.path);
-  std::vector<std::string> out;
+// The entries of one folder, each as "<prefix><name>", with whether it is a folder (not a link).
+template <class Visit>
+void for_each_entry(const fs::path& folder, const std::string& prefix,
+                    std::vector<std::string>& out, Visit&& visit) {
   std::error_code ec;
-  for (fs::recursive_directory_iterator it(root, ec), end; !ec && it != end; it.increment(ec)) {
-    const std::string relative = it->path().lexically_relative(root).generic_string();
-    const bool top = it.depth() == 0;
-    if (it->is_directory(ec) && !it->is_symlink(ec)) {
-      const bool config = top && std::find(m.configurations.begin(), m.configurations.end(),
-                                           relative) != m.configurations.end();
-      if (!config) {
-        out.push_back(relative + "/");
-        it.disable_recursion_pending();
-      }
-      continue;
-    }
-    if (!listed.contains(relative) && !(top && state_file(relative))) out.push_back(relative);
+  for (fs::directory_iterator it(folder, ec), end; !ec && it != end; it.increment(ec)) {
+    const bool dir = it->is_directory(ec) && !it->is_symlink(ec);
+    visit(prefix + it->path().filename().string(), dir);
   }
-  if (ec) out.push_back(root.string() + ": " + ec.message());
+  if (ec) out.push_back(folder.string() + ": " + ec.message());
+}
+
+// Files and folders under the root rave.json does not account for: the root's own files other
+// than the writers', the configurations' files other than the listed ones, every other folder.
+std::vector<std::string> unlisted_entries(const fs::path& root, const DatasetManifest& m,
+                                          const Index& index) {
+  std::vector<std::string> out;
+  for_each_entry(root, "", out, [&](const std::string& name, bool dir) {
+    const bool config = dir && std::find(m.configurations.begin(), m.configurations.end(), name) !=
+                                   m.configurations.end();
+    if (dir && !config) out.push_back(name + "/");
+    if (!dir && !state_file(name)) out.push_back(name);
+    if (!config) return;
+    for_each_entry(root / name, name + "/", out, [&](const std::string& path, bool inner) {
+      if (inner)
+        out.push_back(path + "/");
+      else if (!index.contains(path))
+        out.push_back(path);
+    });
+  });
   std::sort(out.begin(), out.end());
   return out;
 }
 
 }  // namespace
 
-FolderAudit audit_folder(const fs::path& root, const DatasetManifest& manifest) {
+FolderAudit audit_folder(const fs::path& root, const DatasetManifest& manifest, int threads) {
   FolderAudit a;
   a.listed = manifest.files.size();
   check_fields(manifest, a.defects);
   DatasetManifest safe = manifest;
   const auto problems = check_listing(manifest, safe, a.defects);
   check_counts(manifest, problems, a.defects);
-  for (std::string& line : manifest_mismatches(root, safe)) a.defects.push_back(std::move(line));
+  for (std::string& line : manifest_mismatches(root, safe, threads))
+    a.defects.push_back(std::move(line));
   if (!manifest.complete)
     a.defects.push_back("complete: false (the run did not finish: --resume it)");
-  a.regenerated = check_regenerated(safe, problems, a.defects);
-  a.unlisted = unlisted_entries(root, manifest);
+  const Index index = index_of(safe);
+  a.regenerated = check_regenerated(safe, index, a.defects);
+  a.unlisted = unlisted_entries(root, manifest, index);
   return a;
 }
 

@@ -26,7 +26,9 @@ struct FolderAudit {
   std::size_t regenerated = 0;        ///< problems made again and compared with their listing
 };
 
-/// Audits the folder `root` against its manifest `manifest` (read from root/rave.json).
-FolderAudit audit_folder(const std::filesystem::path& root, const DatasetManifest& manifest);
+/// Audits the folder `root` against its manifest `manifest` (read from root/rave.json), reading the
+/// files on `threads` workers.
+FolderAudit audit_folder(const std::filesystem::path& root, const DatasetManifest& manifest,
+                         int threads = 1);
 
 }  // namespace rave::engine

@@ -7,6 +7,7 @@
 
 #include "common/atomic_file.hpp"
 #include "common/error.hpp"
+#include "common/parallel.hpp"
 #include "engine/formats/zip.hpp"
 
 namespace rave::engine {
@@ -258,31 +259,34 @@ std::vector<std::string> manifest_differences(const DatasetManifest& existing,
   return out;
 }
 
+namespace {
+
+// What is wrong with one listed file, or "" when it is there with its size and CRC-32.
+std::string file_mismatch(const std::filesystem::path& root, const ManifestFile& f) {
+  thread_local std::string buffer;  // one per worker, its capacity reused file after file
+  std::error_code ec;
+  const std::filesystem::path path = root / f.path;
+  const auto status = std::filesystem::symlink_status(path, ec);
+  if (std::filesystem::is_symlink(status))
+    return f.path + ": a symbolic link, not a file of the dataset; not read";
+  if (!std::filesystem::is_regular_file(status)) return f.path + ": listed in rave.json, missing";
+  const std::uint64_t size = std::filesystem::file_size(path, ec);
+  if (size != f.size)
+    return f.path + ": " + std::to_string(f.size) + " bytes listed, " + std::to_string(size) +
+           " found";
+  read_file_into(path, buffer, f.size + 1);
+  return crc32(buffer) != f.crc32 ? f.path + ": CRC-32 differs from rave.json" : std::string();
+}
+
+}  // namespace
+
 std::vector<std::string> manifest_mismatches(const std::filesystem::path& root,
-                                             const DatasetManifest& manifest) {
-  std::vector<std::string> out;
-  for (const ManifestFile& f : manifest.files) {
-    std::error_code ec;
-    const std::filesystem::path path = root / f.path;
-    const auto status = std::filesystem::symlink_status(path, ec);
-    if (std::filesystem::is_symlink(status)) {
-      out.push_back(f.path + ": a symbolic link, not a file of the dataset; not read");
-      continue;
-    }
-    if (!std::filesystem::is_regular_file(status)) {
-      out.push_back(f.path + ": listed in rave.json, missing");
-      continue;
-    }
-    const std::uint64_t size = std::filesystem::file_size(path, ec);
-    if (size != f.size) {
-      out.push_back(f.path + ": " + std::to_string(f.size) + " bytes listed, " +
-                    std::to_string(size) + " found");
-      continue;
-    }
-    if (crc32(read_file(path, f.size + 1)) != f.crc32)
-      out.push_back(f.path + ": CRC-32 differs from rave.json");
-  }
-  return out;
+                                             const DatasetManifest& manifest, int threads) {
+  std::vector<std::string> found(manifest.files.size());
+  parallel_for_index(found.size(), threads,
+                     [&](std::size_t i) { found[i] = file_mismatch(root, manifest.files[i]); });
+  std::erase_if(found, [](const std::string& s) { return s.empty(); });
+  return found;
 }
 
 }  // namespace rave::engine

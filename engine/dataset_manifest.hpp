@@ -94,8 +94,9 @@ std::vector<std::string> manifest_differences(const DatasetManifest& existing,
                                               const DatasetManifest& wanted,
                                               const std::string& source = kManifestName);
 /// The files `manifest` lists that are missing under `root` or differ in size or CRC-32, one phrase
-/// each ("center_single/RAVEN_3_train.npz: 412402 bytes listed, 1200 found").
+/// each ("center_single/RAVEN_3_train.npz: 412402 bytes listed, 1200 found"), in listing order,
+/// read on `threads` workers.
 std::vector<std::string> manifest_mismatches(const std::filesystem::path& root,
-                                             const DatasetManifest& manifest);
+                                             const DatasetManifest& manifest, int threads = 1);
 
 }  // namespace rave::engine
