@@ -190,7 +190,6 @@ struct EvalOptions {
   std::optional<ModelKind> expect_model = {};  ///< InputError if the checkpoint holds another model
 };
 
-
 /// Accuracy per configuration of one checkpoint.
 struct EvalResult {
   CheckpointInfo info;
