@@ -11,14 +11,14 @@
 #include <string>
 #include <vector>
 
-#include "apps/cli_util.hpp"
+#include "cli/cli_util.hpp"
 #include "apps/commands.hpp"
-#include "apps/progress.hpp"
+#include "cli/progress.hpp"
 #include "common/error.hpp"
-#include "engine/dataset_audit.hpp"
-#include "engine/dataset_manifest.hpp"
+#include "jobs/dataset_audit.hpp"
+#include "jobs/dataset_manifest.hpp"
 #include "engine/formats/problem_files.hpp"
-#include "solver/dataset_check.hpp"
+#include "jobs/dataset_check.hpp"
 
 namespace rave::apps {
 namespace {
@@ -39,7 +39,7 @@ struct Column {
   double seen_credit = 0;
 };
 
-void count(Column& col, const solver::ProblemCheck& c, bool strict) {
+void count(Column& col, const jobs::ProblemCheck& c, bool strict) {
   ++col.problems;
   col.unique += c.verdict == solver::Verdict::kUnique;
   col.ambiguous += c.verdict == solver::Verdict::kAmbiguous;
@@ -108,8 +108,8 @@ int check_manifests(const CheckArgs& args) {
   for (const std::string& path : args.paths) {
     std::error_code ec;
     if (!std::filesystem::is_directory(path, ec)) continue;
-    const std::filesystem::path file = std::filesystem::path(path) / engine::kManifestName;
-    const std::optional<engine::DatasetManifest> m = engine::read_manifest(file);
+    const std::filesystem::path file = std::filesystem::path(path) / jobs::kManifestName;
+    const std::optional<jobs::DatasetManifest> m = jobs::read_manifest(file);
     if (!m) {
       if (args.no_manifest) continue;
       std::printf(
@@ -119,7 +119,7 @@ int check_manifests(const CheckArgs& args) {
       ++bad;
       continue;
     }
-    const engine::FolderAudit a = engine::audit_folder(path, *m, args.threads);
+    const jobs::FolderAudit a = jobs::audit_folder(path, *m, args.threads);
     std::printf(
         "%s: made by rave %s with `%s`; %zu files listed, %zu differ, %zu problems made "
         "again; %zu unlisted\n",
@@ -148,7 +148,7 @@ int run_check(const CheckArgs& args) {
   int errors = 0;
   ProgressLine progress("check", files.size());
   std::uint64_t done = 0;
-  solver::check_files(files, *backend, {}, args.threads, [&](const solver::FileCheck& r) {
+  jobs::check_files(files, *backend, {}, args.threads, [&](const jobs::FileCheck& r) {
     progress.update(++done);
     if (!r.ok()) {
       ++errors;

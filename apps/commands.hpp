@@ -1,6 +1,6 @@
 #pragma once
 // The subcommands: each file apps/<name>.cpp defines one `add_<name>` that adds a CLI11 subcommand
-// and returns the function that runs it. apps/cli_main.cpp is the only place that catches errors
+// and returns the function that runs it. cli/cli_main.cpp is the only place that catches errors
 // and picks exit codes (0 ok, 1 input or runtime error, 2 usage, 3 a check that found problems).
 // `rave` runs the symbolic ones itself and forwards the neural ones to `rave-train`, which alone
 // links LibTorch. To add a subcommand: declare it here and list it in apps/commands.cpp.
@@ -8,12 +8,13 @@
 #include <functional>
 #include <vector>
 
+#include "cli/cli_main.hpp"
+
 namespace rave::apps {
 
-/// What a subcommand does once its flags are parsed; returns the exit code.
-using Runner = std::function<int()>;
-/// Adds one subcommand to the app.
-using Adder = Runner (*)(CLI::App&);
+// The commands are written against the command-line framework of cli/ (its run loop, flag checks,
+// progress line and forwarding to other programs).
+using namespace rave::cli;
 
 /// The subcommands of `rave`, in the order `rave --help` lists them (train/eval as forwarders).
 std::vector<Adder> rave_subcommands();

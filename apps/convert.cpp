@@ -9,9 +9,9 @@
 #include <string>
 #include <vector>
 
-#include "apps/cli_util.hpp"
+#include "cli/cli_util.hpp"
 #include "apps/commands.hpp"
-#include "apps/file_jobs.hpp"
+#include "jobs/file_jobs.hpp"
 #include "common/atomic_file.hpp"
 #include "common/error.hpp"
 #include "engine/encode.hpp"
@@ -52,7 +52,7 @@ engine::Problem read_input(const std::filesystem::path& input) {
 }
 
 // `to_stdout`: the output's name only gives the form; the bytes go to standard output.
-void convert_one(const FileJob& job, bool refuse_existing, bool to_stdout) {
+void convert_one(const jobs::FileJob& job, bool refuse_existing, bool to_stdout) {
   std::error_code ec;
   if (refuse_existing && !to_stdout && std::filesystem::exists(job.output, ec))
     throw InputError(job.output.string(), "", "exists already; pass --overwrite to replace it");
@@ -78,7 +78,7 @@ std::string checked_extension(const std::string& word) {
 // Standard input is one input on its own: `convert - OUT` or `convert --to FORM - -o OUT` (OUT may
 // be
 // `-`, standard output).
-std::vector<FileJob> plan_stdin(const ConvertArgs& args) {
+std::vector<jobs::FileJob> plan_stdin(const ConvertArgs& args) {
   if (args.paths.size() != (args.to.empty() ? 2 : 1))
     throw UsageError(
         "standard input (-) is one input: convert - OUTPUT, or convert --to FORMAT - -o OUTPUT");
@@ -90,7 +90,7 @@ std::vector<FileJob> plan_stdin(const ConvertArgs& args) {
   return {{kStandardStream, output}};
 }
 
-std::vector<FileJob> plan(const ConvertArgs& args) {
+std::vector<jobs::FileJob> plan(const ConvertArgs& args) {
   if (!args.paths.empty() && args.paths[0] == kStandardStream) return plan_stdin(args);
   if (!args.to.empty() && args.out_dir == kStandardStream) {
     const auto files = engine::collect_problem_files({args.paths.begin(), args.paths.end()});
@@ -99,7 +99,7 @@ std::vector<FileJob> plan(const ConvertArgs& args) {
                        std::to_string(files.size()));
     return {{files[0], "-" + checked_extension(args.to)}};
   }
-  if (!args.to.empty()) return plan_file_jobs(args.paths, args.out_dir, checked_extension(args.to));
+  if (!args.to.empty()) return jobs::plan_file_jobs(args.paths, args.out_dir, checked_extension(args.to));
   if (args.paths.size() != 2 || !args.out_dir.empty())
     throw UsageError(
         "convert takes INPUT OUTPUT, or --to FORMAT with any number of inputs (and -o DIR)");
@@ -110,12 +110,12 @@ std::vector<FileJob> plan(const ConvertArgs& args) {
 }
 
 int run_convert(const ConvertArgs& args) {
-  const auto jobs = plan(args);
-  if (jobs.empty()) throw UsageError("no problem files (.xml, .asig) in the given folders");
+  const auto planned = plan(args);
+  if (planned.empty()) throw UsageError("no problem files (.xml, .asig) in the given folders");
   const bool refuse_existing = !args.to.empty() && !args.overwrite;
   const bool to_stdout = args.out_dir == kStandardStream;
-  return run_file_jobs(jobs, "converted",
-                       [&](const FileJob& j) { convert_one(j, refuse_existing, to_stdout); });
+  return jobs::run_file_jobs(planned, "converted",
+                       [&](const jobs::FileJob& j) { convert_one(j, refuse_existing, to_stdout); });
 }
 
 }  // namespace

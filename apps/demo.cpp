@@ -4,12 +4,12 @@
 #include <cstdio>
 #include <memory>
 
-#include "apps/cli_util.hpp"
+#include "cli/cli_util.hpp"
 #include "apps/commands.hpp"
-#include "apps/dataset_command.hpp"
+#include "jobs/dataset_command.hpp"
 #include "common/atomic_file.hpp"
 #include "engine/audit.hpp"
-#include "engine/dataset.hpp"
+#include "jobs/dataset.hpp"
 #include "engine/formats/png.hpp"
 #include "engine/formats/problem_files.hpp"
 #include "engine/render/render.hpp"
@@ -39,7 +39,7 @@ std::string rules_text(const engine::Problem& p) {
   return out.empty() ? "all Constant" : out;
 }
 
-void describe_config(const engine::DatasetSpec& spec, engine::ConfigId id,
+void describe_config(const jobs::DatasetSpec& spec, engine::ConfigId id,
                      engine::BlindAudit& audit) {
   const auto dir = spec.dir / engine::configuration(id).folder;
   std::vector<engine::Problem> problems;
@@ -58,14 +58,14 @@ void describe_config(const engine::DatasetSpec& spec, engine::ConfigId id,
 }
 
 int run_demo(const DemoArgs& args) {
-  engine::DatasetSpec spec{.dir = args.dir,
+  jobs::DatasetSpec spec{.dir = args.dir,
                            .configs = {},
                            .num_samples = static_cast<std::uint64_t>(args.per_config),
                            .seed = parse_whole_number(args.seed, "--seed", 0, UINT64_MAX),
                            .answers = parse_answer_strategy(args.answers),
                            .threads = default_threads()};
-  spec.command = dataset_command(spec);
-  const auto report = engine::write_dataset(spec);
+  spec.command = jobs::dataset_command(spec);
+  const auto report = jobs::write_dataset(spec);
   std::printf(
       "rave demo: %llu problems (%s answer sets, seed %llu) in "
       "%s/<configuration>/RAVEN_<k>_<split>.{npz,xml}\n",

@@ -5,10 +5,10 @@
 #include <cstdio>
 #include <memory>
 
-#include "apps/cli_util.hpp"
+#include "cli/cli_util.hpp"
 #include "apps/commands.hpp"
-#include "apps/neural_report.hpp"
-#include "apps/neural_words.hpp"
+#include "cli/neural/neural_report.hpp"
+#include "cli/neural/neural_words.hpp"
 #include "common/atomic_file.hpp"
 #include "common/error.hpp"
 #include "engine/formats/problem_files.hpp"

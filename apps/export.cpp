@@ -6,9 +6,9 @@
 #include <memory>
 #include <string>
 
-#include "apps/cli_util.hpp"
+#include "cli/cli_util.hpp"
 #include "apps/commands.hpp"
-#include "apps/python_forward.hpp"
+#include "cli/python_forward.hpp"
 #include "common/atomic_file.hpp"
 #include "common/error.hpp"
 #include "evaluation/export.hpp"

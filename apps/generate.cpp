@@ -4,12 +4,12 @@
 #include <cstdio>
 #include <memory>
 
-#include "apps/cli_util.hpp"
+#include "cli/cli_util.hpp"
 #include "apps/commands.hpp"
-#include "apps/dataset_command.hpp"
-#include "apps/interrupt.hpp"
-#include "apps/progress.hpp"
-#include "engine/dataset.hpp"
+#include "jobs/dataset_command.hpp"
+#include "jobs/interrupt.hpp"
+#include "cli/progress.hpp"
+#include "jobs/dataset.hpp"
 #include "solver/solver.hpp"
 
 namespace rave::apps {
@@ -40,9 +40,9 @@ struct GenerateArgs {
 };
 
 // "K/N" with 1 <= K <= N.
-engine::Shard parse_shard(const std::string& text) {
+jobs::Shard parse_shard(const std::string& text) {
   const std::size_t slash = text.find('/');
-  engine::Shard shard{.index = 0, .count = 0};
+  jobs::Shard shard{.index = 0, .count = 0};
   try {
     std::size_t used_k = 0, used_n = 0;
     if (slash != std::string::npos) {
@@ -74,11 +74,11 @@ bool provably_unique(const engine::Problem& problem) {
   return s.verdict == solver::Verdict::kUnique && problem.target && s.answer == *problem.target;
 }
 
-engine::DatasetSpec to_spec(const GenerateArgs& args) {
-  engine::DatasetSpec spec{.dir = args.save_dir,
+jobs::DatasetSpec to_spec(const GenerateArgs& args) {
+  jobs::DatasetSpec spec{.dir = args.save_dir,
                            .configs = parse_config_list(args.configs),
                            .num_samples = parse_whole_number(args.num_samples, "--num-samples", 1,
-                                                             engine::kMaxDatasetProblems),
+                                                             jobs::kMaxDatasetProblems),
                            .seed = parse_whole_number(args.seed, "--seed", 0, UINT64_MAX),
                            .val = args.val,
                            .test = args.test,
@@ -93,13 +93,13 @@ engine::DatasetSpec to_spec(const GenerateArgs& args) {
     spec.accept = provably_unique;
     spec.accept_name = "unique";
   }
-  engine::check_dataset_spec(spec);
-  spec.command = dataset_command(spec);
+  jobs::check_dataset_spec(spec);
+  spec.command = jobs::dataset_command(spec);
   return spec;
 }
 
 // k mod 10 decides the split, so with fewer than 10 problems a split can stay empty: say so.
-void note_empty_splits(const engine::DatasetSpec& spec) {
+void note_empty_splits(const jobs::DatasetSpec& spec) {
   bool has[3] = {false, false, false};
   for (std::uint64_t k = 0; k < spec.num_samples && k < 10; ++k)
     has[static_cast<int>(engine::split_of(k, spec.val, spec.test))] = true;
@@ -115,7 +115,7 @@ void note_empty_splits(const engine::DatasetSpec& spec) {
         no_val && no_test ? "s get" : " gets", 10 - spec.val - spec.test, 10 - spec.test);
 }
 
-void print_report(const engine::DatasetReport& report, const engine::DatasetSpec& spec,
+void print_report(const jobs::DatasetReport& report, const jobs::DatasetSpec& spec,
                   double seconds) {
   std::printf(
       "wrote %llu problems (%llu skipped as complete) to %s in %.2f s: %.1f problems/s, %.1f MB\n",
@@ -150,16 +150,16 @@ void print_report(const engine::DatasetReport& report, const engine::DatasetSpec
 }
 
 int run_generate(const GenerateArgs& args) {
-  engine::DatasetSpec spec = to_spec(args);
+  jobs::DatasetSpec spec = to_spec(args);
   const std::size_t n_configs = spec.configs.empty() ? engine::kNumConfigs : spec.configs.size();
-  InterruptGuard interrupt;
+  jobs::InterruptGuard interrupt;
   spec.stop = &interrupt.flag();
   const auto shards = static_cast<std::uint64_t>(spec.shard.count);
   const std::uint64_t all = spec.num_samples * n_configs,
                       first = static_cast<std::uint64_t>(spec.shard.index - 1);
   ProgressLine line("generate", all > first ? (all - first + shards - 1) / shards : 0);
   const auto report =
-      engine::write_dataset(spec, [&](const engine::DatasetProgress& p) { line.update(p.done); });
+      jobs::write_dataset(spec, [&](const jobs::DatasetProgress& p) { line.update(p.done); });
   line.finish();
   print_report(report, spec, line.elapsed());
   note_empty_splits(spec);

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "apps/commands.hpp"
-#include "apps/perception_text.hpp"
+#include "cli/perception_text.hpp"
 #include "common/atomic_file.hpp"
 #include "common/error.hpp"
 #include "engine/encode.hpp"

@@ -5,9 +5,9 @@
 #include <string>
 #include <vector>
 
-#include "apps/cli_util.hpp"
+#include "cli/cli_util.hpp"
 #include "apps/commands.hpp"
-#include "apps/file_jobs.hpp"
+#include "jobs/file_jobs.hpp"
 #include "common/atomic_file.hpp"
 #include "common/error.hpp"
 #include "engine/formats/npz.hpp"
@@ -24,7 +24,7 @@ struct RenderArgs {
   bool compress = false;
 };
 
-void render_one(const RenderArgs& args, const FileJob& job) {
+void render_one(const RenderArgs& args, const jobs::FileJob& job) {
   engine::Problem problem = engine::read_problem(job.input);
   if (args.target >= 0) problem.target = args.target;
   if (!problem.target)
@@ -39,9 +39,9 @@ void render_one(const RenderArgs& args, const FileJob& job) {
 }
 
 int run_render(const RenderArgs& args) {
-  const auto jobs = plan_file_jobs(args.inputs, args.output, ".npz");
-  if (jobs.empty()) throw UsageError("no problem files (.xml, .asig) in the given folders");
-  return run_file_jobs(jobs, "rendered", [&](const FileJob& j) { render_one(args, j); });
+  const auto planned = jobs::plan_file_jobs(args.inputs, args.output, ".npz");
+  if (planned.empty()) throw UsageError("no problem files (.xml, .asig) in the given folders");
+  return jobs::run_file_jobs(planned, "rendered", [&](const jobs::FileJob& j) { render_one(args, j); });
 }
 
 }  // namespace

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "apps/cli_util.hpp"
+#include "cli/cli_util.hpp"
 #include "apps/commands.hpp"
 #include "common/atomic_file.hpp"
 #include "common/error.hpp"

@@ -10,19 +10,19 @@
 #include <string>
 #include <vector>
 
-#include "apps/cli_util.hpp"
+#include "cli/cli_util.hpp"
 #include "apps/commands.hpp"
-#include "apps/perception_text.hpp"
-#include "apps/progress.hpp"
+#include "cli/perception_text.hpp"
+#include "cli/progress.hpp"
 #include "common/error.hpp"
 #include "evaluation/ibm_json.hpp"
-#include "solver/batch.hpp"
+#include "jobs/batch.hpp"
 #include "solver/explain.hpp"
 
 namespace rave::apps {
 namespace {
 
-using solver::FileResult;
+using jobs::FileResult;
 using solver::Verdict;
 
 struct SolveArgs {
@@ -113,8 +113,8 @@ void print_result(const FileResult& r, const SolveArgs& args, bool single) {
       std::printf("  %s\n", line.c_str());
 }
 
-std::string cell_text(const solver::AccuracyTable::Cell& cell) {
-  const auto acc = solver::AccuracyTable::accuracy(cell);
+std::string cell_text(const jobs::AccuracyTable::Cell& cell) {
+  const auto acc = jobs::AccuracyTable::accuracy(cell);
   if (!acc) return "-";
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.2f", 100.0 * *acc);
@@ -122,14 +122,14 @@ std::string cell_text(const solver::AccuracyTable::Cell& cell) {
 }
 
 // The share of perceived panels whose parse re-renders to the image byte for byte.
-std::string exact_text(const solver::AccuracyTable::Cell& cell) {
+std::string exact_text(const jobs::AccuracyTable::Cell& cell) {
   if (cell.panels == 0) return "-";
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.2f", 100.0 * cell.exact_panels / cell.panels);
   return buf;
 }
 
-void print_summary(const solver::AccuracyTable& t, const SolveArgs& args, double seconds) {
+void print_summary(const jobs::AccuracyTable& t, const SolveArgs& args, double seconds) {
   FILE* out = args.json ? stderr : stdout;
   const auto& c = t.total;
   std::fprintf(out,
@@ -165,8 +165,8 @@ void print_summary(const solver::AccuracyTable& t, const SolveArgs& args, double
 }
 
 // The IBM JSON files among the inputs (ibm_json.hpp), each of many problems, and the rest.
-std::vector<solver::NamedProblem> ibm_problems(std::vector<std::filesystem::path>& inputs) {
-  std::vector<solver::NamedProblem> out;
+std::vector<jobs::NamedProblem> ibm_problems(std::vector<std::filesystem::path>& inputs) {
+  std::vector<jobs::NamedProblem> out;
   std::erase_if(inputs, [&](const std::filesystem::path& path) {
     std::error_code ec;
     if (!evaluation::is_ibm_json(path) || !std::filesystem::is_regular_file(path, ec)) return false;
@@ -185,20 +185,20 @@ int run_solve(const SolveArgs& args) {
   if (args.from_pixels && !problems.empty())
     throw UsageError("--from-pixels reads npz images; an IBM .json holds symbols only");
   const auto files = inputs.empty() ? std::vector<std::filesystem::path>()
-                                    : solver::collect_inputs(inputs, args.from_pixels);
+                                    : jobs::collect_inputs(inputs, args.from_pixels);
   if (files.empty() && problems.empty())
     throw UsageError(args.from_pixels
                          ? "no .npz files under the given paths"
                          : "no .xml, .asig or lone .npz problem files under the given paths");
   if (args.from_pixels && args.use_rules)
     throw UsageError("--use-rules needs the rules of an XML; --from-pixels reads none");
-  const solver::BatchOptions options{
+  const jobs::BatchOptions options{
       .backend = *backend,
       .solve = {.use_rules = args.use_rules, .occam = !args.no_occam},
       .budget = {.rlimit = args.rlimit, .timeout_ms = args.timeout_ms},
       .threads = args.threads,
       .from_pixels = args.from_pixels};
-  solver::AccuracyTable table;
+  jobs::AccuracyTable table;
   const std::size_t total = files.size() + problems.size();
   ProgressLine progress("solve", total);
   std::uint64_t done = 0;
@@ -207,8 +207,8 @@ int run_solve(const SolveArgs& args) {
     print_result(r, args, total == 1);
     progress.update(++done);
   };
-  solver::solve_files(files, options, on_result);
-  solver::solve_problems(problems, options, on_result);
+  jobs::solve_files(files, options, on_result);
+  jobs::solve_problems(problems, options, on_result);
   progress.finish();
   print_summary(table, args, progress.elapsed());
   return table.errors > 0 ? 1 : 0;

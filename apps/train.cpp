@@ -10,12 +10,12 @@
 #include <memory>
 #include <thread>
 
-#include "apps/cli_util.hpp"
+#include "cli/cli_util.hpp"
 #include "apps/commands.hpp"
-#include "apps/neural_launch.hpp"
-#include "apps/neural_report.hpp"
-#include "apps/neural_words.hpp"
-#include "apps/progress.hpp"
+#include "cli/neural/neural_launch.hpp"
+#include "cli/neural/neural_report.hpp"
+#include "cli/neural/neural_words.hpp"
+#include "cli/progress.hpp"
 #include "common/atomic_file.hpp"
 #include "common/error.hpp"
 #include "neural/label_embeddings.hpp"

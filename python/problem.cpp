@@ -9,7 +9,8 @@
 #include <system_error>
 
 #include "common/error.hpp"
-#include "engine/dataset_manifest.hpp"
+#include "jobs/dataset.hpp"
+#include "jobs/dataset_manifest.hpp"
 #include "engine/encode.hpp"
 #include "engine/formats/asig_io.hpp"
 #include "engine/formats/layout.hpp"
@@ -139,13 +140,12 @@ PyProblem generate(const std::string& config, std::int64_t index, std::uint64_t 
   const engine::ConfigId id = config_arg(config);
   const engine::AnswerStrategy strategy = strategy_arg(answers);
   const std::uint64_t k = index_arg(index);
-  const engine::Variant variant =
-      engine::variant_from_options(grid, values, confounders, regime, hold_out);
-  const engine::Split split = engine::split_of(k, 2, 2);  // the CLI's default --val 2 --test 2
-  if (const std::string why = engine::variant_rules_defect(id, variant, split); !why.empty())
-    throw UsageError(why);
+  jobs::DatasetSpec spec;  // a dataset's default splits, as `rave generate` makes it
+  spec.seed = seed;
+  spec.answers = strategy;
+  spec.variant = engine::variant_from_options(grid, values, confounders, regime, hold_out);
   py::gil_scoped_release release;
-  return PyProblem{.problem = engine::generate_problem(id, strategy, seed, k, variant, split),
+  return PyProblem{.problem = jobs::checked_dataset_problem(spec, id, k),
                    .image = {},
                    .predict_as_vector = strategy == engine::AnswerStrategy::kFair};
 }
@@ -288,12 +288,12 @@ void bind_problem(py::module_& m) {
       "manifest",
       [](const std::string& path) {
         std::filesystem::path file(path);
-        if (std::filesystem::is_directory(file)) file /= engine::kManifestName;
-        const std::optional<engine::DatasetManifest> m = engine::read_manifest(file);
+        if (std::filesystem::is_directory(file)) file /= jobs::kManifestName;
+        const std::optional<jobs::DatasetManifest> m = jobs::read_manifest(file);
         if (!m)
           throw InputError(file.string(), "",
                            "no such file (rave writes rave.json at a dataset's root)");
-        return engine::manifest_json(*m);
+        return jobs::manifest_json(*m);
       },
       "path"_a,
       "the dataset manifest (rave.json, docs/dataset.md) of a folder or file, checked and as JSON "

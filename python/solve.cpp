@@ -15,8 +15,8 @@
 #include "engine/formats/problem_files.hpp"
 #include "engine/model/configuration.hpp"
 #include "python/binding.hpp"
-#include "solver/batch.hpp"
-#include "solver/dataset_check.hpp"
+#include "jobs/batch.hpp"
+#include "jobs/dataset_check.hpp"
 #include "solver/explain.hpp"
 #include "solver/solver.hpp"
 
@@ -92,11 +92,11 @@ PySolution solve_problem(const engine::Problem& p, solver::Backend backend, bool
 
 std::vector<PySolution> solve_folder(const std::filesystem::path& dir, solver::Backend backend,
                                      bool use_rules, int threads, std::string& error) {
-  const solver::BatchOptions options{
+  const jobs::BatchOptions options{
       .backend = backend, .solve = {.use_rules = use_rules}, .budget = {}, .threads = threads};
   std::vector<PySolution> out;
-  solver::solve_files(engine::collect_problem_files({dir}), options,
-                      [&](const solver::FileResult& r) {
+  jobs::solve_files(engine::collect_problem_files({dir}), options,
+                      [&](const jobs::FileResult& r) {
                         if (!r.ok()) {
                           if (error.empty()) error = r.error;
                           return;
@@ -142,9 +142,9 @@ py::object solve(const py::object& what, const std::string& backend_name, bool u
   return py::cast(one);
 }
 
-py::dict check_data(const solver::FileCheck& r, bool strict) {
+py::dict check_data(const jobs::FileCheck& r, bool strict) {
   if (!r.ok()) return py::dict("file"_a = r.file.string(), "error"_a = r.error);
-  const solver::ProblemCheck& c = r.check;
+  const jobs::ProblemCheck& c = r.check;
   py::list consistent;
   for (int i = 0; i < 8; ++i)
     if (c.consistent & (1u << i)) consistent.append(i);
@@ -163,11 +163,11 @@ py::list check(const py::object& path_object, const std::string& backend_name, b
   const std::filesystem::path path = path_arg(path_object);
   const solver::Backend backend = backend_arg(backend_name);
   if (threads < 1) throw UsageError("threads must be at least 1, not " + std::to_string(threads));
-  std::vector<solver::FileCheck> results;
+  std::vector<jobs::FileCheck> results;
   {
     py::gil_scoped_release release;
-    solver::check_files(engine::collect_problem_files({path}), backend, {}, threads,
-                        [&](const solver::FileCheck& r) { results.push_back(r); });
+    jobs::check_files(engine::collect_problem_files({path}), backend, {}, threads,
+                        [&](const jobs::FileCheck& r) { results.push_back(r); });
   }
   py::list out;
   for (const auto& r : results) out.append(check_data(r, strict));

@@ -14,9 +14,9 @@
 #include <string>
 
 #include "engine/model/problem.hpp"
-#include "solver/component_fit.hpp"
+#include "solver/abduction/component_fit.hpp"
 #include "solver/grid/grid_solver.hpp"
-#include "solver/panel_view.hpp"
+#include "solver/abduction/panel_view.hpp"
 #include "solver/solution.hpp"
 
 namespace rave::solver {

@@ -13,7 +13,7 @@
 #include <string_view>
 #include <vector>
 
-#include "solver/component_fit.hpp"
+#include "solver/abduction/component_fit.hpp"
 
 namespace rave::solver {
 

@@ -43,11 +43,20 @@ MAY_REACH = {
     "rave_engine_formats": BASE | {"rave_engine_model"},
     "rave_engine": BASE | ENGINE_PARTS,
     "rave_perception": BASE | {"rave_engine_model", "rave_engine_render"},  # the renderer is its forward model
-    "rave_solver": BASE | ENGINE_PARTS | {"rave_engine", "rave_perception"},
-    "rave_evaluation": BASE | ENGINE_PARTS | {"rave_engine", "rave_perception", "rave_solver"},
+    # solver and perception are siblings: problems in, solutions out; pixels in, problems out
+    "rave_solver": BASE | ENGINE_PARTS | {"rave_engine"},
+    "rave_evaluation": BASE | ENGINE_PARTS | {"rave_engine", "rave_solver"},
+    # jobs: the work over files and folders, between the libraries and the faces
+    "rave_jobs": BASE | ENGINE_PARTS | {"rave_engine", "rave_perception", "rave_solver"},
     "rave_neural": BASE | {"rave_engine_model", "rave_engine_formats"},
     # the Python module: everything symbolic, never neural (import rave must not load LibTorch)
-    "rave_python": BASE | ENGINE_PARTS | {"rave_engine", "rave_perception", "rave_solver", "rave_evaluation"},
+    "rave_python": BASE | ENGINE_PARTS | {"rave_engine", "rave_perception", "rave_solver", "rave_evaluation",
+                                          "rave_jobs"},
+    # the command-line framework (cli/), and its neural half (cli/neural/, rave-train alone)
+    "rave_cli": BASE | {"rave_engine_model", "rave_engine_rules", "rave_engine_answers", "rave_engine_render",
+                        "rave_perception"},
+    "rave_cli_neural": BASE | ENGINE_PARTS | {"rave_engine", "rave_solver", "rave_evaluation", "rave_neural",
+                                              "rave_cli", "rave_perception"},
 }
 # Executables that must not reach some libraries.
 MUST_NOT_REACH = {
@@ -70,6 +79,9 @@ FOLDERS = {
     "perception/": "rave_perception",
     "solver/": "rave_solver",
     "evaluation/": "rave_evaluation",
+    "jobs/": "rave_jobs",
+    "cli/": "rave_cli",
+    "cli/neural/": "rave_cli_neural",
     "neural/": "rave_neural",
     "python/": "rave_python",
 }

@@ -6,7 +6,7 @@
 
 #include <filesystem>
 
-#include "engine/dataset.hpp"
+#include "jobs/dataset.hpp"
 #include "engine/generate.hpp"
 #include "engine/render/render.hpp"
 

@@ -9,7 +9,7 @@
 
 #include <filesystem>
 
-#include "engine/dataset.hpp"
+#include "jobs/dataset.hpp"
 #include "neural/dataset.hpp"
 #include "neural/pipeline.hpp"
 
@@ -21,7 +21,7 @@ using namespace rave;
 const std::vector<neural::DataFile>& bench_files() {
   static const std::vector<neural::DataFile> files = [] {
     const auto dir = std::filesystem::temp_directory_path() / "rave-bench-pipeline";
-    engine::DatasetSpec spec{.dir = dir,
+    jobs::DatasetSpec spec{.dir = dir,
                              .configs = {},
                              .num_samples = 30,
                              .seed = 7,
@@ -29,8 +29,8 @@ const std::vector<neural::DataFile>& bench_files() {
                              .test = 0,
                              .resume = true,
                              .threads = 2};
-    engine::prepare_dataset_dir(spec);
-    engine::write_dataset(spec);
+    jobs::prepare_dataset_dir(spec);
+    jobs::write_dataset(spec);
     return neural::list_split(dir, engine::Split::kTrain, {});
   }();
   return files;

@@ -14,13 +14,14 @@
 #include "engine/render/render.hpp"
 #include "perception/perceive.hpp"
 #include "perception/slot_table.hpp"
-#include "solver/from_pixels.hpp"
+#include "jobs/from_pixels.hpp"
 
 namespace {
 
 using rave::engine::ConfigId;
 namespace perception = rave::perception;
 namespace solver = rave::solver;
+namespace jobs = rave::jobs;
 
 constexpr int kPerConfig = 100;
 
@@ -55,11 +56,11 @@ std::string label(int config) {
 void from_npz(benchmark::State& state, bool compressed) {
   const int config = static_cast<int>(state.range(0));
   const auto& set = npz_bytes(config, compressed);
-  solver::Solver s(solver::Backend::kHeuristic, solver::pixel_options());
+  solver::Solver s(solver::Backend::kHeuristic, jobs::pixel_options());
   std::size_t i = 0;
   for (auto _ : state) {
     const auto file = rave::engine::parse_npz(set[i], "bench.npz", {"image"});
-    benchmark::DoNotOptimize(solver::solve_perceived(s, perception::perceive(file.image())));
+    benchmark::DoNotOptimize(jobs::solve_perceived(s, perception::perceive(file.image())));
     if (++i == set.size()) i = 0;
   }
   state.SetItemsProcessed(state.iterations());

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/dataset.hpp"
+#include "jobs/dataset.hpp"
 #include "engine/encode.hpp"
 #include "engine/formats/problem_files.hpp"
 #include "engine/formats/xml_io.hpp"

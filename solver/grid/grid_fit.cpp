@@ -6,7 +6,7 @@
 #include "engine/model/variant_space.hpp"
 #include "engine/rules/variant_rules.hpp"
 #include "solver/grid/grid_rules.hpp"
-#include "solver/hypothesis.hpp"
+#include "solver/abduction/hypothesis.hpp"
 
 namespace rave::solver {
 namespace {

@@ -14,8 +14,8 @@
 #include <array>
 #include <vector>
 
-#include "solver/hypothesis.hpp"
-#include "solver/panel_view.hpp"
+#include "solver/abduction/hypothesis.hpp"
+#include "solver/abduction/panel_view.hpp"
 #include "solver/z3/term.hpp"
 
 namespace rave::solver::z3enc {

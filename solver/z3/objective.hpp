@@ -15,7 +15,7 @@
 #include <array>
 #include <vector>
 
-#include "solver/fits.hpp"
+#include "solver/abduction/fits.hpp"
 #include "solver/z3/term.hpp"
 
 namespace rave::solver::z3enc {

@@ -4,7 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "common/atomic_file.hpp"
-#include "engine/dataset.hpp"
+#include "engine/encode.hpp"
 #include "engine/formats/npz.hpp"
 #include "engine/formats/xml_io.hpp"
 #include "engine/generate.hpp"

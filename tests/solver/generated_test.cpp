@@ -4,7 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "engine/generate.hpp"
-#include "solver/component_fit.hpp"
+#include "solver/abduction/component_fit.hpp"
 #include "solver/heuristic.hpp"
 #include "solver/z3_backend.hpp"
 #include "tests/solver/backends_support.hpp"

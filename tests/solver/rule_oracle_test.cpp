@@ -12,7 +12,7 @@
 #include <utility>
 #include <vector>
 
-#include "solver/fits.hpp"
+#include "solver/abduction/fits.hpp"
 
 namespace rave::solver {
 namespace {

@@ -1,0 +1,100 @@
+#include "cli/cli_main.hpp"
+
+#include <CLI/CLI.hpp>
+
+#include <algorithm>
+#include <cstdio>
+#include <exception>
+#include <new>
+#include <optional>
+#include <utility>
+
+#include "common/error.hpp"
+#include "common/text.hpp"
+#include "common/version.hpp"
+
+namespace rave::cli {
+namespace {
+
+// CLI11 checks required options before it reports arguments it does not know, so `rave generate
+// --bogus` would complain about a missing --num-samples; name the unknown argument instead.
+std::optional<std::string> unknown_arguments(const CLI::App& app, const std::string& program) {
+  if (app.get_subcommands().empty() && !app.remaining().empty())
+    return "unknown command '" + app.remaining().front() + "'";
+  for (const auto* sub : app.get_subcommands()) {
+    const auto extra = sub->remaining();
+    if (extra.empty() || sub->get_prefix_command()) continue;
+    std::string text = "unknown argument";
+    for (const auto& word : extra) text += " '" + word + "'";
+    return text + " for " + program + " " + sub->get_name();
+  }
+  return std::nullopt;
+}
+
+// `rave` alone and `rave help [command]` print help, as `rave --help` and `rave <command> --help`
+// do.
+std::optional<std::string> help_request(CLI::App& app, int argc, char** argv) {
+  if (argc <= 1) return app.help();
+  if (std::string_view(argv[1]) != "help" || argc > 3) return std::nullopt;
+  if (argc == 2) return app.help();
+  for (CLI::App* sub : app.get_subcommands({}))
+    if (sub->get_name() == argv[2]) return sub->help();
+  return std::nullopt;  // an unknown command: parse() names it
+}
+
+int parse_and_run(int argc, char** argv, const Program& program, const std::vector<Adder>& adders) {
+  CLI::App app{program.description, program.name};
+  app.require_subcommand(1);
+  app.set_version_flag("--version", program.name + " " + std::string(version()));
+  std::vector<std::pair<CLI::App*, Runner>> runners;
+  for (Adder adder : adders) {
+    Runner runner = adder(app);
+    runners.emplace_back(app.get_subcommands({}).back(), std::move(runner));
+  }
+  if (const auto help = help_request(app, argc, argv)) {
+    std::fputs(help->c_str(), stdout);
+    return 0;
+  }
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::Success& e) {
+    return app.exit(e);  // --help, --version
+  } catch (const CLI::ParseError& e) {
+    std::fprintf(stderr, "%s: error: %s (see %s --help, or %s <command> --help)\n",
+                 program.name.c_str(),
+                 printable(unknown_arguments(app, program.name).value_or(e.what())).c_str(),
+                 program.name.c_str(), program.name.c_str());
+    return 2;
+  }
+  for (auto& [sub, runner] : runners)
+    if (sub->parsed()) return runner();
+  return 2;
+}
+
+}  // namespace
+
+int cli_main(int argc, char** argv, const Program& program, const std::vector<Adder>& adders) {
+  const char* name = program.name.c_str();
+  try {
+    return parse_and_run(argc, argv, program, adders);
+  } catch (const ParameterError& e) {  // the parameter as this face spells it: --hold-out
+    std::string flag = "--" + e.parameter();
+    std::replace(flag.begin(), flag.end(), '_', '-');
+    std::fprintf(stderr, "%s: error: %s\n", name, printable(flag + e.rest()).c_str());
+    return 2;
+  } catch (const UsageError& e) {
+    std::fprintf(stderr, "%s: error: %s\n", name, printable(e.what()).c_str());
+    return 2;
+  } catch (const Error& e) {
+    std::fprintf(stderr, "%s: error: %s\n", name, printable(e.what()).c_str());
+    return 1;
+  } catch (const std::bad_alloc&) {
+    std::fprintf(stderr, "%s: error: out of memory\n", name);
+    return 1;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "%s: internal error: %s\n", name, printable(e.what()).c_str());
+    return 1;
+  }
+}
+
+}  // namespace rave::cli

@@ -1,0 +1,34 @@
+#pragma once
+// `rave check`'s gate on a dataset folder as a whole (docs/dataset.md#checking-a-dataset):
+// rave.json against itself (its fields against one another, every path inside the dataset's own
+// layout, one entry per file, every problem listed, the counts those entries give), against the
+// folder (every listed file there with its size and CRC-32, every other file and folder reported),
+// and against the generator (a sample of problems made again from its parameters must give the
+// listed bytes, so an edited seed, answer strategy or variant is caught). A path that leaves the
+// layout is never opened.
+//
+//   FolderAudit a = audit_folder("out/raven", *read_manifest("out/raven/rave.json"));
+//   for (const std::string& d : a.defects) puts(d.c_str());    // "seed ...", "... missing"
+//   for (const std::string& u : a.unlisted) puts(u.c_str());   // "notes.txt"
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "jobs/dataset_manifest.hpp"
+
+namespace rave::jobs {
+
+/// What the gate found.
+struct FolderAudit {
+  std::vector<std::string> defects;   ///< one phrase each, naming the field or file
+  std::vector<std::string> unlisted;  ///< files and folders under the root rave.json leaves out
+  std::size_t listed = 0;             ///< files listed
+  std::size_t regenerated = 0;        ///< problems made again and compared with their listing
+};
+
+/// Audits the folder `root` against its manifest `manifest` (read from root/rave.json), reading the
+/// files on `threads` workers.
+FolderAudit audit_folder(const std::filesystem::path& root, const DatasetManifest& manifest,
+                         int threads = 1);
+
+}  // namespace rave::jobs

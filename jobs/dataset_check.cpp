@@ -1,0 +1,117 @@
+#include "jobs/dataset_check.hpp"
+
+#include <oneapi/tbb/enumerable_thread_specific.h>
+
+#include <algorithm>
+#include <memory>
+
+#include "common/error.hpp"
+#include "common/parallel.hpp"
+#include "engine/audit.hpp"
+#include "engine/formats/problem_files.hpp"
+#include "jobs/batch.hpp"
+
+namespace rave::jobs {
+using namespace rave::engine;  // jobs work on their values
+using namespace rave::solver;  // jobs work on their values
+namespace {
+
+engine::Panel canonical(engine::Panel panel) {
+  for (auto& component : panel.components)
+    std::sort(component.entities.begin(), component.entities.end(),
+              [](const engine::Entity& a, const engine::Entity& b) { return a.slot < b.slot; });
+  return panel;
+}
+
+std::string list(const std::vector<int>& items) {
+  std::string out;
+  for (std::size_t i = 0; i < items.size(); ++i)
+    out += (i == 0 ? "" : ", ") + std::to_string(items[i]);
+  return out;
+}
+
+}  // namespace
+
+std::vector<std::pair<int, int>> identical_candidates(
+    const std::array<engine::Panel, 8>& candidates) {
+  std::array<engine::Panel, 8> canon;
+  for (int i = 0; i < 8; ++i) canon[i] = canonical(candidates[i]);
+  std::vector<std::pair<int, int>> out;
+  for (int i = 0; i < 8; ++i)
+    for (int j = i + 1; j < 8; ++j)
+      if (canon[i] == canon[j]) out.emplace_back(i, j);
+  return out;
+}
+
+bool ProblemCheck::failed(bool strict) const { return !failures(strict).empty(); }
+
+std::string ProblemCheck::failures(bool strict) const {
+  std::vector<std::string> parts;
+  if (verdict == Verdict::kUnknown) parts.push_back("abduction ran out of budget");
+  if (target_known && !target_explained)
+    parts.push_back("the answer is explained by no valid rule assignment");
+  if (target_known && target_explained && !answered)
+    parts.push_back("the posterior ranks a distractor first");
+  if (!valid_distractors.empty())
+    parts.push_back(std::string(valid_distractors.size() == 1 ? "distractor " : "distractors ") +
+                    list(valid_distractors) + " satisf" +
+                    (valid_distractors.size() == 1 ? "ies" : "y") + " the problem's rules");
+  for (const auto& [i, j] : duplicates)
+    parts.push_back("candidates " + std::to_string(i) + " and " + std::to_string(j) +
+                    " are identical");
+  if (strict && verdict == Verdict::kAmbiguous)
+    parts.push_back("several candidates are explained without the rules");
+  std::string out;
+  for (const auto& p : parts) out += (out.empty() ? "" : "; ") + p;
+  return out;
+}
+
+ProblemChecker::ProblemChecker(Backend backend, Z3Budget budget)
+    : free_rules_(backend, SolveOptions{}, budget),
+      told_rules_(backend, SolveOptions{.use_rules = true}, budget) {}
+
+ProblemCheck ProblemChecker::check(const engine::Problem& problem) {
+  ProblemCheck c;
+  const Solution free = free_rules_.solve(problem);
+  c.verdict = free.verdict;
+  c.consistent = free.consistent;
+  c.target_known = problem.target.has_value();
+  c.duplicates = identical_candidates(problem.candidates);
+  c.blind_choice = engine::context_blind_choice(problem.candidates);
+  if (!c.target_known) return c;
+  const int target = *problem.target;
+  c.blind_hit = c.blind_choice == target;
+  c.seen_credit = engine::values_seen_credit(problem);
+  c.target_explained = (free.consistent >> target) & 1u;
+  c.answered = free.answer == target;   // no answer (verdict none) is not the target
+  if (problem.rules.empty()) return c;  // unknown rules: no distractor can be held against them
+  const Solution told = told_rules_.solve(problem);
+  for (int i = 0; i < 8; ++i)
+    if (i != target && ((told.consistent >> i) & 1u)) c.valid_distractors.push_back(i);
+  return c;
+}
+
+void check_files(const std::vector<std::filesystem::path>& files, Backend backend, Z3Budget budget,
+                 int threads, const std::function<void(const FileCheck&)>& on_result) {
+  tbb::enumerable_thread_specific<std::unique_ptr<ProblemChecker>> checkers;
+  std::vector<FileCheck> results(std::min(files.size(), kChunk));
+  run_ordered(
+      files.size(), threads,
+      [&](std::size_t i) {
+        auto& checker = checkers.local();
+        if (!checker) checker = std::make_unique<ProblemChecker>(backend, budget);
+        FileCheck& r = results[i % kChunk];
+        r = FileCheck{};
+        r.file = files[i];
+        try {
+          const engine::Problem problem = engine::read_problem(files[i]);
+          r.config = problem.config;
+          r.check = checker->check(problem);
+        } catch (const InputError& e) {
+          r.error = e.what();
+        }
+      },
+      [&](std::size_t i) { on_result(results[i % kChunk]); });
+}
+
+}  // namespace rave::jobs

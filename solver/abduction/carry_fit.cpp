@@ -1,0 +1,150 @@
+// What a Constant attribute and Angle mean (docs/rules.md, docs/solver.md#details-that-decide):
+//  - uniform layout: all entities of a row's three panels carry one level (regenerated entities
+//    are exact copies of the reference's first entity);
+//  - non-uniform, group 0 copies entities (Constant, Progression Position, Distribute_Three
+//    Position): col2 and col3 copy col1's entities, matched by slot, by slot + v, or (moved to
+//    other slot sets) by the levels they show in the three rows (MoveFit);
+//  - non-uniform, group 0 regenerates entities: every level is drawn afresh (noise).
+// Build_view already rejected panels with levels outside the layout's ranges.
+#include <algorithm>
+
+#include "solver/abduction/fits.hpp"
+#include "solver/abduction/likelihood.hpp"
+#include "solver/abduction/semantics.hpp"
+
+namespace rave::solver {
+namespace {
+
+bool fits_uniform(int attr, const ComponentView& view) {
+  for (int r = 0; r < 3; ++r) {
+    const int a = 3 * r;
+    const int level = view.panels[a].common[attr];
+    if (level < 0 || view.panels[a + 1].common[attr] != level) return false;
+    if (r < 2 && view.panels[a + 2].common[attr] != level) return false;
+  }
+  return true;
+}
+
+// Signatures (MoveFit) of up to kMaxSlots entities.
+struct Signatures {
+  std::array<std::uint16_t, kMaxSlots> v{};
+  int n = 0;
+  void sort() { std::sort(v.begin(), v.begin() + n); }
+  bool operator==(const Signatures& o) const {
+    return n == o.n && std::equal(v.begin(), v.begin() + n, o.v.begin());
+  }
+};
+
+int level_nibble(const PanelView& p, int attr, int slot) {
+  return static_cast<int>((p.by_slot[attr] >> (4 * slot)) & 0xFu);
+}
+
+// log of the product of m! over the runs (m equal values) of a sorted list.
+double log_runs(const Signatures& sorted) {
+  double s = 0;
+  int run = 0;
+  for (int i = 0; i < sorted.n; ++i) {
+    run = i > 0 && sorted.v[i] == sorted.v[i - 1] ? run + 1 : 1;
+    s += log_int(run);  // m! = 1 x 2 x ... x m: one factor per member of the run
+  }
+  return s;
+}
+
+bool fits_copies(const CarryKey& key, int attr, int slots, const ComponentView& view) {
+  for (int r = 0; r < 3; ++r) {
+    const int a = 3 * r;
+    if (!carry_copies(key, attr, slots, view.panels[a], view.panels[a + 1])) return false;
+    if (r < 2 && !carry_copies(key, attr, slots, view.panels[a + 1], view.panels[a + 2]))
+      return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+// The three slot sets are row 1's; which set each panel shows is found by its mask (every row
+// must show all three: Latin rows, as the Distribute_Three Position fit also requires). The
+// signatures of the two sets that row 3 shows whole must be equal multisets; the 9th panel's set
+// must show the same multiset restricted to rows 1-2. Fixing one full set's order, the moves that
+// fit the context number prod over full signatures m! times prod over partial ones m!; those that
+// also fit a completing 9th panel, prod over full signatures (m!)^2.
+bool fit_move(int attr, const ComponentView& view, MoveFit& out, double& log_ratio) {
+  const std::array<std::uint16_t, 3> sets{view.panels[0].mask, view.panels[1].mask,
+                                          view.panels[2].mask};
+  std::array<std::array<int, 3>, 3> panel_at;  // [set][row]: the panel showing it, 8 for the 9th
+  for (auto& rows : panel_at) rows.fill(-1);
+  for (int i = 0; i < 8; ++i) {
+    int x = 0;
+    while (x < 3 && sets[x] != view.panels[i].mask) ++x;
+    if (x == 3 || panel_at[x][i / 3] >= 0) return false;
+    panel_at[x][i / 3] = i;
+  }
+  int answer = 0;
+  while (answer < 3 && panel_at[answer][2] >= 0) ++answer;
+  if (answer == 3) return false;
+  panel_at[answer][2] = 8;
+  Signatures full[2], partial;
+  for (int x = 0, f = 0; x < 3; ++x) {
+    Signatures& into = x == answer ? partial : full[f++];
+    for (int slot = 0; slot < kMaxSlots; ++slot) {
+      if (!((sets[x] >> slot) & 1u)) continue;
+      int sig = 0;
+      for (int r = 0; r < 3; ++r)
+        if (panel_at[x][r] != 8)
+          sig |= level_nibble(view.panels[panel_at[x][r]], attr, slot) << (4 * r);
+      into.v[into.n++] = static_cast<std::uint16_t>(sig);
+      if (x == answer) out.partial[slot] = static_cast<std::uint16_t>(sig);
+    }
+  }
+  for (Signatures* list : {&full[0], &full[1], &partial}) list->sort();
+  Signatures projected = full[0];
+  for (int k = 0; k < projected.n; ++k) projected.v[k] &= 0xFFu;
+  projected.sort();
+  if (!(full[0] == full[1]) || !(projected == partial)) return false;
+  out.answer_mask = sets[answer];
+  out.count = full[0].n;
+  out.expected = full[0].v;
+  log_ratio = log_runs(full[0]) - log_runs(partial);
+  return true;
+}
+
+bool move_accepts(const MoveFit& fit, int attr, const PanelView& panel) {
+  if (panel.mask != fit.answer_mask) return false;
+  Signatures got;
+  for (int slot = 0; slot < kMaxSlots; ++slot)
+    if ((fit.answer_mask >> slot) & 1u)
+      got.v[got.n++] =
+          static_cast<std::uint16_t>(fit.partial[slot] | level_nibble(panel, attr, slot) << 8);
+  got.sort();
+  Signatures want;
+  want.v = fit.expected;
+  want.n = fit.count;
+  return got == want;
+}
+
+CarryReading carry_reading(const CarryKey& key) {
+  if (key.uniform) return CarryReading::kUniform;
+  return key.carry == Carry::kRegenerate ? CarryReading::kNoise : CarryReading::kCopies;
+}
+
+CarryFit fit_carry(const CarryKey& key, int attr, engine::Range range, int slots,
+                   const ComponentView& view) {
+  const CarryReading reading = carry_reading(key);
+  CarryFit f;
+  double move_ratio = 0;
+  switch (reading) {
+    case CarryReading::kUniform: f.fits = fits_uniform(attr, view); break;
+    case CarryReading::kCopies:
+      f.fits = key.carry == Carry::kMove ? fit_move(attr, view, f.move, move_ratio)
+                                         : fits_copies(key, attr, slots, view);
+      break;
+    case CarryReading::kNoise: f.fits = true; break;
+  }
+  if (!f.fits) return f;
+  f.noise = reading == CarryReading::kNoise;
+  f.log_lik = carry_context_log_lik(reading, range, context_counts(view)) + move_ratio;
+  f.log_per_entity = carry_entity_log_lik(reading, range);
+  return f;
+}
+
+}  // namespace rave::solver
