@@ -36,10 +36,25 @@ class InputError : public Error {
   std::string message_;
 };
 
-/// A wrong command-line value found after parsing (exit code 2 in apps/).
+/// A wrong option value (exit code 2 on the command line, ValueError in Python).
 class UsageError : public Error {
  public:
   using Error::Error;
+};
+
+/// A wrong value of one parameter, named as the libraries name it (`grid`, `hold_out`); each face
+/// spells the name its own way in front of the rest (`--grid 2 is out of range...` on the command
+/// line, `grid 2 ...` as a Python keyword), so no library spells a face's option.
+class ParameterError : public UsageError {
+ public:
+  ParameterError(std::string parameter, const std::string& rest)
+      : UsageError(parameter + rest), parameter_(std::move(parameter)), rest_(rest) {}
+  const std::string& parameter() const { return parameter_; }
+  const std::string& rest() const { return rest_; }
+
+ private:
+  std::string parameter_;
+  std::string rest_;
 };
 
 [[noreturn]] void check_failed(const char* condition, const std::string& message, const char* file,

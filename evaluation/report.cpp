@@ -193,9 +193,12 @@ Report build_report(const AnswerKey& key, const std::vector<LabeledFile>& files,
 std::string report_table(const Report& report) {
   std::string out = "| model |";
   for (const auto& name : report_columns()) append_cell(out, name);
-  out += " unique | scored | missing | unknown | note |\n|---|";
-  for (std::size_t i = 0; i <= report_columns().size(); ++i) out += "---:|";
-  out += "---:|---:|---:|---|\n";
+  out += " unique | scored | missing | unknown | note |\n";
+  // The markdown rule: the model's column, then the numbers' (right-aligned), then the note.
+  const std::string left = "|---", right = "|---:";
+  out += left;
+  for (std::size_t i = 0; i <= report_columns().size() + 3; ++i) out += right;
+  out += left + "|\n";
   for (const auto& r : report.rows) {
     out += '|';
     append_cell(out, r.label);

@@ -38,7 +38,7 @@ std::optional<std::uint64_t> line_seed(const Prediction& p, const ScoreOptions& 
   if (p.answers_shuffled && o.shuffle_seed && *p.answers_shuffled != *o.shuffle_seed)
     throw InputError(file, at_line(p.line),
                      "\"answers_shuffled\": " + std::to_string(*p.answers_shuffled) +
-                         ", but --answers-shuffled " + std::to_string(*o.shuffle_seed));
+                         ", but the shuffle seed given is " + std::to_string(*o.shuffle_seed));
   return p.answers_shuffled ? p.answers_shuffled : o.shuffle_seed;
 }
 

@@ -143,7 +143,7 @@ AnswerKey load_export_key(const std::filesystem::path& path, KeyNeeds needs) {
   }
   if (items.empty()) throw InputError(file, "", "no export lines");
   if (std::none_of(items.begin(), items.end(), [](const Item& i) { return i.answer.has_value(); }))
-    throw InputError(file, "", "no line has an \"answer\" (exported with --no-answer?)");
+    throw InputError(file, "", "no line has an \"answer\" (exported without the answers?)");
   AnswerKey key(path, std::move(items));
   key.shown_ = std::move(shown);
   key.references_ = references;

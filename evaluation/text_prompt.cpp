@@ -381,24 +381,26 @@ void check_text_options(const TextOptions& o, const engine::Problem* problem) {
   const std::string style(style_name(o.style));
   if (o.style != PromptStyle::kIbm2025) {
     if (!o.offset || !o.scaling)
-      throw UsageError("--no-offsets and --no-scaling need --style ibm-2025 (" + style +
-                       "'s code always offsets and scales)");
+      throw ParameterError(
+          o.offset ? "no_scaling" : "no_offsets",
+          " needs style ibm-2025 (" + style + "'s code always offsets and scales)");
     if (o.uncertainty)
-      throw UsageError("--uncertainty needs --style ibm-2025 (" + style + "'s code has none)");
+      throw ParameterError("uncertainty", " needs style ibm-2025 (" + style + "'s code has none)");
   }
   if (o.style == PromptStyle::kIbm2024 && o.rows_shown != 3)
-    throw UsageError("--style ibm-2024 shows 3 rows (its solver passes no nshow)");
+    throw ParameterError("style", " ibm-2024 shows 3 rows (its solver passes no nshow)");
   if (o.uncertainty && !(*o.uncertainty >= 0.0 && *o.uncertainty <= 1.0))
-    throw UsageError("--uncertainty must lie in [0, 1]");
-  if (o.rows_shown < 0) throw UsageError("--rows-shown must be 1..N or all");
+    throw ParameterError("uncertainty", " must lie in [0, 1]");
+  if (o.rows_shown < 0) throw ParameterError("rows_shown", " must be 1..N or all");
   if (o.style == PromptStyle::kLmRaven && (o.rows_shown < 1 || o.rows_shown > 3))
-    throw UsageError("--style lm-raven shows 1, 2 or 3 rows (its n), not " +
-                     (o.rows_shown ? std::to_string(o.rows_shown) : std::string("all")));
+    throw ParameterError("style",
+                         " lm-raven shows 1, 2 or 3 rows (its n), not " +
+                             (o.rows_shown ? std::to_string(o.rows_shown) : std::string("all")));
   if (!problem) return;
   const int n = problem->grid(), rows = shown_rows(*problem, o);
   if (rows > n)
-    throw UsageError("--rows-shown " + std::to_string(rows) + " exceeds the problem's " +
-                     std::to_string(n) + " rows");
+    throw ParameterError("rows_shown", " " + std::to_string(rows) + " exceeds the problem's " +
+                                           std::to_string(n) + " rows");
 }
 
 TextPrompt entangled_prompt(const engine::Problem& problem, const TextOptions& o) {
@@ -424,7 +426,7 @@ std::vector<AttributePrompt> disentangled_prompts(const engine::Problem& problem
                                                   const TextOptions& o) {
   check_text_options(o, &problem);
   if (o.uncertainty)
-    throw UsageError("--uncertainty is for the entangled form only (as in IBM's code)");
+    throw ParameterError("uncertainty", " is for the entangled form only (as in IBM's code)");
   const auto& shapes = grid_shapes(problem);
   const auto& components = engine::configuration(problem.config).components;
   std::vector<AttributePrompt> out;

@@ -91,7 +91,7 @@ void check_drawable(const engine::Problem& problem, const std::string& file) {
   if (problem.variant.drawable()) return;
   throw InputError(file, "",
                    "has " + std::to_string(problem.variant.values) +
-                       " levels per attribute (--values); images need at most " +
+                       " levels per attribute; images need at most " +
                        std::to_string(engine::kMaxDrawableValues) +
                        ", and rave draws no lossy picture of more (docs/rendering.md)");
 }

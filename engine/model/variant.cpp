@@ -45,29 +45,29 @@ bool is_table_row(RuleAttr attr, RuleName name) {
 RulePair parse_pair(std::string_view word) {
   const std::size_t colon = word.find(':');
   if (colon == std::string_view::npos)
-    throw UsageError("--hold-out: '" + std::string(word) +
-                     "' is not ATTRIBUTE:RULE (e.g. Color:Progression)");
+    throw ParameterError(
+        "hold_out", ": '" + std::string(word) + "' is not ATTRIBUTE:RULE (e.g. Color:Progression)");
   const std::string_view attr_text = word.substr(0, colon);
   std::string_view name_text = word.substr(colon + 1);
   if (name_text == "Distribute_N") name_text = "Distribute_Three";
   const auto attr = parse_rule_attr(attr_text);
   if (!attr)
-    throw UsageError("--hold-out: unknown attribute '" + std::string(attr_text) +
-                     "' (Number, Position, Number/Position, Type, Size, Color)");
+    throw ParameterError("hold_out",
+                         ": unknown attribute '" + std::string(attr_text) +
+                             "' (Number, Position, Number/Position, Type, Size, Color)");
   const auto name = parse_rule_name(name_text);
   if (!name)
-    throw UsageError("--hold-out: unknown rule '" + std::string(word.substr(colon + 1)) +
-                     "' (Constant, Progression, Arithmetic, Distribute_Three)");
+    throw ParameterError("hold_out", ": unknown rule '" + std::string(word.substr(colon + 1)) +
+                                         "' (Constant, Progression, Arithmetic, Distribute_Three)");
   if (!is_table_row(*attr, *name))
-    throw UsageError("--hold-out: " + std::string(word) + " is not a rule of the rule table");
+    throw ParameterError("hold_out", ": " + std::string(word) + " is not a rule of the rule table");
   return RulePair{*attr, *name};
 }
 
-void check_range(int value, int lo, int hi, const char* option) {
+void check_range(int value, int lo, int hi, const char* parameter) {
   if (value < lo || value > hi)
-    throw UsageError(std::string(option) + " " + std::to_string(value) +
-                     " is out of range: it takes " + std::to_string(lo) + ".." +
-                     std::to_string(hi));
+    throw ParameterError(parameter, " " + std::to_string(value) + " is out of range: it takes " +
+                                        std::to_string(lo) + ".." + std::to_string(hi));
 }
 
 }  // namespace
@@ -99,19 +99,21 @@ std::string rule_pair_text(const RulePair& pair) {
 }
 
 void check_variant(const Variant& v) {
-  check_range(v.grid, kMinGrid, kMaxGrid, "--grid");
-  if (v.values != 0) check_range(v.values, kMinValues, kMaxValues, "--values");
-  check_range(v.confounders, 0, kMaxConfounders, "--confounders");
+  check_range(v.grid, kMinGrid, kMaxGrid, "grid");
+  if (v.values != 0) check_range(v.values, kMinValues, kMaxValues, "values");
+  check_range(v.confounders, 0, kMaxConfounders, "confounders");
   if (v.ibm_levels && v.values == 0)
-    throw UsageError("IBM's level conventions need a level count (--values, IBM's maxval)");
+    throw UsageError("IBM's level conventions need a level count (values, IBM's maxval)");
   const bool pairs = v.regime == Regime::kHeldOutPairs,
              attr = v.regime == Regime::kHeldOutAttribute;
   if (pairs && v.held_out_pairs.empty())
-    throw UsageError("--regime held-out-pairs needs --hold-out ATTRIBUTE:RULE[,...]");
+    throw ParameterError("regime", " held-out-pairs needs a hold-out list ATTRIBUTE:RULE[,...]");
   if (attr && !v.held_out_attr)
-    throw UsageError("--regime held-out-attribute needs --hold-out Type|Size|Color");
+    throw ParameterError("regime",
+                         " held-out-attribute needs a hold-out attribute: Type, Size or Color");
   if ((!pairs && !v.held_out_pairs.empty()) || (!attr && v.held_out_attr))
-    throw UsageError("--hold-out applies to --regime held-out-pairs or held-out-attribute only");
+    throw ParameterError("hold_out",
+                         " applies to the regimes held-out-pairs and held-out-attribute only");
 }
 
 void parse_hold_out(std::string_view text, Regime regime, Variant& variant) {
@@ -121,13 +123,14 @@ void parse_hold_out(std::string_view text, Regime regime, Variant& variant) {
     const auto attr = parse_rule_attr(text);
     if (!attr ||
         (*attr != RuleAttr::kType && *attr != RuleAttr::kSize && *attr != RuleAttr::kColor))
-      throw UsageError("--hold-out: unknown attribute '" + std::string(text) +
-                       "' for held-out-attribute (Type, Size or Color)");
+      throw ParameterError("hold_out", ": unknown attribute '" + std::string(text) +
+                                           "' for held-out-attribute (Type, Size or Color)");
     variant.held_out_attr = *attr;
     return;
   }
   if (regime != Regime::kHeldOutPairs)
-    throw UsageError("--hold-out applies to --regime held-out-pairs or held-out-attribute only");
+    throw ParameterError("hold_out",
+                         " applies to the regimes held-out-pairs and held-out-attribute only");
   for (std::string_view word : split_commas(text)) {
     const RulePair pair = parse_pair(word);
     bool seen = false;
@@ -149,13 +152,15 @@ Variant variant_from_options(int grid, std::optional<int> values, int confounder
   Variant v{.grid = grid, .values = 0, .confounders = confounders};
   if (values) {
     if (*values < kMinValues)
-      throw UsageError("--values " + std::to_string(*values) + " is out of range: it takes " +
-                       std::to_string(kMinValues) + ".." + std::to_string(kMaxValues));
+      throw ParameterError("values", " " + std::to_string(*values) + " is out of range: it takes " +
+                                         std::to_string(kMinValues) + ".." +
+                                         std::to_string(kMaxValues));
     v.values = *values;
   }
   const auto parsed = parse_regime(regime);
   if (!parsed)
-    throw UsageError("--regime '" + std::string(regime) + "': expected one of " + regime_names());
+    throw ParameterError("regime",
+                         " '" + std::string(regime) + "': expected one of " + regime_names());
   v.regime = *parsed;
   if (!hold_out.empty()) parse_hold_out(hold_out, v.regime, v);
   check_variant(v);

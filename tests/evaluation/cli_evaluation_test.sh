@@ -125,7 +125,7 @@ for l in open(sys.argv[1]):
 [[ $(run "$rave" score "$work/truth-field.jsonl" --data "$work/set" --json) == 0 ]] || fail "line seed: $(cat "$work/err")"
 [[ $(field "$work/out" 'd["accuracy"]') == 100.0 ]] || fail "a line's answers_shuffled was not undone"
 [[ $(run "$rave" score "$work/truth-field.jsonl" --data "$work/set" --answers-shuffled 6) == 1 ]] || fail "seed conflict: exit code"
-grep -q 'truth-field.jsonl:line 1: "answers_shuffled": 5, but --answers-shuffled 6' "$work/err" ||
+grep -q 'truth-field.jsonl:line 1: "answers_shuffled": 5, but the shuffle seed given is 6' "$work/err" ||
   fail "seed conflict: $(cat "$work/err")"
 # An export file is the key: answers in its shown order, no flag; the json form keeps the reference rows.
 [[ $(run "$rave" score "$work/truth.jsonl" --data "$work/shuffled-field.jsonl" --json) == 0 ]] ||

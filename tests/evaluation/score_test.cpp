@@ -188,7 +188,7 @@ TEST(Score, ALinesShuffleSeedIsUndoneAndAConflictNamesTheLine) {
   EXPECT_DOUBLE_EQ(score_file(key, file_of(predictions), {.shuffle_seed = 9}).total.accuracy(),
                    100.0);
   EXPECT_EQ(error_of(key, file_of(predictions), {.shuffle_seed = 4}),
-            "p.jsonl:line 1: \"answers_shuffled\": 9, but --answers-shuffled 4");
+            "p.jsonl:line 1: \"answers_shuffled\": 9, but the shuffle seed given is 4");
 }
 
 TEST(Score, LmRavenTiesCountTheAnswerAmongTheMaxima) {

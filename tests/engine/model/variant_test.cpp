@@ -29,12 +29,12 @@ TEST(Variant, OutOfRangeOptionsNameTheOption) {
     }
     return std::string();
   };
-  EXPECT_NE(message(Variant{.grid = 2}).find("--grid 2"), std::string::npos);
-  EXPECT_NE(message(Variant{.grid = 11}).find("--grid 11"), std::string::npos);
-  EXPECT_NE(message(Variant{.values = 2}).find("--values 2"), std::string::npos);
-  EXPECT_NE(message(Variant{.values = 1001}).find("--values"), std::string::npos);
-  EXPECT_NE(message(Variant{.confounders = 65}).find("--confounders"), std::string::npos);
-  EXPECT_NE(message(Variant{.regime = Regime::kHeldOutPairs}).find("--hold-out"),
+  EXPECT_NE(message(Variant{.grid = 2}).find("grid 2"), std::string::npos);
+  EXPECT_NE(message(Variant{.grid = 11}).find("grid 11"), std::string::npos);
+  EXPECT_NE(message(Variant{.values = 2}).find("values 2"), std::string::npos);
+  EXPECT_NE(message(Variant{.values = 1001}).find("values 1001"), std::string::npos);
+  EXPECT_NE(message(Variant{.confounders = 65}).find("confounders 65"), std::string::npos);
+  EXPECT_NE(message(Variant{.regime = Regime::kHeldOutPairs}).find("hold-out list"),
             std::string::npos);
   EXPECT_EQ(message(Variant{.grid = 10, .values = 1000, .confounders = 64}), "");
 }
