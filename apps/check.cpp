@@ -1,4 +1,4 @@
-// `rave check`: audit a dataset folder problem by problem (solver/dataset_check.hpp): the answer is
+// `rave check`: audit a dataset folder problem by problem (jobs/dataset_check.hpp): the answer is
 // explained and ranked first under abduction, no distractor satisfies the problem's own rules, no
 // two candidates are identical; plus the rule-free ambiguous share and the context-blind shortcut's
 // accuracy. Prints each failing problem, a summary table per configuration, and exits with 3 when
@@ -99,7 +99,7 @@ std::string joined(const std::vector<std::string>& words) {
   return out;
 }
 
-// Each folder given against its rave.json (engine/dataset_audit.hpp, docs/dataset.md): what made
+// Each folder given against its rave.json (jobs/dataset_audit.hpp, docs/dataset.md): what made
 // the dataset, the manifest's fields and paths, every listed file's size and CRC-32, a sample made
 // again, and every file it leaves out. Returns how many defects (an unlisted file is one unless
 // --allow-extra; a folder without rave.json is one unless --no-manifest).

@@ -1,5 +1,5 @@
 // `rave generate`: write a RAVEN dataset (npz + xml per problem) with the original's folder layout,
-// its manifest rave.json, resumable after a kill (engine/dataset.hpp); --unique-only redraws every
+// its manifest rave.json, resumable after a kill (jobs/dataset.hpp); --unique-only redraws every
 // problem the solver proves ambiguous (docs/dataset.md).
 #include <cstdio>
 #include <memory>

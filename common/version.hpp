@@ -1,6 +1,6 @@
 #pragma once
 // rave's version (CMake's project version), for --version and for what rave records in the files
-// it writes (the dataset manifest, engine/dataset_manifest.hpp).
+// it writes (the dataset manifest, jobs/dataset_manifest.hpp).
 //
 //   std::string line = "rave " + std::string(rave::version());   // "rave 0.1.0"
 #include <string_view>

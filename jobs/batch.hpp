@@ -3,7 +3,7 @@
 // thread), and results are handed back in file order, so output is identical for any thread count.
 // A file that cannot be read becomes a result with an error line; the others are still solved.
 // An .npz with no XML beside it (or any file with from_pixels) is solved from its image alone
-// (solver/from_pixels.hpp).
+// (jobs/from_pixels.hpp).
 //
 //   BatchOptions o{.backend = Backend::kZ3, .threads = 4};
 //   AccuracyTable table;

@@ -4,7 +4,7 @@
 // random stream, both files of a problem written atomically, in parallel on a TBB arena of
 // `threads` workers. Output is byte-identical for any thread count. A run holds an exclusive lock
 // on the folder (a second writer is refused, naming the first), writes the manifest rave.json
-// (engine/dataset_manifest.hpp, docs/dataset.md) before the first problem and with every file's
+// (jobs/dataset_manifest.hpp, docs/dataset.md) before the first problem and with every file's
 // size and CRC-32 at the end, and records each finished problem in a journal meanwhile. `resume`
 // continues only a dataset whose manifest agrees with the run, and skips a problem only when both
 // its files match their record; temporary files left by a killed run are removed. A stop flag (set

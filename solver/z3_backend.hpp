@@ -6,7 +6,7 @@
 // the answer found is blocked and Z3 is asked again, so the consistent candidates are enumerated
 // and the verdict is proved: unique, ambiguous (these candidates), none (no answer), or unknown
 // when a budget ran out. Z3 also ranks what it proved: each consistent candidate scores the largest
-// log-posterior (the prior and sampling likelihoods of docs/solver.md, solver/likelihood.hpp)
+// log-posterior (the prior and sampling likelihoods of docs/solver.md, solver/abduction/likelihood.hpp)
 // of an assignment that explains it, found by Z3's optimiser over the same constraints. Nothing
 // here calls the heuristic backend: the two are compared, not combined.
 // This header does not include z3++.h; only solver/z3_backend.cpp and solver/z3/ do.

@@ -83,7 +83,7 @@ void BM_Problem_Save(benchmark::State& state, ConfigId id) {
   const auto problems = rave::bench::bench_problems(id, 32);
   for (const auto& p : problems) benchmark::DoNotOptimize(rave::engine::write_problem_xml(p));
   std::size_t i = 0;
-  for (auto _ : state) {  // as engine/dataset.cpp's encode_problem_files does it
+  for (auto _ : state) {  // as jobs/dataset.cpp's encode_problem_files does it
     const auto& p = problems[i++ % problems.size()];
     const auto images = rave::engine::render_problem(p);
     benchmark::DoNotOptimize(rave::engine::encode_problem_npz(p, images, false));

@@ -1,5 +1,5 @@
 #pragma once
-// Shards of a dataset (`rave generate --shard K/N`, docs/variants.md), for engine/dataset.cpp.
+// Shards of a dataset (`rave generate --shard K/N`, docs/variants.md), for jobs/dataset.cpp.
 // Shard K of N keeps its own state beside the others in the one dataset folder: manifest
 // `rave.shard-K-of-N.json`, journal `.rave-journal.shard-K-of-N` and lock
 // `.rave.shard-K-of-N.lock`, so N machines may write into a shared folder at once. When a shard

@@ -1,5 +1,5 @@
 #pragma once
-// What a dataset folder already holds, for engine/dataset.cpp: the records of finished problems
+// What a dataset folder already holds, for jobs/dataset.cpp: the records of finished problems
 // (from rave.json and from the journal a run appends to as it goes), checking a pair of files
 // against its record, and the temporary files a killed run left behind.
 //

@@ -1,4 +1,4 @@
-// Solving from the images alone (solver/from_pixels.hpp): the original generators' images and
+// Solving from the images alone (jobs/from_pixels.hpp): the original generators' images and
 // rave's own renderings are answered as the symbols are, the readings that render identically are
 // marginalised (the answer stays explained), an answer whose image a distractor shares is
 // "ambiguous: identical images", noisy pixels still solve, and images that are no RAVEN panels

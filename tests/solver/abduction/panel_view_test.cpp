@@ -1,4 +1,4 @@
-// The solver's panel views (solver/panel_view.hpp): the packed levels, the shared level, unusable
+// The solver's panel views (solver/abduction/panel_view.hpp): the packed levels, the shared level, unusable
 // panels read as empty whatever ints they hold, the carries as one compare agree with their
 // per-entity definitions (docs/rules.md) on random panels, entities in any order, the view
 // does not depend on that order, and Uniformity is inferred from the panels.
