@@ -2,11 +2,10 @@
 // Adam as torch::optim::Adam defines it (same options, same per-parameter state, so checkpoints
 // and resume are unchanged), with the update of a contiguous float32 CPU parameter in one pass
 // over its four arrays (parameter, gradient, first and second moment) instead of torch's six
-// tensor operations and a temporary (bench/README.md, "Adam"). Every step first checks that each
+// tensor operations and a temporary (the figures: bench/README.md, "Adam"). Every step first checks that each
 // state tensor fits its parameter (a state loaded from another LibTorch's checkpoint may not), so
 // no update reads or writes past a moment. Parameters anywhere else (CUDA), weight decay and
-// amsgrad take torch's step. The
-// arithmetic is torch's, operation by operation, without fused multiply-adds (torch's vector
+// amsgrad take torch's step. The arithmetic is torch's, operation by operation, without fused multiply-adds (torch's vector
 // kernels fuse some), so after 50 steps a parameter agrees with torch's Adam to about a unit in
 // the last place (tests/neural/adam_test.cpp), and the result is the same on every x86 CPU.
 // Torch-facing: included by training.hpp.

@@ -14,12 +14,12 @@ class AllReduceSum : public torch::autograd::Function<AllReduceSum> {
   static torch::Tensor forward(torch::autograd::AutogradContext* ctx, const torch::Tensor& x,
                                internal::Collective* group) {
     ctx->saved_data["group"] = reinterpret_cast<std::int64_t>(group);
-    return group->all_reduce_sum(x);
+    return group->sum_over_ranks(x);
   }
   static torch::autograd::variable_list backward(torch::autograd::AutogradContext* ctx,
                                                  torch::autograd::variable_list grad) {
     auto* group = reinterpret_cast<internal::Collective*>(ctx->saved_data["group"].toInt());
-    return {group->all_reduce_sum(grad[0].contiguous()), torch::Tensor()};
+    return {group->sum_over_ranks(grad[0].contiguous()), torch::Tensor()};
   }
 };
 

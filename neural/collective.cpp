@@ -316,7 +316,7 @@ void Collective::all_reduce_sum(const std::vector<torch::Tensor>& tensors, doubl
            [&](std::vector<torch::Tensor>& flat) { return impl_->group->allreduce(flat); });
 }
 
-torch::Tensor Collective::all_reduce_sum(const torch::Tensor& tensor) {
+torch::Tensor Collective::sum_over_ranks(const torch::Tensor& tensor) {
   std::vector<torch::Tensor> one{tensor.detach().clone(at::MemoryFormat::Contiguous)};
   if (shared_sum(env_, impl_->shared, one)) return one[0];
   try {

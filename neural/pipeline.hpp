@@ -8,8 +8,8 @@
 // the trainer wraps into tensors without copying.
 //
 //   BatchStream stream(files, {.image_size = 80, .batch_size = 32, .threads = 2, .shuffle = true},
-//   epoch); while (auto batch = stream.next()) train_step(*batch);      // rethrows a bad file's
-//   InputError
+//                      epoch);
+//   while (auto batch = stream.next()) train_step(*batch);  // rethrows a bad file's InputError
 #include <array>
 #include <cstddef>
 #include <cstdint>

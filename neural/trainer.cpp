@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cmath>
 #include <limits>
+#include <thread>
 
 #include "common/atomic_file.hpp"
 #include "common/error.hpp"
@@ -69,7 +70,7 @@ void reduce(internal::Collective* group, StepStats& s) {
   if (!group) return;
   auto t = torch::tensor({s.loss, static_cast<double>(s.correct), static_cast<double>(s.problems)},
                          torch::kDouble);
-  t = group->all_reduce_sum(t);  // the one-tensor form returns the sum
+  t = group->sum_over_ranks(t);
   s = {t[0].item<double>(), static_cast<std::int64_t>(t[1].item<double>()),
        static_cast<std::int64_t>(t[2].item<double>())};
 }
@@ -96,7 +97,7 @@ void reduce(internal::Collective* group, EvalTotals& e) {
   for (auto n : e.accuracy.correct) v.push_back(static_cast<double>(n));
   for (auto n : e.accuracy.total) v.push_back(static_cast<double>(n));
   auto t = torch::tensor(v, torch::kDouble);
-  t = group->all_reduce_sum(t);  // the one-tensor form returns the sum
+  t = group->sum_over_ranks(t);
   e.loss_sum = t[0].item<double>();
   for (std::size_t c = 0; c < e.accuracy.correct.size(); ++c) {
     e.accuracy.correct[c] =
@@ -430,6 +431,13 @@ EvalResult evaluate(const EvalOptions& o, const ProgressFn& progress) {
       {.device = device, .precision = o.precision, .group = nullptr, .keep_scores = true},
       {.phase = engine::split_name(o.split)}, progress);
   return {info, t.accuracy, t.mean_loss(), files.size(), std::move(t.predictions)};
+}
+
+std::string resolve_device_name(const DeviceSpec& device) { return resolve_device(device).str(); }
+
+void set_compute_threads(int threads) {
+  if (threads <= 0) threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  torch::set_num_threads(threads);  // OpenMP's and MKL's inside the wheel's LibTorch
 }
 
 }  // namespace rave::neural

@@ -8,8 +8,9 @@
 //   last.pt        weights + Adam state + history after the last finished epoch (for --resume)
 //   metrics.jsonl  one JSON object per epoch
 //
-//   TrainOptions o{.model = {.kind = ModelKind::kCnn, .drt = true}, .data = "data", .out =
-//   "runs/cnn"}; TrainResult r = train(o, [](const Progress& p) { ... });   // r.test.overall()
+//   TrainOptions o{.model = {.kind = ModelKind::kCnn, .drt = true}, .data = "data",
+//                  .out = "runs/cnn"};
+//   TrainResult r = train(o, [](const Progress& p) { ... });   // r.test.overall()
 //   EvalResult e = evaluate({.checkpoint = "runs/cnn/best.pt", .data = "data"});
 #include <array>
 #include <cstdint>

@@ -9,7 +9,6 @@
 
 #include "common/error.hpp"
 #include "neural/internal/collective.hpp"
-#include "neural/trainer.hpp"
 
 namespace rave::neural {
 namespace {
@@ -187,13 +186,6 @@ torch::Device resolve_device(const DeviceSpec& device, int local_rank) {
   at::globalContext().setBenchmarkCuDNN(
       true);  // fixed input shapes: let cudnn pick the fastest kernels once
   return torch::Device(torch::kCUDA, static_cast<c10::DeviceIndex>(index));
-}
-
-std::string resolve_device_name(const DeviceSpec& device) { return resolve_device(device).str(); }
-
-void set_compute_threads(int threads) {
-  if (threads <= 0) threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-  torch::set_num_threads(threads);  // OpenMP's and MKL's inside the wheel's LibTorch
 }
 
 }  // namespace rave::neural

@@ -8,8 +8,8 @@
 //   auto adam = make_adam(*model, {});
 //   BatchTensors t = to_tensors(host_batch, torch::kCPU);
 //   StepStats s = train_step(*model, adam, t, {});    // s.loss, s.correct
-//   train_step(*model, adam, t, {}, {.precision = Precision::kBf16, .group = &collective,
-//   .global_batch = 64});
+//   train_step(*model, adam, t, {},
+//              {.precision = Precision::kBf16, .group = &collective, .global_batch = 64});
 #include <torch/optim/adam.h>
 
 #include <cstdint>

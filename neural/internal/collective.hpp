@@ -51,10 +51,9 @@ class Collective {
   /// Replaces every tensor t with the sum over the ranks of scale x t (scale may differ by rank):
   /// in shared memory the product is taken as the tensors are copied in, on Gloo before.
   void all_reduce_sum(const std::vector<torch::Tensor>& tensors, double scale);
-  /// One all-reduce of a single tensor, as the autograd function of sync batch norm needs it:
-  /// the sum is returned, `tensor` is left as it was (so `all_reduce_sum({t})`, which picks this
-  /// overload, must use the result).
-  [[nodiscard]] torch::Tensor all_reduce_sum(const torch::Tensor& tensor);
+  /// The sum over the ranks of one tensor, returned; `tensor` is left as it was (what the autograd
+  /// function of sync batch norm needs). Named apart from the in-place all_reduce_sum.
+  [[nodiscard]] torch::Tensor sum_over_ranks(const torch::Tensor& tensor);
   /// Waits until every rank is here.
   void barrier();
 

@@ -4,8 +4,7 @@
 // and model flags of its checkpoint, or it would not continue the same run. Torch-free.
 //
 //   RunSettings s = settings_of(options);
-//   check_resume(checkpoint_info, options, "runs/cnn/last.pt");   // UsageError naming each
-//   difference
+//   check_resume(checkpoint_info, options, "runs/cnn/last.pt");  // UsageError: each difference
 #include <string>
 
 #include "neural/trainer.hpp"

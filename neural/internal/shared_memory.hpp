@@ -1,7 +1,6 @@
 #pragma once
 // Sums over the ranks of one machine through a shared-memory segment, for the CPU collectives of
-// collective.hpp: over Gloo's TCP loopback an 8 MB all-reduce of two ranks took 8-18 ms on a
-// 2-core VM, a fifth to a half of a CNN+DRT step. Rank 0 creates the segment and the others map
+// collective.hpp (why not Gloo's TCP loopback: bench/README.md). Rank 0 creates the segment and the others map
 // it by name (the names travel through the run's rendezvous store, collective.cpp); it is
 // unlinked as soon as all have mapped it, so nothing is left in /dev/shm when a process dies.
 // Torch-free.

@@ -5,8 +5,8 @@
 // started again as a peer process (distributed and shared-memory tests).
 //
 //   auto root = write_synthetic_dataset("pipeline", {ConfigId::kCenterSingle}, /*per_config=*/20);
-//   // root/center_single/RAVEN_0_train.npz ... RAVEN_19_test.npz (k mod 10: 0-5 train, 6-7 val,
-//   8-9 test)
+//   // root/center_single/RAVEN_0_train.npz ... RAVEN_19_test.npz
+//   // (k mod 10: 0-5 train, 6-7 val, 8-9 test)
 #include <sys/types.h>
 
 #include <cstdint>
