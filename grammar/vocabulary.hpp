@@ -56,29 +56,14 @@ inline constexpr std::array<std::string_view, 21> kMetaStructureNames{"Singleton
 
 /// Every node name: Scene, the 21 names in META_STRUCTURE_FORMAT order, Entity. An index into
 /// this table is a node's token id (Scene 0, meta_structure slot i is token i + 1, Entity 22).
-inline constexpr std::array<std::string_view, 23> kNodeNames{"Scene",
-                                                             "Singleton",
-                                                             "Left_Right",
-                                                             "Up_Down",
-                                                             "Out_In",
-                                                             "Left",
-                                                             "Right",
-                                                             "Up",
-                                                             "Down",
-                                                             "Out",
-                                                             "In",
-                                                             "Grid",
-                                                             "Center_Single",
-                                                             "Distribute_Four",
-                                                             "Distribute_Nine",
-                                                             "Left_Center_Single",
-                                                             "Right_Center_Single",
-                                                             "Up_Center_Single",
-                                                             "Down_Center_Single",
-                                                             "Out_Center_Single",
-                                                             "In_Center_Single",
-                                                             "In_Distribute_Four",
-                                                             "Entity"};
+inline constexpr std::array<std::string_view, kMetaStructureNames.size() + 2> kNodeNames = [] {
+  std::array<std::string_view, kMetaStructureNames.size() + 2> names{};
+  names.front() = kRootName;
+  for (std::size_t i = 0; i < kMetaStructureNames.size(); ++i)
+    names[i + 1] = kMetaStructureNames[i];
+  names.back() = kEntityName;
+  return names;
+}();
 
 /// Index of a name in kMetaStructureNames (nullopt for Scene, Entity and unknown names).
 std::optional<int> meta_structure_index(std::string_view name);

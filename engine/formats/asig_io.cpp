@@ -26,17 +26,6 @@ std::string parameter_text(const Rule& rule) {
 }
 
 // Group position r of a rule group holds Number/Position rules (r = 0) or Type, Size, Color.
-bool attr_fits(std::size_t r, RuleAttr attr) {
-  switch (r) {
-    case 0:
-      return attr == RuleAttr::kNumberPosition || attr == RuleAttr::kNumber ||
-             attr == RuleAttr::kPosition;
-    case 1: return attr == RuleAttr::kType;
-    case 2: return attr == RuleAttr::kSize;
-    default: return attr == RuleAttr::kColor;
-  }
-}
-
 // A blank-separated field of a line and where it starts in the file.
 struct Field {
   std::string_view text;
@@ -184,7 +173,7 @@ void AsigReader::read_rule(const Line& line) {
     fail(f[2].offset, "expected Constant, Progression, Arithmetic or Distribute_Three, got " +
                           quote_value(f[2].text));
   const auto attr = parse_rule_attr(f[3].text);
-  if (!attr || !attr_fits(group.size(), *attr))
+  if (!attr || !rule_attr_fits(group.size(), *attr))
     fail(f[3].offset,
          "expected the attr of rule " + std::to_string(group.size() + 1) +
              " of a group (Number/Position, Number or Position; then Type, Size, Color), got " +

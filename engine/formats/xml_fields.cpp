@@ -76,17 +76,6 @@ std::optional<std::vector<Slot>> parse_slots(std::string_view text) {
 }
 
 // Rule attrs allowed at each position of a rule group (docs/rules.md#rule-table).
-bool attr_fits(std::size_t position, RuleAttr attr) {
-  switch (position) {
-    case 0:
-      return attr == RuleAttr::kNumberPosition || attr == RuleAttr::kNumber ||
-             attr == RuleAttr::kPosition;
-    case 1: return attr == RuleAttr::kType;
-    case 2: return attr == RuleAttr::kSize;
-    default: return attr == RuleAttr::kColor;
-  }
-}
-
 }  // namespace
 
 std::string slot_json(const Slot& slot) {
@@ -278,7 +267,7 @@ std::vector<RuleGroup> XmlContext::rule_groups(XmlNode rules, const Configuratio
       if (!name) fail(rule, "name", "unknown rule name " + quote_value(name_text));
       const std::string_view attr_text = text(rules_of_group[r], "attr", rule);
       const auto attr = parse_rule_attr(attr_text);
-      if (!attr || !attr_fits(r, *attr))
+      if (!attr || !rule_attr_fits(r, *attr))
         fail(rule, "attr",
              "rule attr " + quote_value(attr_text) + " does not fit position " +
                  std::to_string(r + 1) + " of a rule group");

@@ -30,4 +30,15 @@ std::optional<RuleAttr> parse_rule_attr(std::string_view text) {
   return find_text<RuleAttr>(kRuleAttrs, text);
 }
 
+bool rule_attr_fits(std::size_t position, RuleAttr attr) {
+  switch (position) {
+    case 0:
+      return attr == RuleAttr::kNumberPosition || attr == RuleAttr::kNumber ||
+             attr == RuleAttr::kPosition;
+    case 1: return attr == RuleAttr::kType;
+    case 2: return attr == RuleAttr::kSize;
+    default: return attr == RuleAttr::kColor;
+  }
+}
+
 }  // namespace rave::engine

@@ -39,4 +39,8 @@ struct RuleGroup {
   friend bool operator==(const RuleGroup&, const RuleGroup&) = default;
 };
 
+/// Whether `attr` is what the rule at `position` of a group governs: Number/Position, Number or
+/// Position at 0, then Type, Size and Color (spec/raven.md 4.1).
+bool rule_attr_fits(std::size_t position, RuleAttr attr);
+
 }  // namespace rave::engine

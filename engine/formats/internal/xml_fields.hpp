@@ -9,8 +9,7 @@
 //   static const AttributeNames kNames{"bbox", "Type"};
 //   std::array<const char*, 2> v;
 //   find_attributes(entity_node, kNames, v);                        // one pass over the attributes
-//   int type = x.level(x.required(v[1], "Type", place), "Type", place, 1, 5);   // ...@Type on
-//   error
+//   int type = x.level(x.required(v[1], "Type", place), "Type", place, 1, 5);  // ...@Type: error
 #include <pugixml.hpp>
 
 #include <array>
