@@ -74,8 +74,8 @@ void solve_batch(std::size_t n, const BatchOptions& options,
       n, options.threads,
       [&](std::size_t i) {
         FileResult& r = results[i % kChunk];
-        r.file = name(i);  // every field reset in place (a FileResult{} temporary trips GCC 12's
-        r.error.clear();   // -Wmaybe-uninitialized on the problem's variant)
+        r.file = name(i);  // the slot's fields reset in place, its buffers kept
+        r.error.clear();
         r.problem = engine::Problem();
         r.solution = Solution{};
         r.readings.clear();
