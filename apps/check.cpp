@@ -11,14 +11,14 @@
 #include <string>
 #include <vector>
 
-#include "cli/cli_util.hpp"
 #include "apps/commands.hpp"
+#include "cli/cli_util.hpp"
 #include "cli/progress.hpp"
 #include "common/error.hpp"
-#include "jobs/dataset_audit.hpp"
-#include "jobs/dataset_manifest.hpp"
 #include "engine/formats/problem_files.hpp"
+#include "jobs/dataset_audit.hpp"
 #include "jobs/dataset_check.hpp"
+#include "jobs/dataset_manifest.hpp"
 
 namespace rave::apps {
 namespace {

@@ -9,9 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "cli/cli_util.hpp"
 #include "apps/commands.hpp"
-#include "jobs/file_jobs.hpp"
+#include "cli/cli_util.hpp"
 #include "common/atomic_file.hpp"
 #include "common/error.hpp"
 #include "engine/encode.hpp"
@@ -20,6 +19,7 @@
 #include "engine/formats/npz.hpp"
 #include "engine/formats/problem_files.hpp"
 #include "engine/render/render.hpp"
+#include "jobs/file_jobs.hpp"
 
 namespace rave::apps {
 namespace {
@@ -99,7 +99,8 @@ std::vector<jobs::FileJob> plan(const ConvertArgs& args) {
                        std::to_string(files.size()));
     return {{files[0], "-" + checked_extension(args.to)}};
   }
-  if (!args.to.empty()) return jobs::plan_file_jobs(args.paths, args.out_dir, checked_extension(args.to));
+  if (!args.to.empty())
+    return jobs::plan_file_jobs(args.paths, args.out_dir, checked_extension(args.to));
   if (args.paths.size() != 2 || !args.out_dir.empty())
     throw UsageError(
         "convert takes INPUT OUTPUT, or --to FORMAT with any number of inputs (and -o DIR)");
@@ -114,8 +115,9 @@ int run_convert(const ConvertArgs& args) {
   if (planned.empty()) throw UsageError("no problem files (.xml, .asig) in the given folders");
   const bool refuse_existing = !args.to.empty() && !args.overwrite;
   const bool to_stdout = args.out_dir == kStandardStream;
-  return jobs::run_file_jobs(planned, "converted",
-                       [&](const jobs::FileJob& j) { convert_one(j, refuse_existing, to_stdout); });
+  return jobs::run_file_jobs(planned, "converted", [&](const jobs::FileJob& j) {
+    convert_one(j, refuse_existing, to_stdout);
+  });
 }
 
 }  // namespace

@@ -4,16 +4,16 @@
 #include <cstdio>
 #include <memory>
 
-#include "cli/cli_util.hpp"
 #include "apps/commands.hpp"
-#include "jobs/dataset_command.hpp"
+#include "cli/cli_util.hpp"
 #include "common/atomic_file.hpp"
 #include "engine/audit.hpp"
-#include "jobs/dataset.hpp"
 #include "engine/formats/png.hpp"
 #include "engine/formats/problem_files.hpp"
 #include "engine/render/render.hpp"
 #include "engine/render/sheet.hpp"
+#include "jobs/dataset.hpp"
+#include "jobs/dataset_command.hpp"
 
 namespace rave::apps {
 namespace {
@@ -59,11 +59,11 @@ void describe_config(const jobs::DatasetSpec& spec, engine::ConfigId id,
 
 int run_demo(const DemoArgs& args) {
   jobs::DatasetSpec spec{.dir = args.dir,
-                           .configs = {},
-                           .num_samples = static_cast<std::uint64_t>(args.per_config),
-                           .seed = parse_whole_number(args.seed, "--seed", 0, UINT64_MAX),
-                           .answers = parse_answer_strategy(args.answers),
-                           .threads = default_threads()};
+                         .configs = {},
+                         .num_samples = static_cast<std::uint64_t>(args.per_config),
+                         .seed = parse_whole_number(args.seed, "--seed", 0, UINT64_MAX),
+                         .answers = parse_answer_strategy(args.answers),
+                         .threads = default_threads()};
   spec.command = jobs::dataset_command(spec);
   const auto report = jobs::write_dataset(spec);
   std::printf(

@@ -5,8 +5,8 @@
 #include <cstdio>
 #include <memory>
 
-#include "cli/cli_util.hpp"
 #include "apps/commands.hpp"
+#include "cli/cli_util.hpp"
 #include "cli/neural/neural_report.hpp"
 #include "cli/neural/neural_words.hpp"
 #include "common/atomic_file.hpp"

@@ -6,8 +6,8 @@
 #include <memory>
 #include <string>
 
-#include "cli/cli_util.hpp"
 #include "apps/commands.hpp"
+#include "cli/cli_util.hpp"
 #include "cli/python_forward.hpp"
 #include "common/atomic_file.hpp"
 #include "common/error.hpp"

@@ -4,12 +4,12 @@
 #include <cstdio>
 #include <memory>
 
-#include "cli/cli_util.hpp"
 #include "apps/commands.hpp"
-#include "jobs/dataset_command.hpp"
-#include "jobs/interrupt.hpp"
+#include "cli/cli_util.hpp"
 #include "cli/progress.hpp"
 #include "jobs/dataset.hpp"
+#include "jobs/dataset_command.hpp"
+#include "jobs/interrupt.hpp"
 #include "solver/solver.hpp"
 
 namespace rave::apps {
@@ -76,19 +76,19 @@ bool provably_unique(const engine::Problem& problem) {
 
 jobs::DatasetSpec to_spec(const GenerateArgs& args) {
   jobs::DatasetSpec spec{.dir = args.save_dir,
-                           .configs = parse_config_list(args.configs),
-                           .num_samples = parse_whole_number(args.num_samples, "--num-samples", 1,
-                                                             jobs::kMaxDatasetProblems),
-                           .seed = parse_whole_number(args.seed, "--seed", 0, UINT64_MAX),
-                           .val = args.val,
-                           .test = args.test,
-                           .answers = parse_answer_strategy(args.answers),
-                           .compress = args.compress,
-                           .resume = args.resume,
-                           .threads = args.threads,
-                           .variant = to_variant(args),
-                           .symbolic_only = args.symbolic_only,
-                           .shard = parse_shard(args.shard)};
+                         .configs = parse_config_list(args.configs),
+                         .num_samples = parse_whole_number(args.num_samples, "--num-samples", 1,
+                                                           jobs::kMaxDatasetProblems),
+                         .seed = parse_whole_number(args.seed, "--seed", 0, UINT64_MAX),
+                         .val = args.val,
+                         .test = args.test,
+                         .answers = parse_answer_strategy(args.answers),
+                         .compress = args.compress,
+                         .resume = args.resume,
+                         .threads = args.threads,
+                         .variant = to_variant(args),
+                         .symbolic_only = args.symbolic_only,
+                         .shard = parse_shard(args.shard)};
   if (args.unique_only) {
     spec.accept = provably_unique;
     spec.accept_name = "unique";

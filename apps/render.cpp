@@ -5,14 +5,14 @@
 #include <string>
 #include <vector>
 
-#include "cli/cli_util.hpp"
 #include "apps/commands.hpp"
-#include "jobs/file_jobs.hpp"
+#include "cli/cli_util.hpp"
 #include "common/atomic_file.hpp"
 #include "common/error.hpp"
 #include "engine/formats/npz.hpp"
 #include "engine/formats/problem_files.hpp"
 #include "engine/render/render.hpp"
+#include "jobs/file_jobs.hpp"
 
 namespace rave::apps {
 namespace {
@@ -41,7 +41,8 @@ void render_one(const RenderArgs& args, const jobs::FileJob& job) {
 int run_render(const RenderArgs& args) {
   const auto planned = jobs::plan_file_jobs(args.inputs, args.output, ".npz");
   if (planned.empty()) throw UsageError("no problem files (.xml, .asig) in the given folders");
-  return jobs::run_file_jobs(planned, "rendered", [&](const jobs::FileJob& j) { render_one(args, j); });
+  return jobs::run_file_jobs(planned, "rendered",
+                             [&](const jobs::FileJob& j) { render_one(args, j); });
 }
 
 }  // namespace

@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "cli/cli_util.hpp"
 #include "apps/commands.hpp"
+#include "cli/cli_util.hpp"
 #include "common/atomic_file.hpp"
 #include "common/error.hpp"
 #include "evaluation/report.hpp"

@@ -4,8 +4,8 @@
 #include <cstdio>
 #include <memory>
 
-#include "cli/cli_util.hpp"
 #include "apps/commands.hpp"
+#include "cli/cli_util.hpp"
 #include "common/atomic_file.hpp"
 #include "common/error.hpp"
 #include "engine/formats/npz.hpp"

@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "cli/cli_util.hpp"
 #include "apps/commands.hpp"
+#include "cli/cli_util.hpp"
 #include "cli/perception_text.hpp"
 #include "cli/progress.hpp"
 #include "common/error.hpp"
@@ -192,12 +192,11 @@ int run_solve(const SolveArgs& args) {
                          : "no .xml, .asig or lone .npz problem files under the given paths");
   if (args.from_pixels && args.use_rules)
     throw UsageError("--use-rules needs the rules of an XML; --from-pixels reads none");
-  const jobs::BatchOptions options{
-      .backend = *backend,
-      .solve = {.use_rules = args.use_rules, .occam = !args.no_occam},
-      .budget = {.rlimit = args.rlimit, .timeout_ms = args.timeout_ms},
-      .threads = args.threads,
-      .from_pixels = args.from_pixels};
+  const jobs::BatchOptions options{.backend = *backend,
+                                   .solve = {.use_rules = args.use_rules, .occam = !args.no_occam},
+                                   .budget = {.rlimit = args.rlimit, .timeout_ms = args.timeout_ms},
+                                   .threads = args.threads,
+                                   .from_pixels = args.from_pixels};
   jobs::AccuracyTable table;
   const std::size_t total = files.size() + problems.size();
   ProgressLine progress("solve", total);

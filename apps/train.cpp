@@ -10,8 +10,8 @@
 #include <memory>
 #include <thread>
 
-#include "cli/cli_util.hpp"
 #include "apps/commands.hpp"
+#include "cli/cli_util.hpp"
 #include "cli/neural/neural_launch.hpp"
 #include "cli/neural/neural_report.hpp"
 #include "cli/neural/neural_words.hpp"

@@ -6,8 +6,7 @@
 // lets writers that coordinate among themselves (the shards of one dataset) in together while it
 // keeps an exclusive holder out, and the other way round.
 //
-//   FolderLock lock(dataset_dir, "rave generate -n 100 -o out");   // throws if another writer
-//   holds it
+//   FolderLock lock(dataset_dir, "rave generate -n 100 -o out");   // throws if another holds it
 //   ... write into dataset_dir ...
 //   // ~FolderLock removes the lock file and releases the lock
 #include <filesystem>

@@ -5,8 +5,7 @@
 //   std::vector<Result> slots(kChunk);
 //   run_ordered(files.size(), threads,
 //               [&](std::size_t i) { slots[i % kChunk] = solve(files[i]); },   // any worker
-//               [&](std::size_t i) { print(slots[i % kChunk]); });             // calling thread,
-//               in order
+//               [&](std::size_t i) { print(slots[i % kChunk]); });             // in order
 //   parallel_for_index(n, threads, [&](std::size_t i) { write(i); });          // order-free work
 #include <cstddef>
 #include <functional>

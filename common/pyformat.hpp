@@ -4,8 +4,9 @@
 // notation for decimal exponents in [-4, 16), "1.0" not "1"), and numpy's round-half-to-even to N
 // decimals.
 //
-//   format_py_float(0.5) == "0.5";  format_py_float(1.0) == "1.0";  format_py_float(1e-5) ==
-//   "1e-05" numpy_round(0.71875, 4) == 0.7188
+//   format_py_float(0.5) == "0.5";  format_py_float(1.0) == "1.0";
+//   format_py_float(1e-5) == "1e-05";
+//   numpy_round(0.71875, 4) == 0.7188
 #include <string>
 
 namespace rave {

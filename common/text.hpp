@@ -4,9 +4,8 @@
 // must stay short however long a hostile value is. Also the UTF-8 check the XML reader needs.
 //
 //   printable("a\nb\x1b[2J")          // "a\\nb\\x1b[2J": one line, no escape sequence
-//   quote_value(std::string(10'000'000, 'x'))   // "'xxx...xxx' (10000000 bytes)", about 80
-//   characters utf8_error("ok\xff") == 2         // byte offset of the first invalid byte, npos
-//   when valid
+//   quote_value(std::string(10'000'000, 'x'))  // "'xxx...xxx' (10000000 bytes)", ~80 characters
+//   utf8_error("ok\xff") == 2         // byte offset of the first invalid byte, npos when valid
 #include <cstddef>
 #include <string>
 #include <string_view>

@@ -3,9 +3,8 @@
 // file formats (engine/formats), which know nothing of each other. The XML's `real_bbox` and `mask`
 // and the npz `image` both come from the renderer.
 //
-//   ProblemFiles f = encode_problem_files(generate_problem(id, AnswerStrategy::kRaven, 1234, 0),
-//   false); write_problem_files("out/center_single", "RAVEN_0_train", f); std::string xml =
-//   write_problem_xml(problem);   // the XML alone
+//   ProblemFiles f = encode_problem_files(generate_problem(id, AnswerStrategy::kRaven, 1234, 0));
+//   write_problem_files("out/center_single", "RAVEN_0_train", f);
 #include <filesystem>
 #include <string>
 

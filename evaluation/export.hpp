@@ -9,8 +9,7 @@
 //   ExportOptions o{.format = ExportFormat::kText, .shuffle_seed = 7};
 //   std::string lines;
 //   ExportCounts n = export_set("data/raven", o, /*threads=*/1, lines);
-//   ExportedProblem back = parse_json_export_line(line, "set.jsonl", 1);   // the json form, read
-//   back
+//   ExportedProblem back = parse_json_export_line(line, "set.jsonl", 1);  // the json form read
 #include <cstdint>
 #include <filesystem>
 #include <optional>

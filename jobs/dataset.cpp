@@ -11,13 +11,13 @@
 #include "common/folder_lock.hpp"
 #include "common/parallel.hpp"
 #include "common/version.hpp"
-#include "jobs/dataset_manifest.hpp"
 #include "engine/encode.hpp"
 #include "engine/formats/zip.hpp"
 #include "engine/generate.hpp"
+#include "engine/rules/variant_rules.hpp"
+#include "jobs/dataset_manifest.hpp"
 #include "jobs/internal/dataset_shards.hpp"
 #include "jobs/internal/dataset_state.hpp"
-#include "engine/rules/variant_rules.hpp"
 
 namespace rave::jobs {
 using namespace rave::engine;  // jobs work on their values

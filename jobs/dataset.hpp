@@ -53,9 +53,9 @@ struct Shard {
 
 /// What to generate and where.
 struct DatasetSpec {
-  std::filesystem::path dir;      ///< save dir; one sub-folder per configuration
+  std::filesystem::path dir;              ///< save dir; one sub-folder per configuration
   std::vector<engine::ConfigId> configs;  ///< empty means all seven; each at most once
-  std::uint64_t num_samples = 0;  ///< problems per configuration (> 0)
+  std::uint64_t num_samples = 0;          ///< problems per configuration (> 0)
   std::uint64_t seed = 1234;
   int val = 2;   ///< tenths of problems in val
   int test = 2;  ///< tenths of problems in test
@@ -68,7 +68,7 @@ struct DatasetSpec {
   AcceptFn accept{};          ///< empty, or: redraw problem k (attempt 1, 2, ...) until it passes
   std::string accept_name{};  ///< what accept tests, recorded in rave.json ("unique")
   const std::atomic<int>* stop = nullptr;  ///< non-zero: finish the problems in flight and return
-  engine::Variant variant{};                       ///< the original unless set (docs/variants.md)
+  engine::Variant variant{};               ///< the original unless set (docs/variants.md)
   bool symbolic_only = false;              ///< no images: npz without `image`, XML without masks
   Shard shard{};                           ///< the slice of the problems this run writes
 };

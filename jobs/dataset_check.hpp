@@ -23,7 +23,7 @@ namespace rave::jobs {
 /// What the audit found in one problem.
 struct ProblemCheck {
   solver::Verdict verdict = solver::Verdict::kNone;  ///< rule-free abduction
-  std::uint8_t consistent = 0;       ///< candidates explained without the rules
+  std::uint8_t consistent = 0;                       ///< candidates explained without the rules
   bool target_known = false;
   bool target_explained = false;  ///< the answer has a valid rule assignment (rule-free)
   bool answered = false;          ///< the posterior's answer is the target
@@ -46,7 +46,8 @@ struct ProblemCheck {
 /// Checks problems with one backend (reusable; not thread-safe, one per thread).
 class ProblemChecker {
  public:
-  explicit ProblemChecker(solver::Backend backend = solver::Backend::kHeuristic, solver::Z3Budget budget = {});
+  explicit ProblemChecker(solver::Backend backend = solver::Backend::kHeuristic,
+                          solver::Z3Budget budget = {});
   ProblemCheck check(const engine::Problem& problem);
 
  private:
@@ -63,8 +64,9 @@ struct FileCheck {
   bool ok() const { return error.empty(); }
 };
 /// Reads and checks `files` on `threads` workers; `on_result` is called in file order.
-void check_files(const std::vector<std::filesystem::path>& files, solver::Backend backend, solver::Z3Budget budget,
-                 int threads, const std::function<void(const FileCheck&)>& on_result);
+void check_files(const std::vector<std::filesystem::path>& files, solver::Backend backend,
+                 solver::Z3Budget budget, int threads,
+                 const std::function<void(const FileCheck&)>& on_result);
 
 /// Pairs (i < j) of candidates that are the same panel: equal entities on equal slots in every
 /// component (entity order does not matter: it does not change the picture).

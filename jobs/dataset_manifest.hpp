@@ -11,9 +11,10 @@
 // resumed run must agree on it, a line in manifest_differences.
 //
 //   DatasetManifest m{.seed = 7, .answers = "raven", .configurations = {"center_single"},
-//   .num_samples = 10}; write_manifest(dir / kManifestName, m); std::optional<DatasetManifest> old
-//   = read_manifest(dir / kManifestName);   // nullopt: no file for (const std::string& d :
-//   manifest_differences(*old, m)) ...   // "seed: 7 in rave.json, 8 now"
+//                     .num_samples = 10};
+//   write_manifest(dir / kManifestName, m);
+//   std::optional<DatasetManifest> old = read_manifest(dir / kManifestName);  // nullopt: no file
+//   for (const std::string& d : manifest_differences(*old, m)) ...  // "seed: 7 in rave.json, 8 ..."
 #include <cstdint>
 #include <filesystem>
 #include <map>

@@ -3,9 +3,9 @@
 // render`): where each output goes, and running the jobs so that one bad file is reported on its
 // own line and never stops the others.
 //
-//   auto jobs = plan_file_jobs({"data/raven"}, "out", ".npz");   //
-//   out/center_single/RAVEN_0_train.npz ... return run_file_jobs(jobs, "rendered", [](const
-//   FileJob& j) { render_one(j.input, j.output); });
+//   auto planned = plan_file_jobs({"data/raven"}, "out", ".npz");  // out/center_single/...npz
+//   return run_file_jobs(planned, "rendered",
+//                        [](const FileJob& j) { render_one(j.input, j.output); });
 #include <filesystem>
 #include <functional>
 #include <string>

@@ -33,14 +33,16 @@ using CandidateReadings = std::array<solver::Reading, engine::kCandidates>;
 
 /// Solves a problem of `config` whose panels are known up to the readings in `readings` (each
 /// non-empty; [0] first). With `explained`, also writes what explains each consistent candidate.
-solver::Solution solve_readings(solver::Solver& solver, engine::ConfigId config,
-                        const std::array<std::vector<engine::Panel>, engine::kPanels>& readings,
-                        CandidateReadings* explained = nullptr);
+solver::Solution solve_readings(
+    solver::Solver& solver, engine::ConfigId config,
+    const std::array<std::vector<engine::Panel>, engine::kPanels>& readings,
+    CandidateReadings* explained = nullptr);
 
 /// Solves a perceived problem: unrecognised panels give kNone with perception's failure as the
 /// reason; an answer whose image another consistent candidate shares gives kAmbiguous, reason
 /// "identical images: candidates i and j".
-solver::Solution solve_perceived(solver::Solver& solver, const perception::PerceivedProblem& perceived,
-                         CandidateReadings* explained = nullptr);
+solver::Solution solve_perceived(solver::Solver& solver,
+                                 const perception::PerceivedProblem& perceived,
+                                 CandidateReadings* explained = nullptr);
 
 }  // namespace rave::jobs

@@ -11,8 +11,7 @@
 //
 //   const ConfigTables& t = config_tables(ConfigId::kDistributeFour);
 //   const SlotTable& slot = t.slot(0, 2);
-//   auto readings = slot.find(hash_pixels(image, slot.region()));   // empty span: nothing draws
-//   this
+//   auto readings = slot.find(hash_pixels(image, slot.region()));  // empty: nothing draws this
 #include <cstdint>
 #include <memory>
 #include <mutex>

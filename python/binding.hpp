@@ -3,8 +3,8 @@
 // names Python passes in, and the translation of rave's errors into Python exceptions. Every call
 // that does C++ work releases the GIL around it (pybind11::gil_scoped_release).
 //
-//   PYBIND11_MODULE(_rave, m) { bind_errors(m); bind_problem(m); bind_batch(m); bind_arrays(m); ...
-//   } engine::ConfigId id = config_arg("O-IG");       // ValueError for an unknown name
+//   PYBIND11_MODULE(_rave, m) { bind_errors(m); bind_problem(m); bind_batch(m); ... }
+//   engine::ConfigId id = config_arg("O-IG");       // ValueError for an unknown name
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 

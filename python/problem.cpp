@@ -9,8 +9,6 @@
 #include <system_error>
 
 #include "common/error.hpp"
-#include "jobs/dataset.hpp"
-#include "jobs/dataset_manifest.hpp"
 #include "engine/encode.hpp"
 #include "engine/formats/asig_io.hpp"
 #include "engine/formats/layout.hpp"
@@ -21,6 +19,8 @@
 #include "engine/model/structure.hpp"
 #include "engine/render/render.hpp"
 #include "engine/rules/variant_rules.hpp"
+#include "jobs/dataset.hpp"
+#include "jobs/dataset_manifest.hpp"
 #include "python/binding.hpp"
 #include "solver/explain.hpp"
 

@@ -14,9 +14,9 @@
 #include "common/error.hpp"
 #include "engine/formats/problem_files.hpp"
 #include "engine/model/configuration.hpp"
-#include "python/binding.hpp"
 #include "jobs/batch.hpp"
 #include "jobs/dataset_check.hpp"
+#include "python/binding.hpp"
 #include "solver/explain.hpp"
 #include "solver/solver.hpp"
 
@@ -95,15 +95,14 @@ std::vector<PySolution> solve_folder(const std::filesystem::path& dir, solver::B
   const jobs::BatchOptions options{
       .backend = backend, .solve = {.use_rules = use_rules}, .budget = {}, .threads = threads};
   std::vector<PySolution> out;
-  jobs::solve_files(engine::collect_problem_files({dir}), options,
-                      [&](const jobs::FileResult& r) {
-                        if (!r.ok()) {
-                          if (error.empty()) error = r.error;
-                          return;
-                        }
-                        out.push_back(solution_of(r.problem, r.solution, r.readings));
-                        out.back().file = r.file.string();
-                      });
+  jobs::solve_files(engine::collect_problem_files({dir}), options, [&](const jobs::FileResult& r) {
+    if (!r.ok()) {
+      if (error.empty()) error = r.error;
+      return;
+    }
+    out.push_back(solution_of(r.problem, r.solution, r.readings));
+    out.back().file = r.file.string();
+  });
   return out;
 }
 
@@ -167,7 +166,7 @@ py::list check(const py::object& path_object, const std::string& backend_name, b
   {
     py::gil_scoped_release release;
     jobs::check_files(engine::collect_problem_files({path}), backend, {}, threads,
-                        [&](const jobs::FileCheck& r) { results.push_back(r); });
+                      [&](const jobs::FileCheck& r) { results.push_back(r); });
   }
   py::list out;
   for (const auto& r : results) out.append(check_data(r, strict));

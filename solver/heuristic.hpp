@@ -15,8 +15,8 @@
 
 #include "engine/model/problem.hpp"
 #include "solver/abduction/component_fit.hpp"
-#include "solver/grid/grid_solver.hpp"
 #include "solver/abduction/panel_view.hpp"
+#include "solver/grid/grid_solver.hpp"
 #include "solver/solution.hpp"
 
 namespace rave::solver {

@@ -8,9 +8,9 @@
 
 #include "common/error.hpp"
 #include "solver/abduction/fits.hpp"
+#include "solver/abduction/panel_view.hpp"
 #include "solver/grid/grid_fit.hpp"
 #include "solver/grid/grid_solver.hpp"
-#include "solver/abduction/panel_view.hpp"
 #include "solver/z3/encoder.hpp"
 #include "solver/z3/grid_decision.hpp"
 #include "solver/z3/objective.hpp"

@@ -6,9 +6,9 @@
 
 #include <filesystem>
 
-#include "jobs/dataset.hpp"
 #include "engine/generate.hpp"
 #include "engine/render/render.hpp"
+#include "jobs/dataset.hpp"
 
 namespace {
 

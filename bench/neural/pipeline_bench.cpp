@@ -22,13 +22,13 @@ const std::vector<neural::DataFile>& bench_files() {
   static const std::vector<neural::DataFile> files = [] {
     const auto dir = std::filesystem::temp_directory_path() / "rave-bench-pipeline";
     jobs::DatasetSpec spec{.dir = dir,
-                             .configs = {},
-                             .num_samples = 30,
-                             .seed = 7,
-                             .val = 0,
-                             .test = 0,
-                             .resume = true,
-                             .threads = 2};
+                           .configs = {},
+                           .num_samples = 30,
+                           .seed = 7,
+                           .val = 0,
+                           .test = 0,
+                           .resume = true,
+                           .threads = 2};
     jobs::prepare_dataset_dir(spec);
     jobs::write_dataset(spec);
     return neural::list_split(dir, engine::Split::kTrain, {});

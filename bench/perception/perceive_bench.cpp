@@ -12,9 +12,9 @@
 #include "engine/formats/npz.hpp"
 #include "engine/generate.hpp"
 #include "engine/render/render.hpp"
+#include "jobs/from_pixels.hpp"
 #include "perception/perceive.hpp"
 #include "perception/slot_table.hpp"
-#include "jobs/from_pixels.hpp"
 
 namespace {
 

@@ -9,11 +9,11 @@
 #include <string>
 #include <vector>
 
-#include "jobs/dataset.hpp"
 #include "engine/encode.hpp"
 #include "engine/formats/problem_files.hpp"
 #include "engine/formats/xml_io.hpp"
 #include "engine/generate.hpp"
+#include "jobs/dataset.hpp"
 #include "solver/heuristic.hpp"
 #include "solver/z3_backend.hpp"
 

@@ -7,8 +7,7 @@
 //   std::string text = write_asig(problem);          // canonical text
 //   Problem p = read_asig("RAVEN_0_train.asig");     // InputError with file:line:col on bad input
 //   std::string s = panel_sentence(p.config, p.context[0]);
-//   // Scene Singleton Grid Center_Single[Number=0 Uniformity=2] Entity[slot=0 Type=2 ...] / / / /
-//   /
+//   // Scene Singleton Grid Center_Single[Number=0 Uniformity=2] Entity[slot=0 ...] / / / / /
 #include <filesystem>
 #include <string>
 #include <string_view>

@@ -103,10 +103,9 @@ Image render_panel(ConfigId config, const Panel& panel) {
 
 void check_drawable(const Problem& problem) {
   if (!problem.variant.drawable())
-    throw UsageError(
-        "a problem with " + std::to_string(problem.variant.values) +
-        " levels per attribute cannot be drawn: images need at most " +
-        std::to_string(kMaxDrawableValues));
+    throw UsageError("a problem with " + std::to_string(problem.variant.values) +
+                     " levels per attribute cannot be drawn: images need at most " +
+                     std::to_string(kMaxDrawableValues));
 }
 
 void render_problem(const Problem& problem, std::vector<Image>& images) {

@@ -8,8 +8,7 @@
 //
 //   const VariantRules& t = variant_rules(ConfigId::kCenterSingle, v, Split::kTrain);
 //   for (const RuleRow& row : t.rows[0][3]) ...        // component 0, Color
-//   std::string why = variant_rules_defect(ConfigId::kCenterSingle, v, Split::kTest);  // "" if
-//   fine
+//   std::string why = variant_rules_defect(ConfigId::kCenterSingle, v, Split::kTest);  // "": fine
 #include <array>
 #include <optional>
 #include <string>

@@ -7,9 +7,8 @@
 // union, the manifest a one-machine run writes (the shards' command lines carry no --shard), and
 // removes the shards' manifests; a shard run later (--resume) reads its records from rave.json.
 //
-//   const StateNames names = state_names(Shard{2, 3});   // names.manifest ==
-//   "rave.shard-2-of-3.json" if (merge_shards(dir, manifest, Shard{2, 3})) ...     // rave.json
-//   written
+//   const StateNames names = state_names(Shard{2, 3});  // names.manifest: rave.shard-2-of-3.json
+//   if (merge_shards(dir, manifest, Shard{2, 3})) ...   // rave.json written
 #include <filesystem>
 #include <optional>
 #include <string>

@@ -5,8 +5,8 @@
 #include "engine/model/configuration.hpp"
 #include "engine/model/variant_space.hpp"
 #include "engine/rules/variant_rules.hpp"
-#include "solver/grid/grid_rules.hpp"
 #include "solver/abduction/hypothesis.hpp"
+#include "solver/grid/grid_rules.hpp"
 
 namespace rave::solver {
 namespace {

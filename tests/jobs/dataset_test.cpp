@@ -12,9 +12,9 @@
 #include "common/atomic_file.hpp"
 #include "common/error.hpp"
 #include "common/folder_lock.hpp"
-#include "jobs/dataset_manifest.hpp"
 #include "engine/formats/npz.hpp"
 #include "engine/formats/zip.hpp"
+#include "jobs/dataset_manifest.hpp"
 #include "tests/support/test_support.hpp"
 
 namespace rave::jobs {

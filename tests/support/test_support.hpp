@@ -2,8 +2,7 @@
 // Helpers shared by the test executables: the reference problems kept as fixtures in the
 // repository (tests/fixtures/README.md), the source tree, and a scratch folder per test.
 //
-//   for (const auto& ref : reference_problems("raven")) {   // the XML fixture plus its manifest
-//   line
+//   for (const auto& ref : reference_problems("raven")) {  // the XML fixture, its manifest line
 //     Problem p = read_problem_xml(ref.xml);
 //     EXPECT_EQ(sha256_hex(render_all(p)), ref.image_sha256);
 //   }

@@ -2,8 +2,9 @@
 // Helpers for the answer-set and audit tests: hand-built matrices (rules, narrowed constraints and
 // an answer panel written out by hand) and attribute-level comparison of two panels.
 //
-//   Matrix m = hand_matrix(ConfigId::kCenterSingle, {all_constant()}, {component(3, {{0, 2, 3, 4,
-//   3}})}); auto diff = component_diff(a.components[0], b.components[0]);  // e.g. {Attr::kType}
+//   Matrix m = hand_matrix(ConfigId::kCenterSingle, {all_constant()},
+//                          {component(3, {{0, 2, 3, 4, 3}})});
+//   auto diff = component_diff(a.components[0], b.components[0]);  // e.g. {Attr::kType}
 #include <set>
 #include <utility>
 #include <vector>

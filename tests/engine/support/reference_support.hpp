@@ -7,8 +7,7 @@
 //     const Problem p = read_reference_problem(ref);      // target and predict from the manifest
 //     EXPECT_EQ(rave::testing::sha256_hex(rebuild_npz(ref, p)), ref.npz_sha256);
 //   }
-//   const std::filesystem::path dir = reference_set_dir("raven");  // XML + npz, as the original
-//   wrote
+//   const std::filesystem::path dir = reference_set_dir("raven");  // XML + npz, as written
 #include <filesystem>
 #include <string>
 #include <string_view>
