@@ -8,10 +8,8 @@
 // no parser scans them. That parse is trusted only when every cut turns out to be the start of an
 // Entity's `mask` value: then the two parses differ in nothing the reader looks at (a parser's
 // state after `mask="` does not depend on what follows, and a value without a NUL ends at its
-// first quote whatever it holds). The cut text is parsed by the scanner of the plain subset that
-// problem files are written in (internal/xml_tree.hpp; it yields the tree pugixml would), else by
-// pugixml. Otherwise, and on any error, the whole text is parsed again by pugixml, so results and
-// error messages are always those of the uncut text. The reader walks the flat XmlTree either way.
+// first quote whatever it holds). Otherwise, and on any error, the whole text is parsed again, so
+// results and error messages are always those of the uncut text. pugixml parses both, in place.
 #include <pugixml.hpp>
 
 #include <algorithm>
@@ -35,7 +33,6 @@ using internal::LayoutText;
 using internal::Place;
 using internal::XmlContext;
 using internal::XmlNode;
-using internal::XmlTree;
 
 // Counts the cuts of cut_mask_values seen, in document order, as the start of an Entity's mask
 // value (the reader visits entities in document order).
@@ -244,8 +241,8 @@ Panel read_panel(const XmlContext& x, XmlNode node, std::optional<ConfigId>& con
 }
 
 // The problem in a parsed document; `cuts` is told of every Entity's mask value.
-Problem read_document(const XmlContext& x, const XmlTree& tree, CutCheck& cuts) {
-  const XmlNode data = tree.root();
+Problem read_document(const XmlContext& x, const pugi::xml_document& doc, CutCheck& cuts) {
+  const XmlNode data = doc.document_element();
   const Place data_place{nullptr, "Data"}, panels_place{&data_place, "Panels"};
   if (std::string_view(data.name()) != "Data")
     x.fail(Place{nullptr, "<root>"}, "root element must be Data, not " + quote_value(data.name()));
@@ -297,46 +294,25 @@ Problem parse_whole(std::string_view text, const XmlContext& x) {
                                                       std::max<std::ptrdiff_t>(parsed.offset, 0))),
                      std::string("XML syntax: ") + parsed.description());
   internal::check_xml_tree(doc, text, copy.data(), file);
-  thread_local XmlTree tree;
-  internal::tree_of(doc, tree);
   CutCheck no_cuts(copy.data(), {});
-  return read_document(x, tree, no_cuts);
+  return read_document(x, doc, no_cuts);
 }
 
-// The problem in `cut` (cut_mask_values' output) as `read` turns it into a tree, or nullopt when
-// that cannot be trusted (not read, a cut that is no Entity's mask value, or any error).
-template <class Read>
-std::optional<Problem> read_cut(std::string& cut, std::span<const std::size_t> cuts,
-                                const XmlContext& x, const Read& read) {
-  thread_local XmlTree tree;
+// The problem in `cut` (cut_mask_values' output), parsed in place, or nullopt when that cannot be
+// trusted (not parsed, a cut that is no Entity's mask value, or any error).
+std::optional<Problem> parse_cut(std::string& cut, std::span<const std::size_t> cuts,
+                                 const XmlContext& x) {
   try {
-    if (!read(tree)) return std::nullopt;
+    pugi::xml_document doc;
+    if (!doc.load_buffer_inplace(cut.data(), cut.size(), kPugixmlParseOptions, pugi::encoding_utf8))
+      return std::nullopt;
+    internal::check_xml_tree(doc, cut, cut.data(), std::string(x.file));
     CutCheck check(cut.data(), cuts);
-    Problem problem = read_document(x, tree, check);
+    Problem problem = read_document(x, doc, check);
     if (check.all_seen()) return problem;
   } catch (const InputError&) {
   }
   return std::nullopt;
-}
-
-// The cut text through the scanner of the plain subset (internal/xml_tree.hpp), which writes into
-// it.
-std::optional<Problem> scan_cut(std::string& cut, std::span<const std::size_t> cuts,
-                                const XmlContext& x) {
-  return read_cut(cut, cuts, x, [&cut](XmlTree& tree) { return internal::scan_xml(cut, tree); });
-}
-
-// The cut text through pugixml, parsed in place.
-std::optional<Problem> parse_cut(std::string& cut, std::span<const std::size_t> cuts,
-                                 const XmlContext& x) {
-  pugi::xml_document doc;
-  return read_cut(cut, cuts, x, [&](XmlTree& tree) {
-    if (!doc.load_buffer_inplace(cut.data(), cut.size(), kPugixmlParseOptions, pugi::encoding_utf8))
-      return false;
-    internal::check_xml_tree(doc, cut, cut.data(), std::string(x.file));
-    internal::tree_of(doc, tree);
-    return true;
-  });
 }
 
 }  // namespace
@@ -375,20 +351,17 @@ Problem parse_problem_xml_uncut(std::string_view text, const std::string& file_n
 
 }  // namespace internal
 
-// Both functions keep their buffers per thread, so reading many files allocates only the Problem.
-// The plain subset problem files are written in goes through the scanner; other XML through
-// pugixml (the cut text first, then the whole text, which also gives every error).
+// Both functions keep their buffers per thread, so reading many files allocates only the Problem
+// and pugixml's document. The cut text first, then (on any doubt) the whole text, which also gives
+// every error.
 Problem parse_problem_xml(std::string_view text, const std::string& file_name) {
   const XmlContext x{file_name};
   internal::check_xml_characters(text, file_name);  // before the cut, which drops mask values
   thread_local std::string cut;
   thread_local std::vector<std::size_t> cuts;
   internal::cut_mask_values(text, cut, cuts);  // a copy of the text when there is nothing to cut
-  if (std::optional<Problem> problem = scan_cut(cut, cuts, x)) return std::move(*problem);
-  if (!cuts.empty()) {
-    internal::cut_mask_values(text, cut, cuts);  // again: the scanner wrote into it
+  if (!cuts.empty())
     if (std::optional<Problem> problem = parse_cut(cut, cuts, x)) return std::move(*problem);
-  }
   return parse_whole(text, x);
 }
 

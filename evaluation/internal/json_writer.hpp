@@ -1,10 +1,8 @@
 #pragma once
 // JSON text written straight into a string, for the lines of `rave export` (tens of thousands a
-// second): no document tree is built. The text equals nlohmann::json's compact dump() of the same
-// values in the same order (no spaces; strings escaped as it escapes them; numbers in its layout),
-// except that bytes that are not valid UTF-8 become U+FFFD instead of an exception, and that a
-// double always gets the shortest digits that read back to it, as Python's json writes them
-// (nlohmann's Grisu2 writes 0.295369988 as 0.29536998800000003; both read back the same).
+// second): no document tree is built. The layout (brackets, commas, keys) is written here; every
+// string and number by nlohmann::json's serializer, so the text equals nlohmann's compact dump() of
+// the same values in the same order, bytes that are not valid UTF-8 becoming U+FFFD.
 //
 //   JsonWriter w(line);
 //   w.begin_object().key("id").value("center_single/RAVEN_0_test").key("answer").value(3);
@@ -31,7 +29,7 @@ class JsonWriter {
   JsonWriter& value(std::int64_t number);
   JsonWriter& value(int number) { return value(static_cast<std::int64_t>(number)); }
   JsonWriter& value(std::size_t number) { return value(static_cast<std::int64_t>(number)); }
-  /// Shortest round-trip digits, "1.0" for integral values, null when not finite.
+  /// As nlohmann writes it: "1.0" for integral values, null when not finite.
   JsonWriter& value(double number);
   JsonWriter& value(bool truth);
   JsonWriter& null();
@@ -41,15 +39,11 @@ class JsonWriter {
   JsonWriter& open(char bracket);
   JsonWriter& close(char bracket);
   void separate();  // the comma before a value that is not its container's first
-  void escaped(std::string_view text);
 
   std::string& out_;
   std::uint64_t has_items_ = 0;  // bit d: the container at depth d has a value already
   int depth_ = 0;
   bool after_key_ = false;
 };
-
-/// `value` as nlohmann::json writes a double (JsonWriter::value(double)).
-void append_json_number(std::string& out, double value);
 
 }  // namespace rave::evaluation::internal

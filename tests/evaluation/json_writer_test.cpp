@@ -1,12 +1,10 @@
 // The direct JSON writer of `rave export` writes what nlohmann::json's dump() writes for the same
-// values: strings with every kind of escape, integers, doubles in its layout with the shortest
-// digits, nesting; every export line of every form re-dumps to itself.
+// values: strings with every kind of escape, integers, doubles, nesting; every export line of every form re-dumps to itself.
 #include "evaluation/internal/json_writer.hpp"
 
 #include <gtest/gtest.h>
 
 #include <cmath>
-#include <cstdio>
 #include <limits>
 #include <nlohmann/json.hpp>
 #include <random>
@@ -51,34 +49,21 @@ TEST(JsonWriter, InvalidUtf8BecomesTheReplacementCharacter) {
   EXPECT_EQ(written("\xc3"), "\"\xEF\xBF\xBD\"");  // a sequence cut short
 }
 
-// Layout as nlohmann writes it ("1.0", "1e-05", fixed up to 1e15), digits the shortest that read
-// back to the same double (as Python's repr writes them). nlohmann's Grisu2 is not always shortest
-// (0.295369988 comes out as 0.29536998800000003); both texts read back to the same double.
 TEST(JsonWriter, DoublesAsNlohmannWritesThem) {
-  const std::vector<double> same{0.0,  -0.0, 1.0,    -1.0,    0.1,     0.2,    0.5,    0.33,
-                                 1e-4, 1e-5, 1.5e-5, 9.99e-5, 123.456, 1e14,   1e15,   1.5e15,
-                                 1e16, 1e17, 1e300,  1e-9,    2e-9,    0.8,    0.45,   0.055,
-                                 1e21, 0.16, 0.83,   0.25,    0.75,    0.3333, 0.6667, 99.5};
-  for (double v : same) EXPECT_EQ(written(v), Ordered(v).dump()) << v;
+  const std::vector<double> fixed{0.0,  -0.0,   1.0,  -1.0,   0.1,   0.2,     0.5,        0.33,
+                                  1e-4, 1e-5,   1e15, 1.5e15, 1e16,  1e300,   1e-9,       0.16,
+                                  0.83, 0.3333, 99.5, 1e21,   0.055, 123.456, 0.295369988};
+  for (double v : fixed) EXPECT_EQ(written(v), Ordered(v).dump()) << v;
   std::mt19937_64 random(7);
-  std::uniform_int_distribution<int> nine_digits(100'000, 999'999'999);
-  for (int i = 0; i < 5000; ++i) {  // k / 1e9: the shortest text is k's digits after "0."
-    const int k = nine_digits(random);
-    char decimal[32];
-    std::snprintf(decimal, sizeof decimal, "%.9f", k / 1e9);
-    std::string expected(decimal);
-    while (expected.back() == '0') expected.pop_back();
-    EXPECT_EQ(written(k / 1e9), expected);
-  }
   std::uniform_real_distribution<double> exponent(-12, 18), unit(0, 1);
-  for (int i = 0; i < 20000; ++i) {
+  for (int i = 0; i < 2000; ++i) {
     const double v = std::pow(10.0, exponent(random)) * unit(random);
-    const std::string ours = written(v), theirs = Ordered(v).dump();
+    const std::string ours = written(v);
+    EXPECT_EQ(ours, Ordered(v).dump());
     EXPECT_EQ(Ordered::parse(ours).get<double>(), v) << ours;
-    EXPECT_LE(ours.size(), theirs.size()) << ours << " " << theirs;
-    EXPECT_EQ(ours.find('e') == std::string::npos, theirs.find('e') == std::string::npos) << ours;
   }
-  EXPECT_EQ(written(1.0 / 3), "0.3333333333333333");
+  EXPECT_EQ(written(0.5), "0.5");
+  EXPECT_EQ(written(2.0), "2.0");
   EXPECT_EQ(written(std::numeric_limits<double>::quiet_NaN()), "null");
   EXPECT_EQ(written(std::numeric_limits<double>::infinity()), "null");
 }

@@ -20,11 +20,18 @@
 #include <string_view>
 #include <vector>
 
-#include "engine/formats/internal/xml_tree.hpp"
 #include "engine/model/configuration.hpp"
 #include "engine/model/problem.hpp"
 
 namespace rave::engine::internal {
+
+/// The reader walks pugixml's nodes (pugixml is the one XML parser).
+using XmlNode = pugi::xml_node;
+using XmlAttribute = pugi::xml_attribute;
+
+/// pugixml's options wherever the reader parses (parse_fragment keeps text outside the root
+/// element, so that check_xml_tree can refuse it, and several root elements).
+inline constexpr unsigned kPugixmlParseOptions = pugi::parse_default | pugi::parse_fragment;
 
 /// json.dumps of a slot as the original wrote it: numbers integral in its tables print as ints
 /// (`[0.5, 0.5, 1, 1]`), the others as Python float reprs.
