@@ -69,7 +69,7 @@ void convert_one(const jobs::FileJob& job, bool refuse_existing, bool to_stdout)
 }
 
 std::string checked_extension(const std::string& word) {
-  const std::string ext = word.empty() || word[0] == '.' ? word : "." + word;
+  std::string ext = word.empty() || word[0] == '.' ? word : "." + word;
   if (ext != ".xml" && ext != ".asig" && ext != ".npz")
     throw UsageError("cannot convert to '" + word + "'; known: xml, asig, npz");
   return ext;

@@ -25,8 +25,8 @@ std::optional<std::string> unknown_arguments(const CLI::App& app, const std::str
     const auto extra = sub->remaining();
     if (extra.empty() || sub->get_prefix_command()) continue;
     std::string text = "unknown argument";
-    for (const auto& word : extra) text += " '" + word + "'";
-    return text + " for " + program + " " + sub->get_name();
+    for (const auto& word : extra) text.append(" '").append(word).append("'");
+    return text.append(" for ").append(program).append(" ").append(sub->get_name());
   }
   return std::nullopt;
 }

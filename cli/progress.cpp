@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 
@@ -74,7 +75,7 @@ void ProgressLine::draw(std::uint64_t done) {
 }
 
 std::string format_duration(double seconds) {
-  auto total = static_cast<long long>(seconds + 0.5);
+  auto total = std::llround(seconds);
   const long long h = total / 3600, m = (total / 60) % 60, s = total % 60;
   char buffer[32];
   if (h > 0)

@@ -216,7 +216,15 @@ std::string report_csv(const Report& report) {
   auto names = report_columns();
   names.emplace_back("unique");
   for (const auto& n : names)
-    out += "," + n + "," + n + "_sd," + n + "_ci95_low," + n + "_ci95_high";
+    out.append(",")
+        .append(n)
+        .append(",")
+        .append(n)
+        .append("_sd,")
+        .append(n)
+        .append("_ci95_low,")
+        .append(n)
+        .append("_ci95_high");
   out += ",scored,missing,unknown,interval\n";
   for (const auto& r : report.rows) {
     out += csv_field(r.label) + "," + csv_field(r.note) + "," + std::to_string(r.seeds);

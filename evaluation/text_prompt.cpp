@@ -258,7 +258,8 @@ TextPrompt branch_prompt(const engine::Problem& problem, const TextOptions& o, b
   const std::string prefix = o.prefix ? *o.prefix : std::string(default_prefix(o.style));
   if (lm) {
     for (const std::string& c : t.choices)
-      t.choice_prompts.push_back(prefix + t.context + c + (rows == 1 ? "" : ";"));
+      t.choice_prompts.push_back(
+          std::string(prefix).append(t.context).append(c).append(rows == 1 ? "" : ";"));
     return t;
   }
   const bool old = o.style == PromptStyle::kIbm2024;
@@ -309,7 +310,7 @@ std::vector<int> distinct(std::vector<int> v) {
 }
 
 Branch value_branch(std::string name, const GridShape& g,
-                    std::function<int(const engine::Entity&)> of) {
+                    const std::function<int(const engine::Entity&)>& of) {
   return {std::move(name), [grid = g.grid(), of](const engine::ComponentPanel& cp) {
             if (!grid) {
               if (cp.entities.empty()) return std::string("-");

@@ -18,7 +18,9 @@ class AllReduceSum : public torch::autograd::Function<AllReduceSum> {
   }
   static torch::autograd::variable_list backward(torch::autograd::AutogradContext* ctx,
                                                  torch::autograd::variable_list grad) {
-    auto* group = reinterpret_cast<internal::Collective*>(ctx->saved_data["group"].toInt());
+    // The group travels through saved_data as an integer (an IValue holds no raw pointer).
+    auto* group = reinterpret_cast<internal::Collective*>(  // NOLINT(performance-no-int-to-ptr)
+        ctx->saved_data["group"].toInt());
     return {group->sum_over_ranks(grad[0].contiguous()), torch::Tensor()};
   }
 };
@@ -53,7 +55,8 @@ torch::Tensor SyncBatchNorm2dImpl::synced(const torch::Tensor& input) {
   const auto x = input.to(torch::kFloat);
   const auto c = x.size(1);
   const std::vector<std::int64_t> dims{0, 2, 3};
-  const auto count = torch::full({1}, static_cast<double>(x.numel() / c), x.options());
+  const auto count =
+      torch::full({1}, static_cast<double>(x.numel()) / static_cast<double>(c), x.options());
   const auto sums = AllReduceSum::apply(torch::cat({x.sum(dims), count}), group_);
   const auto n = sums[c].item<double>();
   const auto mean = sums.narrow(0, 0, c) / n;

@@ -15,7 +15,7 @@ namespace {
 
 namespace F = torch::nn::functional;
 
-torch::Tensor wrap(const void* data, std::vector<std::int64_t> shape, torch::Dtype dtype) {
+torch::Tensor wrap(const void* data, const std::vector<std::int64_t>& shape, torch::Dtype dtype) {
   return torch::from_blob(const_cast<void*>(data), shape, torch::TensorOptions().dtype(dtype));
 }
 
@@ -27,8 +27,8 @@ torch::Tensor mean_bce(const torch::Tensor& logits, const torch::Tensor& bits) {
 // A host buffer on `device`, owning its memory: a copy on the CPU; on CUDA a copy into pinned
 // (page-locked) memory, then an asynchronous transfer (the caching host allocator keeps the pinned
 // block until the copy is done).
-torch::Tensor on_device(const void* data, std::vector<std::int64_t> shape, torch::Dtype dtype,
-                        const torch::Device& device) {
+torch::Tensor on_device(const void* data, const std::vector<std::int64_t>& shape,
+                        torch::Dtype dtype, const torch::Device& device) {
   const auto host = wrap(data, shape, dtype);
   if (!device.is_cuda()) return host.clone();
   auto pinned = torch::empty(shape, torch::TensorOptions().dtype(dtype).pinned_memory(true));

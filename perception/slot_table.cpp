@@ -154,7 +154,7 @@ void ConfigTables::build_under() {
 std::size_t ConfigTables::bytes() const {
   std::size_t total = 0;
   for (const auto& slots : under_)
-    for (const auto& pixels : slots) total += pixels.size() + sizeof(pixels);
+    for (const auto& pixels : slots) total += pixels.size() + sizeof(std::vector<std::uint8_t>);
   for (const auto& component : slots_)
     for (const auto& slot : component) total += slot->bytes();
   return total;

@@ -44,6 +44,7 @@ full_packages=(
   iproute2                                 # the two-machine torchrun test (network namespaces)
   clang libclang-rt-14-dev                 # the readers' fuzzers (libFuzzer)
   clang-format                             # the house format, checked by CI (scripts/check_format.sh)
+  clang-tidy                               # the house checks on changed files (scripts/tidy_changed.sh)
 )
 
 python="${RAVE_PYTHON:-$(command -v python3 || echo /usr/bin/python3)}"

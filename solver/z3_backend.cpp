@@ -366,7 +366,9 @@ std::string Z3Solver::Impl::none_reason() {
     add(Term(answer >= 0 && answer <= 7));
     const std::string gap = first_gap(c);
     solver.pop();
-    if (!gap.empty()) return name + ": no " + gap + " rule explains the context and a candidate";
+    if (!gap.empty())
+      return std::string(name).append(": no ").append(gap).append(
+          " rule explains the context and a candidate");
   }
   return "no candidate is explained in every component";
 }

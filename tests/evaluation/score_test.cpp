@@ -49,7 +49,7 @@ PredictionFile file_of(std::vector<Prediction> predictions) {
   return {"p.jsonl", "", std::move(predictions)};
 }
 
-std::string error_of(const AnswerKey& key, const PredictionFile& f, ScoreOptions o = {}) {
+std::string error_of(const AnswerKey& key, const PredictionFile& f, const ScoreOptions& o = {}) {
   try {
     score_file(key, f, o);
   } catch (const InputError& e) {

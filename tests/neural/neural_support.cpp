@@ -32,7 +32,7 @@ engine::NpzContents synthetic_problem(engine::ConfigId config, std::uint64_t see
 std::filesystem::path write_synthetic_dataset(const std::string& tag,
                                               const std::vector<engine::ConfigId>& configs,
                                               int per_config) {
-  const auto root = rave::testing::scratch_dir(tag);
+  auto root = rave::testing::scratch_dir(tag);
   for (auto config : configs) {
     const auto dir = root / std::string(engine::configuration(config).folder);
     std::filesystem::create_directories(dir);

@@ -313,7 +313,9 @@ TEST(RuleOracle, NumberRulesOnDistributeNine) {
   // [0,4] (levels of col1).
   const std::array<std::pair<int, Range>, 4> progression{
       {{-2, {4, 8}}, {-1, {2, 8}}, {1, {0, 6}}, {2, {0, 4}}}};
-  for (const auto& [v, col1] : progression) {
+  for (const auto& [step, range] : progression) {
+    const int v = step;  // captured below (clang-tidy 14 cannot capture structured bindings)
+    const Range col1 = range;
     const int h = hypothesis_index(m.group0, RuleName::kProgression, RuleAttr::kNumber, v);
     check_separable(
         counts, [&](const Nine& x) { return c.group0_accepts_masks(h, masks_of(x)); },

@@ -136,7 +136,7 @@ TEST(PanelView, TheOrderOfTheEntitiesDoesNotMatter) {
 TEST(PanelView, UniformityIsInferredFromTheContextPanels) {
   ComponentView view;
   const Entity e{0, 3, 2, 4, 1};
-  auto panel = [&](std::vector<int> slots, int angle_of_last = 1) {
+  auto panel = [&](const std::vector<int>& slots, int angle_of_last = 1) {
     std::vector<Entity> out;
     for (int s : slots) out.push_back(Entity{s, e.type, e.size, e.color, e.angle});
     out.back().angle = angle_of_last;
