@@ -48,5 +48,6 @@ function(rave_add_test)
   add_executable(rave_${ARG_NAME}_tests ${sources})
   target_link_libraries(rave_${ARG_NAME}_tests PRIVATE ${ARG_LIBS} rave_test_support GTest::gtest_main
                         rave::options rave::warnings)
-  gtest_discover_tests(rave_${ARG_NAME}_tests DISCOVERY_TIMEOUT 120)
+  gtest_discover_tests(rave_${ARG_NAME}_tests DISCOVERY_TIMEOUT 120 PROPERTIES LABELS unit)
+  set_property(GLOBAL APPEND PROPERTY RAVE_UNIT_TEST_TARGETS rave_${ARG_NAME}_tests)
 endfunction()

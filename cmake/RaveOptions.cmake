@@ -38,8 +38,10 @@ add_library(rave::options ALIAS rave_options)
 # (docs/rendering.md, docs/rendering.md#exactness); it is set project-wide so no geometry can drift.
 target_compile_options(rave_options INTERFACE -ffp-contract=off -fno-semantic-interposition)
 if(RAVE_ENABLE_SANITIZERS)
-  target_compile_options(rave_options INTERFACE -fsanitize=address,undefined -fno-omit-frame-pointer)
-  target_link_options(rave_options INTERFACE -fsanitize=address,undefined)
+  # Every finding ends the process (UBSan would otherwise print and go on), so a test fails on it.
+  target_compile_options(rave_options INTERFACE -fsanitize=address,undefined -fno-sanitize-recover=all
+                                                -fno-omit-frame-pointer)
+  target_link_options(rave_options INTERFACE -fsanitize=address,undefined -fno-sanitize-recover=all)
 endif()
 
 add_library(rave_warnings INTERFACE)

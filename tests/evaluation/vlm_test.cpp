@@ -153,8 +153,8 @@ TEST(ExportVlm, SameBytesForAnyThreadCount) {
   const std::string& lines = one.at(std::string(kVlmIndex));
   EXPECT_EQ(std::count(lines.begin(), lines.end(), '\n'), 3);
   EXPECT_EQ(lines.find("\"answer\""), std::string::npos);
-  for (const auto& path : Json::parse(lines.substr(0, lines.find('\n')))["panels"])
-    EXPECT_TRUE(one.count(path)) << path;
+  const Json first = Json::parse(lines.substr(0, lines.find('\n')));  // outlives the loop
+  for (const auto& path : first["panels"]) EXPECT_TRUE(one.count(path)) << path;
 }
 
 TEST(ExportVlm, ABadFileLeavesTheFolderAsItWas) {

@@ -84,7 +84,7 @@ TEST(Zip, TailWindowVisitsWhatItHoldsOrSaysItCannot) {
 }
 
 TEST(Zip, TailWindowStillReportsDamage) {
-  const ZipSource member{"x.npy", {std::string("0123456789")}};
+  const ZipSource member{"x.npy", {std::string_view("0123456789")}};
   std::string bytes = write_zip(std::span(&member, 1), false);
   bytes[bytes.find("0123")] = '9';
   EXPECT_THROW(visit_zip_tail(bytes, 0, "t.zip", [](std::string_view, std::string_view) {}),
@@ -150,7 +150,7 @@ TEST(ZipHostile, TheUnpackedTotalIsCapped) {
 }
 
 TEST(ZipHostile, LocalHeaderNamesMustMatchTheDirectory) {
-  const ZipSource member{"target.npy", {std::string("payload")}};
+  const ZipSource member{"target.npy", {std::string_view("payload")}};
   std::string bytes = write_zip(std::span(&member, 1), false);
   bytes[30] = 'T';  // the local header's copy of the name
   const std::string error = error_of(bytes);
