@@ -121,14 +121,6 @@ TEST(VlmEntry, MoreThanFiveValuesIsRefusedNamingTheFile) {
   EXPECT_NO_THROW(check_drawable(sample(3, 5), "five.xml"));
 }
 
-// Every file under `dir` with its bytes.
-std::map<std::string, std::string> tree(const fs::path& dir) {
-  std::map<std::string, std::string> out;
-  for (const auto& e : fs::recursive_directory_iterator(dir))
-    if (e.is_regular_file()) out[fs::relative(e.path(), dir).string()] = read_file(e.path());
-  return out;
-}
-
 // Three reference problems of the original I-RAVEN generator (XML and npz) in a scratch set.
 fs::path small_set(const fs::path& scratch) {
   const fs::path from = engine::testing::reference_set_dir("iraven") / "center_single";
@@ -147,8 +139,8 @@ TEST(ExportVlm, SameBytesForAnyThreadCount) {
   EXPECT_EQ(n.problems, 3u);
   EXPECT_EQ(n.images, 3u * 17u);
   export_vlm(set, scratch / "two", {.panels = true}, 2);
-  const auto one = tree(scratch / "one");
-  EXPECT_EQ(one, tree(scratch / "two"));
+  const auto one = testing::file_tree(scratch / "one");
+  EXPECT_EQ(one, testing::file_tree(scratch / "two"));
   EXPECT_EQ(one.size(), 3u * 17u + 1u);
   const std::string& lines = one.at(std::string(kVlmIndex));
   EXPECT_EQ(std::count(lines.begin(), lines.end(), '\n'), 3);
@@ -161,7 +153,7 @@ TEST(ExportVlm, ABadFileLeavesTheFolderAsItWas) {
   const fs::path scratch = testing::scratch_dir("vlm-bad");
   const fs::path set = small_set(scratch);
   export_vlm(set, scratch / "out", {}, 2);
-  const auto before = tree(scratch / "out");
+  const auto before = testing::file_tree(scratch / "out");
   write_file_atomic(set / "center_single" / "RAVEN_1_train.xml", std::string("<Data><Panels>"));
   try {
     export_vlm(set, scratch / "out", {.panels = true}, 2);
@@ -169,7 +161,7 @@ TEST(ExportVlm, ABadFileLeavesTheFolderAsItWas) {
   } catch (const InputError& e) {
     EXPECT_EQ(fs::path(e.file()).filename(), "RAVEN_1_train.xml") << e.what();
   }
-  EXPECT_EQ(tree(scratch / "out"), before);
+  EXPECT_EQ(testing::file_tree(scratch / "out"), before);
   std::size_t entries = 0;
   for ([[maybe_unused]] const auto& e : fs::directory_iterator(scratch)) ++entries;
   EXPECT_EQ(entries, 2u) << "a temporary folder was left beside the output";  // set, out

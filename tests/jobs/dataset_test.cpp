@@ -22,13 +22,7 @@ namespace {
 
 using namespace rave::engine;
 
-std::map<std::string, std::string> read_tree(const std::filesystem::path& dir) {
-  std::map<std::string, std::string> files;
-  for (const auto& entry : std::filesystem::recursive_directory_iterator(dir))
-    if (entry.is_regular_file())
-      files[std::filesystem::relative(entry.path(), dir).string()] = read_file(entry.path());
-  return files;
-}
+using testing::file_tree;
 
 DatasetSpec small_spec(const std::filesystem::path& dir, int threads) {
   return {.dir = dir,
@@ -54,7 +48,7 @@ TEST(Dataset, OneAndTwoThreadsWriteIdenticalBytes) {
   const auto r2 = write_dataset(small_spec(two, 2));
   EXPECT_EQ(r1.written, 30u);
   EXPECT_EQ(r2.written, 30u);
-  const auto a = read_tree(one), b = read_tree(two);
+  const auto a = file_tree(one), b = file_tree(two);
   ASSERT_EQ(a.size(), 61u);  // 30 pairs and rave.json
   EXPECT_TRUE(a == b) << "same seed must give byte-identical files for any thread count";
   EXPECT_TRUE(a.count("distribute_nine/RAVEN_9_test.xml"));
@@ -64,14 +58,14 @@ TEST(Dataset, ResumeSkipsCompleteProblemsAndRedoesHalfPairs) {
   const auto dir = rave::testing::scratch_dir("resume");
   auto spec = small_spec(dir, 2);
   write_dataset(spec);
-  const auto before = read_tree(dir);
+  const auto before = file_tree(dir);
   std::filesystem::remove(dir / "center_single" / "RAVEN_3_train.xml");
   spec.resume = true;
   const auto report = write_dataset(spec);
   EXPECT_EQ(report.skipped, 29u);
   EXPECT_EQ(report.written, 1u);
   EXPECT_EQ(report.redone, 1u) << "the npz of the half pair was there";
-  EXPECT_TRUE(read_tree(dir) == before);
+  EXPECT_TRUE(file_tree(dir) == before);
 }
 
 // A truncated npz, an empty XML and a file with one byte changed (same size) are not complete: the
@@ -80,7 +74,7 @@ TEST(Dataset, ResumeVerifiesEveryPairAgainstTheManifest) {
   const auto dir = rave::testing::scratch_dir("resume-verify");
   auto spec = small_spec(dir, 2);
   write_dataset(spec);
-  const auto before = read_tree(dir);
+  const auto before = file_tree(dir);
   std::filesystem::resize_file(dir / "center_single" / "RAVEN_1_train.npz", 1000);
   write_file_atomic(dir / "distribute_nine" / "RAVEN_2_train.xml", std::string());
   std::string xml = read_file(dir / "in_distribute_four_out_center_single" / "RAVEN_7_val.xml");
@@ -91,7 +85,7 @@ TEST(Dataset, ResumeVerifiesEveryPairAgainstTheManifest) {
   EXPECT_EQ(report.skipped, 27u);
   EXPECT_EQ(report.written, 3u);
   EXPECT_EQ(report.redone, 3u);
-  EXPECT_TRUE(read_tree(dir) == before);
+  EXPECT_TRUE(file_tree(dir) == before);
 }
 
 TEST(Dataset, WritesItsManifestAndLeavesNoJournalLockOrTemporaryFile) {
@@ -128,7 +122,7 @@ TEST(Dataset, ADifferentRunIsRefusedWithTheDifferencesNamed) {
   const auto dir = rave::testing::scratch_dir("mix");
   auto spec = small_spec(dir, 2);
   write_dataset(spec);
-  const auto before = read_tree(dir);
+  const auto before = file_tree(dir);
   for (bool resume : {true, false}) {
     auto other = spec;
     other.resume = resume;
@@ -148,7 +142,7 @@ TEST(Dataset, ADifferentRunIsRefusedWithTheDifferencesNamed) {
   fewer.resume = true;
   fewer.configs = {ConfigId::kCenterSingle};
   EXPECT_THROW(write_dataset(fewer), InputError);
-  EXPECT_TRUE(read_tree(dir) == before) << "nothing was touched";
+  EXPECT_TRUE(file_tree(dir) == before) << "nothing was touched";
   const auto foreign = rave::testing::scratch_dir("foreign");
   std::filesystem::create_directories(foreign / "center_single");
   write_file_atomic(foreign / "center_single" / "RAVEN_0_train.xml", std::string("<Data/>"));
@@ -160,7 +154,7 @@ TEST(Dataset, StrayTemporaryFilesAreRemovedAndCounted) {
   const auto dir = rave::testing::scratch_dir("temps");
   auto spec = small_spec(dir, 2);
   write_dataset(spec);
-  const auto before = read_tree(dir);
+  const auto before = file_tree(dir);
   write_file_atomic(dir / "center_single" / ".RAVEN_4_train.npz.tmp.12345.7", std::string("half"));
   write_file_atomic(dir / "distribute_nine" / ".RAVEN_8_test.xml.tmp.99.0", std::string("half"));
   write_file_atomic(dir / "center_single" / ".keep.tmp.me", std::string("not ours"));
@@ -168,7 +162,7 @@ TEST(Dataset, StrayTemporaryFilesAreRemovedAndCounted) {
   const auto report = write_dataset(spec);
   EXPECT_EQ(report.removed_temporary, 2u);
   EXPECT_EQ(report.skipped, 30u);
-  auto after = read_tree(dir);
+  auto after = file_tree(dir);
   EXPECT_EQ(after.erase("center_single/.keep.tmp.me"), 1u);
   EXPECT_TRUE(after == before);
 }
@@ -212,7 +206,7 @@ TEST(Dataset, AStoppedRunResumesToTheSameBytes) {
   EXPECT_FALSE(resumed.interrupted);
   EXPECT_EQ(resumed.skipped, report.written)
       << "the journal recorded every problem the stopped run finished";
-  EXPECT_TRUE(read_tree(dir) == read_tree(whole));
+  EXPECT_TRUE(file_tree(dir) == file_tree(whole));
 }
 
 // An acceptance test redraws problem k from its own further streams: deterministic for any thread
@@ -235,7 +229,7 @@ TEST(Dataset, RedrawsAreDeterministicAndRecorded) {
     EXPECT_EQ(manifest->accept, "odd-or-zero target");
     EXPECT_EQ(manifest->counts.redrawn, report.redrawn);
     EXPECT_EQ(manifest->redraws.size(), report.redrawn);
-    trees[threads - 1] = read_tree(dir);
+    trees[threads - 1] = file_tree(dir);
     spec.resume = true;
     const auto resumed = write_dataset(spec);
     EXPECT_EQ(resumed.skipped, 30u);
@@ -245,7 +239,7 @@ TEST(Dataset, RedrawsAreDeterministicAndRecorded) {
   // A problem kept at its first draw is the plain dataset's; a redrawn one is not.
   auto plain = small_spec(rave::testing::scratch_dir("plain"), 2);
   write_dataset(plain);
-  const auto first = read_tree(plain.dir);
+  const auto first = file_tree(plain.dir);
   const auto redraws = read_manifest(dirs[0] / kManifestName)->redraws;
   for (const auto& [name, bytes] : first) {
     if (!name.ends_with(".xml")) continue;

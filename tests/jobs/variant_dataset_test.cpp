@@ -18,13 +18,7 @@ namespace {
 
 using namespace rave::engine;
 
-std::map<std::string, std::string> read_tree(const std::filesystem::path& dir) {
-  std::map<std::string, std::string> files;
-  for (const auto& entry : std::filesystem::recursive_directory_iterator(dir))
-    if (entry.is_regular_file())
-      files[std::filesystem::relative(entry.path(), dir).string()] = read_file(entry.path());
-  return files;
-}
+using testing::file_tree;
 
 TEST(Variant, ThreeShardsMakeTheOneMachineDataset) {
   const auto one = rave::testing::scratch_dir("variant_one"),
@@ -44,8 +38,8 @@ TEST(Variant, ThreeShardsMakeTheOneMachineDataset) {
     written += write_dataset(spec, {}).written;
   }
   EXPECT_EQ(written, 20u);
-  EXPECT_EQ(read_tree(one),
-            read_tree(sharded));  // rave.json included: the shards' manifests merged
+  EXPECT_EQ(file_tree(one),
+            file_tree(sharded));  // rave.json included: the shards' manifests merged
   spec.shard = Shard{.index = 2, .count = 3};
   spec.resume =
       true;  // after the merge a shard resumes from rave.json and verifies its own problems

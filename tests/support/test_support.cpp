@@ -1,5 +1,7 @@
 #include "tests/support/test_support.hpp"
 
+#include "common/atomic_file.hpp"
+
 #include <openssl/evp.h>
 #include <unistd.h>
 
@@ -77,6 +79,14 @@ std::string sha256_hex(std::string_view bytes) {
 }
 
 std::filesystem::path source_dir() { return RAVE_SOURCE_DIR; }
+
+std::map<std::string, std::string> file_tree(const std::filesystem::path& dir) {
+  std::map<std::string, std::string> files;
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(dir))
+    if (entry.is_regular_file())
+      files[std::filesystem::relative(entry.path(), dir).string()] = read_file(entry.path());
+  return files;
+}
 
 std::filesystem::path scratch_dir(const std::string& tag) {
   static std::atomic<int> counter{0};

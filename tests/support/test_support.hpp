@@ -7,6 +7,7 @@
 //     EXPECT_EQ(sha256_hex(render_all(p)), ref.image_sha256);
 //   }
 #include <filesystem>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -44,6 +45,8 @@ std::string sha256_hex(std::string_view bytes);
 std::filesystem::path source_dir();
 /// A fresh empty folder under the system temp dir, unique per call.
 std::filesystem::path scratch_dir(const std::string& tag);
+/// Every regular file under `dir` (path relative to it) with its bytes.
+std::map<std::string, std::string> file_tree(const std::filesystem::path& dir);
 /// The Python with numpy (RAVE_PYTHON, else the repository's .venv from scripts/setup.sh), when
 /// present (for the numpy reader checks).
 std::optional<std::string> python_with_numpy();
