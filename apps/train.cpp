@@ -18,6 +18,7 @@
 #include "cli/progress.hpp"
 #include "common/atomic_file.hpp"
 #include "common/error.hpp"
+#include "jobs/dataset_manifest.hpp"
 #include "neural/label_embeddings.hpp"
 #include "neural/trainer.hpp"
 
@@ -30,9 +31,10 @@ struct TrainArgs {
   bool no_tag = false;
   std::string data, out, label_embeddings = "glove", device = "auto", precision = "fp32";
   std::vector<std::string> train_configs, test_configs;
-  int epochs = 200, batch_size = 32, image_size = 0, threads = 0, loader_threads = 0, nproc = 1;
+  int epochs = 200, patience = 0, batch_size = 32, image_size = 0, threads = 0, loader_threads = 0,
+      nproc = 1;
   bool no_cpu_bind = false;
-  std::size_t cache_mb = 2048;
+  std::size_t cache_mb = 2048, train_limit = 0;
   double lr = 1e-4, adam_epsilon = 1e-8;
   std::optional<double> meta_alpha, meta_beta;
   std::uint64_t seed = 12345;
@@ -63,6 +65,9 @@ neural::TrainOptions to_options(const TrainArgs& a) {
   o.train_configs = parse_config_list(a.train_configs);
   o.test_configs = parse_config_list(a.test_configs);
   o.epochs = a.epochs;
+  o.patience = a.patience;
+  o.train_limit = a.train_limit;
+  o.data_identity = jobs::dataset_identity(o.data).value_or("");
   o.batch_size = a.batch_size;
   o.learning_rate = a.lr;
   o.epsilon = a.adam_epsilon;
@@ -150,6 +155,9 @@ int run_train(const TrainArgs& args) {
   StatusLine status;
   const neural::TrainResult r =
       neural::train(o, std::ref(status), [&](const auto& m) { print_epoch(m, o.epochs); });
+  if (r.stopped_early)
+    std::printf("stopped after epoch %zu: validation accuracy has not improved for %d epochs\n",
+                r.history.size(), o.patience);
   std::printf(
       "%s: %lld parameters, %zu/%zu/%zu train/val/test problems, best epoch %d (val %.2f%%)\n",
       name.c_str(), static_cast<long long>(r.parameters), r.train_problems, r.val_problems,
@@ -183,6 +191,15 @@ Runner add_train(CLI::App& app) {
       ->required();
   cmd->add_option("--out,-o", a->out, "Run folder for checkpoints and reports")->required();
   cmd->add_option("--epochs,-e", a->epochs, "Epochs")->capture_default_str();
+  cmd->add_option("--patience", a->patience,
+                  "Stop when validation accuracy has not improved for this many epochs (0: never, "
+                  "the reference's; may change on --resume)")
+      ->check(CLI::NonNegativeNumber)
+      ->capture_default_str();
+  cmd->add_option("--train-limit", a->train_limit,
+                  "Train on the first K training problems of each configuration (0: all; val and "
+                  "test stay whole): the data-scaling runs")
+      ->capture_default_str();
   cmd->add_option("--batch-size,-b", a->batch_size, "Problems per batch")->capture_default_str();
   cmd->add_option("--lr", a->lr, "Adam learning rate")->capture_default_str();
   cmd->add_option("--adam-epsilon", a->adam_epsilon,

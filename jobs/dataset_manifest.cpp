@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cstdio>
+#include <string_view>
 #include <system_error>
 
 #include "common/atomic_file.hpp"
@@ -288,6 +289,22 @@ std::vector<std::string> manifest_mismatches(const std::filesystem::path& root,
                      [&](std::size_t i) { found[i] = file_mismatch(root, manifest.files[i]); });
   std::erase_if(found, [](const std::string& s) { return s.empty(); });
   return found;
+}
+
+std::optional<std::string> dataset_identity(const std::filesystem::path& root) {
+  const auto manifest = read_manifest(root / kManifestName);
+  if (!manifest || !manifest->complete || !manifest->shard.empty()) return std::nullopt;
+  std::uint64_t hash = 14695981039346656037ULL;  // FNV-1a, 64 bits
+  const auto mix = [&hash](std::string_view bytes) {
+    for (const unsigned char c : bytes) hash = (hash ^ c) * 1099511628211ULL;
+  };
+  for (const ManifestFile& f : manifest->files)
+    mix(f.path + '\t' + std::to_string(f.size) + '\t' + hex32(f.crc32) + '\n');
+  std::string command;
+  for (const std::string& word : manifest->command) command += (command.empty() ? "" : " ") + word;
+  char digest[17];
+  std::snprintf(digest, sizeof digest, "%016llx", static_cast<unsigned long long>(hash));
+  return command + "; " + std::to_string(manifest->files.size()) + " files, fnv1a64 " + digest;
 }
 
 }  // namespace rave::jobs

@@ -100,4 +100,11 @@ std::vector<std::string> manifest_differences(const DatasetManifest& existing,
 std::vector<std::string> manifest_mismatches(const std::filesystem::path& root,
                                              const DatasetManifest& manifest, int threads = 1);
 
+/// What a dataset is, independent of where it lies: the command that makes it and a 64-bit FNV-1a
+/// hash of its files' paths, sizes and CRC-32s as rave.json lists them ("rave generate -n 10000
+/// --answers raven --seed 1234 --compress; 140000 files, fnv1a64 5c1e..."). Equal on any machine
+/// that regenerates the dataset from its seed, so a training run can move with it. nullopt where
+/// `root` has no rave.json, or one that is not complete (a dataset still being written).
+std::optional<std::string> dataset_identity(const std::filesystem::path& root);
+
 }  // namespace rave::jobs

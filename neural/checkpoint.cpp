@@ -51,6 +51,9 @@ json settings_json(const RunSettings& s) {
           {"adam_epsilon", s.adam_epsilon},
           {"seed", s.seed},
           {"data", s.data},
+          {"data_identity", s.data_identity},
+          {"train_limit", s.train_limit},
+          {"patience", s.patience},
           {"batch_size", s.batch_size},
           {"world_size", s.world_size},
           {"shuffle_candidates", s.shuffle_candidates},
@@ -65,6 +68,9 @@ RunSettings settings_from(const json& j) {
           .adam_epsilon = j.value("adam_epsilon", 1e-8),  // not recorded before rave 0.2
           .seed = j.at("seed").get<std::uint64_t>(),
           .data = j.at("data").get<std::string>(),
+          .data_identity = j.value("data_identity", std::string()),  // not recorded before 0.4
+          .train_limit = j.value("train_limit", std::size_t{0}),
+          .patience = j.value("patience", 0),
           .batch_size = j.at("batch_size").get<int>(),
           .world_size = j.at("world_size").get<int>(),
           .shuffle_candidates = j.at("shuffle_candidates").get<bool>(),

@@ -34,6 +34,18 @@ std::string configs_text(const std::vector<engine::ConfigId>& configs) {
   return s;
 }
 
+// The data must be the checkpoint's: the same content where the checkpoint knows it (wherever it
+// lies now), else the same folder.
+void compare_data(std::vector<std::string>& out, const RunSettings& have, const RunSettings& want) {
+  if (have.data_identity.empty()) return compare(out, "data", have.data, want.data);
+  if (want.data_identity.empty())
+    out.push_back("data: the checkpoint's is \"" + have.data_identity + "\", and " + want.data +
+                  " has no complete rave.json to say what it holds (regenerate it with the "
+                  "checkpoint's command)");
+  else
+    compare(out, "data", "\"" + have.data_identity + "\"", "\"" + want.data_identity + "\"");
+}
+
 }  // namespace
 
 ResolvedWeights resolved_weights(const TrainOptions& o) {
@@ -57,6 +69,9 @@ RunSettings settings_of(const TrainOptions& o) {
           .adam_epsilon = o.epsilon,
           .seed = o.seed,
           .data = data.string(),
+          .data_identity = o.data_identity,
+          .train_limit = o.train_limit,
+          .patience = o.patience,
           .batch_size = o.batch_size,
           .world_size = o.distributed.world_size,
           .shuffle_candidates = o.shuffle_candidates,
@@ -79,7 +94,8 @@ void check_resume(const CheckpointInfo& c, const TrainOptions& o, const std::str
   compare(diffs, "learning rate", have.learning_rate, want.learning_rate);
   compare(diffs, "Adam epsilon", have.adam_epsilon, want.adam_epsilon);
   compare(diffs, "seed", have.seed, want.seed);
-  compare(diffs, "data", have.data, want.data);
+  compare_data(diffs, have, want);
+  compare(diffs, "training problems per configuration", have.train_limit, want.train_limit);
   compare(diffs, "batch size", have.batch_size, want.batch_size);
   compare(diffs, "world size", have.world_size, want.world_size);
   compare(diffs, "candidate shuffling", have.shuffle_candidates, want.shuffle_candidates);

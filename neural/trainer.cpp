@@ -145,6 +145,7 @@ EvalTotals evaluate_files(RavenModelImpl& model, const std::vector<DataFile>& fi
 void check_options(const TrainOptions& o) {
   validate(o.model);
   if (o.epochs < 1) throw UsageError("epochs must be at least 1");
+  if (o.patience < 0) throw UsageError("patience must be 0 (never stop early) or more epochs");
   if (o.batch_size < 1) throw UsageError("batch size must be at least 1");
   if (!(o.learning_rate > 0)) throw UsageError("learning rate must be positive");
   if (o.out.empty()) throw UsageError("a run folder is needed");
@@ -167,11 +168,22 @@ void write_metrics(const fs::path& path, const std::vector<EpochMetrics>& histor
 struct Splits {
   std::vector<DataFile> train, val, test;
 };
+// The first `limit` files of each configuration (list_split orders them by problem number).
+std::vector<DataFile> first_per_config(std::vector<DataFile> files, std::size_t limit) {
+  if (limit == 0) return files;
+  std::array<std::size_t, engine::kNumConfigs> kept{};
+  std::erase_if(files, [&](const DataFile& f) {
+    return kept[static_cast<std::size_t>(engine::config_index(f.config))]++ >= limit;
+  });
+  return files;
+}
+
 Splits list_splits(const TrainOptions& o) {
   const auto& test_configs = o.test_configs.empty() ? o.train_configs : o.test_configs;
-  return {list_split(o.data, engine::Split::kTrain, o.train_configs),
-          list_split(o.data, engine::Split::kVal, o.train_configs),
-          list_split(o.data, engine::Split::kTest, test_configs)};
+  return {
+      first_per_config(list_split(o.data, engine::Split::kTrain, o.train_configs), o.train_limit),
+      list_split(o.data, engine::Split::kVal, o.train_configs),
+      list_split(o.data, engine::Split::kTest, test_configs)};
 }
 
 void prepare_out(const TrainOptions& o) {
@@ -264,6 +276,10 @@ class Run {
   }
 
   int epochs_done() const { return info_.epoch; }
+  // Patience ran out: validation has not improved for o.patience epochs (also after a resume).
+  bool out_of_patience() const {
+    return o_.patience > 0 && info_.epoch - info_.best_epoch >= o_.patience;
+  }
 
   // Epoch e visits the training files in a permutation drawn from (seed, e) and reseeds torch's
   // generator from (seed, e, rank) for dropout, so a resumed run repeats the epochs an
@@ -322,6 +338,7 @@ class Run {
     return {info_.history,
             info_.best_epoch,
             info_.best_val_accuracy,
+            /*stopped_early=*/false,
             test.accuracy,
             test.mean_loss(),
             std::move(test.predictions),
@@ -366,8 +383,10 @@ class Run {
     internal::check_resume(c.info, o_, last_.string());
     internal::load_optimizer(c, last_, adam_, *model_);
     const ModelOptions model_options = info_.model;
+    const RunSettings now = info_.settings;  // where the data lies now, the patience of now
     info_ = c.info;
     info_.model = model_options;
+    info_.settings = now;
   }
 
   const TrainOptions& o_;
@@ -396,12 +415,15 @@ TrainResult train(const TrainOptions& o, const ProgressFn& progress, const Epoch
   if (o.distributed.world_size > 1)
     group = std::make_unique<internal::Collective>(o.distributed, device, kRendezvousTimeout);
   Run run(o, device, std::move(files), std::move(group));
-  for (int epoch = run.epochs_done() + 1; epoch <= o.epochs; ++epoch) {
+  for (int epoch = run.epochs_done() + 1; epoch <= o.epochs && !run.out_of_patience(); ++epoch) {
     const EpochMetrics m = run.run_epoch(epoch, progress);
     run.save(m);
     if (on_epoch) on_epoch(m);
   }
-  return run.finish(progress);
+  const bool stopped_early = run.epochs_done() < o.epochs;
+  TrainResult result = run.finish(progress);
+  result.stopped_early = stopped_early;
+  return result;
 }
 
 CheckpointInfo read_checkpoint_info(const fs::path& checkpoint) {

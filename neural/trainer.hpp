@@ -79,6 +79,17 @@ struct TrainOptions {
       {};  ///< train and val configurations; empty = all seven
   std::vector<engine::ConfigId> test_configs = {};  ///< test configurations; empty = train_configs
   int epochs = 200;  ///< docs/neural-reference.md#training-and-evaluation
+  /// Stop when validation accuracy has not improved for this many epochs; 0: never (the
+  /// reference's). Not a setting a resumed run must repeat: it may be changed between sittings.
+  int patience = 0;
+  /// Train on the first train_limit training problems of each configuration (by problem number);
+  /// 0: all. Validation and test are whole. Problem k depends only on (seed, configuration, k), so
+  /// the first K of a generated set are the training split of the smaller set of that seed.
+  std::size_t train_limit = 0;
+  /// What the data is, wherever it lies (jobs::dataset_identity: its generating command and a hash
+  /// of its files); "" when unknown (no complete rave.json). A resumed run whose checkpoint has an
+  /// identity accepts any folder holding the same data, so it can move to another machine.
+  std::string data_identity = {};
   int batch_size = 32;
   double learning_rate = 1e-4;  ///< Adam (docs/neural-reference.md#training-and-evaluation)
   double beta1 = 0.9;
@@ -110,8 +121,11 @@ struct RunSettings {
   double learning_rate = 0;
   double adam_epsilon = 1e-8;
   std::uint64_t seed = 0;
-  std::string data;    ///< the dataset folder, absolute
-  int batch_size = 0;  ///< per rank
+  std::string data;             ///< the dataset folder, absolute (where it was when last saved)
+  std::string data_identity;    ///< TrainOptions::data_identity; "" when unknown
+  std::size_t train_limit = 0;  ///< training problems per configuration; 0: all
+  int patience = 0;             ///< recorded, not compared on resume
+  int batch_size = 0;           ///< per rank
   int world_size = 1;
   bool shuffle_candidates = false;
   double meta_alpha = 0, meta_beta = 0;
@@ -136,8 +150,9 @@ struct TrainResult {
   std::vector<EpochMetrics> history;  ///< every epoch, resumed ones included
   int best_epoch = 0;
   double best_val_accuracy = 0;
-  AccuracyByConfig test;  ///< best.pt on the test split
-  double test_loss = 0;   ///< mean cross-entropy
+  bool stopped_early = false;  ///< patience ran out before the last epoch
+  AccuracyByConfig test;       ///< best.pt on the test split
+  double test_loss = 0;        ///< mean cross-entropy
   /// best.pt's answers per test problem, in file order (one process; empty with several ranks,
   /// whose passes are sharded).
   std::vector<ProblemScores> test_predictions;

@@ -117,6 +117,35 @@ TEST(Dataset, WritesItsManifestAndLeavesNoJournalLockOrTemporaryFile) {
                                              "in_distribute_four_out_center_single", "rave.json"}));
 }
 
+// The identity names the data, not the folder: the same seed regenerated elsewhere gives the same
+// one, another seed another, a folder without a complete rave.json none.
+TEST(Dataset, IdentityIsTheContentWhereverItLies) {
+  const auto a = rave::testing::scratch_dir("identity-a"),
+             b = rave::testing::scratch_dir("identity-b");
+  auto spec = small_spec(a, 2);
+  spec.command = {"rave", "generate", "-n", "10", "--seed", "99"};
+  write_dataset(spec);
+  spec.dir = b;
+  spec.threads = 1;
+  write_dataset(spec);
+  const auto id = dataset_identity(a);
+  ASSERT_TRUE(id);
+  EXPECT_EQ(dataset_identity(b), id);
+  EXPECT_EQ(id->rfind("rave generate -n 10 --seed 99; 60 files, fnv1a64 ", 0), 0u) << *id;
+  const auto c = rave::testing::scratch_dir("identity-c");
+  auto other = small_spec(c, 2);
+  other.command = spec.command;  // the same words, other files: told apart by the hash
+  other.seed = 100;
+  write_dataset(other);
+  ASSERT_TRUE(dataset_identity(c));
+  EXPECT_NE(dataset_identity(c), id);
+  EXPECT_FALSE(dataset_identity(rave::testing::scratch_dir("identity-empty")));
+  auto manifest = *read_manifest(b / kManifestName);
+  manifest.complete = false;
+  write_manifest(b / kManifestName, manifest);
+  EXPECT_FALSE(dataset_identity(b)) << "a dataset still being written has none";
+}
+
 // --resume continues only the dataset the folder holds; a fresh run refuses a folder with another.
 TEST(Dataset, ADifferentRunIsRefusedWithTheDifferencesNamed) {
   const auto dir = rave::testing::scratch_dir("mix");

@@ -205,6 +205,76 @@ TEST_F(TrainingTest, ResumeRefusesOtherSettingsNamingThem) {
   EXPECT_EQ(train(o).history.size(), 2u);  // the same settings continue
 }
 
+// --patience stops a run whose validation accuracy stopped improving, also when it is resumed;
+// --train-limit keeps the first problems of each configuration, val and test whole.
+TEST_F(TrainingTest, PatienceStopsEarlyAndTrainLimitKeepsTheFirstProblems) {
+  const auto data = testing::write_synthetic_dataset(
+      "patience", {ConfigId::kCenterSingle, ConfigId::kOutInGrid}, 10);
+  const auto runs = rave::testing::scratch_dir("patience-runs");
+  auto o = small_run(data, runs / "a", 20);
+  o.patience = 1;
+  o.train_limit = 4;
+  const TrainResult r = train(o);
+  EXPECT_EQ(r.train_problems, 8u);
+  EXPECT_EQ(r.val_problems, 4u);
+  EXPECT_EQ(r.test.problems(), 4);
+  // 4 validation problems: at most 5 strict improvements, so patience 1 ends it within 6 epochs.
+  ASSERT_TRUE(r.stopped_early);
+  ASSERT_LT(r.history.size(), 7u);
+  EXPECT_EQ(r.history.size(), static_cast<std::size_t>(r.best_epoch) + 1);
+  EXPECT_FALSE(r.history.back().best);
+  EXPECT_EQ(read_checkpoint_info(runs / "a" / "last.pt").settings.train_limit, 4u);
+
+  o.resume = true;  // out of patience already: no epoch, the test pass again
+  const TrainResult again = train(o);
+  EXPECT_EQ(again.history.size(), r.history.size());
+  EXPECT_EQ(again.test.correct, r.test.correct);
+  o.patience = 3;  // patience may change between sittings
+  const TrainResult longer = train(o);
+  EXPECT_GT(longer.history.size(), r.history.size());
+  o.train_limit = 5;
+  EXPECT_THROW(train(o), UsageError);  // the training set must stay the checkpoint's
+  o = small_run(data, runs / "b", 1);
+  o.patience = -1;
+  EXPECT_THROW(train(o), UsageError);
+}
+
+// A checkpoint that knows its data's identity resumes on the same data in another folder (another
+// machine), and refuses other data or a folder that cannot say what it holds.
+TEST_F(TrainingTest, ResumeFollowsTheDataNotItsFolder) {
+  const auto data = testing::write_synthetic_dataset("moved", {ConfigId::kCenterSingle}, 10);
+  const auto runs = rave::testing::scratch_dir("moved-runs");
+  auto o = small_run(data, runs / "a", 1);
+  o.data_identity = "rave generate -n 10; 20 files, fnv1a64 0123456789abcdef";
+  train(o);
+  const auto moved = rave::testing::scratch_dir("moved-data") / "elsewhere";
+  std::filesystem::copy(data, moved, std::filesystem::copy_options::recursive);
+  o = small_run(moved, runs / "a", 2);
+  o.resume = true;
+  o.data_identity = "rave generate -n 10; 20 files, fnv1a64 0123456789abcdef";
+  EXPECT_EQ(train(o).history.size(), 2u);
+  EXPECT_EQ(read_checkpoint_info(runs / "a" / "last.pt").settings.data,
+            std::filesystem::weakly_canonical(moved).string());
+  o.epochs = 3;
+  o.data_identity = "rave generate -n 10; 20 files, fnv1a64 fedcba9876543210";
+  try {
+    train(o);
+    FAIL() << "resumed on other data";
+  } catch (const UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find("fnv1a64 0123456789abcdef\" (checkpoint) vs"),
+              std::string::npos)
+        << e.what();
+  }
+  o.data_identity = "";
+  try {
+    train(o);
+    FAIL() << "resumed on data that cannot say what it is";
+  } catch (const UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find("has no complete rave.json"), std::string::npos)
+        << e.what();
+  }
+}
+
 // bf16 autocast on the CPU: the step runs, the loss is the fp32 loss to bf16's precision, and
 // the weights stay fp32.
 TEST_F(TrainingTest, Bf16AutocastStepMatchesFp32) {
