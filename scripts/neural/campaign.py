@@ -1,0 +1,580 @@
+#!/usr/bin/env python3
+"""A training campaign that outlives a sitting: the runs of a plan file, resumable on any machine.
+
+    scripts/neural/campaign.py run     [--plan P] [--out DIR] [--slots N]   # what is missing, then report
+    scripts/neural/campaign.py status  [--plan P] [--out DIR]               # where every run stands
+    scripts/neural/campaign.py report  [--plan P] [--out DIR]               # tables from finished runs
+    scripts/neural/campaign.py publish [--plan P] [--out DIR] DEST          # the small files, for git
+    scripts/neural/campaign.py measure [--plan P] [--out DIR] [--n 1000]    # short runs: time per row
+
+The plan (scripts/neural/table2.plan documents the syntax) names datasets by their `rave generate`
+flags, runs by their `rave train` flags, and tables by their rows. `run` regenerates a missing
+dataset from its seed, checks every file of a present one against its rave.json (`rave generate
+--resume`), skips finished runs (test.md), continues interrupted ones from last.pt (`--resume`, which
+also checks the checkpoint's data identity: the same rave.json content, wherever it lies), and runs
+the rest in plan order, --slots at a time. Only OUT/runs/*/last.pt and best.pt carry state between
+machines; copy OUT/runs (and OUT/sittings.jsonl, for the wall-time account) and run again. Stdlib
+only: any Python 3.9+.
+"""
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import os
+import shlex
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+COLUMNS = ["Avg", "Center", "2x2Grid", "3x3Grid", "L-R", "U-D", "O-IC", "O-IG"]
+
+
+class PlanError(Exception):
+    pass
+
+
+@dataclass
+class Run:
+    name: str
+    data: str
+    flags: list[str]
+
+
+@dataclass
+class Table:
+    name: str
+    data: str
+    title: str
+    rows: list[tuple[str, list[str]]] = field(default_factory=list)
+    paper: dict[str, list[str]] = field(default_factory=dict)
+    effects: list[tuple[str, str, str]] = field(default_factory=list)
+
+
+@dataclass
+class Plan:
+    path: Path
+    data: dict[str, list[str]] = field(default_factory=dict)
+    defaults: list[str] = field(default_factory=list)
+    runs: dict[str, Run] = field(default_factory=dict)
+    tables: dict[str, Table] = field(default_factory=dict)
+
+
+def parse_plan(path: Path) -> Plan:
+    plan = Plan(path)
+    try:
+        text = path.read_text()
+    except OSError as e:
+        raise PlanError(f"{path}: cannot read the plan: {e.strerror}") from e
+    for number, line in enumerate(text.splitlines(), 1):
+        try:
+            words = shlex.split(line, comments=True)
+        except ValueError as e:
+            raise PlanError(f"{path}:{number}: {e}") from e
+        if words:
+            try:
+                add_line(plan, words)
+            except (PlanError, IndexError, KeyError) as e:
+                detail = str(e) if isinstance(e, PlanError) else f"incomplete or unknown name: {e}"
+                raise PlanError(f"{path}:{number}: {detail}") from e
+    for table in plan.tables.values():
+        for _, runs in table.rows:
+            for r in runs:
+                if r not in plan.runs:
+                    raise PlanError(f"{path}: table {table.name} names the run {r}, which no line defines")
+    return plan
+
+
+def add_line(plan: Plan, words: list[str]) -> None:
+    kind, rest = words[0], words[1:]
+    if kind == "data":
+        plan.data[rest[0]] = rest[1:]
+    elif kind == "defaults":
+        plan.defaults = rest
+    elif kind == "run":
+        if rest[1] not in plan.data:
+            raise PlanError(f"run {rest[0]}: no data line names {rest[1]}")
+        plan.runs[rest[0]] = Run(rest[0], rest[1], rest[2:])
+    elif kind == "table":
+        if rest[1] not in plan.data:
+            raise PlanError(f"table {rest[0]}: no data line names {rest[1]}")
+        plan.tables[rest[0]] = Table(rest[0], rest[1], " ".join(rest[2:]))
+    elif kind == "row":
+        plan.tables[rest[0]].rows.append((rest[1], rest[2:]))
+    elif kind == "paper":
+        if len(rest) != 2 + len(COLUMNS):
+            raise PlanError(f"paper {rest[1]}: needs {len(COLUMNS)} figures ({', '.join(COLUMNS)})")
+        plan.tables[rest[0]].paper[rest[1]] = rest[2:]
+    elif kind == "effect":
+        plan.tables[rest[0]].effects.append((rest[1], rest[2], rest[3]))
+    else:
+        raise PlanError(f"unknown line kind {kind!r} (data, defaults, run, table, row, paper, effect)")
+
+
+# ----------------------------------------------------------------------------------------------
+# Where a run stands, from its files alone.
+
+
+def run_dir(out: Path, name: str) -> Path:
+    return out / "runs" / name
+
+
+def metrics(out: Path, name: str) -> list[dict]:
+    path = run_dir(out, name) / "metrics.jsonl"
+    if not path.exists():
+        return []
+    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+
+
+def flag_value(flags: list[str], names: tuple[str, ...], default: str) -> str:
+    value = default
+    for i, word in enumerate(flags[:-1]):
+        if word in names:
+            value = flags[i + 1]
+    return value
+
+
+def run_state(plan: Plan, out: Path, run: Run) -> dict:
+    flags = plan.defaults + run.flags
+    history = metrics(out, run.name)
+    done = (run_dir(out, run.name) / "test.md").exists()
+    best = max(history, key=lambda m: (m["val_accuracy"], -m["epoch"]), default=None)
+    epochs = int(flag_value(flags, ("-e", "--epochs"), "200"))
+    patience = int(flag_value(flags, ("--patience",), "0"))
+    threads = int(flag_value(flags, ("-j", "--threads"), str(os.cpu_count() or 1)))
+    seconds = sum(m["seconds"] for m in history)
+    state = "done" if done else ("running or interrupted" if history else "not started")
+    left = epochs - len(history)
+    if best and patience:
+        left = min(left, patience - (len(history) - best["epoch"]))
+    return {
+        "run": run.name,
+        "state": state,
+        "epochs": len(history),
+        "max_epochs": epochs,
+        "best_epoch": best["epoch"] if best else None,
+        "best_val": best["val_accuracy"] if best else None,
+        "last_val": history[-1]["val_accuracy"] if history else None,
+        "epochs_left_at_most": 0 if done else max(left, 0),
+        "seconds": seconds,
+        "threads": threads,
+        "seconds_per_epoch": seconds / len(history) if history else None,
+        "train_rate": median([m["train_problems_per_s"] for m in history[1:]] or
+                             [m["train_problems_per_s"] for m in history]),
+    }
+
+
+def median(values: list[float]) -> float | None:
+    if not values:
+        return None
+    s = sorted(values)
+    mid = len(s) // 2
+    return s[mid] if len(s) % 2 else (s[mid - 1] + s[mid]) / 2
+
+
+def sittings(out: Path) -> list[dict]:
+    path = out / "sittings.jsonl"
+    if not path.exists():
+        return []
+    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+
+
+def hours(seconds: float) -> str:
+    return f"{seconds / 3600:.2f}"
+
+
+def status_text(plan: Plan, out: Path) -> str:
+    states = [run_state(plan, out, r) for r in plan.runs.values()]
+    lines = [f"# Campaign status: {plan.path.name} in {out}", "",
+             f"As of {datetime.datetime.now().astimezone().isoformat(timespec='seconds')}.", "",
+             "| run | state | epochs | best epoch (val %) | last val % | epochs left (at most) |"
+             " run hours | s/epoch | train problems/s |",
+             "|---|---|---:|---:|---:|---:|---:|---:|---:|"]
+    for s in states:
+        pct = lambda v: "" if v is None else f"{100 * v:.2f}"
+        best = "" if s["best_epoch"] is None else f"{s['best_epoch']} ({pct(s['best_val'])})"
+        per_epoch = "" if s["seconds_per_epoch"] is None else f"{s['seconds_per_epoch']:.0f}"
+        rate = "" if s["train_rate"] is None else f"{s['train_rate']:.0f}"
+        lines.append(f"| {s['run']} | {s['state']} | {s['epochs']}/{s['max_epochs']} | {best} | "
+                     f"{pct(s['last_val'])} | {s['epochs_left_at_most']} | {hours(s['seconds'])} | "
+                     f"{per_epoch} | {rate} |")
+    done = sum(s["state"] == "done" for s in states)
+    cpu = sum(s["seconds"] * s["threads"] for s in states)
+    left = sum((s["seconds_per_epoch"] or 0) * s["epochs_left_at_most"] * s["threads"] for s in states)
+    unknown = [s["run"] for s in states if s["state"] == "not started"]
+    wall = sum(max(0.0, x.get("end", x["start"]) - x["start"]) for x in sittings(out))
+    lines += ["", f"Runs finished: {done} of {len(states)}. Training CPU-hours so far (epoch seconds x "
+              f"threads, evaluation included): {hours(cpu)}. Campaign wall time over "
+              f"{len(sittings(out))} sittings: {hours(wall)} h.",
+              f"CPU-hours still to go for the started runs, at most (every epoch allowed, at their own "
+              f"rate): {hours(left)}; not started: {len(unknown)} runs."]
+    return "\n".join(lines) + "\n"
+
+
+# ----------------------------------------------------------------------------------------------
+# Running.
+
+
+class Campaign:
+    def __init__(self, plan: Plan, out: Path, rave: Path, slots: int):
+        self.plan, self.out, self.rave, self.slots = plan, out, rave, slots
+        self.log_path = out / "campaign.log"
+        self.stopping = False
+
+    def say(self, message: str) -> None:
+        line = f"[{datetime.datetime.now().strftime('%F %T')}] {message}"
+        print(line, flush=True)
+        with self.log_path.open("a") as log:
+            log.write(line + "\n")
+
+    def data_dir(self, name: str) -> Path:
+        return self.out / "data" / name
+
+    def ensure_data(self, name: str) -> None:
+        """Generates what is missing and checks every present file against rave.json."""
+        self.say(f"data {name}: rave generate {' '.join(self.plan.data[name])} (--resume: files "
+                 "checked against rave.json, missing ones generated)")
+        cmd = [str(self.rave), "generate", *self.plan.data[name], "-o", str(self.data_dir(name)),
+               "--resume", "-j", str(os.cpu_count() or 1)]
+        if subprocess.run(cmd, stdout=subprocess.DEVNULL).returncode != 0:
+            raise PlanError(f"data {name}: rave generate failed (its message is above)")
+
+    def train_command(self, run: Run) -> list[str]:
+        directory = run_dir(self.out, run.name)
+        cmd = [str(self.rave), "train", *self.plan.defaults, *run.flags, "-d",
+               str(self.data_dir(run.data)), "-o", str(directory)]
+        return cmd + (["--resume"] if (directory / "last.pt").exists() else [])
+
+    def start(self, run: Run) -> subprocess.Popen:
+        log = self.out / "logs" / (run.name.replace("/", "-") + ".log")
+        log.parent.mkdir(parents=True, exist_ok=True)
+        cmd = self.train_command(run)
+        self.say(f"start {run.name}: {shlex.join(cmd)}")
+        with log.open("a") as f:
+            f.write(f"\n# {datetime.datetime.now().isoformat()} on {socket.gethostname()}: "
+                    f"{shlex.join(cmd)}\n")
+            f.flush()
+            return subprocess.Popen(cmd, stdout=f, stderr=subprocess.STDOUT, start_new_session=True)
+
+    def pending(self, only: list[str]) -> list[Run]:
+        runs = [r for r in self.plan.runs.values()
+                if not (run_dir(self.out, r.name) / "test.md").exists()]
+        return [r for r in runs if not only or any(Path(r.name).match(p) for p in only)]
+
+    def run(self, only: list[str], sitting: Sitting) -> int:
+        todo = self.pending(only)
+        for name in dict.fromkeys([r.data for r in todo] + [t.data for t in self.plan.tables.values()]):
+            self.ensure_data(name)
+        self.say(f"{len(todo)} runs to do, {self.slots} at a time: {' '.join(r.name for r in todo)}")
+        active: dict[subprocess.Popen, tuple[Run, float]] = {}
+        failed: list[str] = []
+
+        def stop(signum, _frame):
+            self.stopping = True
+            for p in active:
+                os.killpg(p.pid, signal.SIGTERM)
+        signal.signal(signal.SIGTERM, stop)
+        signal.signal(signal.SIGINT, stop)
+        while (todo and not self.stopping) or active:
+            while todo and len(active) < self.slots and not self.stopping:
+                run = todo.pop(0)
+                active[self.start(run)] = (run, time.time())
+            time.sleep(1)
+            sitting.update()
+            for p in [p for p in active if p.poll() is not None]:
+                run, began = active.pop(p)
+                ok = p.returncode == 0 and (run_dir(self.out, run.name) / "test.md").exists()
+                verb = "done" if ok else ("stopped" if self.stopping else f"FAILED (exit {p.returncode})")
+                self.say(f"{verb} {run.name} after {time.time() - began:.0f} s")
+                if not ok and not self.stopping:
+                    failed.append(run.name)
+        if failed:
+            self.say(f"failed runs (logs in {self.out / 'logs'}): {' '.join(failed)}")
+        return 1 if failed or self.stopping else 0
+
+
+class Sitting:
+    """This sitting's line of OUT/sittings.jsonl, its end moved forward every minute, so a machine
+    that stops without warning leaves its wall time counted to within a minute."""
+
+    def __init__(self, out: Path, runs: int):
+        self.path, self.start, self.last = out / "sittings.jsonl", time.time(), 0.0
+        self.before = self.path.read_text() if self.path.exists() else ""
+        self.record = {"start": self.start, "end": self.start, "host": socket.gethostname(),
+                       "cores": os.cpu_count(), "runs_to_do": runs}
+        self.update(force=True)
+
+    def update(self, force: bool = False) -> None:
+        if not force and time.time() - self.last < 60:
+            return
+        self.last = self.record["end"] = time.time()
+        temporary = self.path.with_suffix(".tmp")
+        temporary.write_text(self.before + json.dumps(self.record) + "\n")
+        temporary.replace(self.path)
+
+
+# ----------------------------------------------------------------------------------------------
+# Reports: predictions of every finished run, then rave score per table.
+
+
+def predictions(c: Campaign, run: Run) -> Path | None:
+    best = run_dir(c.out, run.name) / "best.pt"
+    if not (run_dir(c.out, run.name) / "test.md").exists():
+        return None
+    path = c.out / "predictions" / (run.name + ".jsonl")
+    if not path.exists() or path.stat().st_mtime < best.stat().st_mtime:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        cmd = [str(c.rave), "eval", str(best), "-d", str(c.data_dir(run.data)), "--no-solver",
+               "--predictions", str(path), "-j", str(os.cpu_count() or 1)]
+        subprocess.run(cmd, check=True, capture_output=True, text=True)
+    return path
+
+
+def score(c: Campaign, table: Table, files: list[str], extra: list[str]) -> subprocess.CompletedProcess:
+    cmd = [str(c.rave), "score", *files, "-d", str(c.data_dir(table.data)), "-j",
+           str(os.cpu_count() or 1), *extra]
+    return subprocess.run(cmd, check=True, capture_output=True, text=True)
+
+
+def paired_effects(c: Campaign, table: Table, rows: dict[str, list[tuple[str, Path]]]) -> list[str]:
+    lines = []
+    for label, a, b in table.effects:
+        pairs = list(zip(rows.get(a, []), rows.get(b, [])))
+        if not pairs:
+            continue
+        key = lambda run: run.replace("/", "-")  # a label, not a path
+        files = [f"{key(ra)}={pa}" for (ra, pa), _ in pairs] + [f"{key(rb)}={pb}" for _, (rb, pb) in pairs]
+        avg = run_averages(json.loads(score(c, table, files, ["--json"]).stdout))
+        diffs = [avg[key(ra)] - avg[key(rb)] for (ra, _), (rb, _) in pairs if key(ra) in avg and key(rb) in avg]
+        lines.append(f"{label}, paired by seed: " + ", ".join(f"{d:+.2f}" for d in diffs) +
+                     f" points; mean {mean_interval(diffs)}")
+    return lines
+
+
+def run_averages(scored: dict) -> dict[str, float]:
+    """Avg test accuracy (%) per label of `rave score --json`."""
+    return {row["label"]: row["accuracy"]["mean"] for row in scored.get("rows", [])}
+
+
+def mean_interval(values: list[float]) -> str:
+    n = len(values)
+    m = sum(values) / n
+    if n < 2:
+        return f"{m:+.2f} (one seed, no interval)"
+    sd = (sum((v - m) ** 2 for v in values) / (n - 1)) ** 0.5
+    t = {2: 12.706, 3: 4.303, 4: 3.182, 5: 2.776, 6: 2.571, 7: 2.447, 8: 2.365, 9: 2.306, 10: 2.262}
+    return f"{m:+.2f} ± {t.get(n, 1.96) * sd / n ** 0.5:.2f} (95% t, {n} seeds)"
+
+
+def report(c: Campaign) -> None:
+    tables = c.out / "tables"
+    tables.mkdir(parents=True, exist_ok=True)
+    for table in c.plan.tables.values():
+        rows: dict[str, list[tuple[str, Path]]] = {}
+        for label, names in table.rows:
+            for name in names:
+                path = predictions(c, c.plan.runs[name])
+                if path:
+                    rows.setdefault(label, []).append((name, path))
+        if not rows:
+            continue
+        files = [f"{label}={path}" for label, runs in rows.items() for _, path in runs]
+        base = tables / table.name
+        result = score(c, table, files, ["--seeds", "--title", table.title, "--csv", f"{base}.csv",
+                                         "--chart", f"{base}.png"])
+        text = [f"## {table.title}", "", result.stdout.rstrip(), ""]
+        missing = [f"{label} ({len(rows.get(label, []))} of {len(names)} runs)"
+                   for label, names in table.rows if len(rows.get(label, [])) < len(names)]
+        if missing:
+            text += ["Not finished yet: " + ", ".join(missing) + ".", ""]
+        if table.paper:
+            text += ["The paper (Table 2):", "", "| model | " + " | ".join(COLUMNS) + " |",
+                     "|---|" + "---:|" * len(COLUMNS)]
+            text += [f"| {label} | " + " | ".join(v) + " |" for label, v in table.paper.items()] + [""]
+        runs = {label: [(n, p) for n, p in runs] for label, runs in rows.items()}
+        effects = paired_effects(c, table, {label: [(n, p) for n, p in r] for label, r in runs.items()})
+        text += [f"- {line}" for line in effects]
+        (base.with_suffix(".md")).write_text("\n".join(text).rstrip() + "\n")
+        c.say(f"table {table.name}: {base}.md")
+    (c.out / "status.md").write_text(status_text(c.plan, c.out))
+
+
+def curves_csv(out: Path, run: str) -> str:
+    lines = ["epoch,train_loss,train_accuracy,val_loss,val_accuracy,seconds,train_problems_per_s,best"]
+    for m in metrics(out, run):
+        lines.append(",".join(str(m[k]) for k in ("epoch", "train_loss", "train_accuracy", "val_loss",
+                                                   "val_accuracy", "seconds", "train_problems_per_s"))
+                     + f",{int(m['best'])}")
+    return "\n".join(lines) + "\n"
+
+
+def publish(c: Campaign, dest: Path) -> None:
+    """Tables, status and every run's curves (CSV and PNG): no checkpoint, no data."""
+    report(c)
+    dest.mkdir(parents=True, exist_ok=True)
+    for f in sorted((c.out / "tables").glob("*")):
+        shutil.copy2(f, dest / f.name)
+    shutil.copy2(c.out / "status.md", dest / "status.md")
+    for run in c.plan.runs.values():
+        if not metrics(c.out, run.name):
+            continue
+        stem = dest / "curves" / run.name.replace("/", "-")
+        stem.parent.mkdir(parents=True, exist_ok=True)
+        stem.with_suffix(".csv").write_text(curves_csv(c.out, run.name))
+        png = run_dir(c.out, run.name) / "curves.png"
+        if png.exists():
+            shutil.copy2(png, stem.with_suffix(".png"))
+    c.say(f"published to {dest}")
+
+
+# ----------------------------------------------------------------------------------------------
+# Measuring: every run of the plan for a few epochs on a small copy of its data, and what the
+# plan's full scale would then take.
+
+WITH_VALUE = {"-e", "--epochs", "--patience", "--train-limit", "-n", "--num-samples"}
+
+
+def replaced(flags: list[str], values: dict[str, str]) -> list[str]:
+    """`flags` with every flag named in `values` (and its value) dropped, then `values` appended."""
+    out, skip = [], False
+    for word in flags:
+        if skip:
+            skip = False
+        elif word in values:
+            skip = True
+        else:
+            out.append(word)
+    return out + [w for flag, value in values.items() if value is not None for w in (flag, value)]
+
+
+def full_scale(plan: Plan, run: Run) -> tuple[int, int, int]:
+    """Training and validation problems and the most epochs of `run` at the plan's scale."""
+    per_config = int(flag_value(plan.data[run.data], ("-n", "--num-samples"), "0"))
+    val = int(flag_value(plan.data[run.data], ("--val",), "2"))
+    test = int(flag_value(plan.data[run.data], ("--test",), "2"))
+    configs = 7  # the plan's data are all seven configurations
+    train = per_config * (10 - val - test) // 10
+    limit = int(flag_value(plan.defaults + run.flags, ("--train-limit",), "0"))
+    epochs = int(flag_value(plan.defaults + run.flags, ("-e", "--epochs"), "200"))
+    return configs * (min(train, limit) if limit else train), configs * per_config * val // 10, epochs
+
+
+def measure_one(small: Campaign, run: Run, n: int, limit: int) -> tuple[dict, float] | None:
+    """The last epoch's record of a short run and its validation rate (problems/s)."""
+    shutil.rmtree(run_dir(small.out, run.name), ignore_errors=True)
+    if small.start(run).wait() != 0:
+        small.say(f"FAILED {run.name} (log in {small.out / 'logs'})")
+        return None
+    last = metrics(small.out, run.name)[-1]
+    trained = 7 * min(limit, n * 6 // 10)
+    val_seconds = max(last["seconds"] - trained / last["train_problems_per_s"], 1e-9)
+    return last, 7 * n * 2 // 10 / val_seconds
+
+
+def measure(c: Campaign, n: int, epochs: int, limit: int, overrides: dict[str, str], only: list[str]) -> int:
+    work = c.out / "measure"
+    work.mkdir(parents=True, exist_ok=True)
+    small = Campaign(Plan(c.plan.path), work, c.rave, 1)
+    small.plan.data = {k: replaced(v, {"-n": str(n)}) for k, v in c.plan.data.items()}
+    small.plan.defaults = replaced(c.plan.defaults, {"--epochs": None, "-e": str(epochs),
+                                                     "--patience": "0", **overrides})
+    runs = [r for r in c.plan.runs.values() if not only or any(Path(r.name).match(p) for p in only)]
+    for name in dict.fromkeys(r.data for r in runs):
+        small.ensure_data(name)
+    lines = [f"# Short runs of {c.plan.path.name}: {epochs} epochs on {n} problems per configuration"
+             f" (training limited to {limit} per configuration), {socket.gethostname()}, "
+             f"{datetime.datetime.now().astimezone().isoformat(timespec='seconds')}", "",
+             "| run | train problems/s | val problems/s | full scale: train + val problems | s per epoch |"
+             " hours at most (all epochs) |", "|---|---:|---:|---:|---:|---:|"]
+    total = 0.0
+    measured: dict[tuple, tuple[dict, float]] = {}  # runs that differ only in the seed run once
+    for run in runs:
+        drop = {"-e": None, "--epochs": None, "--patience": None, **{k: None for k in overrides}}
+        flags = replaced(run.flags, {**drop, "--train-limit": str(min(limit, n))})
+        key = (run.data, tuple(replaced(flags, {"-s": None, "--seed": None})))
+        if key not in measured:
+            measured[key] = measure_one(small, Run(run.name, run.data, flags), n, limit)
+        if measured[key] is None:
+            return 1
+        last, val_rate = measured[key]
+        train_full, val_full, most = full_scale(c.plan, run)
+        per_epoch = train_full / last["train_problems_per_s"] + val_full / val_rate
+        total += most * per_epoch
+        lines.append(f"| {run.name} | {last['train_problems_per_s']:.0f} | {val_rate:.0f} | "
+                     f"{train_full:,} + {val_full:,} | {per_epoch:.0f} | {most * per_epoch / 3600:.2f} |")
+    lines += ["", f"All runs, one after another, every epoch allowed: {total / 3600:.1f} hours at most "
+              "(early stopping ends most runs sooner). Rates are of the last short epoch, the decoded "
+              "problems cached."]
+    (work / "estimate.md").write_text("\n".join(lines) + "\n")
+    print("\n".join(lines))
+    return 0
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("command", choices=["run", "status", "report", "publish", "measure"])
+    parser.add_argument("dest", nargs="?", help="publish: the folder for the small files")
+    parser.add_argument("--plan", type=Path, default=ROOT / "scripts/neural/table2.plan")
+    parser.add_argument("--out", type=Path, default=ROOT / "out/table2")
+    parser.add_argument("--slots", type=int, default=os.cpu_count() or 1,
+                        help="runs side by side (default: the cores; each run's -j comes from the plan)")
+    parser.add_argument("--rave", type=Path, default=Path(os.environ.get("RAVE", ROOT / "build/apps/rave")))
+    parser.add_argument("--only", nargs="*", default=[], help="run only the runs matching these patterns")
+    parser.add_argument("--n", type=int, default=1000, help="measure: problems per configuration")
+    parser.add_argument("--epochs", type=int, default=2, help="measure: epochs of each short run")
+    parser.add_argument("--train-limit", type=int, default=300,
+                        help="measure: training problems per configuration of each short run")
+    parser.add_argument("--set", action="append", default=[], metavar="FLAG=VALUE",
+                        help="measure: replace a rave train flag of every run (--set=--device=cpu)")
+    a = parser.parse_args(argv)
+    try:
+        plan = parse_plan(a.plan)
+        if a.command == "status":
+            print(status_text(plan, a.out), end="")
+            return 0
+        if not a.rave.exists():
+            raise PlanError(f"no rave binary at {a.rave} (build it, or give --rave / RAVE=)")
+        if a.slots < 1:
+            raise PlanError("--slots must be at least 1")
+        a.out.mkdir(parents=True, exist_ok=True)
+        c = Campaign(plan, a.out, a.rave, a.slots)
+        if a.command == "measure":
+            overrides = dict(item.split("=", 1) for item in a.set if "=" in item)
+            if len(overrides) != len(a.set):
+                raise PlanError("--set takes FLAG=VALUE (--set=--device=cpu)")
+            return measure(c, a.n, a.epochs, a.train_limit, overrides, a.only)
+        if a.command == "report":
+            report(c)
+            return 0
+        if a.command == "publish":
+            if not a.dest:
+                raise PlanError("publish needs a destination folder")
+            publish(c, Path(a.dest))
+            return 0
+        sitting = Sitting(a.out, len(c.pending(a.only)))
+        try:
+            code = c.run(a.only, sitting)
+        finally:
+            sitting.update(force=True)
+        if c.stopping:
+            return 1
+        report(c)
+        print(status_text(plan, a.out), end="")
+        return code
+    except PlanError as e:
+        print(f"campaign: error: {e}", file=sys.stderr)
+        return 1
+    except subprocess.CalledProcessError as e:
+        print(f"campaign: error: {shlex.join(map(str, e.cmd))} failed with exit {e.returncode}"
+              f"{': ' + e.stderr.strip() if e.stderr else ''}", file=sys.stderr)
+        return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# scripts/neural/campaign.py, the resumable training campaign of docs/neural.md#table-2, on
+# scripts/neural/smoke.plan (10 problems per configuration, 2 epochs): every run trained, the tables
+# with their seeds' intervals, the paired effect and the paper's rows; a campaign stopped mid-run
+# continues from last.pt; a campaign moved to a folder without its data regenerates the data and
+# resumes there (the checkpoint checks it is the same data); a folder holding other data is refused;
+# publish copies only small files; a bad plan is one error line naming the file and line.
+# Usage: cli_campaign_test.sh RAVE_BINARY
+set -u
+# shellcheck source=../cli_lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../cli_lib.sh"
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+campaign=("$py" "$root/scripts/neural/campaign.py")
+smoke="$root/scripts/neural/smoke.plan"
+
+# 1. The whole smoke plan.
+[[ $(run "${campaign[@]}" run --plan "$smoke" --out "$work/a" --rave "$rave" --slots 2) == 0 ]] || fail "run: $(tail -5 "$work/err") $(tail -5 "$work/out")"
+grep -q "Runs finished: 7 of 7" "$work/out" || fail "status after the run: $(tail -3 "$work/out")"
+for t in raven scaling iraven; do [[ -s "$work/a/tables/$t.md" && -s "$work/a/tables/$t.csv" && -s "$work/a/tables/$t.png" ]] || fail "table $t missing"; done
+grep -q "^| CNN | [0-9.]* \[" "$work/a/tables/raven.md" && grep -q "| 2 seeds |" "$work/a/tables/raven.md" || fail "seed row: $(cat "$work/a/tables/raven.md")"
+grep -q "^| CNN (candidates only) |" "$work/a/tables/raven.md" || fail "candidates-only row"
+grep -q "^- CNN+DRT - CNN, paired by seed: [-+][0-9.]*, [-+][0-9.]* points; mean [-+][0-9.]* ± " "$work/a/tables/raven.md" || fail "paired effect: $(tail -2 "$work/a/tables/raven.md")"
+grep -q "^| CNN | 36.97 | 33.58 |" "$work/a/tables/raven.md" || fail "paper row"
+grep -q "^| CNN, 14 |" "$work/a/tables/scaling.md" || fail "scaling row: $(cat "$work/a/tables/scaling.md")"
+"$py" - "$work/a" <<'PY' || fail "train limit or patience not applied"
+import json, sys, pathlib
+out = pathlib.Path(sys.argv[1])
+test = (out / "runs/raven/cnn-2-seed1/test.md").read_text()
+info = [json.loads(l) for l in (out / "runs/raven/cnn-2-seed1/metrics.jsonl").read_text().splitlines()]
+assert 1 <= len(info) <= 2, info
+PY
+grep -q "train -b 8 .* -m cnn --train-limit 2 -s 1 -d " "$work/a/campaign.log" || fail "the run's flags after the defaults"
+
+# 2. Nothing is left to do: a second run trains nothing.
+[[ $(run "${campaign[@]}" run --plan "$smoke" --out "$work/a" --rave "$rave") == 0 ]] || fail "second run"
+grep -q "0 runs to do" "$work/out" || fail "second run trained again: $(grep 'runs to do' "$work/out")"
+
+# 3. A sitting stopped mid-run continues from last.pt; then the campaign moves to a folder without
+# its data, which is regenerated from the seed and checked, and the run resumes there.
+sed -e 's/-e 2 --patience 1/-e 12 --patience 0/' "$smoke" >"$work/long.plan"
+"${campaign[@]}" run --plan "$work/long.plan" --out "$work/b" --rave "$rave" --only raven/cnn-seed1 >"$work/b.log" 2>&1 &
+pid=$!
+for _ in $(seq 600); do [[ -s "$work/b/runs/raven/cnn-seed1/metrics.jsonl" ]] && break; sleep 0.1; done
+kill -TERM "$pid"; wait "$pid"; code=$?
+[[ $code != 0 ]] || fail "a stopped campaign exits 0"
+[[ -f "$work/b/runs/raven/cnn-seed1/last.pt" && ! -f "$work/b/runs/raven/cnn-seed1/test.md" ]] || fail "no interrupted run to resume"
+done_epochs=$(wc -l <"$work/b/runs/raven/cnn-seed1/metrics.jsonl")
+mkdir -p "$work/c" && cp -r "$work/b/runs" "$work/b/sittings.jsonl" "$work/c/"
+[[ $(run "${campaign[@]}" run --plan "$work/long.plan" --out "$work/c" --rave "$rave" --only raven/cnn-seed1) == 0 ]] || fail "resume elsewhere: $(tail -5 "$work/out")"
+[[ -f "$work/c/data/raven/rave.json" ]] || fail "the data was not regenerated"
+grep -q -- "-o $work/c/runs/raven/cnn-seed1 --resume" "$work/c/campaign.log" || fail "not resumed: $(grep start "$work/c/campaign.log")"
+[[ $(wc -l <"$work/c/runs/raven/cnn-seed1/metrics.jsonl") == 12 ]] || fail "resumed run's epochs"
+grep -q "^epoch $((done_epochs + 1))/12 " "$work/c/logs/raven-cnn-seed1.log" || fail "did not continue at epoch $((done_epochs + 1))"
+[[ $(wc -l <"$work/c/sittings.jsonl") == 2 ]] || fail "sittings: $(cat "$work/c/sittings.jsonl")"
+grep -q "Campaign wall time over 2 sittings" "$work/out" || fail "wall time account"
+
+# 4. A folder holding other data (another seed) under the plan's name is refused, nothing trained.
+mkdir -p "$work/d" && cp -r "$work/b/runs" "$work/d/"
+"$rave" generate -n 10 --answers raven --seed 99 --compress -o "$work/d/data/raven" >/dev/null 2>&1
+[[ $(run "${campaign[@]}" run --plan "$work/long.plan" --out "$work/d" --rave "$rave" --only raven/cnn-seed1) == 1 ]] || fail "other data accepted"
+grep -q "seed: 99 in rave.json, 1234 in this run" "$work/err" || fail "refusal: $(cat "$work/err")"
+[[ $(wc -l <"$work/d/runs/raven/cnn-seed1/metrics.jsonl") == "$done_epochs" ]] || fail "trained on other data"
+
+# 5. publish: tables, status and curves; no checkpoint.
+[[ $(run "${campaign[@]}" publish "$work/pub" --plan "$smoke" --out "$work/a" --rave "$rave") == 0 ]] || fail "publish: $(cat "$work/err")"
+[[ -s "$work/pub/raven.md" && -s "$work/pub/status.md" && -s "$work/pub/curves/raven-cnn-seed1.csv" && -s "$work/pub/curves/raven-cnn-seed1.png" ]] || fail "published files: $(ls -R "$work/pub")"
+[[ -z "$(find "$work/pub" -name '*.pt' -o -name '*.npz')" ]] || fail "published a checkpoint or data"
+head -1 "$work/pub/curves/raven-cnn-seed1.csv" | grep -q "^epoch,train_loss,train_accuracy,val_loss,val_accuracy" || fail "curve CSV header"
+
+# 6. A bad plan: one line naming the file and the line.
+printf 'data raven -n 10\nrun x raven -m cnn\nbogus line\n' >"$work/bad.plan"
+[[ $(run "${campaign[@]}" status --plan "$work/bad.plan" --out "$work/e") == 1 ]] || fail "bad plan accepted"
+[[ $(wc -l <"$work/err") == 1 ]] && grep -q "^campaign: error: $work/bad.plan:3: unknown line kind 'bogus'" "$work/err" || fail "bad plan message: $(cat "$work/err")"
+printf 'data raven -n 10\ntable t raven title\nrow t CNN nowhere\n' >"$work/bad.plan"
+[[ $(run "${campaign[@]}" status --plan "$work/bad.plan" --out "$work/e") == 1 ]] && grep -q "names the run nowhere" "$work/err" || fail "undefined run: $(cat "$work/err")"
+finish "campaign"
