@@ -8,6 +8,8 @@ find_package(Boost 1.74 REQUIRED CONFIG COMPONENTS graph)
 find_package(TBB REQUIRED)
 find_package(ZLIB REQUIRED)
 pkg_check_modules(libdeflate REQUIRED IMPORTED_TARGET libdeflate)
+find_package(SQLite3 REQUIRED)                                    # rave study: its database
+pkg_check_modules(httplib REQUIRED IMPORTED_TARGET cpp-httplib)   # rave study: its HTTP server
 # Debian's libopencv-{core,imgproc}-dev ship no CMake config: find the pieces by hand. imgcodecs is
 # not linked (it pulls in GDAL and ~250 libraries): rave encodes its PNG files itself.
 find_path(RAVE_OPENCV_INCLUDE opencv2/imgproc.hpp PATH_SUFFIXES opencv4 REQUIRED)

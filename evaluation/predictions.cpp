@@ -184,6 +184,13 @@ Prediction json_prediction(const Json& j, const std::string& file, std::size_t l
   if (j.contains("logprobs")) p.logprobs = json_logprobs(j.at("logprobs"), file, line);
   if (j.contains("text")) p.texts = json_texts(j.at("text"), file, line);
   if (j.contains("attributes")) p.attributes = json_attributes(j.at("attributes"), file, line);
+  if (j.contains("seconds")) {
+    const Json& seconds = j.at("seconds");
+    if (!seconds.is_number() || seconds.get<double>() < 0)
+      throw InputError(file, at_line(line),
+                       "\"seconds\" must be a time (a number >= 0), got " + seconds.dump());
+    p.seconds = seconds.get<double>();
+  }
   return p;
 }
 
@@ -295,6 +302,7 @@ std::string prediction_line(const Prediction& p, const std::string& model) {
   using Ordered = nlohmann::ordered_json;
   Ordered j{{"id", p.id}, {"answer", p.answer ? Ordered(*p.answer) : Ordered(nullptr)}};
   if (!p.scores.empty()) j["scores"] = p.scores;
+  if (p.seconds) j["seconds"] = *p.seconds;
   if (!model.empty()) j["model"] = model;
   return j.dump();
 }

@@ -46,6 +46,8 @@ struct Prediction {
   std::vector<std::vector<std::vector<double>>> logprobs = {};
   std::vector<std::string> texts = {};           ///< "text": generated answer(s), one per sample
   std::vector<AttributeAnswer> attributes = {};  ///< "attributes": IBM's per-attribute answers
+  /// "seconds": the time the answer took (a person's in a study, or a model's); nullopt when absent.
+  std::optional<double> seconds = {};
   /// Whether the line answers at all (an answer, scores, logprobs, text or attributes).
   bool answers() const {
     return answer || !scores.empty() || !logprobs.empty() || !texts.empty() || !attributes.empty();
@@ -59,8 +61,8 @@ struct PredictionFile {
   std::vector<Prediction> predictions = {};  ///< in file order
 };
 
-/// One JSON line (no newline) of a predictions file: {"id", "answer", "scores" when given, "model"
-/// when not empty}.
+/// One JSON line (no newline) of a predictions file: {"id", "answer", "scores" when given,
+/// "seconds" when known, "model" when not empty}.
 std::string prediction_line(const Prediction& prediction, const std::string& model);
 
 /// Reads a predictions file (JSON Lines or CSV, told apart by the first character: `{` is JSON).

@@ -114,6 +114,7 @@ ReportRow file_row(const FileScore& score, std::string note) {
   r.unique = tally_summary(score.unique);
   r.evaluated = score.total.items();
   r.skipped = score.skipped;
+  r.seconds = score.seconds;
   return r;
 }
 
@@ -134,6 +135,8 @@ ReportRow seeds_row(std::string label, const std::vector<FileScore>& scores) {
     r.scored += s.total.scored, r.missing += s.total.missing, r.unknown += s.unknown;
     r.skipped += s.skipped;
     r.unknown_ids.insert(r.unknown_ids.end(), s.unknown_ids.begin(), s.unknown_ids.end());
+    for (std::size_t c = 0; c < r.seconds.size(); ++c)
+      r.seconds[c].insert(r.seconds[c].end(), s.seconds[c].begin(), s.seconds[c].end());
   }
   for (const auto& v : values) r.columns.push_back(summarize(v, 0, 100));
   r.unique = summarize(unique, 0, 100);
@@ -190,6 +193,39 @@ Report build_report(const AnswerKey& key, const std::vector<LabeledFile>& files,
   return report;
 }
 
+namespace {
+
+double median_of(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  const std::size_t n = v.size();
+  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+std::string seconds_text(double s) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.1f", s);
+  return text;
+}
+
+// "time per problem of Human (median s over 84 answers): 12.3; Center 8.1, 2x2Grid 14.0, ...", or
+// "" when the row has no times.
+std::string times_line(const ReportRow& r) {
+  std::vector<double> all;
+  std::string parts;
+  const auto names = report_columns();
+  for (std::size_t c = 0; c < r.seconds.size(); ++c) {
+    if (r.seconds[c].empty()) continue;
+    all.insert(all.end(), r.seconds[c].begin(), r.seconds[c].end());
+    parts +=
+        (parts.empty() ? "" : ", ") + names[c + 1] + " " + seconds_text(median_of(r.seconds[c]));
+  }
+  if (all.empty()) return "";
+  return "time per problem of " + r.label + " (median s over " + std::to_string(all.size()) +
+         " answers): " + seconds_text(median_of(all)) + "; " + parts + "\n";
+}
+
+}  // namespace
+
 std::string report_table(const Report& report) {
   std::string out = "| model |";
   for (const auto& name : report_columns()) append_cell(out, name);
@@ -208,6 +244,7 @@ std::string report_table(const Report& report) {
     append_cell(out, r.note);
     out += '\n';
   }
+  for (const auto& r : report.rows) out += times_line(r);
   return out;
 }
 

@@ -29,6 +29,9 @@ struct ReportRow {
   int evaluated = 0;  ///< problems a file of the row is scored on (scored + missing of one file)
   int skipped = 0;    ///< lines outside the selection, summed over the row's files
   std::vector<std::string> unknown_ids = {};  ///< the first few unknown ids of its files
+  /// The row's answer times (its files' "seconds"), per configuration (paper order); empty when
+  /// no answer gave one.
+  std::array<std::vector<double>, engine::kNumConfigs> seconds = {};
 };
 
 /// The whole report.
@@ -66,7 +69,8 @@ ReportRow file_row(const FileScore& score, std::string note);
 ReportRow seeds_row(std::string label, const std::vector<FileScore>& scores);
 
 /// Markdown: one line per row; cells are "mean [low, high]" (the 95% interval: Wilson for one
-/// run, t over seeds clipped to [0, 100]), or "mean" without intervals.
+/// run, t over seeds clipped to [0, 100]), or "mean" without intervals. Rows whose answers carry
+/// times get a line after the table: the median seconds per problem, overall and per configuration.
 std::string report_table(const Report& report);
 /// CSV: per column the mean, sd, and interval ends (empty where undefined).
 std::string report_csv(const Report& report);

@@ -237,6 +237,9 @@ FileScore score_file(const AnswerKey& key, const PredictionFile& file,
     if (!items[*i].answer || !p.answers()) continue;
     answered[*i] = 1;
     add_credit(items[*i], credit(key, *i, p, options, file.file), s);
+    if (p.seconds)
+      s.seconds[static_cast<std::size_t>(engine::config_index(items[*i].config))].push_back(
+          *p.seconds);
   }
   for (std::size_t i = 0; i < items.size(); ++i) {
     if (options.selection == Selection::kGroups)

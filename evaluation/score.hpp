@@ -125,7 +125,9 @@ struct FileScore {
   int unknown = 0;                            ///< predictions for ids the set lacks
   std::vector<std::string> unknown_ids = {};  ///< the first 5 of them
   std::vector<std::uint8_t> evaluated = {};   ///< per key item: 1 when it is scored or missing
-  int skipped = 0;      ///< lines for problems of the set outside the selection (not scored)
+  int skipped = 0;  ///< lines for problems of the set outside the selection (not scored)
+  /// The "seconds" of the scored answers that give one, per configuration (paper order).
+  std::array<std::vector<double>, engine::kNumConfigs> seconds = {};
   int outside() const;  ///< key items left out (not selected)
 };
 

@@ -36,6 +36,7 @@ core_packages=(
   libtbb-dev                               # parallel generation and data pipeline
   libcli11-dev nlohmann-json3-dev          # the CLI and JSON Lines output
   libz3-dev                                # the Z3 solver backend
+  libcpp-httplib-dev libsqlite3-dev        # rave study serve: its HTTP server and its database
 )
 full_packages=(
   libgloo-dev                              # c10d Gloo's declarations (gloo itself is inside libtorch_cpu)
@@ -45,6 +46,7 @@ full_packages=(
   clang libclang-rt-14-dev                 # the readers' fuzzers (libFuzzer)
   clang-format                             # the house format, checked by CI (scripts/check_format.sh)
   clang-tidy                               # the house checks on changed files (scripts/tidy_changed.sh)
+  chromium chromium-driver                 # the human study's browser test (tests/study/browser_test.py)
 )
 
 python="${RAVE_PYTHON:-$(command -v python3 || echo /usr/bin/python3)}"

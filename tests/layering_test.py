@@ -25,6 +25,8 @@ OWNERS = {
     "PkgConfig::Z3": "rave_solver",
     "torch": "rave_neural",
     "pybind11::module": "rave_python",
+    "SQLite::SQLite3": "rave_study",
+    "PkgConfig::httplib": "rave_study",
 }
 
 # For every rave library: the rave libraries it may reach (directly or through others). A new
@@ -49,6 +51,8 @@ MAY_REACH = {
     # jobs: the work over files and folders, between the libraries and the faces
     "rave_jobs": BASE | ENGINE_PARTS | {"rave_engine", "rave_perception", "rave_solver"},
     "rave_neural": BASE | {"rave_engine_model", "rave_engine_formats"},
+    # the human study: a set's problems served to people, their answers in a database
+    "rave_study": BASE | ENGINE_PARTS | {"rave_engine", "rave_solver", "rave_evaluation"},
     # the Python module: everything symbolic, never neural (import rave must not load LibTorch)
     "rave_python": BASE | ENGINE_PARTS | {"rave_engine", "rave_perception", "rave_solver", "rave_evaluation",
                                           "rave_jobs"},
@@ -80,6 +84,7 @@ FOLDERS = {
     "solver/": "rave_solver",
     "evaluation/": "rave_evaluation",
     "jobs/": "rave_jobs",
+    "study/": "rave_study",
     "cli/": "rave_cli",
     "cli/neural/": "rave_cli_neural",
     "neural/": "rave_neural",
