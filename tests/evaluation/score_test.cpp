@@ -15,6 +15,7 @@
 #include "solver/heuristic.hpp"
 #include "tests/engine/support/reference_support.hpp"
 
+#include "evaluation/report.hpp"
 #include "evaluation/score_subset.hpp"
 
 namespace rave::evaluation {
@@ -79,6 +80,34 @@ TEST(Score, CountsCorrectMissingAndUnknown) {
   EXPECT_EQ(s.unknown, 1);
   EXPECT_EQ(s.unknown_ids, std::vector<std::string>{"center_single/RAVEN_9_test"});
   EXPECT_EQ(s.outside(), 0);
+}
+
+// "seconds" travel from the lines to the score (per configuration) and the table's times line.
+TEST(Score, AnswerTimesGiveTheMedianTimePerProblem) {
+  const AnswerKey key = small_key();
+  const auto text = std::string(
+      "{\"id\": \"center_single/RAVEN_0_test\", \"answer\": 0, \"seconds\": 4.0}\n"
+      "{\"id\": \"center_single/RAVEN_1_test\", \"answer\": 2, \"seconds\": 10}\n"
+      "{\"id\": \"center_single/RAVEN_2_test\", \"answer\": 2}\n"
+      "{\"id\": \"distribute_four/RAVEN_0_test\", \"answer\": 5, \"seconds\": 7.5}\n");
+  const PredictionFile f = parse_predictions(text, "human.jsonl");
+  const FileScore s = score_file(key, f, {});
+  EXPECT_EQ(s.seconds[0], (std::vector<double>{4.0, 10.0}));
+  EXPECT_EQ(s.seconds[1], (std::vector<double>{7.5}));
+  Report r;
+  r.rows.push_back(file_row(s, "human.jsonl"));
+  r.rows.front().label = "Human";
+  EXPECT_NE(report_table(r).find("time per problem of Human (median s over 3 answers): 7.5; "
+                                 "Center 7.0, 2x2Grid 7.5\n"),
+            std::string::npos)
+      << report_table(r);
+  EXPECT_THROW(parse_predictions("{\"id\": \"a\", \"answer\": 1, \"seconds\": -2}\n", "x"),
+               InputError);
+  EXPECT_THROW(parse_predictions("{\"id\": \"a\", \"answer\": 1, \"seconds\": \"3\"}\n", "x"),
+               InputError);
+  Prediction p{.id = "a", .answer = 1};
+  p.seconds = 2.5;
+  EXPECT_EQ(prediction_line(p, "Human"), R"({"id":"a","answer":1,"seconds":2.5,"model":"Human"})");
 }
 
 TEST(Score, GroupsNeverAnsweredAreLeftOut) {
