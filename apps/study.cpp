@@ -2,6 +2,7 @@
 // (study/, docs/study.md). serve runs the study's web application until SIGINT or SIGTERM; export
 // writes each participant's test answers as a predictions file for `rave score`.
 #include <pthread.h>
+#include <unistd.h>
 
 #include <csignal>
 #include <cstdio>
@@ -60,7 +61,7 @@ int run_serve(const StudyArgs& a) {
     server.stop();
   });
   server.run();
-  pthread_kill(waiter.native_handle(), SIGTERM);  // wakes the waiter when run() ended by itself
+  ::kill(::getpid(), SIGTERM);  // wakes the waiter when run() ended by itself (SIGTERM is blocked)
   waiter.join();
   std::printf("rave study: stopped\n");
   return 0;

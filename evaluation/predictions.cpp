@@ -141,8 +141,12 @@ std::vector<AttributeAnswer> json_attributes(const Json& value, const std::strin
       out.push_back({"", key, attribute_value(v, key, file, line)});
       continue;
     }
-    for (const auto& [attribute, x] : v.items())
-      out.push_back({key, attribute, attribute_value(x, key + "/" + attribute, file, line)});
+    for (const auto& [attribute, x] : v.items()) {
+      std::string where = key;
+      where += '/';
+      where += attribute;
+      out.push_back({key, attribute, attribute_value(x, where, file, line)});
+    }
   }
   return out;
 }

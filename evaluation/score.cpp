@@ -207,6 +207,14 @@ std::optional<TieRule> parse_tie_rule(std::string_view name) {
   return std::nullopt;
 }
 
+namespace {
+// The answer's time, when the line gives one, under its configuration.
+void record_time(const Item& item, const Prediction& p, FileScore& s) {
+  if (p.seconds)
+    s.seconds[static_cast<std::size_t>(engine::config_index(item.config))].push_back(*p.seconds);
+}
+}  // namespace
+
 FileScore score_file(const AnswerKey& key, const PredictionFile& file,
                      const ScoreOptions& options) {
   const auto& items = key.items();
@@ -237,9 +245,7 @@ FileScore score_file(const AnswerKey& key, const PredictionFile& file,
     if (!items[*i].answer || !p.answers()) continue;
     answered[*i] = 1;
     add_credit(items[*i], credit(key, *i, p, options, file.file), s);
-    if (p.seconds)
-      s.seconds[static_cast<std::size_t>(engine::config_index(items[*i].config))].push_back(
-          *p.seconds);
+    record_time(items[*i], p, s);
   }
   for (std::size_t i = 0; i < items.size(); ++i) {
     if (options.selection == Selection::kGroups)
