@@ -5,7 +5,7 @@
     scripts/neural/campaign.py status  [--plan P] [--out DIR]               # where every run stands
     scripts/neural/campaign.py report  [--plan P] [--out DIR]               # tables from finished runs
     scripts/neural/campaign.py publish [--plan P] [--out DIR] DEST          # the small files, for git
-    scripts/neural/campaign.py measure [--plan P] [--out DIR] [--n 1000]    # short runs: time per row
+    scripts/neural/campaign.py measure [--plan P] [--out DIR] [--n 1000]    # short runs: time per row (measure.py)
 
 The plan (scripts/neural/table2.plan documents the syntax) names datasets by their `rave generate`
 flags, runs by their `rave train` flags, and tables by their rows. `run` regenerates a missing
@@ -29,115 +29,12 @@ import socket
 import subprocess
 import sys
 import time
-from dataclasses import dataclass, field
 from pathlib import Path
 
+from measure import measure
+from plan import COLUMNS, Plan, PlanError, Run, Table, flag_value, metrics, parse_plan, run_dir
+
 ROOT = Path(__file__).resolve().parents[2]
-COLUMNS = ["Avg", "Center", "2x2Grid", "3x3Grid", "L-R", "U-D", "O-IC", "O-IG"]
-
-
-class PlanError(Exception):
-    pass
-
-
-@dataclass
-class Run:
-    name: str
-    data: str
-    flags: list[str]
-
-
-@dataclass
-class Table:
-    name: str
-    data: str
-    title: str
-    rows: list[tuple[str, list[str]]] = field(default_factory=list)
-    paper: dict[str, list[str]] = field(default_factory=dict)
-    effects: list[tuple[str, str, str]] = field(default_factory=list)
-
-
-@dataclass
-class Plan:
-    path: Path
-    data: dict[str, list[str]] = field(default_factory=dict)
-    defaults: list[str] = field(default_factory=list)
-    runs: dict[str, Run] = field(default_factory=dict)
-    tables: dict[str, Table] = field(default_factory=dict)
-
-
-def parse_plan(path: Path) -> Plan:
-    plan = Plan(path)
-    try:
-        text = path.read_text()
-    except OSError as e:
-        raise PlanError(f"{path}: cannot read the plan: {e.strerror}") from e
-    for number, line in enumerate(text.splitlines(), 1):
-        try:
-            words = shlex.split(line, comments=True)
-        except ValueError as e:
-            raise PlanError(f"{path}:{number}: {e}") from e
-        if words:
-            try:
-                add_line(plan, words)
-            except (PlanError, IndexError, KeyError) as e:
-                detail = str(e) if isinstance(e, PlanError) else f"incomplete or unknown name: {e}"
-                raise PlanError(f"{path}:{number}: {detail}") from e
-    for table in plan.tables.values():
-        for _, runs in table.rows:
-            for r in runs:
-                if r not in plan.runs:
-                    raise PlanError(f"{path}: table {table.name} names the run {r}, which no line defines")
-    return plan
-
-
-def add_line(plan: Plan, words: list[str]) -> None:
-    kind, rest = words[0], words[1:]
-    if kind == "data":
-        plan.data[rest[0]] = rest[1:]
-    elif kind == "defaults":
-        plan.defaults = rest
-    elif kind == "run":
-        if rest[1] not in plan.data:
-            raise PlanError(f"run {rest[0]}: no data line names {rest[1]}")
-        plan.runs[rest[0]] = Run(rest[0], rest[1], rest[2:])
-    elif kind == "table":
-        if rest[1] not in plan.data:
-            raise PlanError(f"table {rest[0]}: no data line names {rest[1]}")
-        plan.tables[rest[0]] = Table(rest[0], rest[1], " ".join(rest[2:]))
-    elif kind == "row":
-        plan.tables[rest[0]].rows.append((rest[1], rest[2:]))
-    elif kind == "paper":
-        if len(rest) != 2 + len(COLUMNS):
-            raise PlanError(f"paper {rest[1]}: needs {len(COLUMNS)} figures ({', '.join(COLUMNS)})")
-        plan.tables[rest[0]].paper[rest[1]] = rest[2:]
-    elif kind == "effect":
-        plan.tables[rest[0]].effects.append((rest[1], rest[2], rest[3]))
-    else:
-        raise PlanError(f"unknown line kind {kind!r} (data, defaults, run, table, row, paper, effect)")
-
-
-# ----------------------------------------------------------------------------------------------
-# Where a run stands, from its files alone.
-
-
-def run_dir(out: Path, name: str) -> Path:
-    return out / "runs" / name
-
-
-def metrics(out: Path, name: str) -> list[dict]:
-    path = run_dir(out, name) / "metrics.jsonl"
-    if not path.exists():
-        return []
-    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
-
-
-def flag_value(flags: list[str], names: tuple[str, ...], default: str) -> str:
-    value = default
-    for i, word in enumerate(flags[:-1]):
-        if word in names:
-            value = flags[i + 1]
-    return value
 
 
 def run_state(plan: Plan, out: Path, run: Run) -> dict:
@@ -431,89 +328,6 @@ def publish(c: Campaign, dest: Path) -> None:
         if png.exists():
             shutil.copy2(png, stem.with_suffix(".png"))
     c.say(f"published to {dest}")
-
-
-# ----------------------------------------------------------------------------------------------
-# Measuring: every run of the plan for a few epochs on a small copy of its data, and what the
-# plan's full scale would then take.
-
-WITH_VALUE = {"-e", "--epochs", "--patience", "--train-limit", "-n", "--num-samples"}
-
-
-def replaced(flags: list[str], values: dict[str, str]) -> list[str]:
-    """`flags` with every flag named in `values` (and its value) dropped, then `values` appended."""
-    out, skip = [], False
-    for word in flags:
-        if skip:
-            skip = False
-        elif word in values:
-            skip = True
-        else:
-            out.append(word)
-    return out + [w for flag, value in values.items() if value is not None for w in (flag, value)]
-
-
-def full_scale(plan: Plan, run: Run) -> tuple[int, int, int]:
-    """Training and validation problems and the most epochs of `run` at the plan's scale."""
-    per_config = int(flag_value(plan.data[run.data], ("-n", "--num-samples"), "0"))
-    val = int(flag_value(plan.data[run.data], ("--val",), "2"))
-    test = int(flag_value(plan.data[run.data], ("--test",), "2"))
-    configs = 7  # the plan's data are all seven configurations
-    train = per_config * (10 - val - test) // 10
-    limit = int(flag_value(plan.defaults + run.flags, ("--train-limit",), "0"))
-    epochs = int(flag_value(plan.defaults + run.flags, ("-e", "--epochs"), "200"))
-    return configs * (min(train, limit) if limit else train), configs * per_config * val // 10, epochs
-
-
-def measure_one(small: Campaign, run: Run, n: int, limit: int) -> tuple[dict, float] | None:
-    """The last epoch's record of a short run and its validation rate (problems/s)."""
-    shutil.rmtree(run_dir(small.out, run.name), ignore_errors=True)
-    if small.start(run).wait() != 0:
-        small.say(f"FAILED {run.name} (log in {small.out / 'logs'})")
-        return None
-    last = metrics(small.out, run.name)[-1]
-    trained = 7 * min(limit, n * 6 // 10)
-    val_seconds = max(last["seconds"] - trained / last["train_problems_per_s"], 1e-9)
-    return last, 7 * n * 2 // 10 / val_seconds
-
-
-def measure(c: Campaign, n: int, epochs: int, limit: int, overrides: dict[str, str], only: list[str]) -> int:
-    work = c.out / "measure"
-    work.mkdir(parents=True, exist_ok=True)
-    small = Campaign(Plan(c.plan.path), work, c.rave, 1)
-    small.plan.data = {k: replaced(v, {"-n": str(n)}) for k, v in c.plan.data.items()}
-    small.plan.defaults = replaced(c.plan.defaults, {"--epochs": None, "-e": str(epochs),
-                                                     "--patience": "0", **overrides})
-    runs = [r for r in c.plan.runs.values() if not only or any(Path(r.name).match(p) for p in only)]
-    for name in dict.fromkeys(r.data for r in runs):
-        small.ensure_data(name)
-    lines = [f"# Short runs of {c.plan.path.name}: {epochs} epochs on {n} problems per configuration"
-             f" (training limited to {limit} per configuration), {socket.gethostname()}, "
-             f"{datetime.datetime.now().astimezone().isoformat(timespec='seconds')}", "",
-             "| run | train problems/s | val problems/s | full scale: train + val problems | s per epoch |"
-             " hours at most (all epochs) |", "|---|---:|---:|---:|---:|---:|"]
-    total = 0.0
-    measured: dict[tuple, tuple[dict, float]] = {}  # runs that differ only in the seed run once
-    for run in runs:
-        drop = {"-e": None, "--epochs": None, "--patience": None, **{k: None for k in overrides}}
-        flags = replaced(run.flags, {**drop, "--train-limit": str(min(limit, n))})
-        key = (run.data, tuple(replaced(flags, {"-s": None, "--seed": None})))
-        if key not in measured:
-            measured[key] = measure_one(small, Run(run.name, run.data, flags), n, limit)
-        if measured[key] is None:
-            return 1
-        last, val_rate = measured[key]
-        train_full, val_full, most = full_scale(c.plan, run)
-        per_epoch = train_full / last["train_problems_per_s"] + val_full / val_rate
-        total += most * per_epoch
-        lines.append(f"| {run.name} | {last['train_problems_per_s']:.0f} | {val_rate:.0f} | "
-                     f"{train_full:,} + {val_full:,} | {per_epoch:.0f} | {most * per_epoch / 3600:.2f} |")
-    lines += ["", f"All runs, one after another, every epoch allowed: {total / 3600:.1f} hours at most "
-              "(early stopping ends most runs sooner). Rates are of the last short epoch, the decoded "
-              "problems cached."]
-    (work / "estimate.md").write_text("\n".join(lines) + "\n")
-    print("\n".join(lines))
-    return 0
 
 
 def main(argv: list[str]) -> int:

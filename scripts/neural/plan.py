@@ -1,0 +1,124 @@
+"""A campaign's plan file (syntax: scripts/neural/table2.plan) and the run folders' records: parsing,
+flag lookup and replacement, and the per-epoch metrics a run has written. Stdlib only."""
+from __future__ import annotations
+
+import json
+import shlex
+from dataclasses import dataclass, field
+from pathlib import Path
+
+COLUMNS = ["Avg", "Center", "2x2Grid", "3x3Grid", "L-R", "U-D", "O-IC", "O-IG"]
+
+
+class PlanError(Exception):
+    pass
+
+
+@dataclass
+class Run:
+    name: str
+    data: str
+    flags: list[str]
+
+
+@dataclass
+class Table:
+    name: str
+    data: str
+    title: str
+    rows: list[tuple[str, list[str]]] = field(default_factory=list)
+    paper: dict[str, list[str]] = field(default_factory=dict)
+    effects: list[tuple[str, str, str]] = field(default_factory=list)
+
+
+@dataclass
+class Plan:
+    path: Path
+    data: dict[str, list[str]] = field(default_factory=dict)
+    defaults: list[str] = field(default_factory=list)
+    runs: dict[str, Run] = field(default_factory=dict)
+    tables: dict[str, Table] = field(default_factory=dict)
+
+
+def parse_plan(path: Path) -> Plan:
+    plan = Plan(path)
+    try:
+        text = path.read_text()
+    except OSError as e:
+        raise PlanError(f"{path}: cannot read the plan: {e.strerror}") from e
+    for number, line in enumerate(text.splitlines(), 1):
+        try:
+            words = shlex.split(line, comments=True)
+        except ValueError as e:
+            raise PlanError(f"{path}:{number}: {e}") from e
+        if words:
+            try:
+                add_line(plan, words)
+            except (PlanError, IndexError, KeyError) as e:
+                detail = str(e) if isinstance(e, PlanError) else f"incomplete or unknown name: {e}"
+                raise PlanError(f"{path}:{number}: {detail}") from e
+    for table in plan.tables.values():
+        for _, runs in table.rows:
+            for r in runs:
+                if r not in plan.runs:
+                    raise PlanError(f"{path}: table {table.name} names the run {r}, which no line defines")
+    return plan
+
+
+def add_line(plan: Plan, words: list[str]) -> None:
+    kind, rest = words[0], words[1:]
+    if kind == "data":
+        plan.data[rest[0]] = rest[1:]
+    elif kind == "defaults":
+        plan.defaults = rest
+    elif kind == "run":
+        if rest[1] not in plan.data:
+            raise PlanError(f"run {rest[0]}: no data line names {rest[1]}")
+        plan.runs[rest[0]] = Run(rest[0], rest[1], rest[2:])
+    elif kind == "table":
+        if rest[1] not in plan.data:
+            raise PlanError(f"table {rest[0]}: no data line names {rest[1]}")
+        plan.tables[rest[0]] = Table(rest[0], rest[1], " ".join(rest[2:]))
+    elif kind == "row":
+        plan.tables[rest[0]].rows.append((rest[1], rest[2:]))
+    elif kind == "paper":
+        if len(rest) != 2 + len(COLUMNS):
+            raise PlanError(f"paper {rest[1]}: needs {len(COLUMNS)} figures ({', '.join(COLUMNS)})")
+        plan.tables[rest[0]].paper[rest[1]] = rest[2:]
+    elif kind == "effect":
+        plan.tables[rest[0]].effects.append((rest[1], rest[2], rest[3]))
+    else:
+        raise PlanError(f"unknown line kind {kind!r} (data, defaults, run, table, row, paper, effect)")
+
+
+def run_dir(out: Path, name: str) -> Path:
+    return out / "runs" / name
+
+
+def metrics(out: Path, name: str) -> list[dict]:
+    path = run_dir(out, name) / "metrics.jsonl"
+    if not path.exists():
+        return []
+    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+
+
+def flag_value(flags: list[str], names: tuple[str, ...], default: str) -> str:
+    value = default
+    for i, word in enumerate(flags[:-1]):
+        if word in names:
+            value = flags[i + 1]
+    return value
+
+
+
+def replaced(flags: list[str], values: dict[str, str]) -> list[str]:
+    """`flags` with every flag named in `values` (and its value) dropped, then `values` appended."""
+    out, skip = [], False
+    for word in flags:
+        if skip:
+            skip = False
+        elif word in values:
+            skip = True
+        else:
+            out.append(word)
+    return out + [w for flag, value in values.items() if value is not None for w in (flag, value)]
