@@ -10,11 +10,17 @@
 #   SMOKE=1 scripts/neural_experiment.sh                  # the whole chain in a minute (smoke.plan)
 #
 # PLAN is table2 (default), cpu-scale, smoke or a path; OUT defaults to out/<plan>. Other commands of
-# campaign.py (report, publish DEST, measure) go through as `scripts/neural_experiment.sh report`.
+# campaign.py go through: `scripts/neural_experiment.sh report [PLAN] [OUT]`, `... measure`, and
+# `scripts/neural_experiment.sh publish DEST [PLAN] [OUT]` (tables, status and curves into DEST).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 command=run
 case "${1:-}" in run|status|report|publish|measure) command="$1"; shift ;; esac
+dest=()
+if [[ "$command" == publish ]]; then
+  [[ $# -ge 1 ]] || { echo "usage: scripts/neural_experiment.sh publish DEST [PLAN] [OUT]" >&2; exit 2; }
+  dest=("$1"); shift
+fi
 plan="${1:-table2}"
 [[ "${SMOKE:-0}" == 1 ]] && plan=smoke
 [[ -f "$plan" ]] || plan="$root/scripts/neural/$plan.plan"
@@ -23,5 +29,5 @@ name="$(basename "$plan" .plan)"
 out="${2:-$root/out/$name}"
 shift $(( $# > 2 ? 2 : $# ))
 python="${PYTHON:-python3}"
-exec "$python" "$root/scripts/neural/campaign.py" "$command" "$@" --plan "$plan" --out "$out" \
+exec "$python" "$root/scripts/neural/campaign.py" "$command" "${dest[@]}" "$@" --plan "$plan" --out "$out" \
   --rave "${RAVE:-$root/build/apps/rave}"

@@ -88,7 +88,8 @@ def hours(seconds: float) -> str:
 
 def status_text(plan: Plan, out: Path) -> str:
     states = [run_state(plan, out, r) for r in plan.runs.values()]
-    lines = [f"# Campaign status: {plan.path.name} in {out}", "",
+    shown = out.resolve().relative_to(ROOT) if out.resolve().is_relative_to(ROOT) else out
+    lines = [f"# Campaign status: {plan.path.name} in {shown}", "",
              f"As of {datetime.datetime.now().astimezone().isoformat(timespec='seconds')}.", "",
              "| run | state | epochs | best epoch (val %) | last val % | epochs left (at most) |"
              " run hours | s/epoch | train problems/s |",
@@ -269,6 +270,11 @@ def mean_interval(values: list[float]) -> str:
     return f"{m:+.2f} ± {t.get(n, 1.96) * sd / n ** 0.5:.2f} (95% t, {n} seeds)"
 
 
+def relative(text: str, out: Path) -> str:
+    """Paths inside the campaign folder written relative to it, so published tables name no machine."""
+    return text.replace(str(out.resolve()) + "/", "").replace(str(out) + "/", "")
+
+
 def report(c: Campaign) -> None:
     tables = c.out / "tables"
     tables.mkdir(parents=True, exist_ok=True)
@@ -297,7 +303,8 @@ def report(c: Campaign) -> None:
         runs = {label: [(n, p) for n, p in runs] for label, runs in rows.items()}
         effects = paired_effects(c, table, {label: [(n, p) for n, p in r] for label, r in runs.items()})
         text += [f"- {line}" for line in effects]
-        (base.with_suffix(".md")).write_text("\n".join(text).rstrip() + "\n")
+        (base.with_suffix(".md")).write_text(relative("\n".join(text).rstrip() + "\n", c.out))
+        Path(f"{base}.csv").write_text(relative(Path(f"{base}.csv").read_text(), c.out))
         c.say(f"table {table.name}: {base}.md")
     (c.out / "status.md").write_text(status_text(c.plan, c.out))
 
