@@ -62,16 +62,19 @@ std::int64_t integer_field(const Json& body, const char* name, std::int64_t lo, 
 
 }  // namespace
 
-fs::path default_database(const fs::path& data) {
+// The set's folder, absolute, without a trailing separator.
+fs::path set_folder(const fs::path& data) {
   fs::path folder = fs::absolute(data).lexically_normal();
-  if (!folder.has_filename()) folder = folder.parent_path();
+  return folder.has_filename() ? folder : folder.parent_path();
+}
+
+fs::path default_database(const fs::path& data) {
+  const fs::path folder = set_folder(data);
   return folder.parent_path() / (folder.filename().string() + ".study.sqlite");
 }
 
 std::string study_description(const ServeOptions& o) {
-  fs::path folder = fs::absolute(o.data).lexically_normal();
-  if (!folder.has_filename()) folder = folder.parent_path();
-  return "data=" + folder.string() + "; split=" + o.study.split +
+  return "data=" + set_folder(o.data).string() + "; split=" + o.study.split +
          "; per_config=" + std::to_string(o.study.per_config) +
          "; practice_split=" + o.study.practice_split +
          "; practice=" + std::to_string(o.study.practice) +
