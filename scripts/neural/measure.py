@@ -49,27 +49,32 @@ def measure(c, n: int, epochs: int, limit: int, overrides: dict[str, str], only:
              f"{datetime.datetime.now().astimezone().isoformat(timespec='seconds')}", "",
              "| run | train problems/s | val problems/s | full scale: train + val problems | s per epoch |"
              " hours at most (all epochs) |", "|---|---:|---:|---:|---:|---:|"]
-    total = 0.0
-    measured: dict[tuple, tuple[dict, float]] = {}  # runs that differ only in the seed run once
+    total, failed = 0.0, []
+    measured: dict[tuple, tuple[dict, float] | None] = {}  # runs that differ only in the seed run once
     for run in runs:
         drop = {"-e": None, "--epochs": None, "--patience": None, **{k: None for k in overrides}}
         flags = replaced(run.flags, {**drop, "--train-limit": str(min(limit, n))})
         key = (run.data, tuple(replaced(flags, {"-s": None, "--seed": None})))
         if key not in measured:
             measured[key] = measure_one(small, Run(run.name, run.data, flags), n, limit)
-        if measured[key] is None:
-            return 1
+        if measured[key] is None:  # the other rows are still measured: one failure costs one row
+            failed.append(run.name)
+            lines.append(f"| {run.name} | FAILED (log in {small.out / 'logs'}) | | | | |")
+            continue
         last, val_rate = measured[key]
         train_full, val_full, most = full_scale(c.plan, run)
         per_epoch = train_full / last["train_problems_per_s"] + val_full / val_rate
         total += most * per_epoch
         lines.append(f"| {run.name} | {last['train_problems_per_s']:.0f} | {val_rate:.0f} | "
                      f"{train_full:,} + {val_full:,} | {per_epoch:.0f} | {most * per_epoch / 3600:.2f} |")
+        (work / "estimate.md").write_text("\n".join(lines) + "\n")  # the rows so far, if stopped
     lines += ["", f"All runs, one after another, every epoch allowed: {total / 3600:.1f} hours at most "
               "(early stopping ends most runs sooner). Rates are of the last short epoch, the decoded "
               "problems cached."]
+    if failed:
+        lines.append(f"Failed, not in the total: {' '.join(failed)}.")
     (work / "estimate.md").write_text("\n".join(lines) + "\n")
     print("\n".join(lines))
-    return 0
+    return 1 if failed else 0
 
 
