@@ -6,6 +6,7 @@
     scripts/neural/campaign.py report  [--plan P] [--out DIR]               # tables from finished runs
     scripts/neural/campaign.py publish [--plan P] [--out DIR] DEST          # the small files, for git
     scripts/neural/campaign.py measure [--plan P] [--out DIR] [--n 1000]    # short runs: time per row (measure.py)
+    scripts/neural/campaign.py import  [--plan P] [--out DIR] SRC           # runs from another machine's folder
 
 The plan (scripts/neural/table2.plan documents the syntax) names datasets by their `rave generate`
 flags, runs by their `rave train` flags, and tables by their rows. `run` regenerates a missing
@@ -13,14 +14,16 @@ dataset from its seed, checks every file of a present one against its rave.json 
 --resume`), skips finished runs (test.md), continues interrupted ones from last.pt (`--resume`, which
 also checks the checkpoint's data identity: the same rave.json content, wherever it lies), and runs
 the rest in plan order, --slots at a time. Only OUT/runs/*/last.pt and best.pt carry state between
-machines; copy OUT/runs (and OUT/sittings.jsonl, for the wall-time account) and run again. Stdlib
-only: any Python 3.9+.
+machines; copy OUT/runs (and OUT/sittings.jsonl, for the wall-time account) and run again, or
+bring another machine's runs back with `import` (transfer.py). Stdlib only: any Python 3.9+.
 """
 from __future__ import annotations
 
 import argparse
+import contextlib
 import csv
 import datetime
+import fcntl
 import json
 import os
 import shlex
@@ -33,12 +36,14 @@ import time
 from pathlib import Path
 
 from measure import measure
+from transfer import import_runs, imported_epochs
 from plan import COLUMNS, Plan, PlanError, Run, Table, flag_value, metrics, parse_plan, run_dir
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def run_state(plan: Plan, out: Path, run: Run) -> dict:
+def run_state(plan: Plan, out: Path, run: Run, elsewhere: int = 0) -> dict:
+    """Where `run` stands; its first `elsewhere` epochs were trained on another machine (imported)."""
     flags = plan.defaults + run.flags
     history = metrics(out, run.name)
     done = (run_dir(out, run.name) / "test.md").exists()
@@ -61,6 +66,8 @@ def run_state(plan: Plan, out: Path, run: Run) -> dict:
         "last_val": history[-1]["val_accuracy"] if history else None,
         "epochs_left_at_most": 0 if done else max(left, 0),
         "seconds": seconds,
+        "seconds_here": sum(m["seconds"] for m in history[elsewhere:]),
+        "seconds_elsewhere": sum(m["seconds"] for m in history[:elsewhere]),
         "threads": threads,
         "seconds_per_epoch": seconds / len(history) if history else None,
         "train_rate": median([m["train_problems_per_s"] for m in history[1:]] or
@@ -88,7 +95,8 @@ def hours(seconds: float) -> str:
 
 
 def status_text(plan: Plan, out: Path) -> str:
-    states = [run_state(plan, out, r) for r in plan.runs.values()]
+    elsewhere = imported_epochs(out)
+    states = [run_state(plan, out, r, elsewhere.get(r.name, 0)) for r in plan.runs.values()]
     shown = out.resolve().relative_to(ROOT) if out.resolve().is_relative_to(ROOT) else out
     lines = [f"# Campaign status: {plan.path.name} in {shown}", "",
              f"As of {datetime.datetime.now().astimezone().isoformat(timespec='seconds')}.", "",
@@ -104,15 +112,19 @@ def status_text(plan: Plan, out: Path) -> str:
                      f"{pct(s['last_val'])} | {s['epochs_left_at_most']} | {hours(s['seconds'])} | "
                      f"{per_epoch} | {rate} |")
     done = sum(s["state"] == "done" for s in states)
-    cpu = sum(s["seconds"] * s["threads"] for s in states)
+    cpu = sum(s["seconds_here"] * s["threads"] for s in states)
+    other = sum(s["seconds_elsewhere"] for s in states)
     left = sum((s["seconds_per_epoch"] or 0) * s["epochs_left_at_most"] * s["threads"] for s in states)
     unknown = [s["run"] for s in states if s["state"] == "not started"]
     wall = sum(max(0.0, x.get("end", x["start"]) - x["start"]) for x in sittings(out))
     lines += ["", f"Runs finished: {done} of {len(states)}. Training CPU-hours so far (epoch seconds x "
               f"threads, evaluation included): {hours(cpu)}. Campaign wall time over "
-              f"{len(sittings(out))} sittings: {hours(wall)} h.",
-              f"CPU-hours still to go for the started runs, at most (every epoch allowed, at their own "
-              f"rate): {hours(left)}; not started: {len(unknown)} runs."]
+              f"{len(sittings(out))} sittings: {hours(wall)} h."]
+    if other:
+        lines += [f"Imported from other machines (imports.jsonl): {sum(elsewhere.values())} epochs of "
+                  f"{len(elsewhere)} runs, {hours(other)} h of their epoch time, not counted above."]
+    lines += [f"CPU-hours still to go for the started runs, at most (every epoch allowed, at their own "
+                f"rate): {hours(left)}; not started: {len(unknown)} runs."]
     return "\n".join(lines) + "\n"
 
 
@@ -338,10 +350,23 @@ def publish(c: Campaign, dest: Path) -> None:
     c.say(f"published to {dest}")
 
 
+@contextlib.contextmanager
+def campaign_lock(out: Path):
+    """One `run` or `import` at a time in a campaign folder (two would train or replace the same runs)."""
+    with (out / "campaign.lock").open("a+") as f:
+        try:
+            fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise PlanError(f"{out} is in use by another campaign.py run or import (campaign.lock); "
+                            "stop it first") from None
+        yield
+
+
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("command", choices=["run", "status", "report", "publish", "measure"])
-    parser.add_argument("dest", nargs="?", help="publish: the folder for the small files")
+    parser.add_argument("command", choices=["run", "status", "report", "publish", "measure", "import"])
+    parser.add_argument("dest", nargs="?", help="publish: the folder for the small files; "
+                        "import: the other machine's campaign folder")
     parser.add_argument("--plan", type=Path, default=ROOT / "scripts/neural/table2.plan")
     parser.add_argument("--out", type=Path, default=ROOT / "out/table2")
     parser.add_argument("--slots", type=int, default=os.cpu_count() or 1,
@@ -371,6 +396,11 @@ def main(argv: list[str]) -> int:
             if len(overrides) != len(a.set):
                 raise PlanError("--set takes FLAG=VALUE (--set=--device=cpu)")
             return measure(c, a.n, a.epochs, a.train_limit, overrides, a.only)
+        if a.command == "import":
+            if not a.dest:
+                raise PlanError("import needs the other machine's campaign folder")
+            with campaign_lock(a.out):
+                return import_runs(plan, a.out, Path(a.dest), a.only, c.say)
         if a.command == "report":
             report(c)
             return 0
@@ -379,11 +409,12 @@ def main(argv: list[str]) -> int:
                 raise PlanError("publish needs a destination folder")
             publish(c, Path(a.dest))
             return 0
-        sitting = Sitting(a.out, len(c.pending(a.only)))
-        try:
-            code = c.run(a.only, sitting)
-        finally:
-            sitting.update(force=True)
+        with campaign_lock(a.out):
+            sitting = Sitting(a.out, len(c.pending(a.only)))
+            try:
+                code = c.run(a.only, sitting)
+            finally:
+                sitting.update(force=True)
         if c.stopping:
             return 1
         report(c)

@@ -4,7 +4,7 @@
 # with their seeds' intervals, the paired effect and the paper's rows; a campaign stopped mid-run
 # continues from last.pt; a campaign moved to a folder without its data regenerates the data and
 # resumes there (the checkpoint checks it is the same data); a folder holding other data is refused;
-# publish copies only small files; a bad plan is one error line naming the file and line.
+# runs from another machine's folder are imported and counted apart; publish copies only small files; a bad plan is one error line naming the file and line.
 # Usage: cli_campaign_test.sh RAVE_BINARY
 set -u
 # shellcheck source=../cli_lib.sh
@@ -60,6 +60,29 @@ mkdir -p "$work/d" && cp -r "$work/b/runs" "$work/d/"
 [[ $(run "${campaign[@]}" run --plan "$work/long.plan" --out "$work/d" --rave "$rave" --only raven/cnn-seed1) == 1 ]] || fail "other data accepted"
 grep -q "seed: 99 in rave.json, 1234 in this run" "$work/err" || fail "refusal: $(cat "$work/err")"
 [[ $(wc -l <"$work/d/runs/raven/cnn-seed1/metrics.jsonl") == "$done_epochs" ]] || fail "trained on other data"
+
+# 4b. import: runs trained in another machine's folder come back, recorded in imports.jsonl and
+# counted apart from this machine's CPU-hours; a further-along run here is kept; other data are
+# refused, nothing imported; a folder in use by another run or import is refused.
+[[ $(run "${campaign[@]}" import "$work/b" --plan "$work/long.plan" --out "$work/f" --rave "$rave") == 0 ]] || fail "import: $(cat "$work/err")"
+[[ $(wc -l <"$work/f/runs/raven/cnn-seed1/metrics.jsonl") == "$done_epochs" && -f "$work/f/runs/raven/cnn-seed1/last.pt" ]] || fail "imported run"
+grep -q "import: raven/cnn-seed1: $done_epochs epochs from $work/b .*, to be resumed here" "$work/f/campaign.log" || fail "import log: $(cat "$work/f/campaign.log")"
+[[ $(run "${campaign[@]}" import "$work/c" --plan "$work/long.plan" --out "$work/f" --rave "$rave") == 0 ]] || fail "second import"
+[[ $(wc -l <"$work/f/runs/raven/cnn-seed1/metrics.jsonl") == 12 && -f "$work/f/runs/raven/cnn-seed1/test.md" ]] || fail "the further run not taken"
+[[ $(wc -l <"$work/f/imports.jsonl") == 2 ]] || fail "imports.jsonl: $(cat "$work/f/imports.jsonl")"
+[[ $(run "${campaign[@]}" import "$work/b" --plan "$work/long.plan" --out "$work/f" --rave "$rave") == 0 ]] || fail "third import"
+grep -q "import: raven/cnn-seed1: here 12 epochs, $work/b $done_epochs: kept" "$work/f/campaign.log" || fail "a further run here was replaced"
+[[ $(run "${campaign[@]}" status --plan "$work/long.plan" --out "$work/f") == 0 ]] || fail "status after import"
+grep -q "Training CPU-hours so far (epoch seconds x threads, evaluation included): 0.00\." "$work/out" || fail "imported epochs counted as this machine's: $(tail -3 "$work/out")"
+grep -q "Imported from other machines (imports.jsonl): 12 epochs of 1 runs" "$work/out" || fail "import account: $(tail -3 "$work/out")"
+mkdir -p "$work/g/data/raven" && cp "$work/c/data/raven/rave.json" "$work/g/data/raven/"
+[[ $(run "${campaign[@]}" import "$work/d" --plan "$work/long.plan" --out "$work/g" --rave "$rave") == 1 ]] || fail "other data imported"
+grep -q "^campaign: error: import: raven/cnn-seed1: $work/d/data/raven/rave.json describes other data than this campaign's; nothing was imported from it" "$work/err" || fail "other-data message: $(cat "$work/err")"
+[[ ! -e "$work/g/runs/raven/cnn-seed1" ]] || fail "a run on other data was imported"
+flock "$work/f/campaign.lock" sleep 3 & holder=$!
+sleep 0.5
+[[ $(run "${campaign[@]}" import "$work/c" --plan "$work/long.plan" --out "$work/f" --rave "$rave") == 1 ]] && grep -q "is in use by another campaign.py run or import" "$work/err" || fail "lock: $(cat "$work/err")"
+wait "$holder"
 
 # 5. publish: tables, status and curves; no checkpoint.
 [[ $(run "${campaign[@]}" publish "$work/pub" --plan "$smoke" --out "$work/a" --rave "$rave") == 0 ]] || fail "publish: $(cat "$work/err")"

@@ -1,0 +1,99 @@
+"""`campaign.py import SRC`: runs trained in another campaign folder (another machine's: a GPU
+machine, a cluster node) brought into this one, so that `run` here resumes or reports them.
+
+A run is taken when SRC has more epochs of it than this folder, and only when SRC trained it on the
+same data (the same `rave generate` command and files in both rave.json). Its folder replaces this
+one's, its log is appended to this one's, and OUT/imports.jsonl records what came from where: the
+run, the epochs, SRC's machines (from SRC's sittings.jsonl). `status` then counts those epochs as
+the other machines' time, not this machine's CPU-hours. Stdlib only.
+"""
+from __future__ import annotations
+
+import datetime
+import json
+import shutil
+from pathlib import Path
+
+from plan import Plan, PlanError, metrics, run_dir
+
+
+def data_fingerprint(folder: Path) -> tuple | None:
+    """What a run's data are, as far as resume cares: the generate command and the files."""
+    manifest = folder / "rave.json"
+    if not manifest.exists():
+        return None
+    m = json.loads(manifest.read_text())
+    return json.dumps(m.get("command")), json.dumps(m.get("files"))
+
+
+def imported(out: Path) -> list[dict]:
+    path = out / "imports.jsonl"
+    if not path.exists():
+        return []
+    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+
+
+def imported_epochs(out: Path) -> dict[str, int]:
+    """Per run, how many of its first epochs were trained elsewhere (the latest import counts)."""
+    epochs: dict[str, int] = {}
+    for record in imported(out):
+        epochs[record["run"]] = record["epochs"]
+    return epochs
+
+
+def source_machines(src: Path) -> list[dict]:
+    path = src / "sittings.jsonl"
+    if not path.exists():
+        return []
+    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+
+
+def import_runs(plan: Plan, out: Path, src: Path, only: list[str], say) -> int:
+    if not (src / "runs").is_dir():
+        raise PlanError(f"{src} holds no runs/ folder: give the other machine's campaign folder")
+    if src.resolve() == out.resolve():
+        raise PlanError(f"{src} is this campaign's own folder")
+    sittings = source_machines(src)
+    hosts = sorted({f"{s['host']} ({s['cores']} cores)" for s in sittings}) or ["unknown"]
+    taken = 0
+    for run in plan.runs.values():
+        if only and not any(Path(run.name).match(p) for p in only):
+            continue
+        theirs, ours = metrics(src, run.name), metrics(out, run.name)
+        if not theirs:
+            continue
+        if len(theirs) <= len(ours):
+            say(f"import: {run.name}: here {len(ours)} epochs, {src} {len(theirs)}: kept")
+            continue
+        mine, other = data_fingerprint(out / "data" / run.data), data_fingerprint(src / "data" / run.data)
+        if other is None or (mine is not None and mine != other):
+            raise PlanError(f"import: {run.name}: {src / 'data' / run.data / 'rave.json'} "
+                            + ("is missing" if other is None else "describes other data than this campaign's")
+                            + "; nothing was imported from it")
+        copy_run(src, out, run.name)
+        record = {"run": run.name, "epochs": len(theirs), "seconds": sum(m["seconds"] for m in theirs),
+                  "done": (run_dir(out, run.name) / "test.md").exists(), "from": str(src),
+                  "machines": hosts, "at": datetime.datetime.now().astimezone().isoformat(timespec="seconds")}
+        with (out / "imports.jsonl").open("a") as f:
+            f.write(json.dumps(record) + "\n")
+        say(f"import: {run.name}: {len(theirs)} epochs from {src} ({', '.join(hosts)})"
+            + (", finished" if record["done"] else ", to be resumed here"))
+        taken += 1
+    say(f"import: {taken} runs taken from {src}")
+    return 0
+
+
+def copy_run(src: Path, out: Path, name: str) -> None:
+    """The run's folder replaced as a whole (a half-copied one is never left in its place)."""
+    target = run_dir(out, name)
+    staging = target.with_name(target.name + ".importing")
+    shutil.rmtree(staging, ignore_errors=True)
+    shutil.copytree(run_dir(src, name), staging)
+    if target.exists():
+        shutil.rmtree(target)
+    staging.replace(target)
+    log = src / "logs" / (name.replace("/", "-") + ".log")
+    if log.exists():
+        (out / "logs").mkdir(parents=True, exist_ok=True)
+        with (out / "logs" / log.name).open("a") as f:
+            f.write(log.read_text())
