@@ -70,6 +70,8 @@ def run_state(plan: Plan, out: Path, run: Run, elsewhere: int = 0) -> dict:
         "seconds_elsewhere": sum(m["seconds"] for m in history[:elsewhere]),
         "threads": threads,
         "seconds_per_epoch": seconds / len(history) if history else None,
+        "seconds_per_epoch_here": (sum(m["seconds"] for m in history[elsewhere:]) / (len(history) - elsewhere)
+                                   if len(history) > elsewhere else None),
         "train_rate": median([m["train_problems_per_s"] for m in history[1:]] or
                              [m["train_problems_per_s"] for m in history]),
     }
@@ -114,8 +116,11 @@ def status_text(plan: Plan, out: Path) -> str:
     done = sum(s["state"] == "done" for s in states)
     cpu = sum(s["seconds_here"] * s["threads"] for s in states)
     other = sum(s["seconds_elsewhere"] for s in states)
-    left = sum((s["seconds_per_epoch"] or 0) * s["epochs_left_at_most"] * s["threads"] for s in states)
+    left = sum((s["seconds_per_epoch_here"] or 0) * s["epochs_left_at_most"] * s["threads"] for s in states)
     unknown = [s["run"] for s in states if s["state"] == "not started"]
+    # Runs trained only elsewhere so far: their rate on this machine is not known yet.
+    unmeasured = [s["run"] for s in states if s["state"] != "done" and s["epochs"] and
+                  s["seconds_per_epoch_here"] is None]
     wall = sum(max(0.0, x.get("end", x["start"]) - x["start"]) for x in sittings(out))
     lines += ["", f"Runs finished: {done} of {len(states)}. Training CPU-hours so far (epoch seconds x "
               f"threads, evaluation included): {hours(cpu)}. Campaign wall time over "
@@ -124,7 +129,9 @@ def status_text(plan: Plan, out: Path) -> str:
         lines += [f"Imported from other machines (imports.jsonl): {sum(elsewhere.values())} epochs of "
                   f"{len(elsewhere)} runs, {hours(other)} h of their epoch time, not counted above."]
     lines += [f"CPU-hours still to go for the started runs, at most (every epoch allowed, at their own "
-                f"rate): {hours(left)}; not started: {len(unknown)} runs."]
+                f"rate here): {hours(left)}; not started: {len(unknown)} runs"
+                + (f"; not yet trained here (imported, rate here unknown): {len(unmeasured)} runs." if unmeasured
+                   else ".")]
     return "\n".join(lines) + "\n"
 
 
