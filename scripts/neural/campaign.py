@@ -37,7 +37,7 @@ from pathlib import Path
 
 from measure import measure
 from transfer import import_runs, imported_epochs
-from plan import COLUMNS, Plan, PlanError, Run, Table, flag_value, metrics, parse_plan, run_dir
+from plan import COLUMNS, Plan, PlanError, Run, Table, flag_value, metrics, parse_plan, run_dir, sittings
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -83,13 +83,6 @@ def median(values: list[float]) -> float | None:
     s = sorted(values)
     mid = len(s) // 2
     return s[mid] if len(s) % 2 else (s[mid - 1] + s[mid]) / 2
-
-
-def sittings(out: Path) -> list[dict]:
-    path = out / "sittings.jsonl"
-    if not path.exists():
-        return []
-    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
 
 
 def hours(seconds: float) -> str:

@@ -102,6 +102,14 @@ def metrics(out: Path, name: str) -> list[dict]:
     return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
 
 
+def sittings(out: Path) -> list[dict]:
+    """A campaign folder's sittings (sittings.jsonl): start, end, host and cores of each."""
+    path = out / "sittings.jsonl"
+    if not path.exists():
+        return []
+    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+
+
 def flag_value(flags: list[str], names: tuple[str, ...], default: str) -> str:
     value = default
     for i, word in enumerate(flags[:-1]):

@@ -14,7 +14,7 @@ import json
 import shutil
 from pathlib import Path
 
-from plan import Plan, PlanError, metrics, run_dir
+from plan import Plan, PlanError, metrics, run_dir, sittings
 
 
 def data_fingerprint(folder: Path) -> tuple | None:
@@ -41,20 +41,12 @@ def imported_epochs(out: Path) -> dict[str, int]:
     return epochs
 
 
-def source_machines(src: Path) -> list[dict]:
-    path = src / "sittings.jsonl"
-    if not path.exists():
-        return []
-    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
-
-
 def import_runs(plan: Plan, out: Path, src: Path, only: list[str], say) -> int:
     if not (src / "runs").is_dir():
         raise PlanError(f"{src} holds no runs/ folder: give the other machine's campaign folder")
     if src.resolve() == out.resolve():
         raise PlanError(f"{src} is this campaign's own folder")
-    sittings = source_machines(src)
-    hosts = sorted({f"{s['host']} ({s['cores']} cores)" for s in sittings}) or ["unknown"]
+    hosts = sorted({f"{s['host']} ({s['cores']} cores)" for s in sittings(src)}) or ["unknown"]
     taken = 0
     for run in plan.runs.values():
         if only and not any(Path(run.name).match(p) for p in only):
