@@ -37,14 +37,14 @@ from pathlib import Path
 
 from measure import measure
 from transfer import import_runs, imported_epochs
-from plan import COLUMNS, Plan, PlanError, Run, Table, flag_value, metrics, parse_plan, run_dir, sittings
+from plan import COLUMNS, Plan, PlanError, Run, Table, flag_value, metrics, merged, parse_plan, run_dir, sittings
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
 def run_state(plan: Plan, out: Path, run: Run, elsewhere: int = 0) -> dict:
     """Where `run` stands; its first `elsewhere` epochs were trained on another machine (imported)."""
-    flags = plan.defaults + run.flags
+    flags = merged(plan.defaults, run.flags)
     history = metrics(out, run.name)
     done = (run_dir(out, run.name) / "test.md").exists()
     best = max(history, key=lambda m: (m["val_accuracy"], -m["epoch"]), default=None)
@@ -158,7 +158,7 @@ class Campaign:
 
     def train_command(self, run: Run) -> list[str]:
         directory = run_dir(self.out, run.name)
-        cmd = [str(self.rave), "train", *self.plan.defaults, *run.flags, "-d",
+        cmd = [str(self.rave), "train", *merged(self.plan.defaults, run.flags), "-d",
                str(self.data_dir(run.data)), "-o", str(directory)]
         return cmd + (["--resume"] if (directory / "last.pt").exists() else [])
 

@@ -7,7 +7,7 @@ import shutil
 import socket
 from pathlib import Path
 
-from plan import Plan, Run, flag_value, metrics, replaced, run_dir
+from plan import Plan, Run, flag_value, merged, metrics, replaced, run_dir
 
 
 def full_scale(plan: Plan, run: Run) -> tuple[int, int, int]:
@@ -17,8 +17,8 @@ def full_scale(plan: Plan, run: Run) -> tuple[int, int, int]:
     test = int(flag_value(plan.data[run.data], ("--test",), "2"))
     configs = 7  # the plan's data are all seven configurations
     train = per_config * (10 - val - test) // 10
-    limit = int(flag_value(plan.defaults + run.flags, ("--train-limit",), "0"))
-    epochs = int(flag_value(plan.defaults + run.flags, ("-e", "--epochs"), "200"))
+    limit = int(flag_value(merged(plan.defaults, run.flags), ("--train-limit",), "0"))
+    epochs = int(flag_value(merged(plan.defaults, run.flags), ("-e", "--epochs"), "200"))
     return configs * (min(train, limit) if limit else train), configs * per_config * val // 10, epochs
 
 

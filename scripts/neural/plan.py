@@ -117,6 +117,27 @@ def flag_value(flags: list[str], names: tuple[str, ...], default: str) -> str:
             value = flags[i + 1]
     return value
 
+# rave train's short names, so that a run's `-e 50` overrides the defaults' `--epochs 200`.
+SHORT = {"-b": "--batch-size", "-d": "--data", "-e": "--epochs", "-j": "--threads", "-m": "--model",
+         "-o": "--out", "-s": "--seed"}
+
+
+def flag_pairs(flags: list[str]) -> list[tuple[str, str | None]]:
+    """(flag, value) pairs: a flag followed by a word that is not a flag takes it as its value."""
+    pairs, i = [], 0
+    while i < len(flags):
+        takes = i + 1 < len(flags) and not flags[i + 1].startswith("--") and not flags[i + 1] in SHORT
+        pairs.append((flags[i], flags[i + 1] if takes else None))
+        i += 2 if takes else 1
+    return pairs
+
+
+def merged(defaults: list[str], flags: list[str]) -> list[str]:
+    """The defaults, less every flag the run sets itself (by either name), then the run's flags: rave
+    train takes each option once, so `defaults -e 200` and a run's `-e 50` would be refused."""
+    own = {SHORT.get(f, f) for f, _ in flag_pairs(flags)}
+    kept = [w for f, v in flag_pairs(defaults) if SHORT.get(f, f) not in own for w in (f, v) if w is not None]
+    return kept + flags
 
 
 def replaced(flags: list[str], values: dict[str, str]) -> list[str]:

@@ -27,9 +27,10 @@ import json, sys, pathlib
 out = pathlib.Path(sys.argv[1])
 test = (out / "runs/raven/cnn-2-seed1/test.md").read_text()
 info = [json.loads(l) for l in (out / "runs/raven/cnn-2-seed1/metrics.jsonl").read_text().splitlines()]
-assert 1 <= len(info) <= 2, info
+assert len(info) == 1, info  # the run's -e 1 overrides the defaults' -e 2
 PY
-grep -q "train -b 8 .* -m cnn --train-limit 2 -s 1 -d " "$work/a/campaign.log" || fail "the run's flags after the defaults"
+grep -q "train -b 8 .* -m cnn --train-limit 2 -e 1 -s 1 -d " "$work/a/campaign.log" || fail "the run's flags after the defaults"
+! grep -q "train .* -e 2 .* -e 1 " "$work/a/campaign.log" || fail "a run's flag and the defaults' both given: $(grep 'start raven/cnn-2-seed1' "$work/a/campaign.log")"
 
 # 2. Nothing is left to do: a second run trains nothing.
 [[ $(run "${campaign[@]}" run --plan "$smoke" --out "$work/a" --rave "$rave") == 0 ]] || fail "second run"
