@@ -52,6 +52,7 @@ def run_state(plan: Plan, out: Path, run: Run, elsewhere: int = 0) -> dict:
     patience = int(flag_value(flags, ("--patience",), "0"))
     threads = int(flag_value(flags, ("-j", "--threads"), str(os.cpu_count() or 1)))
     seconds = sum(m["seconds"] for m in history)
+    here = sum(m["seconds"] for m in history[elsewhere:])  # this machine's epochs, after the imported ones
     state = "done" if done else ("running or interrupted" if history else "not started")
     left = epochs - len(history)
     if best and patience:
@@ -66,12 +67,11 @@ def run_state(plan: Plan, out: Path, run: Run, elsewhere: int = 0) -> dict:
         "last_val": history[-1]["val_accuracy"] if history else None,
         "epochs_left_at_most": 0 if done else max(left, 0),
         "seconds": seconds,
-        "seconds_here": sum(m["seconds"] for m in history[elsewhere:]),
-        "seconds_elsewhere": sum(m["seconds"] for m in history[:elsewhere]),
+        "seconds_here": here,
+        "seconds_elsewhere": seconds - here,
         "threads": threads,
         "seconds_per_epoch": seconds / len(history) if history else None,
-        "seconds_per_epoch_here": (sum(m["seconds"] for m in history[elsewhere:]) / (len(history) - elsewhere)
-                                   if len(history) > elsewhere else None),
+        "seconds_per_epoch_here": here / (len(history) - elsewhere) if len(history) > elsewhere else None,
         "train_rate": median([m["train_problems_per_s"] for m in history[1:]] or
                              [m["train_problems_per_s"] for m in history]),
     }

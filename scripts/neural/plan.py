@@ -126,7 +126,7 @@ def flag_pairs(flags: list[str]) -> list[tuple[str, str | None]]:
     """(flag, value) pairs: a flag followed by a word that is not a flag takes it as its value."""
     pairs, i = [], 0
     while i < len(flags):
-        takes = i + 1 < len(flags) and not flags[i + 1].startswith("--") and not flags[i + 1] in SHORT
+        takes = i + 1 < len(flags) and not flags[i + 1].startswith("--") and flags[i + 1] not in SHORT
         pairs.append((flags[i], flags[i + 1] if takes else None))
         i += 2 if takes else 1
     return pairs
