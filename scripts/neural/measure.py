@@ -17,8 +17,9 @@ def full_scale(plan: Plan, run: Run) -> tuple[int, int, int]:
     test = int(flag_value(plan.data[run.data], ("--test",), "2"))
     configs = 7  # the plan's data are all seven configurations
     train = per_config * (10 - val - test) // 10
-    limit = int(flag_value(merged(plan.defaults, run.flags), ("--train-limit",), "0"))
-    epochs = int(flag_value(merged(plan.defaults, run.flags), ("-e", "--epochs"), "200"))
+    flags = merged(plan.defaults, run.flags)
+    limit = int(flag_value(flags, ("--train-limit",), "0"))
+    epochs = int(flag_value(flags, ("-e", "--epochs"), "200"))
     return configs * (min(train, limit) if limit else train), configs * per_config * val // 10, epochs
 
 
