@@ -42,8 +42,9 @@ from plan import COLUMNS, Plan, PlanError, Run, Table, flag_value, metrics, merg
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def run_state(plan: Plan, out: Path, run: Run, elsewhere: int = 0) -> dict:
-    """Where `run` stands; its first `elsewhere` epochs were trained on another machine (imported)."""
+def run_state(plan: Plan, out: Path, run: Run, elsewhere: set[int] = frozenset()) -> dict:
+    """Where `run` stands; its epochs numbered (0-based) in `elsewhere` were trained on another
+    machine (imported)."""
     flags = merged(plan.defaults, run.flags)
     history = metrics(out, run.name)
     done = (run_dir(out, run.name) / "test.md").exists()
@@ -52,7 +53,8 @@ def run_state(plan: Plan, out: Path, run: Run, elsewhere: int = 0) -> dict:
     patience = int(flag_value(flags, ("--patience",), "0"))
     threads = int(flag_value(flags, ("-j", "--threads"), str(os.cpu_count() or 1)))
     seconds = sum(m["seconds"] for m in history)
-    here = sum(m["seconds"] for m in history[elsewhere:])  # this machine's epochs, after the imported ones
+    mine = [m for i, m in enumerate(history) if i not in elsewhere]  # this machine's epochs
+    here = sum(m["seconds"] for m in mine)
     state = "done" if done else ("running or interrupted" if history else "not started")
     left = epochs - len(history)
     if best and patience:
@@ -71,7 +73,7 @@ def run_state(plan: Plan, out: Path, run: Run, elsewhere: int = 0) -> dict:
         "seconds_elsewhere": seconds - here,
         "threads": threads,
         "seconds_per_epoch": seconds / len(history) if history else None,
-        "seconds_per_epoch_here": here / (len(history) - elsewhere) if len(history) > elsewhere else None,
+        "seconds_per_epoch_here": here / len(mine) if mine else None,
         "train_rate": median([m["train_problems_per_s"] for m in history[1:]] or
                              [m["train_problems_per_s"] for m in history]),
     }
@@ -91,7 +93,7 @@ def hours(seconds: float) -> str:
 
 def status_text(plan: Plan, out: Path) -> str:
     elsewhere = imported_epochs(out)
-    states = [run_state(plan, out, r, elsewhere.get(r.name, 0)) for r in plan.runs.values()]
+    states = [run_state(plan, out, r, elsewhere.get(r.name, set())) for r in plan.runs.values()]
     shown = out.resolve().relative_to(ROOT) if out.resolve().is_relative_to(ROOT) else out
     lines = [f"# Campaign status: {plan.path.name} in {shown}", "",
              f"As of {datetime.datetime.now().astimezone().isoformat(timespec='seconds')}.", "",
@@ -119,7 +121,7 @@ def status_text(plan: Plan, out: Path) -> str:
               f"threads, evaluation included): {hours(cpu)}. Campaign wall time over "
               f"{len(sittings(out))} sittings: {hours(wall)} h."]
     if other:
-        lines += [f"Imported from other machines (imports.jsonl): {sum(elsewhere.values())} epochs of "
+        lines += [f"Imported from other machines (imports.jsonl): {sum(map(len, elsewhere.values()))} epochs of "
                   f"{len(elsewhere)} runs, {hours(other)} h of their epoch time, not counted above."]
     lines += [f"CPU-hours still to go for the started runs, at most (every epoch allowed, at their own "
                 f"rate here): {hours(left)}; not started: {len(unknown)} runs"

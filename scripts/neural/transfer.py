@@ -4,8 +4,9 @@ machine, a cluster node) brought into this one, so that `run` here resumes or re
 A run is taken when SRC has more epochs of it than this folder, and only when SRC trained it on the
 same data (the same `rave generate` command and files in both rave.json). Its folder replaces this
 one's, its log is appended to this one's, and OUT/imports.jsonl records what came from where: the
-run, the epochs, SRC's machines (from SRC's sittings.jsonl). `status` then counts those epochs as
-the other machines' time, not this machine's CPU-hours. Stdlib only.
+run, the epochs, the first of them trained there (a run carried there from here and continued keeps
+this machine's first epochs), SRC's machines (from SRC's sittings.jsonl). `status` then counts the
+epochs trained there as the other machines' time, not this machine's CPU-hours. Stdlib only.
 """
 from __future__ import annotations
 
@@ -33,12 +34,17 @@ def imported(out: Path) -> list[dict]:
     return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
 
 
-def imported_epochs(out: Path) -> dict[str, int]:
-    """Per run, how many of its first epochs were trained elsewhere (the latest import counts)."""
-    epochs: dict[str, int] = {}
+def imported_epochs(out: Path) -> dict[str, set[int]]:
+    """Per run, which of its epochs (0-based) were trained elsewhere, over all its imports."""
+    epochs: dict[str, set[int]] = {}
     for record in imported(out):
-        epochs[record["run"]] = record["epochs"]
+        epochs.setdefault(record["run"], set()).update(range(record.get("first", 0), record["epochs"]))
     return epochs
+
+
+def shared_epochs(ours: list[dict], theirs: list[dict]) -> int:
+    """How many first epochs SRC's run has from this folder's (it was carried there and resumed)."""
+    return len(ours) if theirs[:len(ours)] == ours else 0
 
 
 def import_runs(plan: Plan, out: Path, src: Path, only: list[str], say) -> int:
@@ -63,12 +69,15 @@ def import_runs(plan: Plan, out: Path, src: Path, only: list[str], say) -> int:
                             + ("is missing" if other is None else "describes other data than this campaign's")
                             + "; nothing was imported from it")
         copy_run(src, out, run.name)
-        record = {"run": run.name, "epochs": len(theirs), "seconds": sum(m["seconds"] for m in theirs),
+        first = shared_epochs(ours, theirs)
+        record = {"run": run.name, "epochs": len(theirs), "first": first,
+                  "seconds": sum(m["seconds"] for m in theirs[first:]),
                   "done": (run_dir(out, run.name) / "test.md").exists(), "from": str(src),
                   "machines": hosts, "at": datetime.datetime.now().astimezone().isoformat(timespec="seconds")}
         with (out / "imports.jsonl").open("a") as f:
             f.write(json.dumps(record) + "\n")
-        say(f"import: {run.name}: {len(theirs)} epochs from {src} ({', '.join(hosts)})"
+        say(f"import: {run.name}: {len(theirs)} epochs from {src} ({', '.join(hosts)}"
+            + (f"; epochs {first + 1}-{len(theirs)} trained there)" if first else ")")
             + (", finished" if record["done"] else ", to be resumed here"))
         taken += 1
     say(f"import: {taken} runs taken from {src}")

@@ -4,7 +4,8 @@
 # with their seeds' intervals, the paired effect and the paper's rows; a campaign stopped mid-run
 # continues from last.pt; a campaign moved to a folder without its data regenerates the data and
 # resumes there (the checkpoint checks it is the same data); a folder holding other data is refused;
-# runs from another machine's folder are imported and counted apart; publish copies only small files; a bad plan is one error line naming the file and line.
+# runs from another machine's folder are imported and counted apart (a run carried there and
+# continued: only its epochs there); publish copies only small files; a bad plan is one error line naming the file and line.
 # Usage: cli_campaign_test.sh RAVE_BINARY
 set -u
 # shellcheck source=../cli_lib.sh
@@ -76,6 +77,13 @@ grep -q "import: raven/cnn-seed1: here 12 epochs, $work/b $done_epochs: kept" "$
 [[ $(run "${campaign[@]}" status --plan "$work/long.plan" --out "$work/f") == 0 ]] || fail "status after import"
 grep -q "Training CPU-hours so far (epoch seconds x threads, evaluation included): 0.00\." "$work/out" || fail "imported epochs counted as this machine's: $(tail -3 "$work/out")"
 grep -q "Imported from other machines (imports.jsonl): 12 epochs of 1 runs" "$work/out" || fail "import account: $(tail -3 "$work/out")"
+# A run carried from here to another machine and continued there: only the epochs trained there
+# are counted as that machine's.
+mkdir -p "$work/h" && cp -r "$work/b/runs" "$work/b/sittings.jsonl" "$work/h/"
+[[ $(run "${campaign[@]}" import "$work/c" --plan "$work/long.plan" --out "$work/h" --rave "$rave") == 0 ]] || fail "import of a carried run: $(cat "$work/err")"
+grep -q "import: raven/cnn-seed1: 12 epochs from $work/c (.*; epochs $((done_epochs + 1))-12 trained there), finished" "$work/h/campaign.log" || fail "carried import log: $(cat "$work/h/campaign.log")"
+[[ $(run "${campaign[@]}" status --plan "$work/long.plan" --out "$work/h") == 0 ]] || fail "status after a carried import"
+grep -q "Imported from other machines (imports.jsonl): $((12 - done_epochs)) epochs of 1 runs" "$work/out" || fail "carried run's account: $(tail -3 "$work/out")"
 mkdir -p "$work/g/data/raven" && cp "$work/c/data/raven/rave.json" "$work/g/data/raven/"
 [[ $(run "${campaign[@]}" import "$work/d" --plan "$work/long.plan" --out "$work/g" --rave "$rave") == 1 ]] || fail "other data imported"
 grep -q "^campaign: error: import: raven/cnn-seed1: $work/d/data/raven/rave.json describes other data than this campaign's; nothing was imported from it" "$work/err" || fail "other-data message: $(cat "$work/err")"
