@@ -56,9 +56,9 @@ def run_state(plan: Plan, out: Path, run: Run, elsewhere: set[int] = frozenset()
     mine = [m for i, m in enumerate(history) if i not in elsewhere]  # this machine's epochs
     here = sum(m["seconds"] for m in mine)
     state = "done" if done else ("running or interrupted" if history else "not started")
-    left = epochs - len(history)
-    if best and patience:
-        left = min(left, patience - (len(history) - best["epoch"]))
+    most = epochs - len(history)  # every epoch allowed
+    # If no later epoch validates better, early stopping ends the run `patience` epochs after its best.
+    least = min(most, patience - (len(history) - best["epoch"])) if best and patience else most
     return {
         "run": run.name,
         "state": state,
@@ -67,7 +67,8 @@ def run_state(plan: Plan, out: Path, run: Run, elsewhere: set[int] = frozenset()
         "best_epoch": best["epoch"] if best else None,
         "best_val": best["val_accuracy"] if best else None,
         "last_val": history[-1]["val_accuracy"] if history else None,
-        "epochs_left_at_most": 0 if done else max(left, 0),
+        "epochs_left_least": 0 if done else max(least, 0),
+        "epochs_left_most": 0 if done else max(most, 0),
         "seconds": seconds,
         "seconds_here": here,
         "seconds_elsewhere": seconds - here,
@@ -97,7 +98,7 @@ def status_text(plan: Plan, out: Path) -> str:
     shown = out.resolve().relative_to(ROOT) if out.resolve().is_relative_to(ROOT) else out
     lines = [f"# Campaign status: {plan.path.name} in {shown}", "",
              f"As of {datetime.datetime.now().astimezone().isoformat(timespec='seconds')}.", "",
-             "| run | state | epochs | best epoch (val %) | last val % | epochs left (at most) |"
+             "| run | state | epochs | best epoch (val %) | last val % | epochs left (best stays / at most) |"
              " run hours | s/epoch | train problems/s |",
              "|---|---|---:|---:|---:|---:|---:|---:|---:|"]
     for s in states:
@@ -106,12 +107,13 @@ def status_text(plan: Plan, out: Path) -> str:
         per_epoch = "" if s["seconds_per_epoch"] is None else f"{s['seconds_per_epoch']:.0f}"
         rate = "" if s["train_rate"] is None else f"{s['train_rate']:.0f}"
         lines.append(f"| {s['run']} | {s['state']} | {s['epochs']}/{s['max_epochs']} | {best} | "
-                     f"{pct(s['last_val'])} | {s['epochs_left_at_most']} | {hours(s['seconds'])} | "
+                     f"{pct(s['last_val'])} | {s['epochs_left_least']} / {s['epochs_left_most']} | {hours(s['seconds'])} | "
                      f"{per_epoch} | {rate} |")
     done = sum(s["state"] == "done" for s in states)
     cpu = sum(s["seconds_here"] * s["threads"] for s in states)
     other = sum(s["seconds_elsewhere"] for s in states)
-    left = sum((s["seconds_per_epoch_here"] or 0) * s["epochs_left_at_most"] * s["threads"] for s in states)
+    def to_go(key: str) -> float:
+        return sum((s["seconds_per_epoch_here"] or 0) * s[key] * s["threads"] for s in states)
     unknown = [s["run"] for s in states if s["state"] == "not started"]
     # Runs trained only elsewhere so far: their rate on this machine is not known yet.
     unmeasured = [s["run"] for s in states if s["state"] != "done" and s["epochs"] and
@@ -123,8 +125,9 @@ def status_text(plan: Plan, out: Path) -> str:
     if other:
         lines += [f"Imported from other machines (imports.jsonl): {sum(map(len, elsewhere.values()))} epochs of "
                   f"{len(elsewhere)} runs, {hours(other)} h of their epoch time, not counted above."]
-    lines += [f"CPU-hours still to go for the started runs, at most (every epoch allowed, at their own "
-                f"rate here): {hours(left)}; not started: {len(unknown)} runs"
+    lines += [f"CPU-hours still to go for the started runs, at their own rate here: "
+              f"{hours(to_go('epochs_left_least'))} if no run finds a better epoch, at most "
+              f"{hours(to_go('epochs_left_most'))} (every epoch allowed); not started: {len(unknown)} runs"
                 + (f"; not yet trained here (imported, rate here unknown): {len(unmeasured)} runs." if unmeasured
                    else ".")]
     return "\n".join(lines) + "\n"

@@ -56,6 +56,14 @@ grep -q "^epoch $((done_epochs + 1))/12 " "$work/c/logs/raven-cnn-seed1.log" || 
 [[ $(wc -l <"$work/c/sittings.jsonl") == 2 ]] || fail "sittings: $(cat "$work/c/sittings.jsonl")"
 grep -q "Campaign wall time over 2 sittings" "$work/out" || fail "wall time account"
 
+# status: the epochs left if no later epoch validates better (patience after the best), and at most.
+sed -e 's/--patience 0/--patience 3/' "$work/long.plan" >"$work/patient.plan"
+[[ $(run "${campaign[@]}" status --plan "$work/patient.plan" --out "$work/b") == 0 ]] || fail "status of a stopped run"
+best=$("$py" -c 'import json,sys; m=[json.loads(l) for l in open(sys.argv[1])]; print(max(m, key=lambda e: (e["val_accuracy"], -e["epoch"]))["epoch"])' "$work/b/runs/raven/cnn-seed1/metrics.jsonl")
+least=$((3 - (done_epochs - best))); ((least > 12 - done_epochs)) && least=$((12 - done_epochs)); ((least < 0)) && least=0
+grep -q "^| raven/cnn-seed1 | running or interrupted | $done_epochs/12 | $best (.*) | .* | $least / $((12 - done_epochs)) |" "$work/out" || fail "epochs left: best $best, $(grep cnn-seed1 "$work/out")"
+grep -q "CPU-hours still to go for the started runs, at their own rate here: [0-9.]* if no run finds a better epoch, at most [0-9.]* (every epoch allowed)" "$work/out" || fail "hours to go: $(tail -1 "$work/out")"
+
 # 4. A folder holding other data (another seed) under the plan's name is refused, nothing trained.
 mkdir -p "$work/d" && cp -r "$work/b/runs" "$work/d/"
 "$rave" generate -n 10 --answers raven --seed 99 --compress -o "$work/d/data/raven" >/dev/null 2>&1
