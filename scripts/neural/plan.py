@@ -95,19 +95,20 @@ def run_dir(out: Path, name: str) -> Path:
     return out / "runs" / name
 
 
-def metrics(out: Path, name: str) -> list[dict]:
-    path = run_dir(out, name) / "metrics.jsonl"
+def read_jsonl(path: Path) -> list[dict]:
+    """A JSON Lines file's records (metrics, sittings, imports); none when it does not exist."""
     if not path.exists():
         return []
     return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+
+
+def metrics(out: Path, name: str) -> list[dict]:
+    return read_jsonl(run_dir(out, name) / "metrics.jsonl")
 
 
 def sittings(out: Path) -> list[dict]:
     """A campaign folder's sittings (sittings.jsonl): start, end, host and cores of each."""
-    path = out / "sittings.jsonl"
-    if not path.exists():
-        return []
-    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+    return read_jsonl(out / "sittings.jsonl")
 
 
 def flag_value(flags: list[str], names: tuple[str, ...], default: str) -> str:

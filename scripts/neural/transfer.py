@@ -15,7 +15,7 @@ import json
 import shutil
 from pathlib import Path
 
-from plan import Plan, PlanError, metrics, run_dir, sittings
+from plan import Plan, PlanError, metrics, read_jsonl, run_dir, sittings
 
 
 def data_fingerprint(folder: Path) -> tuple | None:
@@ -28,10 +28,7 @@ def data_fingerprint(folder: Path) -> tuple | None:
 
 
 def imported(out: Path) -> list[dict]:
-    path = out / "imports.jsonl"
-    if not path.exists():
-        return []
-    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+    return read_jsonl(out / "imports.jsonl")
 
 
 def imported_epochs(out: Path) -> dict[str, set[int]]:
