@@ -99,7 +99,15 @@ def read_jsonl(path: Path) -> list[dict]:
     """A JSON Lines file's records (metrics, sittings, imports); none when it does not exist."""
     if not path.exists():
         return []
-    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+    records = []
+    for number, line in enumerate(path.read_text().splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            records.append(json.loads(line))
+        except json.JSONDecodeError as e:
+            raise PlanError(f"{path}:{number}: not a JSON record ({e.msg} at column {e.colno})") from None
+    return records
 
 
 def metrics(out: Path, name: str) -> list[dict]:

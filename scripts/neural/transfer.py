@@ -23,7 +23,10 @@ def data_fingerprint(folder: Path) -> tuple | None:
     manifest = folder / "rave.json"
     if not manifest.exists():
         return None
-    m = json.loads(manifest.read_text())
+    try:
+        m = json.loads(manifest.read_text())
+    except json.JSONDecodeError as e:
+        raise PlanError(f"{manifest}:{e.lineno}: not JSON ({e.msg} at column {e.colno})") from None
     return json.dumps(m.get("command")), json.dumps(m.get("files"))
 
 

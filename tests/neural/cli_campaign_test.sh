@@ -5,7 +5,7 @@
 # continues from last.pt; a campaign moved to a folder without its data regenerates the data and
 # resumes there (the checkpoint checks it is the same data); a folder holding other data is refused;
 # runs from another machine's folder are imported and counted apart (a run carried there and
-# continued: only its epochs there); publish copies only small files; a bad plan is one error line naming the file and line.
+# continued: only its epochs there), a damaged imports.jsonl or rave.json refused in one line; publish copies only small files; a bad plan is one error line naming the file and line.
 # Usage: cli_campaign_test.sh RAVE_BINARY
 set -u
 # shellcheck source=../cli_lib.sh
@@ -92,6 +92,15 @@ mkdir -p "$work/h" && cp -r "$work/b/runs" "$work/b/sittings.jsonl" "$work/h/"
 grep -q "import: raven/cnn-seed1: 12 epochs from $work/c (.*; epochs $((done_epochs + 1))-12 trained there), finished" "$work/h/campaign.log" || fail "carried import log: $(cat "$work/h/campaign.log")"
 [[ $(run "${campaign[@]}" status --plan "$work/long.plan" --out "$work/h") == 0 ]] || fail "status after a carried import"
 grep -q "Imported from other machines (imports.jsonl): $((12 - done_epochs)) epochs of 1 runs" "$work/out" || fail "carried run's account: $(tail -3 "$work/out")"
+# A damaged imports.jsonl or rave.json: one line naming the file and the line, nothing imported.
+mkdir -p "$work/k" && cp -r "$work/h/runs" "$work/h/imports.jsonl" "$work/k/" && echo '{"run": "raven/cnn' >>"$work/k/imports.jsonl"
+[[ $(run "${campaign[@]}" status --plan "$work/long.plan" --out "$work/k") == 1 ]] || fail "a damaged imports.jsonl accepted"
+[[ $(wc -l <"$work/err") == 1 ]] && grep -q "^campaign: error: $work/k/imports.jsonl:2: not a JSON record (" "$work/err" || fail "imports.jsonl message: $(cat "$work/err")"
+mkdir -p "$work/m/data/raven" && cp -r "$work/c/runs" "$work/m/" && head -c 100 "$work/c/data/raven/rave.json" >"$work/m/data/raven/rave.json"
+rm -rf "$work/n" && mkdir -p "$work/n"
+[[ $(run "${campaign[@]}" import "$work/m" --plan "$work/long.plan" --out "$work/n" --rave "$rave") == 1 ]] || fail "a damaged rave.json accepted"
+[[ $(wc -l <"$work/err") == 1 ]] && grep -q "^campaign: error: $work/m/data/raven/rave.json:[0-9]*: not JSON (" "$work/err" || fail "rave.json message: $(cat "$work/err")"
+[[ ! -e "$work/n/runs/raven/cnn-seed1" ]] || fail "a run imported from a folder with a damaged rave.json"
 mkdir -p "$work/g/data/raven" && cp "$work/c/data/raven/rave.json" "$work/g/data/raven/"
 [[ $(run "${campaign[@]}" import "$work/d" --plan "$work/long.plan" --out "$work/g" --rave "$rave") == 1 ]] || fail "other data imported"
 grep -q "^campaign: error: import: raven/cnn-seed1: $work/d/data/raven/rave.json describes other data than this campaign's; nothing was imported from it" "$work/err" || fail "other-data message: $(cat "$work/err")"
