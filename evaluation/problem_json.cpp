@@ -240,16 +240,16 @@ void read_variant(const Reader& r, const Json& j, engine::Problem& p) {
 
 }  // namespace
 
-void write_problem_fields(JsonWriter& w, const engine::Problem& problem, bool with_modifications) {
+void write_problem_fields(JsonWriter& w, const engine::Problem& problem, bool with_answer_hints) {
   if (!problem.variant.is_original()) write_variant(w.key("variant"), problem);
   write_components(w.key("components"), problem.config);
-  write_rules(w.key("rules"), problem.rules);
+  if (with_answer_hints) write_rules(w.key("rules"), problem.rules);
   w.key("context").begin_array();
   for (const auto& p : problem.context) write_panel(w, problem, p);
   w.end_array().key("candidates").begin_array();
   for (const auto& p : problem.candidates) write_panel(w, problem, p);
   w.end_array();
-  if (with_modifications && problem.modified) write_modified(w.key("modified"), *problem.modified);
+  if (with_answer_hints && problem.modified) write_modified(w.key("modified"), *problem.modified);
 }
 
 engine::Problem problem_from_fields(const Json& in, const JsonPlace& place) {
@@ -264,7 +264,7 @@ engine::Problem problem_from_fields(const Json& in, const JsonPlace& place) {
   p.context.resize(static_cast<std::size_t>(p.variant.context_panels()));
   read_panels(r, in, "context", config, p.context);
   read_panels(r, in, "candidates", config, p.candidates);
-  p.rules = read_rules(r, r.field(in, "rules", ""), config.components.size());
+  if (in.contains("rules")) p.rules = read_rules(r, in.at("rules"), config.components.size());
   if (in.contains("modified"))
     p.modified = read_modified(r, in.at("modified"), static_cast<int>(config.components.size()));
   if (in.contains("answer") && !in.at("answer").is_null())

@@ -5,7 +5,7 @@
 //
 //   JsonWriter w(line);
 //   w.begin_object();
-//   write_problem_fields(w, problem, /*with_modifications=*/true);
+//   write_problem_fields(w, problem, /*with_answer_hints=*/true);
 //   w.end_object();
 //   engine::Problem p = problem_from_fields(nlohmann::json::parse(line), {"a.jsonl", 3});
 #include <nlohmann/json.hpp>
@@ -23,12 +23,15 @@ struct JsonPlace {
   std::size_t line = 0;
 };
 
-/// Writes the members "variant" (a variant's problems only), "components", "rules", "context",
-/// "candidates" and, when asked and present, "modified" into the object `w` is writing; entities
-/// carry their "confounders".
-void write_problem_fields(JsonWriter& w, const engine::Problem& problem, bool with_modifications);
-/// Reads those fields (and "configuration", and "answer" into the target when it is an integer);
-/// InputError naming the place and the field on anything missing or out of range.
+/// Writes the members "variant" (a variant's problems only), "components", "rules" (when asked),
+/// "context", "candidates" and, when asked and present, I-RAVEN's "modified" into the object `w`
+/// is writing; entities carry their "confounders". The rules and the modifications are the
+/// answer's hints (the rules compute the missing panel, the modifications mark it): an export
+/// without its answer leaves both out.
+void write_problem_fields(JsonWriter& w, const engine::Problem& problem, bool with_answer_hints);
+/// Reads those fields (and "configuration", and "answer" into the target when it is an integer;
+/// no "rules": unknown rules); InputError naming the place and the field on anything missing or
+/// out of range.
 engine::Problem problem_from_fields(const nlohmann::json& in, const JsonPlace& place);
 
 }  // namespace rave::evaluation::internal

@@ -81,7 +81,10 @@ TEST(Export, NoAnswerAndDropAmbiguous) {
     const Json j = Json::parse(line);
     EXPECT_FALSE(j.contains("answer"));
     EXPECT_FALSE(j.contains("modified"));  // I-RAVEN's modifications would reveal it
+    EXPECT_FALSE(j.contains("rules"));     // ... and the rules compute it
     EXPECT_EQ(j["verdict"], "unique");
+    // The line still reads back as a problem, its rules unknown.
+    EXPECT_TRUE(parse_json_export_line(line, "no-answer.jsonl", 1).problem.rules.empty());
   }
 }
 
