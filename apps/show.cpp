@@ -23,6 +23,7 @@ struct ShowArgs {
   std::string output;
   std::string vlm;
   bool no_answer = false, panels = false, with_answer = false;
+  std::optional<std::string> shuffle_seed;
   int threads = 1;
 };
 
@@ -55,8 +56,8 @@ int run_sheet(const ShowArgs& args) {
   if (args.output.empty()) throw UsageError("rave show needs -o SHEET.png (or --vlm FOLDER)");
   if (output.extension() != ".png")
     throw UsageError("-o " + args.output + ": rave show writes PNG; name the output .png");
-  if (args.panels || args.with_answer)
-    throw UsageError("--panels and --with-answer go with --vlm FOLDER");
+  if (args.panels || args.with_answer || args.shuffle_seed)
+    throw UsageError("--panels, --with-answer and --answers-shuffled go with --vlm FOLDER");
   std::string png;
   if (input.extension() == ".npz")
     png = sheet_from_npz(args);
@@ -73,8 +74,12 @@ int run_sheet(const ShowArgs& args) {
 
 int run_vlm(const ShowArgs& args) {
   if (!args.output.empty()) throw UsageError("-o and --vlm: choose one");
-  const evaluation::VlmCounts n = evaluation::export_vlm(
-      args.input, args.vlm, {.panels = args.panels, .with_answer = args.with_answer}, args.threads);
+  evaluation::VlmOptions options{.panels = args.panels, .with_answer = args.with_answer};
+  if (args.shuffle_seed)
+    options.shuffle_seed =
+        parse_whole_number(*args.shuffle_seed, "--answers-shuffled", 0, UINT64_MAX);
+  const evaluation::VlmCounts n =
+      evaluation::export_vlm(args.input, args.vlm, options, args.threads);
   std::printf("wrote %zu problems (%zu images, %s) to %s\n", n.problems, n.images,
               args.with_answer ? "answers in the JSON lines" : "answer-free",
               shown(std::filesystem::path(args.vlm) / evaluation::kVlmIndex).c_str());
@@ -104,6 +109,9 @@ Runner add_show(CLI::App& app) {
                 "--vlm: also each context and candidate panel as its own PNG");
   cmd->add_flag("--with-answer", args->with_answer,
                 "--vlm: name the answer in vlm.jsonl (never drawn)");
+  cmd->add_option("--answers-shuffled", args->shuffle_seed,
+                  "--vlm: show the candidates in a per-problem order drawn from this seed (as "
+                  "rave export's); rave score maps the answers back");
   cmd->add_option("-j,--jobs", args->threads, "--vlm: worker threads (the output is the same)")
       ->capture_default_str()
       ->check(jobs_range());

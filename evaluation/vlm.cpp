@@ -11,6 +11,7 @@
 #include "engine/render/render.hpp"
 #include "engine/render/sheet.hpp"
 #include "evaluation/internal/json_writer.hpp"
+#include "evaluation/shuffle.hpp"
 
 namespace rave::evaluation {
 namespace {
@@ -50,6 +51,8 @@ void write_line(VlmEntry& entry, const VlmSource& source, const engine::Problem&
   w.begin_object().key("id").value(source.id);
   w.key("configuration").value(engine::configuration(problem.config).folder);
   w.key("split").value(source.split).key("grid").value(problem.grid());
+  if (options.shuffle_seed)
+    w.key("answers_shuffled").value(static_cast<std::size_t>(*options.shuffle_seed));
   w.key("sheet")
       .value(entry.files.front().path)
       .key("sheet_prompt")
@@ -96,9 +99,14 @@ void check_drawable(const engine::Problem& problem, const std::string& file) {
                        ", and rave draws no lossy picture of more (docs/rendering.md)");
 }
 
-VlmEntry vlm_entry(const VlmSource& source, const engine::Problem& problem,
+VlmEntry vlm_entry(const VlmSource& source, const engine::Problem& original,
                    const VlmOptions& options) {
-  check_drawable(problem, source.file.empty() ? source.id : source.file);
+  check_drawable(original, source.file.empty() ? source.id : source.file);
+  std::optional<engine::Problem> reordered;
+  if (options.shuffle_seed)
+    reordered = shuffled(original, candidate_order(*options.shuffle_seed, source.id,
+                                                   static_cast<int>(original.candidates.size())));
+  const engine::Problem& problem = reordered ? *reordered : original;
   thread_local std::vector<engine::Image> images;  // 400 KB and more: reused, not reallocated
   engine::render_problem(problem, images);
   VlmEntry entry;

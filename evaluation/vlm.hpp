@@ -10,7 +10,9 @@
 //   VlmCounts n = export_vlm("data/raven", "bench", o, /*threads=*/2);   // bench/vlm.jsonl, ...
 //   VlmEntry e = vlm_entry({.id = "RAVEN_0_train", .split = "train"}, problem, o);   // in memory
 #include <cstddef>
+#include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -26,6 +28,9 @@ inline constexpr std::string_view kVlmIndex = "vlm.jsonl";
 struct VlmOptions {
   bool panels = false;       ///< each context and candidate panel as its own PNG, and its prompt
   bool with_answer = false;  ///< "answer" (the label) and "target" (the index) in the JSON line
+  /// Show the candidates in candidate_order(seed, id) (shuffle.hpp), as `rave export
+  /// --answers-shuffled` does; the line records "answers_shuffled" and its answer is in that order.
+  std::optional<std::uint64_t> shuffle_seed = {};
 };
 
 /// Where a problem comes from: its id (the path below the set without extension) and split.
