@@ -11,6 +11,8 @@
 #include "cli/cli_util.hpp"
 #include "common/atomic_file.hpp"
 #include "common/error.hpp"
+#include "evaluation/breakdown.hpp"
+#include "evaluation/paired.hpp"
 #include "evaluation/report.hpp"
 #include "evaluation/report_chart.hpp"
 #include "evaluation/score_subset.hpp"
@@ -21,9 +23,10 @@ namespace {
 struct ScoreArgs {
   std::vector<std::string> predictions;
   std::string data, protocol = "multiple-choice", csv, chart, title, subset;
-  std::string ties = "split", logprob_score = "mean", text_answer = "index", answer_queue;
+  std::string ties = "split", logprob_score = "mean", text_answer = "auto", answer_queue;
   std::optional<std::string> shuffle_seed;
-  bool seeds = false, json = false, no_references = false, no_intervals = false;
+  bool seeds = false, json = false, no_references = false, no_intervals = false, paired = false,
+       by_rule = false;
   int threads = 1;
 };
 
@@ -56,27 +59,32 @@ evaluation::ScoreOptions score_options(const ScoreArgs& a) {
   if (!ties) throw UsageError("--ties must be split or any, not '" + a.ties + "'");
   if (a.logprob_score != "mean" && a.logprob_score != "sum")
     throw UsageError("--logprob-score must be mean or sum, not '" + a.logprob_score + "'");
-  if (a.text_answer != "index" && a.text_answer != "values")
-    throw UsageError("--text-answer must be index or values, not '" + a.text_answer + "'");
+  const auto text_answer = evaluation::parse_text_answer(a.text_answer);
+  if (!text_answer && a.text_answer != "auto")
+    throw UsageError("--text-answer must be auto, label, letter, index or values, not '" +
+                     a.text_answer + "'");
   evaluation::ScoreOptions o{.protocol = *protocol};
   if (a.shuffle_seed)
     o.shuffle_seed = parse_whole_number(*a.shuffle_seed, "--answers-shuffled", 0, UINT64_MAX);
   o.ties = *ties;
   o.logprob_score =
       a.logprob_score == "sum" ? evaluation::LogprobScore::kSum : evaluation::LogprobScore::kMean;
-  o.text_answer =
-      a.text_answer == "values" ? evaluation::TextAnswer::kValues : evaluation::TextAnswer::kIndex;
+  o.text_answer = text_answer;
   o.answer_queue = a.answer_queue;
   if (a.subset == "answered") o.selection = evaluation::Selection::kAnswered;
   if (!a.subset.empty() && a.subset != "answered") o.selection = evaluation::Selection::kSubset;
   return o;
 }
 
-// Whether any line answers in a form that needs the candidates' values.
-bool needs_values(const std::vector<evaluation::LabeledFile>& files) {
+// Whether any line answers in a form that needs the candidates' values (IBM's: "attributes", and
+// "text" unless it is read as a label or a letter).
+bool needs_values(const std::vector<evaluation::LabeledFile>& files,
+                  std::optional<evaluation::TextAnswer> text) {
+  const bool labels =
+      text == evaluation::TextAnswer::kLabel || text == evaluation::TextAnswer::kLetter;
   for (const auto& f : files)
     for (const auto& p : f.file.predictions)
-      if (!p.texts.empty() || !p.attributes.empty()) return true;
+      if ((!p.texts.empty() && !labels) || !p.attributes.empty()) return true;
   return false;
 }
 
@@ -95,13 +103,17 @@ void print_selection(const evaluation::Report& report, const std::string& subset
 
 int run_score(const ScoreArgs& a) {
   evaluation::ScoreOptions options = score_options(a);
+  if (a.paired && (a.predictions.size() != 2 || a.seeds))
+    throw UsageError("--paired compares two predictions files (without --seeds), not " +
+                     std::to_string(a.predictions.size()));
   std::vector<evaluation::LabeledFile> files;
   for (const auto& word : a.predictions) {
     auto [label, path] = split_label(word);
     evaluation::PredictionFile f = evaluation::read_predictions(path);
     files.push_back({evaluation::file_label(label, f), std::move(f)});
   }
-  const auto key = evaluation::AnswerKey::load(a.data, a.threads, {.values = needs_values(files)});
+  const auto key = evaluation::AnswerKey::load(
+      a.data, a.threads, {.values = needs_values(files, options.text_answer)});
   if (options.selection == evaluation::Selection::kSubset) {
     const evaluation::Subset s = evaluation::read_subset(a.subset, key);
     options.subset = s.member;
@@ -115,8 +127,17 @@ int run_score(const ScoreArgs& a) {
   report.intervals = !a.no_intervals;
   if (options.selection == evaluation::Selection::kSubset) report.selection = "subset " + a.subset;
   warn_about(report);
+  std::optional<evaluation::PairedComparison> paired;
+  if (a.paired) paired = evaluation::compare_paired(report.rows[0], report.rows[1]);
   if (a.json) {
-    std::fputs(evaluation::report_json(report).c_str(), stdout);
+    std::string json = evaluation::report_json(report);
+    // More members of the object, before its closing brace.
+    if (paired)
+      json.insert(json.rfind('}'), ",\n  \"paired\": " + evaluation::paired_json(*paired) + "\n");
+    if (a.by_rule)
+      json.insert(json.rfind('}'),
+                  ",\n  \"by_rule\": " + evaluation::rule_json(key, report) + "\n");
+    std::fputs(json.c_str(), stdout);
   } else {
     std::printf("accuracy (%%) on %s, %s protocol%s:\n%s", report.data.c_str(),
                 report.protocol.c_str(),
@@ -125,6 +146,10 @@ int run_score(const ScoreArgs& a) {
                                  "0..100]",
                 evaluation::report_table(report).c_str());
     print_selection(report, a.subset);
+    if (paired) std::fputs(evaluation::paired_text(*paired).c_str(), stdout);
+    if (a.by_rule)
+      std::printf("\naccuracy (%%) by rule (a problem counts under every rule it has):\n%s",
+                  evaluation::rule_table(key, report).c_str());
   }
   if (!a.csv.empty()) write_file_atomic(a.csv, evaluation::report_csv(report));
   if (!a.chart.empty())
@@ -166,8 +191,10 @@ Runner add_score(CLI::App& app) {
                   "or the sum of its token log-probabilities")
       ->capture_default_str();
   cmd->add_option("--text-answer", a->text_answer,
-                  "\"text\" lines: index (the first number names the candidate, IBM Solver_disc) "
-                  "or values (the first numbers are the panel, IBM Solver_pred)")
+                  "\"text\" lines (a model's reply): label (names a candidate 1..8, as rave's "
+                  "image prompts ask), letter (A..H, the harness forms), index (IBM Solver_disc: "
+                  "the first number, 0-based) or values (IBM Solver_pred: the panel's numbers); "
+                  "auto: index for a key exported in a text style, else label")
       ->capture_default_str();
   cmd->add_option("--answer-queue", a->answer_queue,
                   "\"text\" lines are read after the first occurrence of this text (IBM's "
@@ -180,6 +207,12 @@ Runner add_score(CLI::App& app) {
                 "are seeds of one row");
   cmd->add_option("--answers-shuffled", a->shuffle_seed,
                   "The answers refer to rave export --answers-shuffled SEED");
+  cmd->add_flag("--paired", a->paired,
+                "Compare the two files on the problems both answer: the difference with a "
+                "paired bootstrap 95% interval and McNemar's exact test");
+  cmd->add_flag(
+      "--by-rule", a->by_rule,
+      "Also a table of accuracy per rule (\"Type Progression\", ...) for each file's row");
   cmd->add_flag("--json", a->json, "Print one JSON object instead of the table");
   cmd->add_option("--csv", a->csv, "Write the table as CSV (means, sd, interval ends)");
   cmd->add_option("--chart", a->chart, "Write a PNG bar chart with 95% interval bars");

@@ -86,7 +86,8 @@ Item item_of(std::string id, std::string split, const engine::Problem& p,
               .candidates = static_cast<int>(p.candidates.size()),
               .verdict = s.verdict,
               .solver_answer = s.answer.value_or(-1),  // a `none` verdict has no answer
-              .blind_answer = engine::context_blind_choice(p.candidates)};
+              .blind_answer = engine::context_blind_choice(p.candidates),
+              .rules = rule_labels(p)};
 }
 
 void read_item(const IdMaker& id_of, const fs::path& file, solver::HeuristicSolver& solver,
@@ -125,6 +126,20 @@ void for_each_ibm_item(const fs::path& file, int threads,
 }
 
 }  // namespace
+
+std::vector<std::string> rule_labels(const engine::Problem& problem) {
+  std::vector<std::string> out;
+  for (const engine::RuleGroup& g : problem.rules)
+    for (const engine::Rule& r : g.rules) {
+      std::string label(engine::rule_attr_text(r.attr));
+      label += ' ';
+      label += engine::rule_name_text(r.name);
+      out.push_back(std::move(label));
+    }
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
 
 std::string item_id(const fs::path& root, const fs::path& file) { return IdMaker(root)(file); }
 

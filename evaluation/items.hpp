@@ -34,7 +34,13 @@ struct Item {
       solver::Verdict::kNone;  ///< the solver's, rules inferred (heuristic backend)
   int solver_answer = 0;       ///< the solver's choice, -1 when it has none (verdict none)
   int blind_answer = 0;        ///< the context-blind choice
+  /// The problem's rules as "Attribute Rule" ("Type Progression", "Number/Position Constant"),
+  /// each once over its components, sorted; empty when unknown (rule_labels).
+  std::vector<std::string> rules = {};
 };
+
+/// The rules of a problem as Item::rules holds them.
+std::vector<std::string> rule_labels(const engine::Problem& problem);
 
 /// The id of `file` in a set rooted at `root` (a folder, or the file itself: then its stem).
 std::string item_id(const std::filesystem::path& root, const std::filesystem::path& file);

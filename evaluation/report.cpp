@@ -88,7 +88,9 @@ Ordered row_json(const ReportRow& r) {
           {"missing", r.missing},
           {"unknown", r.unknown},
           {"evaluated", r.evaluated},
-          {"skipped", r.skipped}};
+          {"skipped", r.skipped},
+          {"replies", r.texts},
+          {"unreadable", r.unreadable}};
 }
 
 }  // namespace
@@ -114,6 +116,8 @@ ReportRow file_row(const FileScore& score, std::string note) {
   r.unique = tally_summary(score.unique);
   r.evaluated = score.total.items();
   r.skipped = score.skipped;
+  r.texts = score.texts, r.unreadable = score.unreadable;
+  r.credits = score.credits;
   r.seconds = score.seconds;
   return r;
 }
@@ -134,6 +138,7 @@ ReportRow seeds_row(std::string label, const std::vector<FileScore>& scores) {
     unique.push_back(s.unique.accuracy());
     r.scored += s.total.scored, r.missing += s.total.missing, r.unknown += s.unknown;
     r.skipped += s.skipped;
+    r.texts += s.texts, r.unreadable += s.unreadable;
     r.unknown_ids.insert(r.unknown_ids.end(), s.unknown_ids.begin(), s.unknown_ids.end());
     for (std::size_t c = 0; c < r.seconds.size(); ++c)
       r.seconds[c].insert(r.seconds[c].end(), s.seconds[c].begin(), s.seconds[c].end());
@@ -190,6 +195,7 @@ Report build_report(const AnswerKey& key, const std::vector<LabeledFile>& files,
                      : options.selection == Selection::kAnswered ? "answered"
                                                                  : "subset";
   report.references = references;
+  report.text_answer = options.text_answer.value_or(key.text_answer());
   return report;
 }
 
@@ -224,6 +230,21 @@ std::string times_line(const ReportRow& r) {
          " answers): " + seconds_text(median_of(all)) + "; " + parts + "\n";
 }
 
+// "replies of GPT: 700 read as labels 1..8 (--text-answer label), 3 named no candidate (counted
+// wrong)", or "" when the row has no replies.
+std::string replies_line(const ReportRow& r, TextAnswer mode) {
+  if (r.texts == 0) return "";
+  static constexpr const char* kForms[] = {"candidate indices 0..7 (IBM's first number)",
+                                           "panel values (IBM's find_best_match)", "labels 1..8",
+                                           "letters A..H"};
+  return "replies of " + r.label + ": " + std::to_string(r.texts) + " read as " +
+         kForms[static_cast<int>(mode)] + " (--text-answer " + std::string(text_answer_name(mode)) +
+         "), " + std::to_string(r.unreadable) +
+         (mode == TextAnswer::kLabel || mode == TextAnswer::kLetter
+              ? " named no candidate (counted wrong)\n"
+              : " held no number in the form (read as candidate 0, IBM's rule)\n");
+}
+
 }  // namespace
 
 std::string report_table(const Report& report) {
@@ -244,7 +265,7 @@ std::string report_table(const Report& report) {
     append_cell(out, r.note);
     out += '\n';
   }
-  for (const auto& r : report.rows) out += times_line(r);
+  for (const auto& r : report.rows) out += times_line(r) + replies_line(r, report.text_answer);
   return out;
 }
 
@@ -293,6 +314,7 @@ std::string report_json(const Report& report) {
               {"scored", first.scored},
               {"missing", first.missing},
               {"unknown", first.unknown},
+              {"unreadable", first.unreadable},
               {"outside", report.outside},
               {"evaluated", first.evaluated},
               {"set_items", report.set_items},

@@ -26,8 +26,11 @@ struct ReportRow {
   std::vector<Summary> columns = {};  ///< Avg, then one per configuration (paper order), in percent
   Summary unique = {};                ///< accuracy on the provably unique items, in percent
   int scored = 0, missing = 0, unknown = 0;  ///< summed over the row's files
-  int evaluated = 0;  ///< problems a file of the row is scored on (scored + missing of one file)
-  int skipped = 0;    ///< lines outside the selection, summed over the row's files
+  int evaluated = 0;   ///< problems a file of the row is scored on (scored + missing of one file)
+  int skipped = 0;     ///< lines outside the selection, summed over the row's files
+  int texts = 0;       ///< answers given as a reply ("text"), summed over the row's files
+  int unreadable = 0;  ///< of those, replies that named no candidate in the form asked (wrong)
+  std::vector<double> credits = {};  ///< a one-file row's FileScore::credits (empty over seeds)
   std::vector<std::string> unknown_ids = {};  ///< the first few unknown ids of its files
   /// The row's answer times (its files' "seconds"), per configuration (paper order); empty when
   /// no answer gave one.
@@ -39,11 +42,12 @@ struct Report {
   std::string protocol = {};  ///< protocol_name()
   std::string data = {};      ///< the set's folder
   std::vector<ReportRow> rows = {};
-  int outside = 0;             ///< items of the set no file's selection holds
-  int set_items = 0;           ///< items of the set with a known answer
-  std::string selection = {};  ///< "groups", "answered" or "subset FILE"
-  bool intervals = true;       ///< table cells carry the 95% interval
-  bool references = true;      ///< the key knew the reference players' answers
+  int outside = 0;                              ///< items of the set no file's selection holds
+  int set_items = 0;                            ///< items of the set with a known answer
+  std::string selection = {};                   ///< "groups", "answered" or "subset FILE"
+  bool intervals = true;                        ///< table cells carry the 95% interval
+  bool references = true;                       ///< the key knew the reference players' answers
+  TextAnswer text_answer = TextAnswer::kLabel;  ///< how the rows' "text" replies were read
 };
 
 /// A predictions file and the label of the row it belongs to.
@@ -70,7 +74,8 @@ ReportRow seeds_row(std::string label, const std::vector<FileScore>& scores);
 
 /// Markdown: one line per row; cells are "mean [low, high]" (the 95% interval: Wilson for one
 /// run, t over seeds clipped to [0, 100]), or "mean" without intervals. Rows whose answers carry
-/// times get a line after the table: the median seconds per problem, overall and per configuration.
+/// times get a line after the table: the median seconds per problem, overall and per configuration;
+/// rows answered by replies ("text") a line with how they were read and how many named nothing.
 std::string report_table(const Report& report);
 /// CSV: per column the mean, sd, and interval ends (empty where undefined).
 std::string report_csv(const Report& report);

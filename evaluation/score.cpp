@@ -79,19 +79,31 @@ std::vector<double> line_scores(const Prediction& p, int n, const ScoreOptions& 
   return logprob_scores(p, o.logprob_score, n, file);
 }
 
-// The candidate a "text" or "attributes" line names, by IBM's protocol, or nullopt for neither.
-std::optional<int> parsed_choice(const AnswerKey& key, std::size_t i, const Prediction& p,
-                                 const ScoreOptions& o, const std::string& file) {
-  if (p.texts.empty() && p.attributes.empty()) return std::nullopt;
+// The candidate a "text" or "attributes" line names (nullopt: a reply naming none, counted in
+// `s`), or nullopt for neither.
+struct Parsed {
+  bool given = false;            // the line answers by "text" or "attributes"
+  std::optional<int> candidate;  // nullopt when given: an unreadable reply, wrong
+};
+
+Parsed parsed_choice(const AnswerKey& key, std::size_t i, const Prediction& p,
+                     const ScoreOptions& o, const std::string& file, FileScore& s) {
+  if (p.texts.empty() && p.attributes.empty()) return {};
   const CandidateValues* values = key.values(i);
-  RAVE_CHECK(values != nullptr, "the key holds candidate values for text and attribute answers");
-  if (!p.texts.empty()) return text_candidate(p.texts, *values, o.text_answer, o.answer_queue);
-  return attribute_candidate(p.attributes, *values, file, p.line);
+  if (!p.texts.empty()) {
+    const TextChoice c = text_choice(p.texts, values, key.items()[i].candidates,
+                                     o.text_answer.value_or(key.text_answer()), o.answer_queue);
+    ++s.texts;
+    if (!c.read) ++s.unreadable;
+    return {true, c.candidate};
+  }
+  RAVE_CHECK(values != nullptr, "the key holds candidate values for attribute answers");
+  return {true, attribute_candidate(p.attributes, *values, file, p.line)};
 }
 
 // The credit one prediction earns on its item (0 or 1; a share of 1 for tied top scores).
 double credit(const AnswerKey& key, std::size_t i, const Prediction& p, const ScoreOptions& o,
-              const std::string& file) {
+              const std::string& file, FileScore& s) {
   const Item& item = key.items()[i];
   const int n = item.candidates;
   // A line that names no order is in the key's (an export key's shown order, a folder's own).
@@ -101,7 +113,11 @@ double credit(const AnswerKey& key, std::size_t i, const Prediction& p, const Sc
   const auto in_key = [&](int shown) { return to_key[static_cast<std::size_t>(shown)]; };
   const bool multiple_choice = o.protocol == Protocol::kMultipleChoice;
   std::optional<int> choice = multiple_choice ? p.answer : std::nullopt;
-  if (!choice && multiple_choice) choice = parsed_choice(key, i, p, o, file);
+  if (!choice && multiple_choice) {
+    const Parsed parsed = parsed_choice(key, i, p, o, file, s);
+    if (parsed.given && !parsed.candidate) return 0.0;
+    choice = parsed.candidate;
+  }
   if (choice) {
     if (*choice >= n)
       throw InputError(
@@ -121,6 +137,7 @@ void count_missing(const AnswerKey& key, const std::vector<std::uint8_t>& answer
   for (std::size_t i = 0; i < key.items().size(); ++i) {
     const Item& item = key.items()[i];
     if (!s.evaluated[i] || answered[i] || !item.answer) continue;
+    s.credits[i] = 0;
     ++s.per_config[static_cast<std::size_t>(engine::config_index(item.config))].missing;
     ++s.total.missing;
     if (item.verdict == solver::Verdict::kUnique) ++s.unique.missing;
@@ -221,6 +238,7 @@ FileScore score_file(const AnswerKey& key, const PredictionFile& file,
   RAVE_CHECK(options.selection != Selection::kSubset || options.subset.size() == items.size(),
              "a subset marks every item of the key");
   FileScore s{.label = file.file, .evaluated = std::vector<std::uint8_t>(items.size(), 0)};
+  s.credits.assign(items.size(), std::numeric_limits<double>::quiet_NaN());
   std::vector<std::size_t> line_of(items.size(), 0);
   std::vector<std::uint8_t> answered(items.size(), 0);
   std::set<std::pair<int, std::string>> groups;
@@ -244,7 +262,8 @@ FileScore score_file(const AnswerKey& key, const PredictionFile& file,
     if (options.selection == Selection::kAnswered) s.evaluated[*i] = 1;
     if (!items[*i].answer || !p.answers()) continue;
     answered[*i] = 1;
-    add_credit(items[*i], credit(key, *i, p, options, file.file), s);
+    s.credits[*i] = credit(key, *i, p, options, file.file, s);
+    add_credit(items[*i], s.credits[*i], s);
     record_time(items[*i], p, s);
   }
   for (std::size_t i = 0; i < items.size(); ++i) {
@@ -280,11 +299,13 @@ FileScore player_score(const AnswerKey& key, const std::vector<std::uint8_t>& ev
                        Player player) {
   FileScore s{.label = player == Player::kSolver ? "Solver" : "Context-blind",
               .evaluated = evaluated};
+  s.credits.assign(key.items().size(), std::numeric_limits<double>::quiet_NaN());
   for (std::size_t i = 0; i < key.items().size(); ++i) {
     const Item& item = key.items()[i];
     if (!evaluated[i] || !item.answer) continue;
     const int choice = player == Player::kSolver ? item.solver_answer : item.blind_answer;
-    add_credit(item, choice == *item.answer ? 1.0 : 0.0, s);
+    s.credits[i] = choice == *item.answer ? 1.0 : 0.0;
+    add_credit(item, s.credits[i], s);
   }
   return s;
 }

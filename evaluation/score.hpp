@@ -58,13 +58,14 @@ struct ScoreOptions {
   std::vector<std::uint8_t> subset = {};  ///< kSubset: per key item, 1 when in the subset
   TieRule ties = TieRule::kSplit;
   LogprobScore logprob_score = LogprobScore::kMean;  ///< how "logprobs" become a score
-  TextAnswer text_answer = TextAnswer::kIndex;       ///< how "text" is read
+  /// How "text" is read; nullopt: as the key's prompts asked (AnswerKey::text_answer).
+  std::optional<TextAnswer> text_answer = {};
   std::string answer_queue = {};  ///< IBM's answer_queue: "text" is read after its first match
 };
 
 /// What a key must hold besides the answers.
 struct KeyNeeds {
-  bool values = false;  ///< the candidates' attribute values ("text" and "attributes" answers)
+  bool values = false;  ///< the candidates' attribute values (IBM's "text" and "attributes")
 };
 
 /// The items of a set with an index by id.
@@ -87,6 +88,12 @@ class AnswerKey {
   }
   /// Whether the solver's and the context-blind answers are known (not for a text export key).
   bool has_references() const { return references_; }
+  /// How the prompts made from this key labelled the candidates: kIndex for a `rave export` key
+  /// of IBM's or lm-raven's text prompts ("Answer #0" on), else kLabel (rave's image prompts,
+  /// `rave show --vlm`: 1..8).
+  TextAnswer text_answer() const {
+    return style_.empty() ? TextAnswer::kLabel : TextAnswer::kIndex;
+  }
   /// Item i's candidate values (KeyNeeds::values; nullptr when not loaded).
   const CandidateValues* values(std::size_t i) const {
     return i < values_.size() ? &values_[i] : nullptr;
@@ -100,6 +107,7 @@ class AnswerKey {
   std::vector<std::optional<std::uint64_t>> shown_ = {};
   bool references_ = true;
   bool from_export_ = false;
+  std::string style_ = {};  ///< the prompt style of a text export key's lines ("" for others)
   std::vector<CandidateValues> values_ = {};
 };
 
@@ -121,11 +129,15 @@ struct FileScore {
   std::string label = {};
   std::array<Tally, engine::kNumConfigs> per_config = {};
   Tally total = {};
-  Tally unique = {};                          ///< on the items the solver proves unique
-  int unknown = 0;                            ///< predictions for ids the set lacks
+  Tally unique = {};   ///< on the items the solver proves unique
+  int unknown = 0;     ///< predictions for ids the set lacks
+  int texts = 0;       ///< scored answers given as "text" (a model's reply)
+  int unreadable = 0;  ///< of those, replies that name no candidate in the form asked (wrong)
   std::vector<std::string> unknown_ids = {};  ///< the first 5 of them
   std::vector<std::uint8_t> evaluated = {};   ///< per key item: 1 when it is scored or missing
   int skipped = 0;  ///< lines for problems of the set outside the selection (not scored)
+  /// Per key item the credit scored (1, 0 or a tied share; 0 when missing), NaN when not scored.
+  std::vector<double> credits = {};
   /// The "seconds" of the scored answers that give one, per configuration (paper order).
   std::array<std::vector<double>, engine::kNumConfigs> seconds = {};
   int outside() const;  ///< key items left out (not selected)

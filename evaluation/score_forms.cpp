@@ -8,6 +8,7 @@
 #include <regex>
 
 #include "common/error.hpp"
+#include "evaluation/reply.hpp"
 #include "evaluation/text_prompt.hpp"
 
 namespace rave::evaluation {
@@ -35,12 +36,18 @@ std::vector<std::vector<double>> padded(const std::vector<std::vector<double>>& 
   return out;
 }
 
+// The part of a text after the first `queue` (IBM's answer_queue), or all of it.
+std::string_view after_queue(std::string_view text, std::string_view queue) {
+  if (!queue.empty())
+    if (const std::size_t at = text.find(queue); at != std::string_view::npos)
+      text.remove_prefix(at + queue.size());
+  return text;
+}
+
 }  // namespace
 
 std::vector<double> text2num(std::string_view text, std::string_view answer_queue) {
-  if (!answer_queue.empty())
-    if (const std::size_t at = text.find(answer_queue); at != std::string_view::npos)
-      text.remove_prefix(at + answer_queue.size());
+  text = after_queue(text, answer_queue);
   static const std::regex number(R"([-+]?(?:\d*\.*\d+))");
   std::vector<double> out;
   const std::string s(text);
@@ -94,23 +101,52 @@ CandidateValues candidate_values(const engine::Problem& problem) {
 // Solver_disc: text2num(out, 1) per sample, guard_answer (outside 0..7 -> 0; NaN stays),
 // majority_vote (all NaN -> 0). Solver_pred: text2num(out, nattr) per sample, majority_vote,
 // find_best_match against text2num(choices, nattr).
-int text_candidate(const std::vector<std::string>& texts, const CandidateValues& values,
-                   TextAnswer mode, std::string_view answer_queue) {
-  const auto candidates = static_cast<double>(values.entangled.size());
+std::string_view text_answer_name(TextAnswer mode) {
+  switch (mode) {
+    case TextAnswer::kIndex: return "index";
+    case TextAnswer::kValues: return "values";
+    case TextAnswer::kLabel: return "label";
+    case TextAnswer::kLetter: return "letter";
+  }
+  return "index";
+}
+
+std::optional<TextAnswer> parse_text_answer(std::string_view name) {
+  for (const auto mode :
+       {TextAnswer::kIndex, TextAnswer::kValues, TextAnswer::kLabel, TextAnswer::kLetter})
+    if (text_answer_name(mode) == name) return mode;
+  return std::nullopt;
+}
+
+TextChoice text_choice(const std::vector<std::string>& texts, const CandidateValues* values,
+                       int candidates, TextAnswer mode, std::string_view answer_queue) {
+  if (mode == TextAnswer::kLabel || mode == TextAnswer::kLetter) {
+    std::vector<std::string> after;
+    for (const auto& t : texts) after.emplace_back(after_queue(t, answer_queue));
+    const auto labels = mode == TextAnswer::kLabel ? ReplyLabels::kNumbers : ReplyLabels::kLetters;
+    const auto k = read_replies(after, labels, candidates);
+    return {k, k.has_value()};
+  }
+  RAVE_CHECK(values != nullptr, "IBM's text answers need the candidates' values");
   std::vector<std::vector<double>> samples;
+  bool read = false;
   if (mode == TextAnswer::kIndex) {
     for (const auto& t : texts) {
       double k = first_numbers(t, answer_queue, 1)[0];
+      read = read || !std::isnan(k);
       if (k < 0 || k > candidates - 1) k = 0;  // guard_answer (a NaN compares false and stays)
       samples.push_back({k});
     }
     const double k = majority_vote(samples)[0];
-    return k == std::floor(k) ? static_cast<int>(k) : 0;  // int() of a fractional id: IBM's
+    return {k == std::floor(k) ? static_cast<int>(k) : 0, read};  // int() of a fractional id
   }
-  const auto rows = padded(values.entangled);
+  const auto rows = padded(values->entangled);
   const std::size_t n = rows.empty() ? 0 : rows.front().size();
-  for (const auto& t : texts) samples.push_back(first_numbers(t, answer_queue, n));
-  return find_best_match(rows, majority_vote(samples));
+  for (const auto& t : texts) {
+    samples.push_back(first_numbers(t, answer_queue, n));
+    read = read || (n > 0 && !std::isnan(samples.back().front()));
+  }
+  return {find_best_match(rows, majority_vote(samples)), read};
 }
 
 int attribute_candidate(const std::vector<AttributeAnswer>& answers, const CandidateValues& values,

@@ -10,6 +10,7 @@
 //
 //   std::vector<double> v = text2num("Answer #3: (6,0.5,30)", "");     // {3, 6, 0.5, 30}
 //   int k = find_best_match(values.entangled, {6, 0.5, 30});
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -43,15 +44,27 @@ struct CandidateValues {
 /// The values of a problem's candidates in the default text forms of `rave export`.
 CandidateValues candidate_values(const engine::Problem& problem);
 
-/// How "text" answers are read.
+/// How "text" answers are read (docs/evaluation.md#answer-forms).
 enum class TextAnswer {
   kIndex,   ///< IBM's Solver_disc: the first number names the candidate (guard_answer, vote)
   kValues,  ///< IBM's Solver_pred: the first n numbers are the panel's values (find_best_match)
+  kLabel,   ///< a label 1..n as rave's image prompts ask, by read_reply's rule (reply.hpp)
+  kLetter,  ///< an option letter A..H as the harness forms ask, by read_reply's rule
+};
+std::string_view text_answer_name(TextAnswer mode);  ///< "index", "values", "label", "letter"
+std::optional<TextAnswer> parse_text_answer(std::string_view name);
+
+/// What a line's "text" samples name.
+struct TextChoice {
+  std::optional<int> candidate = {};  ///< nullopt: a label or letter reply that names none
+  bool read = false;  ///< a sample held an answer in the mode's form (IBM's modes: a number)
 };
 
-/// The candidate a line's "text" samples name (IBM's protocol, NaN and out-of-range mapped to 0).
-int text_candidate(const std::vector<std::string>& texts, const CandidateValues& values,
-                   TextAnswer mode, std::string_view answer_queue);
+/// The candidate a line's "text" samples name among `candidates`: IBM's protocol for kIndex and
+/// kValues (NaN and out-of-range mapped to 0, so a candidate always; `values` needed), the
+/// majority of the readable samples for kLabel and kLetter (`values` may be null).
+TextChoice text_choice(const std::vector<std::string>& texts, const CandidateValues* values,
+                       int candidates, TextAnswer mode, std::string_view answer_queue);
 
 /// The candidate a line's "attributes" best match (find_best_match over the named branches);
 /// InputError naming the line for an attribute the problem has no branch for.

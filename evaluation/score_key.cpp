@@ -82,6 +82,7 @@ AnswerKey load_export_key(const std::filesystem::path& path, KeyNeeds needs) {
   std::vector<CandidateValues> values;
   solver::HeuristicSolver solver;
   bool references = true;
+  std::string style;
   std::unordered_map<std::string, std::size_t> first_line;
   std::size_t number = 0;
   for (std::size_t at = 0; at < text.size();) {
@@ -104,6 +105,8 @@ AnswerKey load_export_key(const std::filesystem::path& path, KeyNeeds needs) {
     item.config = *id;
     item.split = string_member(j, "split", file, number);
     item.verdict = verdict_named(string_member(j, "verdict", file, number), file, number);
+    if (style.empty() && j.contains("style") && j.at("style").is_string())
+      style = j.at("style").get<std::string>();
     CandidateValues v = text_values(j);
     item.candidates = candidate_count(j, v);
     if (j.contains("answer") && j.at("answer").is_number_integer()) {
@@ -119,6 +122,7 @@ AnswerKey load_export_key(const std::filesystem::path& path, KeyNeeds needs) {
       const solver::Solution s = solver.solve(p);
       item.solver_answer = s.answer.value_or(-1);
       item.blind_answer = engine::context_blind_choice(p.candidates);
+      item.rules = rule_labels(p);
       if (needs.values) v = candidate_values(p);
     } else {
       references = false;
@@ -148,6 +152,7 @@ AnswerKey load_export_key(const std::filesystem::path& path, KeyNeeds needs) {
   key.shown_ = std::move(shown);
   key.references_ = references;
   key.from_export_ = true;
+  key.style_ = std::move(style);
   key.values_ = std::move(values);
   return key;
 }

@@ -147,6 +147,34 @@ grep -q "^14 of the set's 70 problems scored (subset .*subset.json)" "$work/out"
 grep -q "1 of its 3 entries name no problem" "$work/err" || fail "subset absent: $(cat "$work/err")"
 [[ $(run "$rave" score "$work/solver.jsonl" --data "$work/set" --subset "$work/nothing.json") == 1 ]] || fail "missing subset file"
 
+# Two models on the same problems: the solver (all right) against a file that is all wrong gives a
+# difference of +100 points, every problem discordant, McNemar p = 2^-69; a file against itself 0,
+# p = 1. --paired with one file is a usage error.
+"$py" -c 'import json, sys
+for l in open(sys.argv[1]):
+    j = json.loads(l)
+    print(json.dumps({"id": j["file"], "answer": (j["answer"] + 1) % 8}))' "$work/solver.jsonl" >"$work/wrong.jsonl"
+[[ $(run "$rave" score "$work/solver.jsonl" "$work/wrong.jsonl" --data "$work/set" --paired --json) == 0 ]] ||
+  fail "score --paired: $(cat "$work/err")"
+[[ $(field "$work/out" 'd["paired"]["difference"], d["paired"]["only_a"], d["paired"]["problems"]') == "(100.0, 70.0, 70)" ]] ||
+  fail "paired solver vs wrong: $(tail -c 400 "$work/out")"
+[[ $(field "$work/out" 'abs(d["paired"]["mcnemar_p"] / 2.0 ** -69 - 1) < 1e-9') == True ]] || fail "paired: McNemar p"
+[[ $(run "$rave" score "a=$work/solver.jsonl" "b=$work/solver.jsonl" --data "$work/set" --paired) == 0 ]] ||
+  fail "score --paired same: $(cat "$work/err")"
+grep -q "^paired: a - b = +0.00 points \[95% paired bootstrap 0.00, 0.00\] on 70 problems; McNemar exact p = 1 " "$work/out" ||
+  fail "paired line: $(cat "$work/out")"
+[[ $(run "$rave" score "$work/solver.jsonl" --data "$work/set" --paired) == 2 ]] || fail "--paired with one file"
+# By rule: the solver is right under every rule, the all-wrong file under none; every problem is
+# counted under each rule it has (a Center problem has four).
+[[ $(run "$rave" score "$work/solver.jsonl" "$work/wrong.jsonl" --data "$work/set" --by-rule --json) == 0 ]] ||
+  fail "score --by-rule: $(cat "$work/err")"
+[[ $(field "$work/out" 'sorted({v["accuracy"]["solver"] for v in d["by_rule"].values()}), sorted({v["accuracy"]["wrong"] for v in d["by_rule"].values()})') == "([100.0], [0.0])" ]] ||
+  fail "by rule accuracies: $(tail -c 600 "$work/out")"
+[[ $(field "$work/out" 'len(d["by_rule"]) >= 8 and all(v["problems"] <= 70 for v in d["by_rule"].values())') == True ]] ||
+  fail "by rule rules: $(tail -c 600 "$work/out")"
+[[ $(run "$rave" score "$work/solver.jsonl" --data "$work/set" --by-rule) == 0 ]] || fail "score --by-rule table"
+grep -q "^| Type Distribute_Three | [0-9]* | 100.00 \[" "$work/out" || fail "by-rule table: $(cat "$work/out")"
+
 # Missing and unknown ids are reported; bad input is one line naming the file and line, exit 1.
 head -3 "$work/solver.jsonl" >"$work/part.jsonl"
 echo '{"id": "center_single/RAVEN_99_test", "answer": 1}' >>"$work/part.jsonl"

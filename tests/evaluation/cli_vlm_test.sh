@@ -115,4 +115,65 @@ one_line_error "values 100 --vlm" "center_single/RAVEN_0_train.xml: has 100 leve
 one_line_error "values 100 show" "RAVEN_0_train.xml: has 100 levels per attribute"
 [[ ! -e "$work/v" && ! -e "$work/v.png" ]] || fail "a refused problem was drawn"
 
+# Replies as a vision-language model writes them, in the labels 1..8 the prompts ask for, scored
+# against the set with no flag: a perfect model's (plain, markdown, reasoning) 100 %, a refuser's 0 %
+# with every reply counted as naming no candidate; read as IBM's 0-based index instead, not 100 %.
+"$py" - "$work" <<'EOF' || fail "replies files"
+import json, os, sys
+work = sys.argv[1]
+rows = [json.loads(l) for l in open(os.path.join(work, "a", "vlm.jsonl"))]
+forms = ["{}", "The answer is **{}**.", "Row 1 grows by one step a panel; so does row 3: candidate {}."]
+with open(os.path.join(work, "perfect.jsonl"), "w") as f:
+    for i, j in enumerate(rows):
+        f.write(json.dumps({"id": j["id"], "text": forms[i % 3].format(j["answer"])}) + "\n")
+with open(os.path.join(work, "refuser.jsonl"), "w") as f:
+    for j in rows:
+        f.write(json.dumps({"id": j["id"], "text": "I'm sorry, I can't see the image."}) + "\n")
+EOF
+score_field() {  # $1: predictions, $2: field of the --json report, then more flags
+  local file=$1 field=$2
+  shift 2
+  "$rave" score "$file" -d "$work/set" --json "$@" 2>/dev/null |
+    "$py" -c "import json, sys; print(json.load(sys.stdin)['$field'])"
+}
+[[ $(score_field "$work/perfect.jsonl" accuracy) == 100.0 ]] || fail "perfect replies: not 100 %"
+[[ $(score_field "$work/perfect.jsonl" unreadable) == 0 ]] || fail "perfect replies: unreadable ones"
+[[ $(score_field "$work/refuser.jsonl" accuracy) == 0.0 ]] || fail "refusals: not 0 %"
+[[ $(score_field "$work/refuser.jsonl" unreadable) == 21 ]] || fail "refusals: not all unreadable"
+[[ $(score_field "$work/perfect.jsonl" accuracy --text-answer index) != 100.0 ]] ||
+  fail "labels read as 0-based indices still score 100 %"
+"$rave" score "$work/perfect.jsonl" -d "$work/set" >"$work/table" 2>&1 || fail "score table"
+grep -q "^replies of perfect: 21 read as labels 1..8 (--text-answer label), 0 named no candidate" \
+  "$work/table" || fail "the table does not say how replies were read: $(cat "$work/table")"
+[[ $(run "$rave" score "$work/perfect.jsonl" -d "$work/set" --text-answer roman) == 2 ]] ||
+  fail "--text-answer roman: not a usage error"
+
+# Candidates shuffled by a recorded seed (position bias controlled): the lines say so, the answers
+# move, and replies to the shuffled sheets score 100 % when rave score is told the seed (by the
+# flag, or by the lines' own "answers_shuffled"), not without it.
+[[ $(run "$rave" show "$work/set" --vlm "$work/s9" --with-answer --answers-shuffled 9 -j 2) == 0 ]] ||
+  fail "vlm --answers-shuffled: $(cat "$work/err")"
+"$py" - "$work" <<'EOF' || fail "shuffled benchmark"
+import json, os, sys
+work = sys.argv[1]
+plain = [json.loads(l) for l in open(os.path.join(work, "a", "vlm.jsonl"))]
+shuffled = [json.loads(l) for l in open(os.path.join(work, "s9", "vlm.jsonl"))]
+assert all(j["answers_shuffled"] == 9 for j in shuffled)
+assert any(p["answer"] != s["answer"] for p, s in zip(plain, shuffled)), "no answer moved"
+with open(os.path.join(work, "shuffled-replies.jsonl"), "w") as f:
+    for j in shuffled:
+        f.write(json.dumps({"id": j["id"], "text": "Answer: %d" % j["answer"]}) + "\n")
+with open(os.path.join(work, "shuffled-lines.jsonl"), "w") as f:
+    for j in shuffled:
+        f.write(json.dumps({"id": j["id"], "text": str(j["answer"]), "answers_shuffled": 9}) + "\n")
+EOF
+cmp -s "$work/a/center_single/RAVEN_0_train.png" "$work/s9/center_single/RAVEN_0_train.png" &&
+  cmp -s "$work/a/center_single/RAVEN_1_train.png" "$work/s9/center_single/RAVEN_1_train.png" &&
+  fail "shuffled sheets are the same images"
+[[ $(score_field "$work/shuffled-replies.jsonl" accuracy --answers-shuffled 9) == 100.0 ]] ||
+  fail "shuffled replies with the seed: not 100 %"
+[[ $(score_field "$work/shuffled-lines.jsonl" accuracy) == 100.0 ]] || fail "lines naming their seed: not 100 %"
+[[ $(score_field "$work/shuffled-replies.jsonl" accuracy) != 100.0 ]] || fail "shuffled replies without the seed: 100 %"
+[[ $(run "$rave" show "$xml" -o "$work/x.png" --answers-shuffled 3) == 2 ]] || fail "--answers-shuffled without --vlm"
+
 finish "VLM CLI"

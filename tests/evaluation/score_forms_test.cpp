@@ -48,13 +48,34 @@ TEST_F(ReferenceProblem, TextAnswersByIndexAndByValues) {
   // docs/evaluation.md: center_single RAVEN_0_train, answer 6 = (6,0.5,30); 0 = (6,0.4,30).
   ASSERT_EQ(values.entangled.size(), 8u);
   EXPECT_EQ(values.entangled[6], (std::vector<double>{6, 0.5, 30}));
-  EXPECT_EQ(text_candidate({"Answer #6"}, values, TextAnswer::kIndex, ""), 6);
-  EXPECT_EQ(text_candidate({"Answer #9"}, values, TextAnswer::kIndex, ""), 0);       // guard_answer
-  EXPECT_EQ(text_candidate({"no idea"}, values, TextAnswer::kIndex, ""), 0);         // NaN -> 0
-  EXPECT_EQ(text_candidate({"#2", "#6", "#6"}, values, TextAnswer::kIndex, ""), 6);  // vote
-  EXPECT_EQ(text_candidate({"(6,0.5,30)"}, values, TextAnswer::kValues, ""), 6);
+  const auto choice = [&](std::vector<std::string> texts, TextAnswer mode, const char* queue = "") {
+    return text_choice(texts, &values, 8, mode, queue);
+  };
+  EXPECT_EQ(choice({"Answer #6"}, TextAnswer::kIndex).candidate, 6);
+  EXPECT_EQ(choice({"Answer #9"}, TextAnswer::kIndex).candidate, 0);  // guard_answer
+  EXPECT_EQ(choice({"no idea"}, TextAnswer::kIndex).candidate, 0);    // NaN -> 0
+  EXPECT_FALSE(choice({"no idea"}, TextAnswer::kIndex).read);         // ... and counted unread
+  EXPECT_TRUE(choice({"Answer #9"}, TextAnswer::kIndex).read);
+  EXPECT_EQ(choice({"#2", "#6", "#6"}, TextAnswer::kIndex).candidate, 6);  // vote
+  EXPECT_EQ(choice({"(6,0.5,30)"}, TextAnswer::kValues).candidate, 6);
   // (6,0.4,30) is candidate 0's panel exactly.
-  EXPECT_EQ(text_candidate({"row 3: (6,0.4,30)"}, values, TextAnswer::kValues, "row 3:"), 0);
+  EXPECT_EQ(choice({"row 3: (6,0.4,30)"}, TextAnswer::kValues, "row 3:").candidate, 0);
+  EXPECT_FALSE(choice({"(6,0.5)"}, TextAnswer::kValues).read);  // fewer numbers than a panel
+}
+
+TEST(ScoreForms, TextAnswersAsLabelsAndLettersNeedNoValues) {
+  EXPECT_EQ(text_choice({"Answer #6"}, nullptr, 8, TextAnswer::kLabel, "").candidate, 5);
+  EXPECT_EQ(text_choice({"The answer is (G)."}, nullptr, 8, TextAnswer::kLetter, "").candidate, 6);
+  const TextChoice none = text_choice({"I can't tell."}, nullptr, 8, TextAnswer::kLabel, "");
+  EXPECT_FALSE(none.candidate);
+  EXPECT_FALSE(none.read);
+  // Samples vote: the most frequent readable label, the smallest on a tie; unreadable ones abstain.
+  EXPECT_EQ(text_choice({"3", "5", "no idea", "5"}, nullptr, 8, TextAnswer::kLabel, "").candidate,
+            4);
+  EXPECT_EQ(text_choice({"5", "3"}, nullptr, 8, TextAnswer::kLabel, "").candidate, 2);
+  // IBM's answer_queue applies to every mode: only the text after it is read.
+  EXPECT_EQ(
+      text_choice({"Think: 2. Answer: 7"}, nullptr, 8, TextAnswer::kLabel, "Answer:").candidate, 6);
 }
 
 TEST_F(ReferenceProblem, AttributeAnswersMatchTheMostBranches) {
