@@ -221,6 +221,8 @@ FileScore score_file(const AnswerKey& key, const PredictionFile& file,
   RAVE_CHECK(options.selection != Selection::kSubset || options.subset.size() == items.size(),
              "a subset marks every item of the key");
   FileScore s{.label = file.file, .evaluated = std::vector<std::uint8_t>(items.size(), 0)};
+  // A participant is scored on the problems they answered (within a subset, when one is named).
+  s.participant = file.participant;
   std::vector<std::size_t> line_of(items.size(), 0);
   std::vector<std::uint8_t> answered(items.size(), 0);
   std::set<std::pair<int, std::string>> groups;
@@ -240,14 +242,18 @@ FileScore score_file(const AnswerKey& key, const PredictionFile& file,
       ++s.skipped;
       continue;
     }
+    if (file.participant && !p.answers()) {
+      ++s.unanswered;
+      continue;
+    }
     groups.insert(group_of(items[*i]));
-    if (options.selection == Selection::kAnswered) s.evaluated[*i] = 1;
+    if (options.selection == Selection::kAnswered || file.participant) s.evaluated[*i] = 1;
     if (!items[*i].answer || !p.answers()) continue;
     answered[*i] = 1;
     add_credit(items[*i], credit(key, *i, p, options, file.file), s);
     record_time(items[*i], p, s);
   }
-  for (std::size_t i = 0; i < items.size(); ++i) {
+  for (std::size_t i = 0; i < items.size() && !file.participant; ++i) {
     if (options.selection == Selection::kGroups)
       s.evaluated[i] = groups.count(group_of(items[i])) ? 1 : 0;
     else if (options.selection == Selection::kSubset)
