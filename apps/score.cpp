@@ -88,8 +88,9 @@ bool needs_values(const std::vector<evaluation::LabeledFile>& files) {
 void print_selection(const evaluation::Report& report, const std::string& subset) {
   const auto& first = report.rows.front();
   if (first.participants) {
-    std::printf("%d of the set's %d problems scored (the problems each participant answered)\n",
-                report.set_items - report.outside, report.set_items);
+    std::printf("%d of the set's %d problems scored (the problems each participant answered%s%s)\n",
+                report.set_items - report.outside, report.set_items,
+                subset.empty() ? "" : "; the other rows: ", subset.c_str());
     return;
   }
   std::printf("%d of the set's %d problems scored (", first.evaluated, report.set_items);
