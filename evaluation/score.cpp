@@ -208,6 +208,18 @@ std::optional<TieRule> parse_tie_rule(std::string_view name) {
 }
 
 namespace {
+// Marks the items a model's file is scored on: every item of the groups it answers, or of the
+// subset (kAnswered marked its lines already).
+void mark_selected(const AnswerKey& key, const ScoreOptions& options,
+                   const std::set<std::pair<int, std::string>>& groups, FileScore& s) {
+  for (std::size_t i = 0; i < key.items().size(); ++i) {
+    if (options.selection == Selection::kGroups)
+      s.evaluated[i] = groups.count(group_of(key.items()[i])) ? 1 : 0;
+    else if (options.selection == Selection::kSubset)
+      s.evaluated[i] = options.subset[i];
+  }
+}
+
 // The answer's time, when the line gives one, under its configuration.
 void record_time(const Item& item, const Prediction& p, FileScore& s) {
   if (p.seconds)
@@ -253,12 +265,7 @@ FileScore score_file(const AnswerKey& key, const PredictionFile& file,
     add_credit(items[*i], credit(key, *i, p, options, file.file), s);
     record_time(items[*i], p, s);
   }
-  for (std::size_t i = 0; i < items.size() && !file.participant; ++i) {
-    if (options.selection == Selection::kGroups)
-      s.evaluated[i] = groups.count(group_of(items[i])) ? 1 : 0;
-    else if (options.selection == Selection::kSubset)
-      s.evaluated[i] = options.subset[i];
-  }
+  if (!file.participant) mark_selected(key, options, groups, s);
   if (!file.predictions.empty() && s.unknown == static_cast<int>(file.predictions.size()))
     throw InputError(file.file, "",
                      "none of its " + std::to_string(s.unknown) + " ids names a problem of " +
