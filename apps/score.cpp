@@ -46,6 +46,11 @@ void warn_about(const evaluation::Report& report) {
     if (r.missing)
       std::fprintf(stderr, "rave score: %s: %d problem(s) without an answer, counted wrong\n",
                    r.label.c_str(), r.missing);
+    if (r.unanswered)
+      std::fprintf(stderr,
+                   "rave score: %s: %d problem(s) shown to its participants and not answered, "
+                   "not scored (each participant is scored on the problems they answered)\n",
+                   r.label.c_str(), r.unanswered);
   }
 }
 
@@ -90,6 +95,12 @@ bool needs_values(const std::vector<evaluation::LabeledFile>& files,
 
 void print_selection(const evaluation::Report& report, const std::string& subset) {
   const auto& first = report.rows.front();
+  if (first.participants) {
+    std::printf("%d of the set's %d problems scored (the problems each participant answered%s%s)\n",
+                report.set_items - report.outside, report.set_items,
+                subset.empty() ? "" : "; the other rows: ", subset.c_str());
+    return;
+  }
   std::printf("%d of the set's %d problems scored (", first.evaluated, report.set_items);
   if (report.selection == "groups")
     std::printf("the groups the files answer; %d left out)\n", report.outside);

@@ -1,6 +1,8 @@
-// `rave study serve DIR` and `rave study export DIR -o OUT`: a human baseline for any rave dataset
-// (study/, docs/study.md). serve runs the study's web application until SIGINT or SIGTERM; export
-// writes each participant's test answers as a predictions file for `rave score`.
+// `rave study serve DIR`, `rave study export DIR -o OUT` and `rave study report DIR`: a human
+// baseline for any rave dataset (study/, docs/study.md). serve runs the study's web application
+// until SIGINT or SIGTERM; export writes each participant's test problems and answers as a
+// predictions file for `rave score`; report prints the Human row (rave score's report,
+// evaluation/report.hpp) straight from the database.
 #include <pthread.h>
 #include <unistd.h>
 
@@ -9,10 +11,12 @@
 #include <memory>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "apps/commands.hpp"
 #include "cli/cli_util.hpp"
 #include "common/error.hpp"
+#include "evaluation/report.hpp"
 #include "study/export.hpp"
 #include "study/server.hpp"
 #include "study/store.hpp"
@@ -67,14 +71,52 @@ int run_serve(const StudyArgs& a) {
   return 0;
 }
 
-int run_export(const StudyArgs& a) {
+// The study's database, which must exist (serve writes it) and belong to this study.
+std::unique_ptr<study::Store> open_store(const StudyArgs& a) {
   const auto db = a.db.empty() ? study::default_database(a.data) : std::filesystem::path(a.db);
   if (!std::filesystem::exists(db))
     throw InputError(db.string(), "", "no study database (rave study serve writes it; or --db)");
-  const study::Store store(db, study::study_description(serve_options(a)));
-  const study::ExportCounts n = study::export_predictions(store, a.out);
+  return std::make_unique<study::Store>(db, study::study_description(serve_options(a)));
+}
+
+int run_export(const StudyArgs& a) {
+  const auto store = open_store(a);
+  const study::ExportCounts n = study::export_predictions(*store, a.out);
   std::printf("wrote %zu answers of %zu participants to %s (rave score %s/*.jsonl -d %s --seeds)\n",
               n.answers, n.participants, a.out.c_str(), a.out.c_str(), a.data.c_str());
+  if (n.unanswered)
+    std::printf(
+        "%zu test problem(s) shown and not answered (a participant who stopped): listed "
+        "with \"answer\": null, not scored\n",
+        n.unanswered);
+  if (n.without) std::printf("%zu participant(s) without a test answer: no file\n", n.without);
+  return 0;
+}
+
+// The Human row (and the solver's and the context-blind rows on the same problems), as rave score
+// --seeds prints it for the export.
+int run_report(const StudyArgs& a) {
+  const auto store = open_store(a);
+  std::vector<evaluation::LabeledFile> files;
+  for (auto& f : study::participant_files(*store)) files.push_back({"Human", std::move(f)});
+  const std::size_t without = store->participants().size() - files.size();
+  if (files.empty()) {
+    std::printf("no participant has a test answer in %s yet (%zu enrolled)\n",
+                store->path().c_str(), without);
+    return 0;
+  }
+  const auto key = evaluation::AnswerKey::load(a.data, a.threads);
+  const evaluation::Report report = evaluation::build_report(key, files, {}, true, true);
+  const evaluation::ReportRow& human = report.rows.front();
+  std::printf(
+      "accuracy (%%) of the study on %s: each participant scored on the test problems they "
+      "answered, the mean over participants; [95%% interval: t over participants clipped to "
+      "0..100, Wilson for one]:\n%s",
+      a.data.c_str(), evaluation::report_table(report).c_str());
+  std::printf(
+      "Human: %s; %zu enrolled without a test answer (not counted)\n",
+      evaluation::participants_note(human.participants, human.scored, human.unanswered).c_str(),
+      without);
   return 0;
 }
 
@@ -107,7 +149,8 @@ Runner add_study(CLI::App& app) {
       "study",
       "A human baseline for a set (docs/study.md): `serve` runs a web page where participants\n"
       "answer the set's problems (practice with feedback, then a test; answers and times in\n"
-      "SQLite), `export` writes their answers as predictions files that `rave score` reads.");
+      "SQLite), `export` writes their answers as predictions files that `rave score` reads,\n"
+      "`report` prints the Human row.");
   study->require_subcommand(1);
   auto* serve = study->add_subcommand(
       "serve",
@@ -122,10 +165,17 @@ Runner add_study(CLI::App& app) {
       ->capture_default_str()
       ->check(CLI::Range(0, 65535));
   auto* exporter = study->add_subcommand(
-      "export", "Write each participant's test answers to OUT/participant-<id>.jsonl");
+      "export", "Write each participant's test problems and answers to OUT/participant-<id>.jsonl");
   add_study_options(exporter, *a);
   exporter->add_option("-o,--out", a->out, "Output folder")->required();
-  return [a, serve] { return serve->parsed() ? run_serve(*a) : run_export(*a); };
+  auto* reporter = study->add_subcommand(
+      "report",
+      "Print the Human row: per configuration, the mean over participants (each on the test\n"
+      "problems they answered) with a 95% interval, beside the solver and the context-blind rows");
+  add_study_options(reporter, *a);
+  return [a, serve, exporter] {
+    return serve->parsed() ? run_serve(*a) : exporter->parsed() ? run_export(*a) : run_report(*a);
+  };
 }
 
 }  // namespace rave::apps

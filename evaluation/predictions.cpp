@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <limits>
 
 #include "common/atomic_file.hpp"
 #include "common/error.hpp"
@@ -198,12 +199,46 @@ Prediction json_prediction(const Json& j, const std::string& file, std::size_t l
   return p;
 }
 
+// A line's "participant" (an id >= 1), or nullopt when it has none.
+std::optional<std::int64_t> json_participant(const Json& j, const std::string& file,
+                                             std::size_t line) {
+  if (!j.contains("participant")) return std::nullopt;
+  const Json& v = j.at("participant");
+  // A JSON integer >= 0 reads as unsigned; a negative one as signed, and so is refused here.
+  constexpr auto kMax = static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max());
+  if (!v.is_number_unsigned() || v.get<std::uint64_t>() < 1 || v.get<std::uint64_t>() > kMax)
+    throw InputError(
+        file, at_line(line),
+        "\"participant\" must be a participant's number (an integer >= 1), got " + v.dump());
+  return v.get<std::int64_t>();
+}
+
+// A study participant's file names one participant on every line: a line that names none, or
+// another, is an error (two files merged, or a line edited).
+void check_participant(PredictionFile& out, std::optional<std::int64_t> participant,
+                       std::size_t number, std::size_t first_line) {
+  if (out.predictions.size() == 1) {
+    out.participant = participant;
+    return;
+  }
+  if (participant == out.participant) return;
+  const auto name = [](std::optional<std::int64_t> p) {
+    return p ? "participant " + std::to_string(*p) : std::string("no participant");
+  };
+  throw InputError(out.file, at_line(number),
+                   name(participant) + ", but line " + std::to_string(first_line) + " gives " +
+                       name(out.participant) + " (a study export holds one participant per file)");
+}
+
 PredictionFile parse_json_lines(std::string_view text, const std::string& file) {
   PredictionFile out{file, "", {}};
+  std::size_t first_line = 0;
   for_each_line(text, [&](std::string_view line, std::size_t number) {
     if (blank(line)) return;
     const Json j = json_object(line, file, number);
     out.predictions.push_back(json_prediction(j, file, number));
+    if (out.predictions.size() == 1) first_line = number;
+    check_participant(out, json_participant(j, file, number), number, first_line);
     if (out.predictions.size() == 1 && j.contains("model") && j.at("model").is_string())
       out.model = j.at("model").get<std::string>();
   });
@@ -302,12 +337,14 @@ PredictionFile parse_csv(std::string_view text, const std::string& file) {
 
 }  // namespace
 
-std::string prediction_line(const Prediction& p, const std::string& model) {
+std::string prediction_line(const Prediction& p, const std::string& model,
+                            std::optional<std::int64_t> participant) {
   using Ordered = nlohmann::ordered_json;
   Ordered j{{"id", p.id}, {"answer", p.answer ? Ordered(*p.answer) : Ordered(nullptr)}};
   if (!p.scores.empty()) j["scores"] = p.scores;
   if (p.seconds) j["seconds"] = *p.seconds;
   if (!model.empty()) j["model"] = model;
+  if (participant) j["participant"] = *participant;
   return j.dump();
 }
 

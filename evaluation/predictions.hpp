@@ -5,7 +5,9 @@
 //    "scores": [s0, ..., s7] (the single-candidate protocol: each candidate scored alone). The id
 //    may also be a path (with .xml/.npz/.asig), and "file" stands in for "id", so `rave solve
 //    --json` output is a predictions file as it is. "answer": null is an unanswered problem. An
-//    optional "model" names the row the file gives.
+//    optional "model" names the row the file gives. "participant": N on every line marks the
+//    file of one study participant (`rave study export`, docs/study.md#scoring): its lines are the
+//    problems shown to them, scored on those they answered ("answer": null: shown, not answered).
 //    Other answer forms (docs/evaluation.md#answer-forms): "logprobs" (lm-raven's per-choice token
 //    log-probabilities), "text" (a generated answer, parsed by IBM's text2num) and "attributes"
 //    (IBM's per-attribute answers); "answers_shuffled" (copied from the export) names the order.
@@ -59,11 +61,14 @@ struct PredictionFile {
   std::string file = {};                     ///< its path, for messages
   std::string model = {};                    ///< the "model" of its first JSON line, or ""
   std::vector<Prediction> predictions = {};  ///< in file order
+  /// A study participant's file: the "participant" every line carries (the same on each).
+  std::optional<std::int64_t> participant = {};
 };
 
 /// One JSON line (no newline) of a predictions file: {"id", "answer", "scores" when given,
-/// "seconds" when known, "model" when not empty}.
-std::string prediction_line(const Prediction& prediction, const std::string& model);
+/// "seconds" when known, "model" when not empty, "participant" when given}.
+std::string prediction_line(const Prediction& prediction, const std::string& model,
+                            std::optional<std::int64_t> participant = std::nullopt);
 
 /// Reads a predictions file (JSON Lines or CSV, told apart by the first character: `{` is JSON).
 PredictionFile read_predictions(const std::filesystem::path& path);

@@ -90,7 +90,16 @@ Ordered row_json(const ReportRow& r) {
           {"evaluated", r.evaluated},
           {"skipped", r.skipped},
           {"replies", r.texts},
-          {"unreadable", r.unreadable}};
+          {"unreadable", r.unreadable},
+          {"participants", r.participants},
+          {"unanswered", r.unanswered}};
+}
+
+// Counts a participant's file into a row (nothing for a model's file).
+void count_participant(const FileScore& s, ReportRow& r) {
+  if (!s.participant) return;
+  r.participants += s.total.scored > 0 ? 1 : 0;
+  r.unanswered += s.unanswered;
 }
 
 }  // namespace
@@ -119,7 +128,18 @@ ReportRow file_row(const FileScore& score, std::string note) {
   r.texts = score.texts, r.unreadable = score.unreadable;
   r.credits = score.credits;
   r.seconds = score.seconds;
+  count_participant(score, r);
+  if (score.participant)
+    r.note = participants_note(r.participants, r.scored, r.unanswered) + "; " + r.note;
   return r;
+}
+
+std::string participants_note(int participants, int answers, int unanswered) {
+  std::string note = std::to_string(participants) +
+                     (participants == 1 ? " participant, " : " participants, ") +
+                     std::to_string(answers) + (answers == 1 ? " answer" : " answers");
+  if (unanswered) note += ", " + std::to_string(unanswered) + " shown unanswered";
+  return note;
 }
 
 ReportRow seeds_row(std::string label, const std::vector<FileScore>& scores) {
@@ -142,10 +162,12 @@ ReportRow seeds_row(std::string label, const std::vector<FileScore>& scores) {
     r.unknown_ids.insert(r.unknown_ids.end(), s.unknown_ids.begin(), s.unknown_ids.end());
     for (std::size_t c = 0; c < r.seconds.size(); ++c)
       r.seconds[c].insert(r.seconds[c].end(), s.seconds[c].begin(), s.seconds[c].end());
+    count_participant(s, r);
   }
   for (const auto& v : values) r.columns.push_back(summarize(v, 0, 100));
   r.unique = summarize(unique, 0, 100);
   r.evaluated = scores.front().total.items();
+  if (r.participants) r.note = participants_note(r.participants, r.scored, r.unanswered);
   return r;
 }
 
@@ -319,6 +341,8 @@ std::string report_json(const Report& report) {
               {"evaluated", first.evaluated},
               {"set_items", report.set_items},
               {"selection", report.selection},
+              {"participants", first.participants},
+              {"unanswered", first.unanswered},
               {"rows", Ordered::array()}};
   for (const auto& r : report.rows) out["rows"].push_back(row_json(r));
   return out.dump(2) + "\n";

@@ -31,6 +31,9 @@ struct ReportRow {
   int texts = 0;       ///< answers given as a reply ("text"), summed over the row's files
   int unreadable = 0;  ///< of those, replies that named no candidate in the form asked (wrong)
   std::vector<double> credits = {};  ///< a one-file row's FileScore::credits (empty over seeds)
+  /// Study participants (files with "participant" and an answer) the row rests on, and the
+  /// problems shown to them that they left unanswered (not scored); 0 for a model's row.
+  int participants = 0, unanswered = 0;
   std::vector<std::string> unknown_ids = {};  ///< the first few unknown ids of its files
   /// The row's answer times (its files' "seconds"), per configuration (paper order); empty when
   /// no answer gave one.
@@ -69,8 +72,11 @@ Report build_report(const AnswerKey& key, const std::vector<LabeledFile>& files,
 std::vector<std::string> report_columns();
 /// A row from one file's score (each Summary has n = 1 and the Wilson interval).
 ReportRow file_row(const FileScore& score, std::string note);
-/// A row from several seeds' scores of one model.
+/// A row from several seeds' scores of one model, or from several participants of a study (the
+/// mean over participants, each on the problems they answered; note "3 participants, 74 answers").
 ReportRow seeds_row(std::string label, const std::vector<FileScore>& scores);
+/// "3 participants, 74 answers" (", 10 shown unanswered" when some are): a study row's note.
+std::string participants_note(int participants, int answers, int unanswered);
 
 /// Markdown: one line per row; cells are "mean [low, high]" (the 95% interval: Wilson for one
 /// run, t over seeds clipped to [0, 100]), or "mean" without intervals. Rows whose answers carry
@@ -80,7 +86,7 @@ std::string report_table(const Report& report);
 /// CSV: per column the mean, sd, and interval ends (empty where undefined).
 std::string report_csv(const Report& report);
 /// One JSON object: the first row's "accuracy" (Avg, %), "per_configuration", "unique_accuracy",
-/// "scored", "missing", "unknown", and "rows" with every row in full.
+/// "scored", "missing", "unknown", "participants", "unanswered", and "rows" with every row in full.
 std::string report_json(const Report& report);
 
 }  // namespace rave::evaluation

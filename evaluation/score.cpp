@@ -225,6 +225,18 @@ std::optional<TieRule> parse_tie_rule(std::string_view name) {
 }
 
 namespace {
+// Marks the items a model's file is scored on: every item of the groups it answers, or of the
+// subset (kAnswered marked its lines already).
+void mark_selected(const AnswerKey& key, const ScoreOptions& options,
+                   const std::set<std::pair<int, std::string>>& groups, FileScore& s) {
+  for (std::size_t i = 0; i < key.items().size(); ++i) {
+    if (options.selection == Selection::kGroups)
+      s.evaluated[i] = groups.count(group_of(key.items()[i])) ? 1 : 0;
+    else if (options.selection == Selection::kSubset)
+      s.evaluated[i] = options.subset[i];
+  }
+}
+
 // The answer's time, when the line gives one, under its configuration.
 void record_time(const Item& item, const Prediction& p, FileScore& s) {
   if (p.seconds)
@@ -239,6 +251,8 @@ FileScore score_file(const AnswerKey& key, const PredictionFile& file,
              "a subset marks every item of the key");
   FileScore s{.label = file.file, .evaluated = std::vector<std::uint8_t>(items.size(), 0)};
   s.credits.assign(items.size(), std::numeric_limits<double>::quiet_NaN());
+  // A participant is scored on the problems they answered (within a subset, when one is named).
+  s.participant = file.participant;
   std::vector<std::size_t> line_of(items.size(), 0);
   std::vector<std::uint8_t> answered(items.size(), 0);
   std::set<std::pair<int, std::string>> groups;
@@ -258,20 +272,19 @@ FileScore score_file(const AnswerKey& key, const PredictionFile& file,
       ++s.skipped;
       continue;
     }
+    if (file.participant && !p.answers()) {
+      ++s.unanswered;
+      continue;
+    }
     groups.insert(group_of(items[*i]));
-    if (options.selection == Selection::kAnswered) s.evaluated[*i] = 1;
+    if (options.selection == Selection::kAnswered || file.participant) s.evaluated[*i] = 1;
     if (!items[*i].answer || !p.answers()) continue;
     answered[*i] = 1;
     s.credits[*i] = credit(key, *i, p, options, file.file, s);
     add_credit(items[*i], s.credits[*i], s);
     record_time(items[*i], p, s);
   }
-  for (std::size_t i = 0; i < items.size(); ++i) {
-    if (options.selection == Selection::kGroups)
-      s.evaluated[i] = groups.count(group_of(items[i])) ? 1 : 0;
-    else if (options.selection == Selection::kSubset)
-      s.evaluated[i] = options.subset[i];
-  }
+  if (!file.participant) mark_selected(key, options, groups, s);
   if (!file.predictions.empty() && s.unknown == static_cast<int>(file.predictions.size()))
     throw InputError(file.file, "",
                      "none of its " + std::to_string(s.unknown) + " ids names a problem of " +

@@ -5,7 +5,10 @@
 // the problems it answers, or a named subset): its items without a prediction are counted as
 // missing, and wrong; the rest are left out (a file of test-split answers is scored on the test
 // split). Duplicate ids and answers that are no candidate
-// are errors naming the line; ids the set lacks are counted as unknown and listed.
+// are errors naming the line; ids the set lacks are counted as unknown and listed. A study
+// participant's file (PredictionFile::participant) is scored on exactly the problems it answered,
+// whatever the selection (a subset still narrows it): its lines without an answer are problems shown
+// to the participant and not answered, counted apart (FileScore::unanswered), not as wrong.
 //
 //   AnswerKey key = AnswerKey::load("data/raven", /*threads=*/1);
 //   FileScore s = score_file(key, read_predictions("model.jsonl"), {});
@@ -138,6 +141,10 @@ struct FileScore {
   int skipped = 0;  ///< lines for problems of the set outside the selection (not scored)
   /// Per key item the credit scored (1, 0 or a tied share; 0 when missing), NaN when not scored.
   std::vector<double> credits = {};
+  /// A study participant's score: their number, and the problems shown to them that they did not
+  /// answer (left out of every count above).
+  std::optional<std::int64_t> participant = {};
+  int unanswered = 0;
   /// The "seconds" of the scored answers that give one, per configuration (paper order).
   std::array<std::vector<double>, engine::kNumConfigs> seconds = {};
   int outside() const;  ///< key items left out (not selected)

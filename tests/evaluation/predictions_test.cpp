@@ -66,6 +66,21 @@ TEST(Predictions, BadInputNamesTheFileAndLine) {
   EXPECT_EQ(error_of("id,answer\na,1\nb,x\n"), "p.jsonl:line 3: answer 'x' is not a number");
   EXPECT_EQ(error_of("id,answer\na,1,2\n"), "p.jsonl:line 2: 3 fields, but the header has 2");
   EXPECT_EQ(error_of(" \n\n"), "p.jsonl: empty: no predictions");
+  // A study participant's file names one participant on every line (two files merged, an edit).
+  EXPECT_EQ(error_of("{\"id\": \"a\", \"answer\": 1, \"participant\": 1}\n"
+                     "{\"id\": \"b\", \"answer\": 1, \"participant\": 2}\n"),
+            "p.jsonl:line 2: participant 2, but line 1 gives participant 1 (a study export holds "
+            "one participant per file)");
+  EXPECT_EQ(error_of("{\"id\": \"a\", \"answer\": 1, \"participant\": 1}\n\n"
+                     "{\"id\": \"b\", \"answer\": null}\n"),
+            "p.jsonl:line 3: no participant, but line 1 gives participant 1 (a study export holds "
+            "one participant per file)");
+  EXPECT_EQ(error_of("{\"id\": \"a\", \"answer\": 1, \"participant\": 0}\n"),
+            "p.jsonl:line 1: \"participant\" must be a participant's number (an integer >= 1), "
+            "got 0");
+  EXPECT_EQ(error_of("{\"id\": \"a\", \"answer\": 1, \"participant\": \"7\"}\n"),
+            "p.jsonl:line 1: \"participant\" must be a participant's number (an integer >= 1), "
+            "got \"7\"");
   EXPECT_EQ(error_of("[1, 2]\n"),
             "p.jsonl:line 1: neither JSON Lines (one JSON object per line) nor CSV with a header "
             "naming an id and an "

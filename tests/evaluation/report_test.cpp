@@ -36,6 +36,22 @@ TEST(Report, SeedsRowByHand) {
   EXPECT_EQ(r.scored, 30);
 }
 
+// Study participants are a row's participants, not its seeds: the note says how many and how many
+// answers the row rests on, and what was shown and not answered.
+TEST(Report, ParticipantsRowSaysWhatItRestsOn) {
+  FileScore a = center_score("participant-1.jsonl", 10, 5), b = center_score("p2", 5, 2);
+  a.participant = 1, b.participant = 2;
+  b.unanswered = 4;
+  const ReportRow r = seeds_row("Human", {a, b});
+  EXPECT_EQ(r.note, "2 participants, 20 answers, 4 shown unanswered");
+  EXPECT_EQ(r.participants, 2);
+  EXPECT_EQ(r.unanswered, 4);
+  EXPECT_NEAR(r.columns[0].mean, 75, 1e-12);  // the mean over participants of 100 and 50
+  EXPECT_EQ(file_row(a, "participant-1.jsonl").note,
+            "1 participant, 10 answers; participant-1.jsonl");
+  EXPECT_EQ(participants_note(1, 1, 0), "1 participant, 1 answer");
+}
+
 Report sample_report() {
   Report report{.protocol = "multiple-choice", .data = "d", .rows = {}, .outside = 0};
   report.rows.push_back(seeds_row(

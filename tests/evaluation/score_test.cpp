@@ -110,6 +110,59 @@ TEST(Score, AnswerTimesGiveTheMedianTimePerProblem) {
   EXPECT_EQ(prediction_line(p, "Human"), R"({"id":"a","answer":1,"seconds":2.5,"model":"Human"})");
 }
 
+// A study participant's file (rave study export) lists the problems shown to them; they are scored
+// on those they answered, not on every problem of the groups (issue 41, H1: 3 perfect participants
+// scored 20%).
+TEST(Score, AParticipantIsScoredOnTheProblemsTheyAnswered) {
+  const AnswerKey key = small_key();
+  const PredictionFile f = parse_predictions(
+      R"({"id": "center_single/RAVEN_0_test", "answer": 0, "model": "Human", "participant": 3}
+{"id": "distribute_four/RAVEN_1_test", "answer": 6, "model": "Human", "participant": 3}
+{"id": "center_single/RAVEN_2_test", "answer": null, "model": "Human", "participant": 3}
+)",
+      "participant-3.jsonl");
+  const FileScore s = score_file(key, f, {});
+  EXPECT_EQ(s.total.items(), 2) << "scored on the 2 answered, not the 6 of their groups";
+  EXPECT_EQ(s.total.missing, 0);
+  EXPECT_NEAR(s.total.accuracy(), 100.0, 1e-12);
+  EXPECT_EQ(s.outside(), 4);
+  EXPECT_EQ(s.per_config[0].items(), 1);
+  // An ordinary model's file with the same lines is scored on its groups, its null counted wrong.
+  const FileScore model =
+      score_file(key,
+                 parse_predictions(R"({"id": "center_single/RAVEN_0_test", "answer": 0}
+{"id": "center_single/RAVEN_2_test", "answer": null}
+)",
+                                   "model.jsonl"),
+                 {});
+  EXPECT_EQ(model.total.items(), 4);
+  EXPECT_EQ(model.total.missing, 3);
+}
+
+TEST(Score, AParticipantsUnansweredProblemsAreCountedApart) {
+  const AnswerKey key = small_key();
+  const PredictionFile f =
+      parse_predictions(R"({"id": "center_single/RAVEN_0_test", "answer": 1, "participant": 2}
+{"id": "center_single/RAVEN_2_test", "answer": null, "participant": 2}
+{"id": "distribute_four/RAVEN_0_test", "answer": null, "participant": 2}
+)",
+                        "participant-2.jsonl");
+  ASSERT_EQ(f.participant, std::optional<std::int64_t>(2));
+  const FileScore s = score_file(key, f, {});
+  EXPECT_EQ(s.participant, std::optional<std::int64_t>(2));
+  EXPECT_EQ(s.unanswered, 2);
+  EXPECT_EQ(s.total.items(), 1);
+  EXPECT_NEAR(s.total.accuracy(), 0.0, 1e-12);
+  // --subset narrows a participant's problems further; the Solver row is on what they answered.
+  const FileScore in_subset = score_file(
+      key, f,
+      {.selection = Selection::kSubset, .subset = std::vector<std::uint8_t>{0, 0, 1, 0, 1, 1}});
+  EXPECT_EQ(in_subset.total.items(), 0);
+  EXPECT_EQ(in_subset.skipped, 1);
+  const FileScore solver = player_score(key, s.evaluated, Player::kSolver);
+  EXPECT_EQ(solver.total.items(), 1);
+}
+
 TEST(Score, GroupsNeverAnsweredAreLeftOut) {
   const AnswerKey key = small_key();
   const FileScore s =

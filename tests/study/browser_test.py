@@ -8,8 +8,12 @@
    by mouse and by keys 1-8; a screenshot of the problem page is written when asked.
 3. The server is killed with SIGKILL mid-session: every answer already given is in SQLite; a new
    server continues the participant at the next problem, and the browser finishes the test.
-4. `rave study export` and `rave score --seeds`: the Human row's accuracy equals what was clicked,
-   scored against the npz targets, and the table reports the time per problem.
+4. A second participant, in a fresh session, answers the practice and 3 of the 7 test problems
+   (2 right) and stops.
+5. `rave study export`, `rave score` and `rave study report`: each participant's accuracy equals
+   their clicks scored by hand against the npz targets (the first, who clicks every right answer,
+   100; the second on the 3 they answered, not the 7 shown), the Human row is the mean of the two,
+   says it rests on 2 participants and 10 answers, and the table reports the time per problem.
 
 usage: browser_test.py RAVE_BINARY [--screenshot FILE.png]; exit 77 (skipped) without chromium,
 chromium-driver or selenium.
@@ -76,6 +80,79 @@ def rows(db):
 
 def target(data, problem):
     return int(np.load(data / (problem + ".npz"))["target"])
+
+
+def right_label(data, db, participant, position):
+    """The label (1-8) of the right answer at a participant's position, from the npz target."""
+    with sqlite3.connect(db) as c:
+        sequence = json.loads(c.execute("SELECT sequence FROM participants WHERE id = ?", (participant,)).fetchone()[0])
+    return target(data, sequence[position]) + 1
+
+
+def stopping_participant(driver, base, data, db):
+    """Participant 3, in a fresh session: the practice, then 3 of the 7 test problems (right,
+    wrong, right), then they stop. Returns their clicks as (position, label)."""
+    driver.execute_script("localStorage.clear();")
+    driver.get(base + "/")
+    wait_for(driver, "welcome")
+    driver.find_element("id", "name").send_keys("stops early")
+    driver.find_element("id", "start").click()
+    clicked = []
+    wait_for(driver, "problem")
+    answer(driver, 1, by_key=False)
+    clicked.append((0, 1))
+    wait_for(driver, "feedback")
+    driver.find_element("id", "next").click()
+    wait_for(driver, "problem")
+    answer(driver, 2, by_key=True)
+    clicked.append((1, 2))
+    wait_for(driver, "feedback")
+    driver.find_element("id", "next").click()
+    wait_for(driver, "interlude")
+    driver.find_element("id", "begin").click()
+    for position, right in ((2, True), (3, False), (4, True)):
+        wait_for(driver, "problem")
+        label = right_label(data, db, 3, position)
+        label = label if right else label % 8 + 1
+        answer(driver, label, by_key=position == 3)
+        clicked.append((position, label))
+    wait_for(driver, "problem")  # the 4th test problem is shown; they stop there
+    time.sleep(0.3)
+    participant = [(r[1], r[3] + 1) for r in rows(db) if r[0] == 3]
+    check(participant == clicked, f"participant 3: the database holds {participant}, clicked {clicked}")
+    return clicked
+
+
+def hand_score(data, db, participant):
+    """A participant's test answers scored by hand against the npz targets: (right, answered)."""
+    tests = [r for r in rows(db) if r[0] == participant and not r[4]]
+    return sum(r[3] == target(data, r[2]) for r in tests), len(tests)
+
+
+def check_scores(rave, data, db, out):
+    """Each participant's file and the Human row against the clicks scored by hand."""
+    figures = []
+    for participant in (2, 3):
+        right, answered = hand_score(data, db, participant)
+        figures.append(100.0 * right / answered)
+        scored = subprocess.run([rave, "score", str(out / f"participant-{participant}.jsonl"), "-d", str(data), "--json"],
+                                check=True, capture_output=True, text=True)
+        result = json.loads(scored.stdout)
+        check(abs(result["accuracy"] - figures[-1]) < 1e-9 and result["evaluated"] == answered,
+              f"participant {participant}: rave score says {result['accuracy']} on {result['evaluated']}, "
+              f"the clicks {right} of {answered}")
+        check("counted wrong" not in scored.stderr, f"participant {participant}: {scored.stderr}")
+    check(figures[0] == 100.0, f"participant 2 clicked every right answer, but scores {figures[0]}")
+    human = f"| Human | {sum(figures) / 2:.2f} ["
+    table = subprocess.run([rave, "score", *map(str, sorted(out.glob("*.jsonl"))), "-d", str(data), "--seeds"],
+                           check=True, capture_output=True, text=True).stdout
+    row = next((line for line in table.splitlines() if line.startswith("| Human |")), "")
+    check(row.startswith(human), f"the Human row is not the mean of {figures}: {table}")
+    check(row.endswith("| 2 participants, 10 answers, 4 shown unanswered |"), f"the Human row's note: {row}")
+    check("time per problem of Human (median s over 10 answers)" in table, f"no time per problem: {table}")
+    report = subprocess.run([rave, "study", "report", str(data), "--db", str(db), "--per-config", "1",
+                             "--practice", "2", "--seed", "5"], check=True, capture_output=True, text=True).stdout
+    check(row in report.splitlines(), f"rave study report's row differs from rave score's {row}: {report}")
 
 
 def bad_requests(base, db):
@@ -183,7 +260,7 @@ def main():
             wait_for(driver, "problem")
             if position == 3 and args.screenshot:
                 driver.save_screenshot(args.screenshot)
-            label = (position * 5) % 8 + 1
+            label = right_label(data, db, 2, position)
             answer(driver, label, by_key=position % 2 == 0)
             clicked.append((position, label))
             if position < 4:
@@ -202,7 +279,7 @@ def main():
             wait_for(driver, "problem")
             progress = driver.find_element("id", "progress").text
             check(progress == f"Problem {position - 1} of 7", f"resumed at {progress!r}, not problem {position - 1}")
-            label = (position * 3) % 8 + 1
+            label = right_label(data, db, 2, position)
             answer(driver, label, by_key=position % 2 == 1)
             clicked.append((position, label))
         wait_for(driver, "done")
@@ -210,22 +287,19 @@ def main():
         check([(r[1], r[3] + 1) for r in participant] == clicked, f"database {participant} vs clicked {clicked}")
         check(all(r[5] >= 0 for r in participant), "negative times")
 
+        clicked_3 = stopping_participant(driver, base, data, db)
+        check(len(clicked_3) == 5, f"participant 3 clicked {clicked_3}")
+
         out = work / "predictions"
         subprocess.run([args.rave, "study", "export", str(data), "--db", str(db), "--per-config", "1",
                         "--practice", "2", "--seed", "5", "-o", str(out)], check=True, stdout=subprocess.DEVNULL)
         exported = sorted(out.glob("*.jsonl"))
-        check([p.name for p in exported] == ["participant-2.jsonl"], f"export wrote {exported} (participant 1 answered practice only)")
-        tests = [r for r in participant if not r[4]]
-        right = sum(r[3] == target(data, r[2]) for r in tests)
-        scored = subprocess.run([args.rave, "score", str(out / "participant-2.jsonl"), "-d", str(data), "--json"],
-                                check=True, capture_output=True, text=True)
-        accuracy = json.loads(scored.stdout)["accuracy"]
-        check(abs(accuracy - 100.0 * right / len(tests)) < 1e-9,
-              f"rave score says {accuracy}, the clicks {right} of {len(tests)}")
-        table = subprocess.run([args.rave, "score", *map(str, exported), "-d", str(data), "--seeds"],
-                               check=True, capture_output=True, text=True).stdout
-        check(re.search(r"^\| Human \| [0-9.]+ \[", table, re.M) is not None, f"no Human row: {table}")
-        check("time per problem of Human (median s over" in table, f"no time per problem: {table}")
+        check([p.name for p in exported] == ["participant-2.jsonl", "participant-3.jsonl"],
+              f"export wrote {exported} (participant 1 answered practice only)")
+        lines = (out / "participant-3.jsonl").read_text().splitlines()
+        check(len(lines) == 7 and sum('"answer":null' in line for line in lines) == 4,
+              f"participant 3's file does not list the 7 problems shown, 4 unanswered: {lines}")
+        check_scores(args.rave, data, db, out)
     finally:
         if driver:
             driver.quit()

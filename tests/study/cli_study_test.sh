@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # CLI contract of `rave study`: bad input is one error line with exit code 1 (2 for usage) and
 # leaves no database behind: a missing set, a set with too few problems, a port out of range, no
-# subcommand, export without a database, export against another study's database.
+# subcommand, export or report without a database, export or report against another study's
+# database.
 # Usage: cli_study_test.sh RAVE_BINARY
 set -u
 # shellcheck source=../cli_lib.sh
@@ -19,6 +20,8 @@ one_line "fewer than 5 per configuration" "too few problems"
 [[ $(run "$rave" study export "$work/set" -o "$work/answers") == 1 ]] || fail "export without a database"
 one_line "set.study.sqlite.*no study database" "export without a database"
 [[ ! -e "$work/answers" ]] || fail "export without a database made its folder"
+[[ $(run "$rave" study report "$work/set") == 1 ]] || fail "report without a database"
+one_line "set.study.sqlite.*no study database" "report without a database"
 # A database of another study (another seed) is refused, naming both, and is not changed.
 "$rave" study serve "$work/set" --per-config 1 --port 0 --seed 1 >"$work/serve" 2>&1 &
 pid=$!
@@ -31,4 +34,7 @@ one_line "belongs to another study.*seed=1.*seed=2" "another study"
 [[ "$(sha256sum "$work/set.study.sqlite")" == "$before" ]] || fail "the refused export changed the database"
 [[ $(run "$rave" study export "$work/set" --per-config 1 --seed 1 -o "$work/answers") == 0 ]] || fail "export: $(cat "$work/err")"
 grep -q "wrote 0 answers of 0 participants" "$work/out" || fail "export of an empty study: $(cat "$work/out")"
+[[ $(run "$rave" study report "$work/set" --per-config 1 --seed 1) == 0 ]] || fail "report: $(cat "$work/err")"
+grep -q "^no participant has a test answer in .* yet (0 enrolled)" "$work/out" || fail "report of an empty study: $(cat "$work/out")"
+[[ $(run "$rave" study report "$work/set" --per-config 1 --seed 2) == 1 ]] || fail "report: another study's database accepted"
 finish "study CLI"

@@ -7,7 +7,9 @@
 #include <map>
 #include <set>
 
+#include "common/atomic_file.hpp"
 #include "common/error.hpp"
+#include "study/export.hpp"
 #include "study/store.hpp"
 #include "study/study_set.hpp"
 #include "tests/support/test_support.hpp"
@@ -101,6 +103,32 @@ TEST(Store, AnswersAreStoredOnceAndSurviveAReopen) {
   EXPECT_THROW(Store(db, "data=y; seed=1"), InputError);
   EXPECT_THROW(Store(rave::testing::scratch_dir("study-store") / "no" / "such" / "dir.sqlite", "s"),
                InputError);
+}
+
+// The export lists every test problem shown to a participant, "answer": null where they stopped,
+// so that rave score scores them on what they answered (issue 41, H1); practice is left out, and a
+// participant without a test answer gets no file.
+TEST(Export, CarriesTheProblemsShownToEachParticipant) {
+  const auto dir = rave::testing::scratch_dir("study-export");
+  Store store(dir / "study.sqlite", "data=x; seed=1");
+  const Participant p = store.add_participant("ada", "token-a", {"p/1", "t/2", "t/3", "t/4"}, 1);
+  store.add_participant("bob", "token-b", {"p/1", "t/4", "t/3", "t/2"}, 1);
+  store.save_answer({.participant = p.id, .position = 0, .problem = "p/1", .answer = 3});
+  store.save_answer({.participant = p.id,
+                     .position = 1,
+                     .problem = "t/2",
+                     .answer = 5,
+                     .correct = true,
+                     .milliseconds = 2500});
+  export_predictions(store, dir / "out");
+  EXPECT_EQ(read_file(dir / "out" / "participant-1.jsonl"),
+            "{\"id\":\"t/2\",\"answer\":5,\"seconds\":2.5,\"model\":\"Human\",\"participant\":1}\n"
+            "{\"id\":\"t/3\",\"answer\":null,\"model\":\"Human\",\"participant\":1}\n"
+            "{\"id\":\"t/4\",\"answer\":null,\"model\":\"Human\",\"participant\":1}\n");
+  EXPECT_FALSE(std::filesystem::exists(dir / "out" / "participant-2.jsonl"));
+  const std::string problems = read_file(dir / "out" / "problems.txt");
+  EXPECT_NE(problems.find("\nt/2\nt/3\nt/4\n"), std::string::npos) << problems;
+  EXPECT_EQ(problems.find("p/1"), std::string::npos) << "practice is not the study's test";
 }
 
 }  // namespace
