@@ -59,13 +59,16 @@ std::string rule_table(const AnswerKey& key, const Report& report) {
   const auto counts = count_rules(key, report);
   if (counts.empty()) return "";
   std::string out = "| rule | problems |";
-  for (const auto& r : report.rows) out += " " + r.label + " |";
+  const auto cell = [&out](const std::string& text) { out.append(" ").append(text).append(" |"); };
+  for (const auto& r : report.rows) cell(r.label);
   out += "\n|---|---:|";
   for (std::size_t k = 0; k < report.rows.size(); ++k) out += "---:|";
   out += '\n';
   for (const auto& [rule, c] : counts) {
-    out += "| " + rule + " | " + std::to_string(c.problems) + " |";
-    for (const Cell& cell : c.rows) out += " " + cell_text(cell, report.intervals) + " |";
+    out += '|';
+    cell(rule);
+    cell(std::to_string(c.problems));
+    for (const Cell& row : c.rows) cell(cell_text(row, report.intervals));
     out += '\n';
   }
   return out;
