@@ -4,8 +4,8 @@
 // leaves open: the listening socket is bound without SO_REUSEPORT (so a port in use is refused, not
 // shared with another process), each request has a deadline for its headers and body (a client
 // that trickles a header line every second is cut off), an idle keep-alive connection waits in
-// poll(), not in a busy loop, and enough connections are served at once for a room of browsers
-// (each opens up to 6).
+// poll(), not in a busy loop, replies are not held back by Nagle's algorithm (TCP_NODELAY), and
+// enough connections are served at once for a room of browsers (each opens up to 6).
 //
 //   BoundedServer http({.connections = 256});
 //   http.Get("/", handler);
