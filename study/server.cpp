@@ -220,7 +220,12 @@ struct Server::State {
   // Runs check_before_body; a refused request is answered (and its connection closed when a body
   // follows unread). Whether it was refused.
   bool refused_before_body(const httplib::Request& req, httplib::Response& res) const {
-    const auto refusal = check_before_body(req);
+    std::optional<Refusal> refusal;
+    try {
+      refusal = check_before_body(req);
+    } catch (const std::exception& e) {  // the database failing under the token check
+      refusal = Refusal{500, std::string("internal error: ") + e.what()};
+    }
     if (!refusal) return false;
     reply(res, refusal->status, {{"error", refusal->message}});
     const bool body_follows =
@@ -303,7 +308,9 @@ struct Server::State {
     };
   }
 
-  void routes() {
+  // The checks before the body (check_before_body), and httplib's own refusals (a malformed request
+  // line, an unknown page) in the documented form.
+  void guards() {
     http.set_expect_100_continue_handler(
         [this](const httplib::Request& req, httplib::Response& res) {
           return refused_before_body(req, res) ? res.status : 100;
@@ -315,10 +322,15 @@ struct Server::State {
     http.set_payload_max_length(kBodyLimit);  // checked above already; httplib's own guard
     http.set_error_handler([](const httplib::Request& req, httplib::Response& res) {
       if (!res.body.empty()) return;  // ours, with its message
-      const std::string what = res.status == 404 ? "no such page: " + req.method + " " + req.path
-                                                 : "the request is malformed";
+      const std::string what = res.status == 404   ? "no such page: " + req.method + " " + req.path
+                               : res.status >= 500 ? std::string("internal error")
+                                                   : std::string("the request is malformed");
       reply(res, res.status, {{"error", what}});
     });
+  }
+
+  void routes() {
+    guards();
     http.Get("/", [](const httplib::Request&, httplib::Response& res) {
       res.set_content(std::string(page_html()), "text/html; charset=utf-8");
     });
