@@ -1,17 +1,19 @@
 #include "study/server.hpp"
 
-#include <httplib.h>
-
+#include <atomic>
 #include <map>
-#include <mutex>
 #include <nlohmann/json.hpp>
 #include <random>
+#include <thread>
 #include <unordered_map>
 
 #include "common/error.hpp"
 #include "evaluation/items.hpp"
 #include "evaluation/vlm.hpp"
+#include "jobs/dataset_manifest.hpp"
+#include "study/http_server.hpp"
 #include "study/page.hpp"
+#include "study/request_checks.hpp"
 #include "study/store.hpp"
 
 namespace rave::study {
@@ -39,7 +41,8 @@ std::string new_token() {
 void reply(httplib::Response& res, int status, const Json& body) {
   res.status = status;
   res.set_header("Cache-Control", "no-store");
-  res.set_content(body.dump(), "application/json");
+  // Text from the request (a path) may not be UTF-8: replaced, never an exception.
+  res.set_content(body.dump(-1, ' ', false, Json::error_handler_t::replace), "application/json");
 }
 
 Json parse_body(const httplib::Request& req) {
@@ -47,6 +50,31 @@ Json parse_body(const httplib::Request& req) {
   if (body.is_discarded() || !body.is_object())
     throw Refusal{400, "the request body is not a JSON object"};
   return body;
+}
+
+// The optional "name" of an enrolment: a string of at most kNameCharacters characters.
+std::string name_field(const Json& body) {
+  const auto it = body.find("name");
+  if (it == body.end() || it->is_null()) return {};
+  if (!it->is_string()) throw Refusal{400, "\"name\" must be a string"};
+  std::string name = it->get<std::string>();
+  if (utf8_characters(name) > kNameCharacters)
+    throw Refusal{400,
+                  "\"name\" is longer than " + std::to_string(kNameCharacters) + " characters"};
+  return name;
+}
+
+// The number in a path (/api/problems/<n>, /images/<n>/): 404 when it names nothing there.
+std::size_t path_number(const std::string& text, std::size_t count, const char* what) {
+  const auto n = parse_count(text, count);
+  if (!n || *n >= count) throw Refusal{404, std::string("no ") + what + " " + text};
+  return static_cast<std::size_t>(*n);
+}
+
+// One line naming what is listening where a second server would (ServerLock's note).
+std::string serve_command(const ServeOptions& o) {
+  return "rave study serve " + o.data.string() + " --host " + o.host + " --port " +
+         std::to_string(o.port);
 }
 
 std::int64_t integer_field(const Json& body, const char* name, std::int64_t lo, std::int64_t hi) {
@@ -88,15 +116,33 @@ struct Server::State {
   std::unordered_map<std::string, int> number_of;
   std::vector<int> grid, context;
   std::vector<std::map<std::string, std::string>> panels;  // "context-1" -> PNG bytes
+  std::unique_ptr<ServerLock> lock;
   std::unique_ptr<Store> store;
-  std::mutex enrol;  // participant numbers (and so their orders) are handed out one at a time
-  httplib::Server http;
+  BoundedServer http;
+  // stop() before run() has started listening would find nothing to stop (httplib ignores it):
+  // run() and stop() meet through these (sequentially consistent) flags instead.
+  std::atomic<bool> running{false}, stopping{false}, finished{false};
 
-  explicit State(const ServeOptions& options) : o(options) {
+  explicit State(const ServeOptions& options) : o(options), http(options.limits) {
     if (o.db.empty()) o.db = default_database(o.data);
+    refuse_unfinished();
     load();
+    refuse_unwritable(o.db);
+    lock = std::make_unique<ServerLock>(o.db, serve_command(o));
     store = std::make_unique<Store>(o.db, description());
+    store->check_writable();
     routes();
+  }
+
+  // A set still being written (rave.json says complete: false) lacks problems, whole
+  // configurations even: the study would silently differ from the set.
+  void refuse_unfinished() const {
+    const fs::path manifest = o.data / jobs::kManifestName;
+    const auto m = jobs::read_manifest(manifest);
+    if (m && !m->complete)
+      throw InputError(manifest.string(), "complete",
+                       "the set is unfinished (complete: false); finish it (rave generate "
+                       "--resume) before a study is served from it");
   }
 
   std::string description() const { return study_description(o); }
@@ -139,6 +185,54 @@ struct Server::State {
     auto p = store->find(token);
     if (!p) throw Refusal{403, "unknown participant token"};
     return *p;
+  }
+
+  // The checks made before a body is read (docs/study.md#limits): the Host, the body's framing,
+  // length and type, and the token of an answer. A refusal, or nullopt.
+  std::optional<Refusal> check_before_body(const httplib::Request& req) const {
+    if (!host_matches(req.get_header_value("Host"), req.local_addr, req.local_port, o.host))
+      return Refusal{403, "the Host header (\"" + req.get_header_value("Host") +
+                              "\") is not this server's address"};
+    if (req.has_header("Transfer-Encoding"))
+      return Refusal{411, "a body must come with a Content-Length (no Transfer-Encoding)"};
+    const bool post = req.method == "POST";
+    if (!post && req.method != "GET" && req.method != "HEAD")
+      return Refusal{405, "the method " + req.method + " is not served here"};
+    if (!req.has_header("Content-Length"))
+      return post ? std::optional(Refusal{411, "a POST must have a Content-Length"}) : std::nullopt;
+    const auto length = parse_count(req.get_header_value("Content-Length"), UINT64_MAX);
+    if (!length) return Refusal{400, "the Content-Length is not a number"};
+    if (!post)
+      return *length == 0 ? std::nullopt : std::optional(Refusal{400, "only a POST has a body"});
+    if (*length > kBodyLimit)
+      return Refusal{413, "the body is " + std::to_string(*length) + " bytes; the limit is " +
+                              std::to_string(kBodyLimit)};
+    if (!is_json_type(req.get_header_value("Content-Type")))
+      return Refusal{415, "the body must be JSON (Content-Type: application/json)"};
+    if (req.path == "/api/answers") try {
+        participant(req);
+      } catch (const Refusal& r) {
+        return r;
+      }
+    return std::nullopt;
+  }
+
+  // Runs check_before_body; a refused request is answered (and its connection closed when a body
+  // follows unread). Whether it was refused.
+  bool refused_before_body(const httplib::Request& req, httplib::Response& res) const {
+    std::optional<Refusal> refusal;
+    try {
+      refusal = check_before_body(req);
+    } catch (const std::exception& e) {  // the database failing under the token check
+      refusal = Refusal{500, std::string("internal error: ") + e.what()};
+    }
+    if (!refusal) return false;
+    reply(res, refusal->status, {{"error", refusal->message}});
+    const bool body_follows =
+        (req.method != "GET" && req.method != "HEAD") || req.has_header("Transfer-Encoding") ||
+        (req.has_header("Content-Length") && req.get_header_value("Content-Length") != "0");
+    if (body_follows) BoundedServer::close_after_reply();
+    return true;
   }
 
   int next_position(const Participant& p) const {
@@ -208,42 +302,60 @@ struct Server::State {
         f(req, res);
       } catch (const Refusal& r) {
         reply(res, r.status, {{"error", r.message}});
-      } catch (const std::exception& e) {
-        reply(res, 500, {{"error", e.what()}});
+      } catch (const std::exception& e) {  // a bug: said as one, in the documented form
+        reply(res, 500, {{"error", std::string("internal error: ") + e.what()}});
       }
     };
   }
 
+  // The checks before the body (check_before_body), and httplib's own refusals (a malformed request
+  // line, an unknown page) in the documented form.
+  void guards() {
+    http.set_expect_100_continue_handler(
+        [this](const httplib::Request& req, httplib::Response& res) {
+          return refused_before_body(req, res) ? res.status : 100;
+        });
+    http.set_pre_routing_handler([this](const httplib::Request& req, httplib::Response& res) {
+      return refused_before_body(req, res) ? httplib::Server::HandlerResponse::Handled
+                                           : httplib::Server::HandlerResponse::Unhandled;
+    });
+    http.set_payload_max_length(kBodyLimit);  // checked above already; httplib's own guard
+    http.set_error_handler([](const httplib::Request& req, httplib::Response& res) {
+      if (!res.body.empty()) return;  // ours, with its message
+      const std::string what = res.status == 404   ? "no such page: " + req.method + " " + req.path
+                               : res.status >= 500 ? std::string("internal error")
+                                                   : std::string("the request is malformed");
+      reply(res, res.status, {{"error", what}});
+    });
+  }
+
   void routes() {
+    guards();
     http.Get("/", [](const httplib::Request&, httplib::Response& res) {
       res.set_content(std::string(page_html()), "text/html; charset=utf-8");
     });
-    http.Post("/api/participants",
-              guarded([this](const httplib::Request& req, httplib::Response& res) {
-                const Json body = parse_body(req);
-                const auto name = body.value("name", std::string());
-                if (name.size() > 200) throw Refusal{400, "\"name\" is longer than 200 characters"};
-                const std::lock_guard lock(enrol);
-                const auto n = static_cast<std::int64_t>(store->participants().size()) + 1;
-                std::vector<std::string> sequence = participant_sequence(set, o.study.seed, n);
-                const Participant p = store->add_participant(name, new_token(), sequence,
-                                                             static_cast<int>(set.practice.size()));
-                reply(res, 200,
-                      {{"token", p.token},
-                       {"participant", p.id},
-                       {"practice", p.practice},
-                       {"problems", p.sequence.size()}});
-              }));
+    http.Post(
+        "/api/participants", guarded([this](const httplib::Request& req, httplib::Response& res) {
+          const std::string name = name_field(parse_body(req));
+          const auto practice = static_cast<int>(set.practice.size());
+          const Participant p = store->enrol(name, new_token(), practice, [&](std::int64_t n) {
+            return participant_sequence(set, o.study.seed, n);
+          });
+          reply(res, 200,
+                {{"token", p.token},
+                 {"participant", p.id},
+                 {"practice", p.practice},
+                 {"problems", p.sequence.size()}});
+        }));
     http.Get("/api/state", guarded([this](const httplib::Request& req, httplib::Response& res) {
                reply(res, 200, state_of(participant(req)));
              }));
     http.Get(R"(/api/problems/(\d+))",
              guarded([this](const httplib::Request& req, httplib::Response& res) {
                const Participant p = participant(req);
-               const int position = std::stoi(req.matches[1].str());
-               if (position >= static_cast<int>(p.sequence.size()))
-                 throw Refusal{404, "no problem at position " + std::to_string(position)};
-               reply(res, 200, problem_json(p, position));
+               const auto position =
+                   path_number(req.matches[1].str(), p.sequence.size(), "problem at position");
+               reply(res, 200, problem_json(p, static_cast<int>(position)));
              }));
     http.Post("/api/answers", guarded([this](const httplib::Request& req, httplib::Response& res) {
                 const Participant p = participant(req);
@@ -251,10 +363,9 @@ struct Server::State {
               }));
     http.Get(R"(/images/(\d+)/((context|candidate)-\d+)\.png)",
              guarded([this](const httplib::Request& req, httplib::Response& res) {
-               const auto n = std::stoul(req.matches[1].str());
-               const auto it =
-                   n < panels.size() ? panels[n].find(req.matches[2].str()) : panels.front().end();
-               if (n >= panels.size() || it == panels[n].end()) throw Refusal{404, "no such image"};
+               const auto n = path_number(req.matches[1].str(), panels.size(), "image of problem");
+               const auto it = panels[n].find(req.matches[2].str());
+               if (it == panels[n].end()) throw Refusal{404, "no such image"};
                res.set_content(it->second, "image/png");
              }));
   }
@@ -265,16 +376,28 @@ Server::~Server() = default;
 
 int Server::bind() {
   auto& s = *state_;
-  const int port = s.o.port == 0 ? s.http.bind_to_any_port(s.o.host)
-                                 : (s.http.bind_to_port(s.o.host, s.o.port) ? s.o.port : -1);
+  const int port = s.http.bind_exclusive(s.o.host, s.o.port);
   if (port < 0)
     throw InputError(s.o.host + ":" + std::to_string(s.o.port), "",
                      "cannot listen there (in use, or not an address of this machine)");
   return port;
 }
 
-void Server::run() { state_->http.listen_after_bind(); }
-void Server::stop() { state_->http.stop(); }
+void Server::run() {
+  auto& s = *state_;
+  s.running = true;
+  if (!s.stopping) s.http.listen_after_bind();
+  s.finished = true;
+}
+
+void Server::stop() {
+  auto& s = *state_;
+  s.stopping = true;
+  if (!s.running) return;  // run() will see `stopping` and not listen
+  while (!s.http.is_running() && !s.finished)
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  s.http.stop();
+}
 std::size_t Server::practice_count() const { return state_->set.practice.size(); }
 std::size_t Server::test_count() const { return state_->set.test.size(); }
 const fs::path& Server::database() const { return state_->o.db; }

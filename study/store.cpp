@@ -1,7 +1,12 @@
 #include "study/store.hpp"
 
+#include <fcntl.h>
 #include <sqlite3.h>
+#include <sys/file.h>
+#include <unistd.h>
 
+#include <cerrno>
+#include <cstring>
 #include <ctime>
 #include <nlohmann/json.hpp>
 
@@ -144,17 +149,48 @@ Store::Store(const std::filesystem::path& path, const std::string& study) : path
 
 Store::~Store() { sqlite3_close(db_); }
 
+Participant Store::enrol(const std::string& name, const std::string& token, int practice,
+                         const std::function<std::vector<std::string>(std::int64_t)>& sequence_of) {
+  const std::lock_guard lock(mutex_);
+  const std::string file = path_.string();
+  Participant p{0, token, name, {}, practice, now_utc()};
+  exec(db_, file, "BEGIN IMMEDIATE");  // the write lock: no other connection numbers in between
+  try {
+    {
+      Statement next(db_, file, "SELECT COALESCE(MAX(id), 0) + 1 FROM participants");
+      next.step();
+      p.id = next.integer(0);
+    }
+    p.sequence = sequence_of(p.id);
+    Statement s(db_, file,
+                "INSERT INTO participants (id, token, name, sequence, practice, created) "
+                "VALUES (?, ?, ?, ?, ?, ?)");
+    s.bind(1, p.id).bind(2, token).bind(3, name).bind(4, nlohmann::json(p.sequence).dump());
+    s.bind(5, std::int64_t{practice}).bind(6, p.created).step();
+    exec(db_, file, "COMMIT");
+  } catch (...) {
+    sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
+    throw;
+  }
+  return p;
+}
+
 Participant Store::add_participant(const std::string& name, const std::string& token,
                                    const std::vector<std::string>& sequence, int practice) {
+  return enrol(name, token, practice, [&](std::int64_t) { return sequence; });
+}
+
+void Store::check_writable() {
   const std::lock_guard lock(mutex_);
-  Participant p{0, token, name, sequence, practice, now_utc()};
-  Statement s(db_, path_.string(),
-              "INSERT INTO participants (token, name, sequence, practice, created) "
-              "VALUES (?, ?, ?, ?, ?)");
-  s.bind(1, token).bind(2, name).bind(3, nlohmann::json(sequence).dump());
-  s.bind(4, std::int64_t{practice}).bind(5, p.created).step();
-  p.id = sqlite3_last_insert_rowid(db_);
-  return p;
+  const std::string file = path_.string();
+  if (sqlite3_db_readonly(db_, "main") == 1)
+    throw InputError(file, "", "the study database cannot be written here (a read-only file)");
+  try {
+    Statement s(db_, file, "INSERT OR REPLACE INTO study (key, value) VALUES ('served', ?)");
+    s.bind(1, now_utc()).step();
+  } catch (const InputError& e) {
+    throw InputError(file, "", "the study database cannot be written here: " + e.message());
+  }
 }
 
 std::optional<Participant> Store::find(const std::string& token) const {
@@ -198,5 +234,45 @@ std::vector<Answer> Store::answers(std::int64_t participant) const {
                    s.integer(6), s.text(7)});
   return out;
 }
+
+void refuse_unwritable(const std::filesystem::path& path) {
+  const auto writable = [](const std::filesystem::path& p) {
+    return ::faccessat(AT_FDCWD, p.c_str(), W_OK, AT_EACCESS) == 0;
+  };
+  const std::filesystem::path folder = std::filesystem::absolute(path).parent_path();
+  if (std::filesystem::exists(path) && !writable(path))
+    throw InputError(path.string(), "", "the study database cannot be written here (read-only)");
+  if (std::filesystem::is_directory(folder) && !writable(folder))
+    throw InputError(path.string(), "",
+                     "the study database cannot be written here (its folder " + folder.string() +
+                         " is read-only)");
+}
+
+ServerLock::ServerLock(const std::filesystem::path& database, const std::string& command) {
+  const std::string file = database.string(), lock = file + ".lock";
+  fd_ = ::open(lock.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+  if (fd_ < 0)
+    throw InputError(file, "", "cannot make its lock file " + lock + ": " + std::strerror(errno));
+  if (::flock(fd_, LOCK_EX | LOCK_NB) != 0) {
+    const int err = errno;
+    char holder[512] = {};
+    const ssize_t n = ::pread(fd_, holder, sizeof holder - 1, 0);
+    std::string who(holder, n > 0 ? static_cast<std::size_t>(n) : 0);
+    while (!who.empty() && (who.back() == '\n' || who.back() == '\0')) who.pop_back();
+    ::close(fd_);
+    if (err != EWOULDBLOCK)
+      throw InputError(file, "", "cannot lock " + lock + ": " + std::strerror(err));
+    throw InputError(file, "",
+                     "another server has this study database (" +
+                         (who.empty() ? std::string("pid unknown") : who) +
+                         "); stop it, or give this one another --db");
+  }
+  const std::string who = "pid " + std::to_string(::getpid()) + ": " + command + "\n";
+  // The note is for whoever is refused next; the lock holds without it.
+  [[maybe_unused]] const bool noted =
+      ::ftruncate(fd_, 0) == 0 && ::pwrite(fd_, who.data(), who.size(), 0) >= 0;
+}
+
+ServerLock::~ServerLock() { ::close(fd_); }
 
 }  // namespace rave::study

@@ -11,6 +11,7 @@
 //   db.save_answer({.participant = p.id, .position = 0, .problem = ids[0], .answer = 3, ...});
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -56,9 +57,17 @@ class Store {
   Store(const Store&) = delete;
   Store& operator=(const Store&) = delete;
 
+  /// Enrols a participant in one write transaction: the next number by the database (unique over
+  /// every connection to it), the sequence `sequence_of(number)`; returns it. The cost does not
+  /// grow with the number of participants.
+  Participant enrol(const std::string& name, const std::string& token, int practice,
+                    const std::function<std::vector<std::string>(std::int64_t)>& sequence_of);
   /// Adds a participant with this token and problem sequence; returns it with its id.
   Participant add_participant(const std::string& name, const std::string& token,
                               const std::vector<std::string>& sequence, int practice);
+  /// Writes the time of this check (key 'served' of the study table): InputError naming the file
+  /// when the database cannot be written here (a read-only file or folder), before anyone enrols.
+  void check_writable();
   /// The participant a token names, if any.
   std::optional<Participant> find(const std::string& token) const;
   /// Every participant, by id.
@@ -75,6 +84,26 @@ class Store {
   std::filesystem::path path_;
   sqlite3* db_ = nullptr;
   mutable std::mutex mutex_;
+};
+
+/// InputError naming the file when this process may not write the database at `path`: the file
+/// (when there is one) or its folder (where SQLite keeps the write-ahead log) is read-only.
+void refuse_unwritable(const std::filesystem::path& path);
+
+/// One server per database: an exclusive lock (flock) on `<database>.lock` beside it, held for the
+/// life of the object (the kernel drops it when its holder dies, even by SIGKILL; the file stays and
+/// holds nothing then).
+class ServerLock {
+ public:
+  /// InputError naming the database and the holder (its pid and command) when another process
+  /// holds the lock, or when the lock file cannot be made.
+  ServerLock(const std::filesystem::path& database, const std::string& command);
+  ~ServerLock();
+  ServerLock(const ServerLock&) = delete;
+  ServerLock& operator=(const ServerLock&) = delete;
+
+ private:
+  int fd_ = -1;
 };
 
 }  // namespace rave::study

@@ -52,7 +52,8 @@ MAY_REACH = {
     "rave_jobs": BASE | ENGINE_PARTS | {"rave_engine", "rave_perception", "rave_solver"},
     "rave_neural": BASE | {"rave_engine_model", "rave_engine_formats"},
     # the human study: a set's problems served to people, their answers in a database
-    "rave_study": BASE | ENGINE_PARTS | {"rave_engine", "rave_solver", "rave_evaluation"},
+    "rave_study": BASE | ENGINE_PARTS | {"rave_engine", "rave_perception", "rave_solver", "rave_evaluation",
+                                         "rave_jobs"},
     # the Python module: everything symbolic, never neural (import rave must not load LibTorch)
     "rave_python": BASE | ENGINE_PARTS | {"rave_engine", "rave_perception", "rave_solver", "rave_evaluation",
                                           "rave_jobs"},

@@ -1,6 +1,7 @@
 // The study's draw and orders (study_set.hpp) and its database (store.hpp): the same problems for
 // everyone, each participant's order a balanced shuffle of them; answers stored once, kept across
-// a reopen, a database of another study refused.
+// a reopen, a database of another study refused; participant numbers unique by the database, one
+// server per database.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -129,6 +130,46 @@ TEST(Export, CarriesTheProblemsShownToEachParticipant) {
   const std::string problems = read_file(dir / "out" / "problems.txt");
   EXPECT_NE(problems.find("\nt/2\nt/3\nt/4\n"), std::string::npos) << problems;
   EXPECT_EQ(problems.find("p/1"), std::string::npos) << "practice is not the study's test";
+}
+
+// Participant numbers come from the database: two connections to one file (two processes, say)
+// enrolling in turn never share a number, so never an order.
+TEST(Store, ParticipantNumbersAreUniqueByTheDatabase) {
+  const auto db = rave::testing::scratch_dir("study-enrol") / "study.sqlite";
+  Store a(db, "data=x; seed=1"), b(db, "data=x; seed=1");
+  std::set<std::int64_t> numbers;
+  std::set<std::vector<std::string>> sequences;
+  for (int k = 0; k < 6; ++k) {
+    Store& store = k % 2 == 0 ? a : b;
+    const Participant p = store.enrol(
+        "p" + std::to_string(k), "token-" + std::to_string(k), 0,
+        [](std::int64_t n) { return std::vector<std::string>{"t/" + std::to_string(n)}; });
+    numbers.insert(p.id);
+    sequences.insert(p.sequence);
+    EXPECT_EQ(p.sequence, std::vector<std::string>{"t/" + std::to_string(p.id)});
+  }
+  EXPECT_EQ(numbers, (std::set<std::int64_t>{1, 2, 3, 4, 5, 6}));
+  EXPECT_EQ(sequences.size(), 6u);
+  EXPECT_EQ(a.participants().size(), 6u);
+  a.check_writable();
+}
+
+// One server per database: a second lock on it is refused, naming the holder; released with it.
+TEST(ServerLock, ASecondServerOnOneDatabaseIsRefused) {
+  const auto db = rave::testing::scratch_dir("study-lock") / "study.sqlite";
+  {
+    const ServerLock first(db, "rave study serve set");
+    try {
+      const ServerLock second(db, "rave study serve set");
+      ADD_FAILURE() << "a second lock was granted";
+    } catch (const InputError& e) {
+      EXPECT_NE(std::string(e.what()).find("another server has this study database (pid "),
+                std::string::npos)
+          << e.what();
+      EXPECT_NE(std::string(e.what()).find("rave study serve set"), std::string::npos) << e.what();
+    }
+  }
+  EXPECT_NO_THROW(ServerLock(db, "again")) << "released with its holder";
 }
 
 }  // namespace
