@@ -21,6 +21,9 @@ form the conformance fixtures keep (tests/fixtures/prompts/).
   rave export set --style ibm-2025 --classmode pred -o pred.jsonl
   prompt_reference.py expect --style ibm-2025 --classmode pred --code /tmp/ibm-2025 \\
       set.json.jsonl -o theirs-pred.jsonl
+  # reading the replies: IBM's _predict beside rave score (needs numpy and scipy):
+  rave export set/center_single -f text-disentangled --classmode pred -o key.jsonl
+  prompt_reference.py match key.jsonl --rave build/apps/rave --code /tmp/ibm-2025 --seed 1
   # the conformance fixture, every case of tests/fixtures/prompts/cases.json:
   prompt_reference.py fixture --rave build/apps/rave --ibm-2025 /tmp/ibm-2025 \\
       --ibm-2024 /tmp/ibm-2024 --lm-raven /tmp/lm-raven
@@ -251,7 +254,8 @@ class IbmPredRunner(IbmRunner):
 
     def solver(self, prefix):
         s = self.pred.Solver_pred.__new__(self.pred.Solver_pred)
-        s.model, s.prefix, s.prompt = CollectingModel(), prefix, "Complete the Raven's progressive matrix:"
+        s.model, s.prefix = CollectingModel(), prefix
+        s.prompt = "Complete the Raven's progressive matrix:"
         s.cfg = types.SimpleNamespace(data=types.SimpleNamespace(nattr=3))  # text2num(choices)
         return s
 
@@ -367,6 +371,61 @@ def expect(args):
 def hash_file(args):
     for raw in open(args.export):
         print(line_hash(json.loads(raw)))
+
+
+# --- Reading pred replies: IBM's Solver_pred._predict against `rave score` on made-up replies. ---
+
+def made_up_sample(rng, prompt, answer, master):
+    """One reply to a branch query: none, the answer's value, or another candidate's, bare or in
+    words (a master reply continues after the query's "(")."""
+    r = rng.random()
+    if r < 0.15:
+        return "I cannot tell."
+    text = prompt["choices"][answer if r < 0.55 else rng.randrange(len(prompt["choices"]))]
+    if master:
+        return text[1:] if rng.random() < 0.7 else "The missing panel is " + text
+    return "It is " + text + "." if rng.random() < 0.3 else text
+
+
+def match(args):
+    """IBM's acc_merge and acc_split from its own `_predict` (scipy needed) beside `rave score` of
+    the same replies: "text" (the master's samples, --text-answer values) and "attributes" (each
+    branch's samples voted by IBM's majority_vote: rave's form takes one value per branch)."""
+    import random
+    import subprocess
+    import tempfile
+    stub_modules(["tqdm", "src.models"])
+    sys.path.insert(0, args.code)
+    sp = importlib.import_module("src.solver_pred")
+    s = sp.Solver_pred.__new__(sp.Solver_pred)
+    s.cfg = types.SimpleNamespace(model=types.SimpleNamespace(nreturn=args.samples),
+                                  data=types.SimpleNamespace(nattr=3))
+    rng, n, ibm = random.Random(args.seed), 0, [0, 0]
+    work = tempfile.mkdtemp()
+    master, attrs = open(f"{work}/master.jsonl", "w"), open(f"{work}/attrs.jsonl", "w")
+    for raw in open(args.key):
+        j, n = json.loads(raw), n + 1
+        x = [{p["attribute"]: {"out": [made_up_sample(rng, p, j["answer"],
+                                                      p["attribute"] == "master")
+                                       for _ in range(args.samples)]} for p in j["prompts"]}]
+        sol, _ = s._predict(x, True, sp.scale_rep(sp.text2num(j["choices"], 3, 8)), "", True)
+        ibm = [ibm[0] + (sol[0] == j["answer"]), ibm[1] + (sol[1] == j["answer"])]
+        print(json.dumps({"id": j["id"], "text": x[0]["master"]["out"]}), file=master)
+        voted = {b: sp.majority_vote(sp.text2num(v["out"], 1, args.samples)).item()
+                 for b, v in x[0].items() if b != "master"}
+        print(json.dumps({"id": j["id"], "attributes": voted}), file=attrs)
+    master.close(), attrs.close()
+
+    def rave(name, *flags):
+        out = subprocess.run([args.rave, "score", f"{work}/{name}", "--data", args.key, "--json",
+                              *flags], capture_output=True, text=True, check=True).stdout
+        return json.loads(out)["accuracy"]
+    merge, split = rave("master.jsonl", "--text-answer", "values"), rave("attrs.jsonl")
+    import shutil
+    shutil.rmtree(work)
+    print(f"{n} problems: IBM acc_merge {100 * ibm[0] / n:.4f}, rave text values "
+          f"{merge:.4f}; IBM acc_split "
+          f"{100 * ibm[1] / n:.4f}, rave attributes {split:.4f}")
 
 
 # --- The conformance fixture (tests/fixtures/prompts): cases.json names the cases, expected.json
@@ -488,8 +547,15 @@ def main():
     x.add_argument("--ibm-2025", required=True, help="IBM's code at 5b3c5e4")
     x.add_argument("--ibm-2024", required=True, help="IBM's code at 2ada9bb")
     x.add_argument("--lm-raven", required=True, help="lm-raven at 500e6f7")
+    m = sub.add_parser("match", help="IBM's Solver_pred._predict beside rave score on made-up "
+                       "replies")
+    m.add_argument("key", help="a `rave export -f text-disentangled --classmode pred` file")
+    m.add_argument("--rave", required=True, help="the rave executable")
+    m.add_argument("--code", required=True, help="IBM's code at 5b3c5e4")
+    m.add_argument("--seed", type=int, default=1)
+    m.add_argument("--samples", type=int, default=7, help="IBM's nreturn")
     args = p.parse_args()
-    {"expect": expect, "hash": hash_file, "fixture": fixture}[args.command](args)
+    {"expect": expect, "hash": hash_file, "fixture": fixture, "match": match}[args.command](args)
 
 
 if __name__ == "__main__":
