@@ -17,7 +17,7 @@ namespace rave::apps {
 namespace {
 
 struct ExportArgs {
-  std::string data, format = "text", output, style = "ibm-2025", rows = "3";
+  std::string data, format = "text", output, style = "ibm-2025", rows = "3", classmode = "disc";
   std::optional<std::string> shuffle_seed;
   std::optional<double> uncertainty;
   std::optional<std::string> prefix;
@@ -52,6 +52,8 @@ evaluation::ExportOptions export_options(const ExportArgs& a) {
   const auto style = evaluation::parse_style(a.style);
   if (!style)
     throw UsageError("--style must be ibm-2025, ibm-2024 or lm-raven, not '" + a.style + "'");
+  const auto classmode = evaluation::parse_classmode(a.classmode);
+  if (!classmode) throw UsageError("--classmode must be disc or pred, not '" + a.classmode + "'");
   if (a.shuffle_seed && a.answer_first)
     throw UsageError("--answers-shuffled and --answer-first each set the order; give one");
   const evaluation::TextOptions text{.style = *style,
@@ -61,7 +63,8 @@ evaluation::ExportOptions export_options(const ExportArgs& a) {
                                      .angle = a.angle,
                                      .uncertainty = a.uncertainty,
                                      .uncertainty_range = a.uncertainty_range,
-                                     .prefix = a.prefix};
+                                     .prefix = a.prefix,
+                                     .classmode = *classmode};
   evaluation::check_text_options(text);
   if (text.uncertainty && *format != evaluation::ExportFormat::kText)
     throw UsageError("--uncertainty is for --format text only (as in IBM's code)");
@@ -79,9 +82,9 @@ evaluation::ExportOptions export_options(const ExportArgs& a) {
 // apply there.
 [[noreturn]] void run_hf_export(const ExportArgs& a, const CLI::App& cmd) {
   for (const char* flag :
-       {"--style", "--rows-shown", "--no-offsets", "--no-scaling", "--angle", "--uncertainty",
-        "--uncertainty-range", "--uncertainty-seed", "--prefix", "--answers-shuffled",
-        "--answer-first", "--no-answer", "--drop-ambiguous"})
+       {"--style", "--classmode", "--rows-shown", "--no-offsets", "--no-scaling", "--angle",
+        "--uncertainty", "--uncertainty-range", "--uncertainty-seed", "--prefix",
+        "--answers-shuffled", "--answer-first", "--no-answer", "--drop-ambiguous"})
     if (cmd.count(flag) > 0) throw UsageError(std::string(flag) + " does not apply to --format hf");
   if (a.output.empty() || a.output == "-")
     throw UsageError("--format hf writes a folder of parquet shards: give it with -o OUT");
@@ -109,6 +112,11 @@ void add_prompt_options(CLI::App* cmd, ExportArgs& a) {
   cmd->add_option("--style", a.style,
                   "Whose code the text forms reproduce: ibm-2025 (IBM 5b3c5e4), ibm-2024 (IBM "
                   "2ada9bb) or lm-raven (500e6f7); docs/evaluation.md#prompt-styles")
+      ->capture_default_str();
+  cmd->add_option("--classmode", a.classmode,
+                  "ibm styles: IBM's classmode: disc (Solver_disc: the answer set, the model names "
+                  "one) or pred (Solver_pred, the protocol of IBM's GPT-4 / Llama-3 configs: no "
+                  "answer set, the model writes the missing panel's numbers)")
       ->capture_default_str();
   cmd->add_option("--rows-shown", a.rows,
                   "Rows of the matrix shown, the last K relabelled from row 1 (IBM's nshow, "

@@ -41,6 +41,9 @@ void write_payload(JsonWriter& w, const engine::Problem& problem, const ExportOp
         w.end_object();
       }
       w.end_array();
+      // Solver_pred._split returns the entangled candidates too: both its results match them.
+      if (text.classmode == ClassMode::kPred)
+        write_strings(w.key("choices"), entangled_prompt(problem, text).choices);
       return;
     case ExportFormat::kJson: internal::write_problem_fields(w, problem, !o.no_answer); return;
   }
@@ -89,6 +92,8 @@ void append_export_line(std::string& out, const Item& item, const engine::Proble
   if (o.answer_first) w.key("answer_first").value(true);
   if (o.format != ExportFormat::kJson) {
     w.key("style").value(style_name(text.style));
+    if (text.classmode == ClassMode::kPred)
+      w.key("classmode").value(classmode_name(text.classmode));
     if (text.uncertainty)
       w.key("uncertainty_seed").value(static_cast<std::int64_t>(text.uncertainty_seed));
   }

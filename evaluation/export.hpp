@@ -4,7 +4,9 @@
 // ambiguous, none, unknown) and the problem in one of three forms: `text` (the lm-raven / I-RAVEN
 // prompt: "prompt", "context", "choices"), `text-disentangled` ("prompts": one per component and
 // attribute) or `json` (the symbolic panels as plain data: "components", "rules", "context",
-// "candidates", and I-RAVEN's "modified").
+// "candidates", and I-RAVEN's "modified"). The text forms of IBM's Solver_pred
+// (`TextOptions::classmode`) add "classmode": "pred"; their "choices" are what its replies are
+// matched against (`rave score --text-answer values --data` this export).
 //
 //   ExportOptions o{.format = ExportFormat::kText, .shuffle_seed = 7};
 //   std::string lines;

@@ -240,10 +240,34 @@ std::string matrix_context(const std::vector<std::string>& shown, int side, bool
   return out;
 }
 
+// Which query a branch text is for: the entangled one, an attribute branch, or a master branch.
+enum class Query { kEntangled, kAttribute, kMaster };
+
+// IBM's query around the context: Solver_disc's answer set (ibm-2024: its closing line), or
+// Solver_pred's bare context, "(" opening the missing panel in the entangled and master queries.
+std::string ibm_query(const TextPrompt& t, const TextOptions& o, std::string_view prefix,
+                      Query query) {
+  std::string out = std::string(prefix) + t.context;
+  if (o.classmode == ClassMode::kPred) return query == Query::kAttribute ? out : out + '(';
+  const bool old = o.style == PromptStyle::kIbm2024;
+  out += old ? "\nSelect the correct Answer from the following list\n" : "\nAnswer set:\n";
+  for (std::size_t i = 0; i < t.choices.size(); ++i) {
+    if (i) out += '\n';
+    out += "Answer #";
+    append_int(out, static_cast<long long>(i));
+    out += ": ";
+    out += t.choices[i];
+  }
+  if (old)
+    out += query == Query::kEntangled ? "\nCorrect Answer #"
+                                      : "\nSolution: The correct answer is Answer #";
+  return out;
+}
+
 // The branch's texts in the source's order of evaluation (`Branch.__init__`: the shown context,
 // then the candidates).
 template <class PanelText>
-TextPrompt branch_prompt(const engine::Problem& problem, const TextOptions& o, bool per_attribute,
+TextPrompt branch_prompt(const engine::Problem& problem, const TextOptions& o, Query query,
                          const PanelText& text) {
   TextPrompt t;
   const int side = problem.grid(), rows = shown_rows(problem, o);
@@ -256,29 +280,20 @@ TextPrompt branch_prompt(const engine::Problem& problem, const TextOptions& o, b
   const bool lm = o.style == PromptStyle::kLmRaven;
   t.context = matrix_context(shown, side, lm && rows == 1);
   const std::string prefix = o.prefix ? *o.prefix : std::string(default_prefix(o.style));
-  if (lm) {
-    for (const std::string& c : t.choices)
-      t.choice_prompts.push_back(
-          std::string(prefix).append(t.context).append(c).append(rows == 1 ? "" : ";"));
+  if (!lm) {
+    t.prompt = ibm_query(t, o, prefix, query);
     return t;
   }
-  const bool old = o.style == PromptStyle::kIbm2024;
-  t.prompt = prefix + t.context;
-  t.prompt += old ? "\nSelect the correct Answer from the following list\n" : "\nAnswer set:\n";
-  for (std::size_t i = 0; i < t.choices.size(); ++i) {
-    if (i) t.prompt += '\n';
-    t.prompt += "Answer #";
-    append_int(t.prompt, static_cast<long long>(i));
-    t.prompt += ": ";
-    t.prompt += t.choices[i];
-  }
-  if (old)
-    t.prompt += per_attribute ? "\nSolution: The correct answer is Answer #" : "\nCorrect Answer #";
+  for (const std::string& c : t.choices)
+    t.choice_prompts.push_back(
+        std::string(prefix).append(t.context).append(c).append(rows == 1 ? "" : ";"));
   return t;
 }
 
+// Solver_pred builds its RPM without nconf: no confounders in its queries.
 int confounders_shown(const engine::Problem& problem, const TextOptions& o) {
-  return o.style == PromptStyle::kIbm2025 && lone_shape(problem) ? problem.variant.confounders : 0;
+  const bool shown = o.style == PromptStyle::kIbm2025 && o.classmode == ClassMode::kDisc;
+  return shown && lone_shape(problem) ? problem.variant.confounders : 0;
 }
 
 int uncertainty_range(const engine::Problem& problem, const TextOptions& o) {
@@ -352,6 +367,17 @@ std::vector<Branch> attribute_branches(const engine::Problem& problem, const Gri
   return out;
 }
 
+// Solver_pred is IBM's (lm-raven has no generative query) and passes no uncertainty.
+void check_pred_options(const TextOptions& o) {
+  if (o.style == PromptStyle::kLmRaven)
+    throw ParameterError("classmode",
+                         " pred needs an ibm style (lm-raven's code has no Solver_pred)");
+  if (o.uncertainty)
+    throw ParameterError("uncertainty",
+                         " is for classmode disc (IBM's Solver_pred passes none, and its Solver "
+                         "refuses it)");
+}
+
 }  // namespace
 
 std::string_view style_name(PromptStyle style) {
@@ -366,6 +392,16 @@ std::string_view style_name(PromptStyle style) {
 std::optional<PromptStyle> parse_style(std::string_view name) {
   for (auto s : {PromptStyle::kIbm2025, PromptStyle::kIbm2024, PromptStyle::kLmRaven})
     if (style_name(s) == name) return s;
+  return std::nullopt;
+}
+
+std::string_view classmode_name(ClassMode mode) {
+  return mode == ClassMode::kPred ? "pred" : "disc";
+}
+
+std::optional<ClassMode> parse_classmode(std::string_view name) {
+  for (auto m : {ClassMode::kDisc, ClassMode::kPred})
+    if (classmode_name(m) == name) return m;
   return std::nullopt;
 }
 
@@ -388,8 +424,9 @@ void check_text_options(const TextOptions& o, const engine::Problem* problem) {
     if (o.uncertainty)
       throw ParameterError("uncertainty", " needs style ibm-2025 (" + style + "'s code has none)");
   }
-  if (o.style == PromptStyle::kIbm2024 && o.rows_shown != 3)
-    throw ParameterError("style", " ibm-2024 shows 3 rows (its solver passes no nshow)");
+  if (o.classmode == ClassMode::kPred) check_pred_options(o);
+  if (o.style == PromptStyle::kIbm2024 && o.classmode == ClassMode::kDisc && o.rows_shown != 3)
+    throw ParameterError("style", " ibm-2024 shows 3 rows (its Solver_disc passes no nshow)");
   if (o.uncertainty && !(*o.uncertainty >= 0.0 && *o.uncertainty <= 1.0))
     throw ParameterError("uncertainty", " must lie in [0, 1]");
   if (o.rows_shown < 0) throw ParameterError("rows_shown", " must be 1..N or all");
@@ -415,7 +452,7 @@ TextPrompt entangled_prompt(const engine::Problem& problem, const TextOptions& o
   const ShapeStyle lone_style{&o, confounders_shown(problem, o), random ? &*random : nullptr,
                               uncertainty_range(problem, o)};
   const ShapeStyle plain{&o, 0, nullptr, 0};
-  return branch_prompt(problem, o, false, [&](const engine::Panel& panel) {
+  return branch_prompt(problem, o, Query::kEntangled, [&](const engine::Panel& panel) {
     if (single_component(problem))
       return component_text(panel.components[0], shapes[0], lone ? lone_style : plain);
     return "A " + component_text(panel.components[0], shapes[0], plain) + " / B " +
@@ -437,12 +474,12 @@ std::vector<AttributePrompt> disentangled_prompts(const engine::Problem& problem
       return [c, &text](const engine::Panel& p) { return text(p.components[c]); };
     };
     for (const Branch& b : attribute_branches(problem, shapes[c], o))
-      out.push_back({name, b.name, branch_prompt(problem, o, true, on(b.text))});
+      out.push_back({name, b.name, branch_prompt(problem, o, Query::kAttribute, on(b.text))});
     const ShapeStyle master{&o, confounders_shown(problem, o), nullptr, 0};
     const auto master_text = [&](const engine::ComponentPanel& cp) {
       return component_text(cp, shapes[c], master);
     };
-    out.push_back({name, "master", branch_prompt(problem, o, true, on(master_text))});
+    out.push_back({name, "master", branch_prompt(problem, o, Query::kMaster, on(master_text))});
   }
   return out;
 }

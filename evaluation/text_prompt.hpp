@@ -20,6 +20,11 @@
 // rave writes their rows as for one component: an extension, docs/evaluation.md#prompt-styles). The
 // disentangled form has one prompt per component and branch (type, size, color, angle, confounderK,
 // layout, number, master), the branches of the source's `Component`.
+// `classmode` is IBM's: `kDisc` (`Solver_disc`, above) or `kPred` (`Solver_pred._merge` /
+// `_split`, the protocol of every model config IBM ships): a generative query, the prefix and the
+// context with no answer set, "(" after it in the entangled query and on the master branch; the
+// model writes the missing panel's numbers, matched to the candidates afterwards. Its RPM is built
+// without nconf or uncertainty, so it shows no confounders and takes no uncertain values.
 //
 //   TextOptions o{.style = PromptStyle::kIbm2025, .offset = false};
 //   TextPrompt t = entangled_prompt(problem, o);
@@ -40,6 +45,11 @@ enum class PromptStyle { kIbm2025, kIbm2024, kLmRaven };
 std::string_view style_name(PromptStyle style);  ///< "ibm-2025", "ibm-2024", "lm-raven"
 std::optional<PromptStyle> parse_style(std::string_view name);
 
+/// IBM's `classmode`: which of its solvers sends the query (ibm styles only).
+enum class ClassMode { kDisc, kPred };
+std::string_view classmode_name(ClassMode mode);  ///< "disc", "pred"
+std::optional<ClassMode> parse_classmode(std::string_view name);
+
 /// Switches of the text forms (the sources' own parameters, named as they name them).
 struct TextOptions {
   PromptStyle style = PromptStyle::kIbm2025;
@@ -52,6 +62,7 @@ struct TextOptions {
   int uncertainty_range = 0;               ///< IBM's `maxval_uncert`; 0 = the problem's values
   std::uint32_t uncertainty_seed = 0;      ///< numpy's seed for this problem's draws
   std::optional<std::string> prefix = {};  ///< the style's own when unset
+  ClassMode classmode = ClassMode::kDisc;  ///< IBM's: pred = Solver_pred's generative query
 };
 
 /// Throws UsageError when the options are outside what the style's code takes (naming the
@@ -64,9 +75,9 @@ std::string_view system_prompt(PromptStyle style);
 
 /// One prompt: the open matrix, the candidates, and what a model is sent.
 struct TextPrompt {
-  std::string context;                      ///< "row 1: a, b, c; row 2: d, e, f; row 3: g, h, "
-  std::vector<std::string> choices;         ///< one text per candidate, in candidate order
-  std::string prompt;                       ///< IBM: the whole query (prefix, matrix, answer set)
+  std::string context;               ///< "row 1: a, b, c; row 2: d, e, f; row 3: g, h, "
+  std::vector<std::string> choices;  ///< one text per candidate, in candidate order
+  std::string prompt;  ///< IBM: the whole query (prefix, matrix, answer set; pred: no answer set)
   std::vector<std::string> choice_prompts;  ///< lm-raven: prefix + context + choice (+ ";")
 };
 

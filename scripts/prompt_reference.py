@@ -17,12 +17,20 @@ form the conformance fixtures keep (tests/fixtures/prompts/).
   prompt_reference.py expect --style ibm-2025 --code /tmp/ibm-2025 --no-offsets \\
       set.json.jsonl --seeds-from rave.jsonl -o theirs.jsonl
   prompt_reference.py hash rave.jsonl > rave.hashes;  prompt_reference.py hash theirs.jsonl
+  # IBM's generative protocol (Solver_pred), the same way:
+  rave export set --style ibm-2025 --classmode pred -o pred.jsonl
+  prompt_reference.py expect --style ibm-2025 --classmode pred --code /tmp/ibm-2025 \\
+      set.json.jsonl -o theirs-pred.jsonl
+  # reading the replies: IBM's _predict beside rave score (needs numpy and scipy):
+  rave export set/center_single -f text-disentangled --classmode pred -o key.jsonl
+  prompt_reference.py match key.jsonl --rave build/apps/rave --code /tmp/ibm-2025 --seed 1
   # the conformance fixture, every case of tests/fixtures/prompts/cases.json:
   prompt_reference.py fixture --rave build/apps/rave --ibm-2025 /tmp/ibm-2025 \\
       --ibm-2024 /tmp/ibm-2024 --lm-raven /tmp/lm-raven
 
 Their model wrappers are called with a stand-in model that records the query it is sent, so the
-query is assembled by their code, not retyped here.
+query is assembled by their code, not retyped here: IBM's `Solver_disc` and `Solver_pred`
+(`--classmode pred`: `_merge` sends one query, `_split` one per branch), lm-raven's `Solver`.
 """
 import argparse
 import contextlib
@@ -55,6 +63,17 @@ class RecordingModel:
         raise Recorded({"system": prompt, "prompt": query})
 
 
+class CollectingModel:
+    """Records every query and answers nothing, so a solver that sends several (Solver_pred's
+    `_split`, one per branch) runs to its end."""
+    def __init__(self):
+        self.queries = []
+
+    def forward(self, prompt, query):
+        self.queries.append({"system": prompt, "prompt": query})
+        return {"out": []}
+
+
 def ibm_solver(code_dir):
     stub_modules(["tqdm", "scipy", "scipy.stats", "src.models"])
     sys.modules["scipy.stats"].mode = None
@@ -62,7 +81,8 @@ def ibm_solver(code_dir):
     sys.path.insert(0, code_dir)
     rpm = importlib.import_module("src.datasets.rpm_dataset")
     disc = importlib.import_module("src.solver_disc")
-    return rpm, disc
+    pred = importlib.import_module("src.solver_pred")
+    return rpm, disc, pred
 
 
 def lm_raven_classes(code_dir):
@@ -148,7 +168,7 @@ def problems_of(path):
 
 class IbmRunner:
     def __init__(self, code_dir, style, args):
-        self.rpm, self.disc = ibm_solver(code_dir)
+        self.rpm, self.disc, self.pred = ibm_solver(code_dir)
         self.style, self.args = style, args
 
     def solver(self, prefix):
@@ -228,6 +248,48 @@ class IbmRunner:
         raise RuntimeError("their _split sent no query")
 
 
+class IbmPredRunner(IbmRunner):
+    """IBM's Solver_pred (classmode pred): `_merge` for the entangled query, `_split` for one
+    query per branch; both build their RPM without nconf or uncertainty."""
+
+    def solver(self, prefix):
+        s = self.pred.Solver_pred.__new__(self.pred.Solver_pred)
+        s.model, s.prefix = CollectingModel(), prefix
+        s.prompt = "Complete the Raven's progressive matrix:"
+        s.cfg = types.SimpleNamespace(data=types.SimpleNamespace(nattr=3))  # text2num(choices)
+        return s
+
+    def kwargs(self, line):
+        a, n = self.args, line["n"]  # both commits' Solver_pred pass nshow
+        k = {"n": n, "nshow": n if a.rows_shown == "all" else int(a.rows_shown),
+             "add_angle": a.angle}
+        if self.style == "ibm-2025":
+            k.update(offset=not a.no_offsets, scaling=not a.no_scaling)
+        return k
+
+    def text(self, line, _seed):
+        s, k = self.solver(self.prefix()), self.kwargs(line)
+        s._merge(line["sample"], line["configuration"], [], **k)
+        (query,) = s.model.queries
+        rpm = self.rpm.RPM(line["sample"], line["configuration"], **k)
+        return {**query, "context": rpm.context, "choices": [str(c) for c in rpm.choices]}
+
+    def disentangled(self, line):
+        s, k = self.solver(self.prefix()), self.kwargs(line)
+        s._split(line["sample"], line["configuration"], [], **k)
+        queries = iter(s.model.queries)
+        rpm = self.rpm.RPM(line["sample"], line["configuration"], **k)
+        out = []
+        for c, component in enumerate(rpm.components):
+            for name, branch in component.branches.items():
+                out.append({"component": line["names"][c], "attribute": name, **next(queries),
+                            "context": branch.context,
+                            "choices": [str(x) for x in branch.choices]})
+        if next(queries, None) is not None:
+            raise RuntimeError("their _split sent more queries than the RPM has branches")
+        return {"prompts": out, "choices": [str(c) for c in rpm.choices]}
+
+
 class LmRavenRunner:
     def __init__(self, code_dir, args):
         self.ns, self.args = lm_raven_classes(code_dir), args
@@ -272,8 +334,9 @@ def prompt_fields(line):
     """The prompt-bearing fields of an export line, in a fixed layout (what the hashes cover)."""
     def pick(d):
         return [[k, d[k]] for k in PROMPT_FIELDS if k in d]
-    if "prompts" in line:
-        return [pick(p) for p in line["prompts"]]
+    if "prompts" in line:  # and Solver_pred's entangled choices, which _split returns
+        fields = [pick(p) for p in line["prompts"]]
+        return fields + [["choices", line["choices"]]] if "choices" in line else fields
     return pick(line)
 
 
@@ -283,8 +346,12 @@ def line_hash(line):
 
 
 def expect(args):
-    runner = (LmRavenRunner(args.code, args) if args.style == "lm-raven"
-              else IbmRunner(args.code, args.style, args))
+    if args.style == "lm-raven":
+        runner = LmRavenRunner(args.code, args)
+    elif args.classmode == "pred":
+        runner = IbmPredRunner(args.code, args.style, args)
+    else:
+        runner = IbmRunner(args.code, args.style, args)
     seeds = None
     if args.seeds_from:
         seeds = {}
@@ -304,6 +371,61 @@ def expect(args):
 def hash_file(args):
     for raw in open(args.export):
         print(line_hash(json.loads(raw)))
+
+
+# --- Reading pred replies: IBM's Solver_pred._predict against `rave score` on made-up replies. ---
+
+def made_up_sample(rng, prompt, answer, master):
+    """One reply to a branch query: none, the answer's value, or another candidate's, bare or in
+    words (a master reply continues after the query's "(")."""
+    r = rng.random()
+    if r < 0.15:
+        return "I cannot tell."
+    text = prompt["choices"][answer if r < 0.55 else rng.randrange(len(prompt["choices"]))]
+    if master:
+        return text[1:] if rng.random() < 0.7 else "The missing panel is " + text
+    return "It is " + text + "." if rng.random() < 0.3 else text
+
+
+def match(args):
+    """IBM's acc_merge and acc_split from its own `_predict` (scipy needed) beside `rave score` of
+    the same replies: "text" (the master's samples, --text-answer values) and "attributes" (each
+    branch's samples voted by IBM's majority_vote: rave's form takes one value per branch)."""
+    import random
+    import subprocess
+    import tempfile
+    stub_modules(["tqdm", "src.models"])
+    sys.path.insert(0, args.code)
+    sp = importlib.import_module("src.solver_pred")
+    s = sp.Solver_pred.__new__(sp.Solver_pred)
+    s.cfg = types.SimpleNamespace(model=types.SimpleNamespace(nreturn=args.samples),
+                                  data=types.SimpleNamespace(nattr=3))
+    rng, n, ibm = random.Random(args.seed), 0, [0, 0]
+    work = tempfile.mkdtemp()
+    master, attrs = open(f"{work}/master.jsonl", "w"), open(f"{work}/attrs.jsonl", "w")
+    for raw in open(args.key):
+        j, n = json.loads(raw), n + 1
+        x = [{p["attribute"]: {"out": [made_up_sample(rng, p, j["answer"],
+                                                      p["attribute"] == "master")
+                                       for _ in range(args.samples)]} for p in j["prompts"]}]
+        sol, _ = s._predict(x, True, sp.scale_rep(sp.text2num(j["choices"], 3, 8)), "", True)
+        ibm = [ibm[0] + (sol[0] == j["answer"]), ibm[1] + (sol[1] == j["answer"])]
+        print(json.dumps({"id": j["id"], "text": x[0]["master"]["out"]}), file=master)
+        voted = {b: sp.majority_vote(sp.text2num(v["out"], 1, args.samples)).item()
+                 for b, v in x[0].items() if b != "master"}
+        print(json.dumps({"id": j["id"], "attributes": voted}), file=attrs)
+    master.close(), attrs.close()
+
+    def rave(name, *flags):
+        out = subprocess.run([args.rave, "score", f"{work}/{name}", "--data", args.key, "--json",
+                              *flags], capture_output=True, text=True, check=True).stdout
+        return json.loads(out)["accuracy"]
+    merge, split = rave("master.jsonl", "--text-answer", "values"), rave("attrs.jsonl")
+    import shutil
+    shutil.rmtree(work)
+    print(f"{n} problems: IBM acc_merge {100 * ibm[0] / n:.4f}, rave text values "
+          f"{merge:.4f}; IBM acc_split "
+          f"{100 * ibm[1] / n:.4f}, rave attributes {split:.4f}")
 
 
 # --- The conformance fixture (tests/fixtures/prompts): cases.json names the cases, expected.json
@@ -406,6 +528,8 @@ def main():
     e.add_argument("--style", required=True, choices=["ibm-2025", "ibm-2024", "lm-raven"])
     e.add_argument("--code", required=True, help="their checkout at the style's commit")
     e.add_argument("-f", "--format", default="text", choices=["text", "text-disentangled"])
+    e.add_argument("--classmode", default="disc", choices=["disc", "pred"],
+                   help="IBM's: Solver_disc or Solver_pred (the ibm styles)")
     e.add_argument("--rows-shown", default="3")
     e.add_argument("--no-offsets", action="store_true")
     e.add_argument("--no-scaling", action="store_true")
@@ -423,8 +547,15 @@ def main():
     x.add_argument("--ibm-2025", required=True, help="IBM's code at 5b3c5e4")
     x.add_argument("--ibm-2024", required=True, help="IBM's code at 2ada9bb")
     x.add_argument("--lm-raven", required=True, help="lm-raven at 500e6f7")
+    m = sub.add_parser("match", help="IBM's Solver_pred._predict beside rave score on made-up "
+                       "replies")
+    m.add_argument("key", help="a `rave export -f text-disentangled --classmode pred` file")
+    m.add_argument("--rave", required=True, help="the rave executable")
+    m.add_argument("--code", required=True, help="IBM's code at 5b3c5e4")
+    m.add_argument("--seed", type=int, default=1)
+    m.add_argument("--samples", type=int, default=7, help="IBM's nreturn")
     args = p.parse_args()
-    {"expect": expect, "hash": hash_file, "fixture": fixture}[args.command](args)
+    {"expect": expect, "hash": hash_file, "fixture": fixture, "match": match}[args.command](args)
 
 
 if __name__ == "__main__":

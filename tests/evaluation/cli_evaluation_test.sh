@@ -46,6 +46,44 @@ grep -q '"answer"' "$work/dis.jsonl" && fail "--no-answer left an answer"
 grep -q '"verdict":"ambiguous"' "$work/dis.jsonl" && fail "--drop-ambiguous left an ambiguous problem"
 grep -q '"attribute":"number"' "$work/dis.jsonl" || fail "disentangled: no number sub-prompt"
 [[ $(run "$rave" export "$work/set" -f json -o "$work/set.jsonl") == 0 ]] || fail "export json"
+# IBM's Solver_pred (--classmode pred): no answer set, "(" after the entangled and master queries;
+# on center_single (where IBM's code runs it) a model that writes the answer's numbers scores 100%
+# read as IBM's Solver_pred reads them, with the export as the key (its "choices" are what the
+# replies are matched to).
+[[ $(run "$rave" export "$work/set/center_single" --classmode pred -o "$work/pred.jsonl") == 0 ]] || fail "export pred: $(cat "$work/err")"
+[[ $(run "$rave" export "$work/set/center_single" -f text-disentangled --classmode pred -o "$work/predd.jsonl") == 0 ]] ||
+  fail "export pred disentangled: $(cat "$work/err")"
+"$py" -c '
+import json, sys
+replies, attrs, master = (open(f, "w") for f in sys.argv[3:6])
+for line in open(sys.argv[1]):
+    j = json.loads(line)
+    assert j["classmode"] == "pred" and j["prompt"] == "Only return the missing numbers!\n" + j["context"] + "(", j
+    reply = j["choices"][j["answer"]][1:]  # what follows the query'"'"'s "("
+    print(json.dumps({"id": j["id"], "text": [reply, "I cannot tell"]}), file=replies)
+for line in open(sys.argv[2]):
+    j = json.loads(line)
+    for p in j["prompts"]:
+        assert p["prompt"] == "Only return the missing numbers!\n" + p["context"] + ("(" if p["attribute"] == "master" else ""), p
+    a = {p["attribute"]: int(p["choices"][j["answer"]]) for p in j["prompts"] if p["attribute"] != "master"}
+    assert j["choices"] == j["prompts"][-1]["choices"], j  # the master branch'"'"'s, IBM'"'"'s _split returns them
+    print(json.dumps({"id": j["id"], "attributes": a}), file=attrs)
+    print(json.dumps({"id": j["id"], "text": [j["choices"][j["answer"]][1:]]}), file=master)
+' "$work/pred.jsonl" "$work/predd.jsonl" "$work/pred-replies.jsonl" "$work/pred-attrs.jsonl" \
+  "$work/pred-master.jsonl" || fail "export pred fields"
+[[ $(run "$rave" score "$work/pred-replies.jsonl" --data "$work/pred.jsonl" --text-answer values --json) == 0 ]] ||
+  fail "score pred replies: $(cat "$work/err")"
+[[ $(field "$work/out" 'd["accuracy"], d["scored"]') == "(100.0, 10)" ]] || fail "pred replies: $(head -c 300 "$work/out")"
+[[ $(run "$rave" score "$work/pred-attrs.jsonl" --data "$work/predd.jsonl" --json) == 0 ]] ||
+  fail "score pred attributes: $(cat "$work/err")"
+[[ $(field "$work/out" 'd["accuracy"], d["scored"]') == "(100.0, 10)" ]] || fail "pred attributes: $(head -c 300 "$work/out")"
+[[ $(run "$rave" score "$work/pred-master.jsonl" --data "$work/predd.jsonl" --text-answer values --json) == 0 ]] ||
+  fail "score pred master: $(cat "$work/err")"
+[[ $(field "$work/out" 'd["accuracy"], d["scored"]') == "(100.0, 10)" ]] || fail "pred master: $(head -c 300 "$work/out")"
+[[ $(run "$rave" export "$work/set" --classmode pred --style lm-raven) == 2 ]] || fail "lm-raven pred: exit code"
+[[ $(run "$rave" export "$work/set" --classmode pred --uncertainty 0.5) == 2 ]] || fail "pred uncertainty: exit code"
+grep -q -- "--uncertainty" "$work/err" || fail "pred --uncertainty not named: $(cat "$work/err")"
+[[ $(run "$rave" export "$work/set" --classmode generative) == 2 ]] || fail "unknown classmode: exit code"
 [[ $(run "$rave" export "$work/set" -f yaml) == 2 ]] || fail "unknown format is not a usage error"
 
 # The solver's own answers score 100%, on every column.

@@ -194,5 +194,41 @@ TEST(TextPrompt, LmRavenPromptsOneCandidateAtATime) {
   EXPECT_EQ(one.choice_prompts[0], "let's think step by step. " + one.context + one.choices[0]);
 }
 
+// IBM's Solver_pred (classmode pred): the prefix and the context, no answer set; "(" opens the
+// missing panel in the entangled query and on each master branch, not on the attribute branches;
+// its RPM gets no nconf, so no confounders are shown.
+TEST(TextPrompt, PredQueriesAreTheContextWithoutAnAnswerSet) {
+  const engine::Problem p = single_shape_problem(10, 2);
+  const TextOptions o{.offset = false, .classmode = ClassMode::kPred};
+  const TextPrompt t = entangled_prompt(p, o);
+  EXPECT_EQ(t.prompt, "Only return the missing numbers!\n" + t.context + "(");
+  EXPECT_EQ(t.prompt.find("Answer"), std::string::npos);
+  EXPECT_EQ(t.choices[0], "(0,0.0,990)");  // no confounders
+  EXPECT_EQ(t.context, entangled_prompt(single_shape_problem(10, 0), {.offset = false}).context);
+  const auto branches = disentangled_prompts(p, o);
+  ASSERT_EQ(branches.size(), 4u);  // type size color master
+  for (const auto& b : branches)
+    EXPECT_EQ(b.text.prompt, "Only return the missing numbers!\n" + b.text.context +
+                                 (b.attribute == "master" ? "(" : ""));
+  const TextPrompt old =
+      entangled_prompt(p, {.style = PromptStyle::kIbm2024,
+                           .rows_shown = 2,
+                           .prefix = "",
+                           .classmode = ClassMode::kPred});  // 2ada9bb's Solver_pred passes nshow
+  EXPECT_EQ(old.prompt, old.context + "(");
+  EXPECT_TRUE(old.context.starts_with("row 1: (") &&
+              old.context.find("row 3") == std::string::npos);
+}
+
+TEST(TextPrompt, PredRefusesWhatSolverPredCannotWrite) {
+  EXPECT_THROW(check_text_options({.style = PromptStyle::kLmRaven, .classmode = ClassMode::kPred}),
+               UsageError);
+  EXPECT_THROW(check_text_options({.uncertainty = 0.5, .classmode = ClassMode::kPred}), UsageError);
+  EXPECT_THROW(check_text_options({.style = PromptStyle::kIbm2024, .rows_shown = 2}), UsageError);
+  EXPECT_EQ(parse_classmode("pred"), ClassMode::kPred);
+  EXPECT_EQ(classmode_name(ClassMode::kDisc), "disc");
+  EXPECT_FALSE(parse_classmode("generative"));
+}
+
 }  // namespace
 }  // namespace rave::evaluation

@@ -1,7 +1,8 @@
 """`rave export`'s prompt styles against the sources' own code (docs/evaluation.md#prompt-styles).
 
 tests/fixtures/prompts/expected.json holds, for every case of cases.json and every configuration,
-one hash per problem of the prompts that IBM's code (5b3c5e4, 2ada9bb) and lm-raven's (500e6f7)
+one hash per problem of the prompts that IBM's code (5b3c5e4, 2ada9bb; its Solver_disc and, for
+`--classmode pred`, Solver_pred) and lm-raven's (500e6f7)
 write for rave's problems (scripts/prompt_reference.py fixture ran their code; none of it is in the
 repository). Here rave re-creates the same sets from their seeds and must write the same prompts,
 character for character: 200 problems per configuration and case, 3x3 I-RAVEN and 10x10 with
