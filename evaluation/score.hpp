@@ -91,10 +91,12 @@ class AnswerKey {
   }
   /// Whether the solver's and the context-blind answers are known (not for a text export key).
   bool has_references() const { return references_; }
-  /// How the prompts made from this key labelled the candidates: kIndex for a `rave export` key
-  /// of IBM's or lm-raven's text prompts ("Answer #0" on), else kLabel (rave's image prompts,
-  /// `rave show --vlm`: 1..8).
+  /// How the prompts made from this key asked for the answer: kValues for a `rave export
+  /// --classmode pred` key (IBM's generative query: the panel's numbers), kIndex for one of IBM's
+  /// or lm-raven's other text prompts ("Answer #0" on), else kLabel (rave's image prompts, `rave
+  /// show --vlm`: 1..8).
   TextAnswer text_answer() const {
+    if (pred_) return TextAnswer::kValues;
     return style_.empty() ? TextAnswer::kLabel : TextAnswer::kIndex;
   }
   /// Item i's candidate values (KeyNeeds::values; nullptr when not loaded).
@@ -111,6 +113,7 @@ class AnswerKey {
   bool references_ = true;
   bool from_export_ = false;
   std::string style_ = {};  ///< the prompt style of a text export key's lines ("" for others)
+  bool pred_ = false;       ///< its lines are IBM's generative queries (`--classmode pred`)
   std::vector<CandidateValues> values_ = {};
 };
 

@@ -83,6 +83,7 @@ AnswerKey load_export_key(const std::filesystem::path& path, KeyNeeds needs) {
   solver::HeuristicSolver solver;
   bool references = true;
   std::string style;
+  bool pred = false;
   std::unordered_map<std::string, std::size_t> first_line;
   std::size_t number = 0;
   for (std::size_t at = 0; at < text.size();) {
@@ -107,6 +108,7 @@ AnswerKey load_export_key(const std::filesystem::path& path, KeyNeeds needs) {
     item.verdict = verdict_named(string_member(j, "verdict", file, number), file, number);
     if (style.empty() && j.contains("style") && j.at("style").is_string())
       style = j.at("style").get<std::string>();
+    if (j.contains("classmode") && j.at("classmode") == "pred") pred = true;
     CandidateValues v = text_values(j);
     item.candidates = candidate_count(j, v);
     if (j.contains("answer") && j.at("answer").is_number_integer()) {
@@ -153,6 +155,7 @@ AnswerKey load_export_key(const std::filesystem::path& path, KeyNeeds needs) {
   key.references_ = references;
   key.from_export_ = true;
   key.style_ = std::move(style);
+  key.pred_ = pred;
   key.values_ = std::move(values);
   return key;
 }

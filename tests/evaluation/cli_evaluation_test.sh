@@ -80,6 +80,10 @@ for line in open(sys.argv[2]):
 [[ $(run "$rave" score "$work/pred-master.jsonl" --data "$work/predd.jsonl" --text-answer values --json) == 0 ]] ||
   fail "score pred master: $(cat "$work/err")"
 [[ $(field "$work/out" 'd["accuracy"], d["scored"]') == "(100.0, 10)" ]] || fail "pred master: $(head -c 300 "$work/out")"
+# A pred export key reads replies as the panel's values with no flag (its lines say classmode pred).
+[[ $(run "$rave" score "$work/pred-replies.jsonl" --data "$work/pred.jsonl" --json) == 0 ]] ||
+  fail "score pred replies, no flag: $(cat "$work/err")"
+[[ $(field "$work/out" 'd["accuracy"]') == 100.0 ]] || fail "pred replies, no flag: $(head -c 300 "$work/out")"
 [[ $(run "$rave" export "$work/set" --classmode pred --style lm-raven) == 2 ]] || fail "lm-raven pred: exit code"
 [[ $(run "$rave" export "$work/set" --classmode pred --uncertainty 0.5) == 2 ]] || fail "pred uncertainty: exit code"
 grep -q -- "--uncertainty" "$work/err" || fail "pred --uncertainty not named: $(cat "$work/err")"
