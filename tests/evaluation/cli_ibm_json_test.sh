@@ -3,7 +3,9 @@
 # `rave solve`, `rave export` and `rave score --data` (with its Solver and Context-blind rows) on
 # IBM's I-RAVEN-X file, on the same file made larger than any read cap (whitespace between its
 # problems, 65 MiB: more than the 64 MiB that `rave score --data` once took), and one-line errors
-# naming file, line and column for a key that comes twice or is no problem number.
+# naming file, line and column for a key that comes twice or is no problem number; out of memory
+# (a 20 MB problem whose tree needs more than a 256 MiB address space) is one line and exit 1,
+# never an abort.
 # Usage: cli_ibm_json_test.sh RAVE_BINARY SOURCE_DIR
 set -u
 # shellcheck source=../cli_lib.sh
@@ -63,5 +65,21 @@ twice="rave: error: $work/twice.json:$line:7: problem \"0\" comes twice (first a
 [[ $(run "$rave" solve "$work/named.json") == 1 ]] || fail "a key that is no number: exit code"
 [[ $(cat "$work/err") == "rave: error: $work/named.json:$line:2: the key \"one\" is no problem number (IBM's files key problems 0, 1, 2, ...)" ]] ||
   fail "a key that is no number: $(cat "$work/err")"
+
+# Out of memory: one line, exit 1 (not SIGABRT from an uncaught std::bad_alloc). rave solves IBM's
+# file in a 64 MiB address space; this problem's 10 million numbers need far more than 256 MiB.
+"$py" -c '
+import sys
+text = open(sys.argv[1]).read()
+open(sys.argv[2], "w").write("{\"0\": {\"pad\": [" + "0," * 10_000_000 + "0], " + text[text.index("\"rules\""):])
+' "$ibm" "$work/huge.json" || fail "huge problem"
+for cmd in solve score; do
+  args=("$work/huge.json")
+  [[ $cmd == score ]] && args=("$work/truth.jsonl" --data "$work/huge.json")
+  code=$(ulimit -v 262144 && run "$rave" "$cmd" "${args[@]}")
+  [[ $code == 1 && $(cat "$work/err") == "rave: error: out of memory"* && $(wc -l <"$work/err") == 1 ]] ||
+    fail "$cmd out of memory: exit code $code, $(head -c 300 "$work/err")"
+done
+rm -f "$work/huge.json"
 
 finish "IBM JSON CLI"
