@@ -4,12 +4,14 @@
 // split, answer and the solver's verdict (evaluation/export.hpp, docs/evaluation.md).
 #include <cstdio>
 #include <memory>
+#include <optional>
 #include <string>
+#include <string_view>
 
 #include "apps/commands.hpp"
 #include "cli/cli_util.hpp"
 #include "cli/python_forward.hpp"
-#include "common/atomic_file.hpp"
+#include "common/atomic_writer.hpp"
 #include "common/error.hpp"
 #include "evaluation/export.hpp"
 
@@ -94,12 +96,17 @@ evaluation::ExportOptions export_options(const ExportArgs& a) {
 int run_export(const ExportArgs& a, const CLI::App& cmd) {
   if (a.format == "hf") run_hf_export(a, cmd);
   const evaluation::ExportOptions o = export_options(a);
-  std::string lines;
-  const evaluation::ExportCounts n = evaluation::export_set(a.data, o, a.threads, lines);
-  if (a.output.empty() || a.output == "-")
-    std::fwrite(lines.data(), 1, lines.size(), stdout);
-  else
-    write_file_atomic(a.output, lines);
+  const bool to_stdout = a.output.empty() || a.output == "-";
+  std::optional<AtomicFileWriter> file;  // written as made: memory does not grow with the set
+  if (!to_stdout) file.emplace(a.output);
+  const evaluation::ExportCounts n =
+      evaluation::export_set(a.data, o, a.threads, [&](std::string_view piece) {
+        if (file)
+          file->write(piece);
+        else
+          std::fwrite(piece.data(), 1, piece.size(), stdout);
+      });
+  if (file) file->commit();
   std::fprintf(stderr, "exported %zu problems as %s%s%s\n", n.written, a.format.c_str(),
                a.output.empty() || a.output == "-" ? "" : (" to " + a.output).c_str(),
                n.dropped

@@ -164,29 +164,38 @@ void print_summary(const jobs::AccuracyTable& t, const SolveArgs& args, double s
   std::fprintf(out, "\n");
 }
 
-// The IBM JSON files among the inputs (ibm_json.hpp), each of many problems, and the rest.
-std::vector<jobs::NamedProblem> ibm_problems(std::vector<std::filesystem::path>& inputs) {
-  std::vector<jobs::NamedProblem> out;
+// The IBM JSON files among the inputs (ibm_json.hpp), each of many problems, indexed (their
+// problems are read as they are solved); the rest stay in `inputs`.
+std::vector<evaluation::IbmFile> ibm_files(std::vector<std::filesystem::path>& inputs) {
+  std::vector<evaluation::IbmFile> out;
   std::erase_if(inputs, [&](const std::filesystem::path& path) {
     std::error_code ec;
     if (!evaluation::is_ibm_json(path) || !std::filesystem::is_regular_file(path, ec)) return false;
-    for (evaluation::IbmProblem& p : evaluation::read_ibm_json(path))
-      out.push_back({path.string() + ":" + p.key, std::move(p.problem)});
+    out.emplace_back(path);
     return true;
   });
   return out;
+}
+
+void solve_ibm(const evaluation::IbmFile& file, const jobs::BatchOptions& options,
+               const std::function<void(const FileResult&)>& on_result) {
+  jobs::solve_made(
+      file.size(), options, [&](std::size_t i) { return file.name() + ":" + file.key(i); },
+      [&](std::size_t i) { return file.read(i).problem; }, on_result);
 }
 
 int run_solve(const SolveArgs& args) {
   const auto backend = solver::parse_backend(args.backend);
   if (!backend) throw UsageError("--backend must be heuristic or z3, not '" + args.backend + "'");
   std::vector<std::filesystem::path> inputs(args.paths.begin(), args.paths.end());
-  const auto problems = ibm_problems(inputs);
-  if (args.from_pixels && !problems.empty())
+  const auto ibm = ibm_files(inputs);
+  std::size_t problems = 0;
+  for (const evaluation::IbmFile& file : ibm) problems += file.size();
+  if (args.from_pixels && problems > 0)
     throw UsageError("--from-pixels reads npz images; an IBM .json holds symbols only");
   const auto files = inputs.empty() ? std::vector<std::filesystem::path>()
                                     : jobs::collect_inputs(inputs, args.from_pixels);
-  if (files.empty() && problems.empty())
+  if (files.empty() && problems == 0)
     throw UsageError(args.from_pixels
                          ? "no .npz files under the given paths"
                          : "no .xml, .asig or lone .npz problem files under the given paths");
@@ -198,7 +207,7 @@ int run_solve(const SolveArgs& args) {
                                    .threads = args.threads,
                                    .from_pixels = args.from_pixels};
   jobs::AccuracyTable table;
-  const std::size_t total = files.size() + problems.size();
+  const std::size_t total = files.size() + problems;
   ProgressLine progress("solve", total);
   std::uint64_t done = 0;
   const auto on_result = [&](const FileResult& r) {
@@ -207,7 +216,7 @@ int run_solve(const SolveArgs& args) {
     progress.update(++done);
   };
   jobs::solve_files(files, options, on_result);
-  jobs::solve_problems(problems, options, on_result);
+  for (const evaluation::IbmFile& file : ibm) solve_ibm(file, options, on_result);
   progress.finish();
   print_summary(table, args, progress.elapsed());
   return table.errors > 0 ? 1 : 0;

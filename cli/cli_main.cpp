@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <exception>
 #include <new>
 #include <optional>
@@ -15,6 +16,23 @@
 
 namespace rave::cli {
 namespace {
+
+constexpr const char* kOutOfMemory =
+    "out of memory (fewer threads with -j, smaller inputs, or more memory)";
+const char* g_program = "rave";  // for the terminate handler, which takes no arguments
+
+// An exception no catch handles (one escaping a noexcept function or a thread of a library) ends
+// in std::terminate; out of memory there is still the one-line error, never an abort.
+[[noreturn]] void on_terminate() {
+  if (const std::exception_ptr e = std::current_exception()) try {
+      std::rethrow_exception(e);
+    } catch (const std::bad_alloc&) {
+      std::fprintf(stderr, "%s: error: %s\n", g_program, kOutOfMemory);
+      std::_Exit(1);
+    } catch (...) {
+    }
+  std::abort();
+}
 
 // CLI11 checks required options before it reports arguments it does not know, so `rave generate
 // --bogus` would complain about a missing --num-samples; name the unknown argument instead.
@@ -75,6 +93,8 @@ int parse_and_run(int argc, char** argv, const Program& program, const std::vect
 
 int cli_main(int argc, char** argv, const Program& program, const std::vector<Adder>& adders) {
   const char* name = program.name.c_str();
+  g_program = name;
+  std::set_terminate(on_terminate);
   try {
     return parse_and_run(argc, argv, program, adders);
   } catch (const ParameterError& e) {  // the parameter as this face spells it: --hold-out
@@ -89,7 +109,7 @@ int cli_main(int argc, char** argv, const Program& program, const std::vector<Ad
     std::fprintf(stderr, "%s: error: %s\n", name, printable(e.what()).c_str());
     return 1;
   } catch (const std::bad_alloc&) {
-    std::fprintf(stderr, "%s: error: out of memory\n", name);
+    std::fprintf(stderr, "%s: error: %s\n", name, kOutOfMemory);
     return 1;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "%s: internal error: %s\n", name, printable(e.what()).c_str());

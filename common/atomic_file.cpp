@@ -12,6 +12,7 @@
 #include <system_error>
 #include <utility>
 
+#include "common/atomic_writer.hpp"
 #include "common/error.hpp"
 
 namespace rave {
@@ -68,6 +69,37 @@ void write_file_atomic(const std::filesystem::path& path, std::span<const char> 
     const int err = errno;
     std::remove(temp.c_str());
     fail(path, "cannot rename temporary file into place", err);
+  }
+}
+
+AtomicFileWriter::AtomicFileWriter(std::filesystem::path path)
+    : path_(std::move(path)), temp_(temp_path_for(path_)) {
+  out_ = std::fopen(temp_.c_str(), "wb");
+  if (out_ == nullptr) fail(path_, "cannot create file", errno);
+}
+
+AtomicFileWriter::~AtomicFileWriter() {
+  if (out_ == nullptr) return;
+  std::fclose(out_);
+  std::remove(temp_.c_str());
+}
+
+void AtomicFileWriter::write(std::string_view bytes) {
+  RAVE_CHECK(out_ != nullptr, "write after commit");
+  if (std::fwrite(bytes.data(), 1, bytes.size(), out_) != bytes.size())
+    fail(path_, "cannot write file", errno);
+}
+
+void AtomicFileWriter::commit() {
+  RAVE_CHECK(out_ != nullptr, "commit twice");
+  const bool closed = std::fclose(out_) == 0;
+  const int err = errno;
+  out_ = nullptr;
+  if (!closed || std::rename(temp_.c_str(), path_.c_str()) != 0) {
+    const int rename_err = errno;
+    std::remove(temp_.c_str());
+    fail(path_, closed ? "cannot rename temporary file into place" : "cannot write file",
+         closed ? rename_err : err);
   }
 }
 

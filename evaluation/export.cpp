@@ -109,7 +109,14 @@ std::string export_line(const Item& item, const engine::Problem& problem, const 
 
 ExportCounts export_set(const std::filesystem::path& root, const ExportOptions& o, int threads,
                         std::string& out) {
+  return export_set(root, o, threads, [&](std::string_view piece) { out.append(piece); });
+}
+
+ExportCounts export_set(const std::filesystem::path& root, const ExportOptions& o, int threads,
+                        const std::function<void(std::string_view)>& sink) {
+  constexpr std::size_t kPieceBytes = std::size_t{1} << 20;
   ExportCounts n;
+  std::string out;
   for_each_item(root, threads, [&](const Item& item, const engine::Problem& problem) {
     if (o.drop_ambiguous && item.verdict != solver::Verdict::kUnique) {
       ++n.dropped;
@@ -118,7 +125,9 @@ ExportCounts export_set(const std::filesystem::path& root, const ExportOptions& 
     append_export_line(out, item, problem, o);
     out += '\n';
     ++n.written;
+    if (out.size() >= kPieceBytes) sink(out), out.clear();
   });
+  if (!out.empty()) sink(out);
   return n;
 }
 

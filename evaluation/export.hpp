@@ -14,6 +14,7 @@
 //   ExportedProblem back = parse_json_export_line(line, "set.jsonl", 1);  // the json form read
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -56,6 +57,10 @@ void append_export_line(std::string& out, const Item& item, const engine::Proble
 /// Every problem under `root` (for_each_item) as JSON Lines appended to `out`, in file order.
 ExportCounts export_set(const std::filesystem::path& root, const ExportOptions& options,
                         int threads, std::string& out);
+/// The same handed to `sink` in pieces of about 1 MiB as they are made, so that memory does not
+/// grow with the set.
+ExportCounts export_set(const std::filesystem::path& root, const ExportOptions& options,
+                        int threads, const std::function<void(std::string_view)>& sink);
 
 /// A `json` export line read back.
 struct ExportedProblem {

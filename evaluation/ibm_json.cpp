@@ -1,27 +1,29 @@
-// IBM's problem JSON (ibm_json.hpp): the file parsed once with nlohmann-json, then each problem
-// turned into an engine::Problem; what the file leaves out (configuration, level count) is
-// settled for the whole file before the first problem is read.
+// IBM's problem JSON (ibm_json.hpp): the file indexed in one pass, a problem at a time
+// (internal/json_members.hpp: its key checked, its text parsed by nlohmann-json and dropped, the
+// file's shape gathered, internal/ibm_shape.hpp); then each problem read again by its place and
+// turned into an engine::Problem when asked.
 #include "evaluation/ibm_json.hpp"
-
-#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <charconv>
-#include <cmath>
 #include <optional>
 
-#include "common/atomic_file.hpp"
 #include "common/error.hpp"
-#include "engine/model/configuration.hpp"
+#include "evaluation/internal/ibm_shape.hpp"
+#include "evaluation/internal/json_members.hpp"
 
 namespace rave::evaluation {
 namespace {
 
-using Json = nlohmann::json;
+using internal::FileShape;
+using internal::integer_of;
+using internal::is_grid;
+using internal::Json;
+using internal::slot_at;
 namespace fs = std::filesystem;
 
-constexpr std::size_t kMaxIbmBytes = std::size_t{4} << 30;
-constexpr long long kMaxLevel = 1'000'000;
+// One problem's text at most (IBM's largest, 10 x 10 with 10 confounders, is under 100 KB).
+constexpr std::size_t kMaxProblemBytes = std::size_t{256} << 20;
 
 // Errors name the problem's key and the field: `problem "8123" rpm[3][0].Type`.
 class Place {
@@ -36,17 +38,6 @@ class Place {
   std::string key_;
 };
 
-// An integer written as IBM writes it: a decimal string ("833"), or a JSON integer.
-std::optional<long long> integer_of(const Json& v) {
-  if (v.is_number_integer()) return v.get<long long>();
-  if (!v.is_string()) return std::nullopt;
-  const std::string& s = v.get_ref<const std::string&>();
-  long long out = 0;
-  const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
-  if (ec != std::errc() || end != s.data() + s.size() || s.empty()) return std::nullopt;
-  return out;
-}
-
 int level_of(const Place& at, const Json& entity, const std::string& key, const std::string& path,
              long long lo, long long hi) {
   if (!entity.is_object() || !entity.contains(key)) at.fail(path + key, "missing");
@@ -54,182 +45,6 @@ int level_of(const Place& at, const Json& entity, const std::string& key, const 
   if (!v || *v < lo || *v > hi)
     at.fail(path + key, "not an integer in " + std::to_string(lo) + ".." + std::to_string(hi));
   return static_cast<int>(*v);
-}
-
-// --- What the whole file shares: the configuration and the variant. ---
-
-// The configuration the file's name starts with (IBM's code dispatches on that name).
-std::optional<engine::ConfigId> config_of_name(const std::string& stem) {
-  std::optional<engine::ConfigId> best;
-  std::size_t longest = 0;
-  for (const engine::Configuration& c : engine::all_configurations())
-    if (stem.starts_with(c.folder) && c.folder.size() > longest)
-      best = c.id, longest = c.folder.size();
-  return best;
-}
-
-// The slot of a layout at a bbox's centre [y, x, ...], or -1.
-int slot_at(const engine::LayoutSpec& layout, const Json& bbox) {
-  if (!bbox.is_array() || bbox.size() < 2 || !bbox[0].is_number() || !bbox[1].is_number())
-    return -1;
-  const double y = bbox[0].get<double>(), x = bbox[1].get<double>();
-  for (std::size_t s = 0; s < layout.slots.size(); ++s)
-    if (std::abs(layout.slots[s].y - y) < 5e-3 && std::abs(layout.slots[s].x - x) < 5e-3)
-      return static_cast<int>(s);
-  return -1;
-}
-
-bool is_grid(const Json& component) {
-  return component.is_object() && component.contains("positions");
-}
-
-// Whether every position of a grid component lies on `layout`.
-bool fits_layout(const Json& component, const engine::LayoutSpec& layout) {
-  const Json& positions = component.at("positions");
-  if (!positions.is_array()) return false;
-  return std::all_of(positions.begin(), positions.end(),
-                     [&](const Json& p) { return slot_at(layout, p) >= 0; });
-}
-
-// The configuration the panels show, when they tell; `first` is the first problem's panel 0.
-std::optional<engine::ConfigId> config_of_panels(const Json& first) {
-  using engine::ConfigId;
-  if (!first.is_array()) return std::nullopt;
-  if (first.size() == 1 && !is_grid(first[0])) return ConfigId::kCenterSingle;
-  if (first.size() == 1)
-    for (const ConfigId id : {ConfigId::kDistributeFour, ConfigId::kDistributeNine})
-      if (fits_layout(first[0], engine::configuration(id).components[0].layout)) return id;
-  if (first.size() == 2 && is_grid(first[1])) return ConfigId::kOutInGrid;
-  return std::nullopt;
-}
-
-engine::ConfigId file_config(const std::string& file, const Json& first_panel) {
-  if (const auto named = config_of_name(fs::path(file).stem().string())) return *named;
-  if (const auto seen = config_of_panels(first_panel)) return *seen;
-  throw InputError(file, "",
-                   "cannot tell the configuration: two lone shapes per panel may be L-R, U-D or "
-                   "O-IC; name the file after it as IBM's code does (e.g. "
-                   "left_center_single_right_center_single.json)");
-}
-
-// "maxval_1000" in the file's name: IBM's level count.
-std::optional<int> maxval_of_name(const std::string& stem) {
-  const std::size_t at = stem.find("maxval_");
-  if (at == std::string::npos) return std::nullopt;
-  int v = 0;
-  const char* begin = stem.data() + at + 7;
-  const auto [end, ec] = std::from_chars(begin, stem.data() + stem.size(), v);
-  if (ec != std::errc() || end == begin) return std::nullopt;
-  return v;
-}
-
-// Every entity of a component, lone or in a grid.
-template <class Visit>
-void for_each_entity(const Json& component, Visit&& visit) {
-  if (!is_grid(component)) return visit(component);
-  const Json& entities = component.value("entities", Json::array());
-  if (entities.is_array())
-    for (const Json& e : entities) visit(e);
-}
-
-// The largest Type, Size, Color or confounder of the file, and whether all fit the original tables.
-struct Levels {
-  long long largest = 0;
-  bool original = true;
-};
-
-void scan_levels(const Json& component, const engine::LayoutSpec& layout, Levels& levels) {
-  for_each_entity(component, [&](const Json& e) {
-    const std::array<std::pair<const char*, engine::Range>, 3> attrs{
-        {{"Type", layout.type}, {"Size", layout.size}, {"Color", layout.color}}};
-    for (const auto& [key, range] : attrs) {
-      if (!e.is_object() || !e.contains(key)) continue;  // reported when the problem is read
-      const auto v = integer_of(e.at(key));
-      if (!v) continue;
-      levels.largest = std::max(levels.largest, *v);
-      levels.original = levels.original && *v >= range.min && *v <= range.max;
-    }
-    if (!e.is_object()) return;
-    for (int k = 0; e.contains("Confounder" + std::to_string(k)); ++k)
-      if (const auto v = integer_of(e.at("Confounder" + std::to_string(k)))) {
-        levels.largest = std::max(levels.largest, *v);
-        levels.original = levels.original && *v < engine::kDefaultConfounderLevels;
-      }
-  });
-}
-
-// K of the "Confounder0".."ConfounderK-1" keys of a component's first entity.
-int confounders_of(const Json& component) {
-  int k = -1;
-  for_each_entity(component, [&](const Json& e) {
-    if (k >= 0 || !e.is_object()) return;
-    for (k = 0; e.contains("Confounder" + std::to_string(k));) ++k;
-  });
-  return std::max(k, 0);
-}
-
-// What every problem of the file shares.
-struct FileShape {
-  engine::ConfigId config = engine::ConfigId::kCenterSingle;
-  engine::Variant variant{};
-};
-
-int smallest_power_of_ten_above(long long largest) {
-  long long v = 10;
-  while (v <= largest) v *= 10;
-  return static_cast<int>(std::min<long long>(v, kMaxLevel));
-}
-
-int file_values(const std::string& file, const Levels& levels) {
-  const std::string stem = fs::path(file).stem().string();
-  int values = 0;
-  if (const auto named = maxval_of_name(stem))
-    values = *named;
-  else if (!levels.original)
-    values = smallest_power_of_ten_above(levels.largest);
-  if (values != 0 && (values < engine::kMinValues || values > engine::kMaxValues))
-    throw InputError(file, "",
-                     std::to_string(values) + " levels per attribute (maxval); rave takes " +
-                         std::to_string(engine::kMinValues) + ".." +
-                         std::to_string(engine::kMaxValues));
-  return values;
-}
-
-// The grid side N of a problem of `panels` panels (N*N-1 context panels and 8 candidates).
-std::optional<int> grid_of(std::size_t panels) {
-  for (int n = engine::kMinGrid; n <= engine::kMaxGrid; ++n)
-    if (static_cast<std::size_t>(engine::panel_count(n)) == panels) return n;
-  return std::nullopt;
-}
-
-FileShape file_shape(const std::string& file, const Json& problems) {
-  const Json& first = problems.begin().value();
-  const Place at(file, problems.begin().key());
-  if (!first.is_object() || !first.contains("rpm") || !first.at("rpm").is_array() ||
-      first.at("rpm").empty())
-    at.fail("rpm", "missing, or not a list of panels (an IBM problem file?)");
-  const Json& rpm = first.at("rpm");
-  FileShape shape{file_config(file, rpm[0]), {}};
-  const auto grid = grid_of(rpm.size());
-  if (!grid)
-    at.fail("rpm", std::to_string(rpm.size()) + " panels; N x N matrices have N*N+7 (N = 3..10)");
-  shape.variant.grid = *grid;
-  const auto& components = engine::configuration(shape.config).components;
-  Levels levels;
-  for (const auto& [key, problem] : problems.items()) {
-    if (!problem.is_object() || !problem.contains("rpm") || !problem.at("rpm").is_array()) continue;
-    for (const Json& panel : problem.at("rpm"))
-      for (std::size_t c = 0; c < components.size() && panel.is_array() && c < panel.size(); ++c)
-        scan_levels(panel[c], components[c].layout, levels);
-  }
-  shape.variant.confounders = rpm[0].is_array() ? confounders_of(rpm[0][0]) : 0;
-  shape.variant.values = file_values(file, levels);
-  shape.variant.ibm_levels = shape.variant.values != 0;
-  if (shape.variant.confounders > engine::kMaxConfounders)
-    at.fail("rpm[0]", std::to_string(shape.variant.confounders) +
-                          " confounders; rave takes up to " +
-                          std::to_string(engine::kMaxConfounders));
-  return shape;
 }
 
 // --- One problem. ---
@@ -365,50 +180,121 @@ std::string ibm_split(const std::string& key) {
   return k >= 8000 && k <= 9999 ? "test" : k >= 6000 && k < 8000 ? "val" : "train";
 }
 
-// The keys in order: by number when every key is one, else as text.
-std::vector<std::string> ordered_keys(const Json& problems) {
-  std::vector<std::pair<long long, std::string>> keys;
-  bool numeric = true;
-  for (const auto& item : problems.items()) {
-    long long k = 0;
-    const std::string& key = item.key();
-    const auto [end, ec] = std::from_chars(key.data(), key.data() + key.size(), k);
-    numeric = numeric && ec == std::errc() && end == key.data() + key.size();
-    keys.emplace_back(k, key);
+// A key as IBM writes a problem's number (str(k): "0", "8123"), or nullopt.
+std::optional<std::uint64_t> problem_number(const std::string& key) {
+  if (key.empty() || key.size() > 18 || (key[0] == '0' && key.size() > 1)) return std::nullopt;
+  std::uint64_t k = 0;
+  const auto [end, ec] = std::from_chars(key.data(), key.data() + key.size(), k);
+  if (ec != std::errc() || end != key.data() + key.size()) return std::nullopt;
+  return k;
+}
+
+// A member's text as JSON; a syntax error names its line and column in the file.
+Json parse_member(const std::string& file, const std::string& text,
+                  const internal::TextPlace& start) {
+  try {
+    return Json::parse(text);
+  } catch (const Json::parse_error& e) {
+    const std::size_t byte = e.byte == 0 ? 0 : e.byte - 1;  // nlohmann counts from 1
+    throw InputError(file, internal::place_text(internal::place_in(text, byte, start)), "not JSON");
   }
-  if (numeric) std::stable_sort(keys.begin(), keys.end());  // nlohmann's objects sort as text
-  std::vector<std::string> out;
-  for (auto& [_, key] : keys) out.push_back(std::move(key));
-  return out;
 }
 
 }  // namespace
 
-bool is_ibm_json(const fs::path& path) { return path.extension() == ".json"; }
+IbmFile::IbmFile(const fs::path& path)
+    : source_(std::make_unique<internal::ByteSource>(internal::ByteSource::file(path))),
+      name_(path.string()) {
+  index();
+}
 
-std::vector<IbmProblem> parse_ibm_json(std::string_view text, const std::string& file) {
-  Json problems;
-  try {
-    problems = Json::parse(text);
-  } catch (const Json::parse_error& e) {
-    throw InputError(file, "byte " + std::to_string(e.byte), "not JSON");
-  }
-  if (!problems.is_object() || problems.empty())
-    throw InputError(file, "",
+IbmFile::IbmFile(std::string text, const std::string& file)
+    : source_(std::make_unique<internal::ByteSource>(
+          internal::ByteSource::text(std::move(text), file))),
+      name_(file) {
+  index();
+}
+
+IbmFile::~IbmFile() = default;
+IbmFile::IbmFile(IbmFile&&) noexcept = default;
+IbmFile& IbmFile::operator=(IbmFile&&) noexcept = default;
+
+// One pass: every key checked, every problem's text parsed (and its values scanned when the
+// level count is not in the name), only the key and the place kept.
+void IbmFile::index() {
+  internal::ShapeScan scan(name_);
+  internal::for_each_member(
+      *source_, kMaxProblemBytes, [&](const internal::Member& m, const std::string& text) {
+        const auto key = problem_number(m.key);
+        if (!key)
+          throw InputError(name_, internal::place_text(m.key_at),
+                           "the key \"" + m.key +
+                               "\" is no problem number (IBM's files key problems 0, 1, 2, ...)");
+        index_.push_back({*key, m.value_at.offset, static_cast<std::uint32_t>(m.length),
+                          m.value_at.line, m.value_at.col});
+        if (index_.size() > 1 && !scan.needs_levels()) {
+          if (!Json::accept(text)) parse_member(name_, text, m.value_at);
+          return;
+        }
+        const Json problem = parse_member(name_, text, m.value_at);
+        if (index_.size() == 1) scan.first(m.key, problem);
+        if (scan.needs_levels()) scan.levels(problem);
+      });
+  if (index_.empty())
+    throw InputError(name_, "",
                      "not an IBM problem file: expected an object of problems keyed by number "
                      "({\"0\": {\"rpm\": [...], \"target\": ...}, ...})");
-  const FileShape shape = file_shape(file, problems);
+  std::stable_sort(index_.begin(), index_.end(),
+                   [](const Entry& a, const Entry& b) { return a.key < b.key; });
+  for (std::size_t i = 1; i < index_.size(); ++i)
+    if (index_[i].key == index_[i - 1].key)  // the later one in the file (a stable sort)
+      throw InputError(name_, std::to_string(index_[i].line) + ":" + std::to_string(index_[i].col),
+                       "problem \"" + key(i) + "\" comes twice (first at line " +
+                           std::to_string(index_[i - 1].line) + ")");
+  const FileShape shape = scan.finish();
+  config_ = shape.config;
+  variant_ = shape.variant;
+}
+
+IbmProblem IbmFile::read(std::size_t i) const {
+  const Entry& e = index_.at(i);
+  std::string text;
+  source_->read(e.offset, e.length, text);
+  const Json j = parse_member(name_, text, {e.offset, e.line, e.col});
+  IbmProblem out{.key = key(i), .split = {}, .problem = {}};
+  out.split = ibm_split(out.key);
+  const Place at(name_, out.key);
+  const FileShape shape{config_, variant_};
+  out.problem = read_one(Reader{at, shape}, j);
+  return out;
+}
+
+bool is_ibm_json(const fs::path& path) { return path.extension() == ".json"; }
+
+bool holds_ibm_problems(const fs::path& path) {
+  const internal::ByteSource source = internal::ByteSource::file(path);
+  std::string head;
+  source.read(0, static_cast<std::size_t>(std::min<std::uint64_t>(source.size(), 4096)), head);
+  const std::size_t brace = head.find_first_not_of(" \t\r\n");
+  if (brace == std::string::npos || head[brace] != '{') return false;
+  const std::size_t key = head.find_first_not_of(" \t\r\n", brace + 1);
+  return key == std::string::npos || head.compare(key, 4, "\"id\"") != 0;
+}
+
+std::vector<IbmProblem> parse_ibm_json(std::string_view text, const std::string& file) {
+  const IbmFile problems(std::string(text), file);
   std::vector<IbmProblem> out;
   out.reserve(problems.size());
-  for (const std::string& key : ordered_keys(problems)) {
-    const Place at(file, key);
-    out.push_back({key, ibm_split(key), read_one(Reader{at, shape}, problems.at(key))});
-  }
+  for (std::size_t i = 0; i < problems.size(); ++i) out.push_back(problems.read(i));
   return out;
 }
 
 std::vector<IbmProblem> read_ibm_json(const fs::path& path) {
-  return parse_ibm_json(read_file(path, kMaxIbmBytes), path.string());
+  const IbmFile problems(path);
+  std::vector<IbmProblem> out;
+  out.reserve(problems.size());
+  for (std::size_t i = 0; i < problems.size(); ++i) out.push_back(problems.read(i));
+  return out;
 }
 
 }  // namespace rave::evaluation

@@ -110,19 +110,32 @@ solver::HeuristicSolver& local_solver(Solvers& solvers) {
   return *s;
 }
 
-// The problems of an IBM JSON file (ibm_json.hpp), ids their keys.
-void for_each_ibm_item(const fs::path& file, int threads,
+// The problems of an IBM JSON file (ibm_json.hpp), ids their keys, read on the workers a chunk at
+// a time: memory holds one chunk of problems, whatever the file's size.
+void for_each_ibm_item(const fs::path& path, int threads,
                        const std::function<void(const Item&, const engine::Problem&)>& visit) {
-  const std::vector<IbmProblem> problems = read_ibm_json(file);
+  const IbmFile file(path);
   Solvers solvers;
-  std::vector<Item> items(std::min(problems.size(), kChunk));
+  std::vector<Slot> slots(std::min(file.size(), kChunk));
   run_ordered(
-      problems.size(), threads,
+      file.size(), threads,
       [&](std::size_t i) {
-        const IbmProblem& p = problems[i];
-        items[i % kChunk] = item_of(p.key, p.split, p.problem, local_solver(solvers));
+        Slot& slot = slots[i % kChunk];
+        slot.error.reset();
+        try {
+          IbmProblem p = file.read(i);
+          slot.problem = std::move(p.problem);
+          slot.item =
+              item_of(std::move(p.key), std::move(p.split), slot.problem, local_solver(solvers));
+        } catch (const InputError& e) {
+          slot.error = e;
+        }
       },
-      [&](std::size_t i) { visit(items[i % kChunk], problems[i].problem); });
+      [&](std::size_t i) {
+        const Slot& slot = slots[i % kChunk];
+        if (slot.error) throw *slot.error;
+        visit(slot.item, slot.problem);
+      });
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "common/error.hpp"
+#include "evaluation/ibm_json.hpp"
 #include "evaluation/shuffle.hpp"
 
 namespace rave::evaluation {
@@ -170,7 +171,8 @@ AnswerKey::AnswerKey(fs::path root, std::vector<Item> items)
 AnswerKey AnswerKey::load(const fs::path& root, int threads, KeyNeeds needs) {
   std::error_code ec;
   const std::string ext = root.extension().string();
-  if (fs::is_regular_file(root, ec) && (ext == ".jsonl" || ext == ".json" || ext == ".ndjson"))
+  if (fs::is_regular_file(root, ec) &&
+      (ext == ".jsonl" || ext == ".ndjson" || (ext == ".json" && !holds_ibm_problems(root))))
     return load_export_key(root, needs);
   std::vector<Item> items;
   std::vector<CandidateValues> values;

@@ -6,9 +6,11 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <fstream>
 #include <unordered_map>
 
-#include "common/atomic_file.hpp"
 #include "common/error.hpp"
 #include "engine/audit.hpp"
 #include "evaluation/internal/problem_json.hpp"
@@ -76,7 +78,9 @@ int candidate_count(const Json& j, const CandidateValues& v) {
 }  // namespace
 
 AnswerKey load_export_key(const std::filesystem::path& path, KeyNeeds needs) {
-  const std::string file = path.string(), text = read_file(path);
+  const std::string file = path.string();
+  std::ifstream in(path);  // a line at a time: a key of any size (IBM's 198 MB file exported)
+  if (!in) throw InputError(file, "", std::strerror(errno));
   std::vector<Item> items;
   std::vector<std::optional<std::uint64_t>> shown;
   std::vector<CandidateValues> values;
@@ -86,10 +90,8 @@ AnswerKey load_export_key(const std::filesystem::path& path, KeyNeeds needs) {
   bool pred = false;
   std::unordered_map<std::string, std::size_t> first_line;
   std::size_t number = 0;
-  for (std::size_t at = 0; at < text.size();) {
-    const std::size_t end = std::min(text.find('\n', at), text.size());
-    const std::string line = text.substr(at, end - at);
-    at = end + 1, ++number;
+  for (std::string line; std::getline(in, line);) {
+    ++number;
     if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
     Json j;
     try {
@@ -147,6 +149,7 @@ AnswerKey load_export_key(const std::filesystem::path& path, KeyNeeds needs) {
     items.push_back(std::move(item));
     if (needs.values) values.push_back(std::move(v));
   }
+  if (in.bad()) throw InputError(file, at_line(number + 1), "cannot be read");
   if (items.empty()) throw InputError(file, "", "no export lines");
   if (std::none_of(items.begin(), items.end(), [](const Item& i) { return i.answer.has_value(); }))
     throw InputError(file, "", "no line has an \"answer\" (exported without the answers?)");

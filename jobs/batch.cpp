@@ -41,16 +41,18 @@ void solve_pixels(Solver& solver, FileResult& r, CandidateReadings& explained) {
   r.solution = solve_perceived(solver, *r.perceived, &explained);
 }
 
+using MakeProblem = std::function<engine::Problem(std::size_t)>;
+
 void solve_one(Solvers& solvers, const BatchOptions& options, FileResult& r,
-               const engine::Problem* given) {
-  const bool pixels = !given && solves_from_pixels(r.file, options.from_pixels);
+               const MakeProblem* make, std::size_t i) {
+  const bool pixels = !make && solves_from_pixels(r.file, options.from_pixels);
   Solver& solver = solvers.get(options, pixels);
   CandidateReadings explained;
   try {
     if (pixels) {
       solve_pixels(solver, r, explained);
     } else {
-      r.problem = given ? *given : engine::read_problem(r.file);
+      r.problem = make ? (*make)(i) : engine::read_problem(r.file);
       r.solution = solver.solve(r.problem);
     }
   } catch (const InputError& e) {  // the solver's own (rules unknown) do not know the file
@@ -63,10 +65,9 @@ void solve_one(Solvers& solvers, const BatchOptions& options, FileResult& r,
   for (int i : order) r.readings.emplace_back(i, pixels ? explained[i] : solver.reading(i));
 }
 
-// Solves n problems (item i named name(i), read from its file unless problem(i) gives it).
+// Solves n problems (item i named name(i), read from its file unless `make` gives it).
 void solve_batch(std::size_t n, const BatchOptions& options,
-                 const std::function<const std::filesystem::path&(std::size_t)>& name,
-                 const std::function<const engine::Problem*(std::size_t)>& problem,
+                 const std::function<fs::path(std::size_t)>& name, const MakeProblem* make,
                  const std::function<void(const FileResult&)>& on_result) {
   tbb::enumerable_thread_specific<Solvers> solvers;
   std::vector<FileResult> results(std::min(n, kChunk));
@@ -80,7 +81,7 @@ void solve_batch(std::size_t n, const BatchOptions& options,
         r.solution = Solution{};
         r.readings.clear();
         r.perceived.reset();
-        solve_one(solvers.local(), options, r, problem(i));
+        solve_one(solvers.local(), options, r, make, i);
       },
       [&](std::size_t i) { on_result(results[i % kChunk]); });
 }
@@ -107,17 +108,16 @@ std::vector<fs::path> collect_inputs(const std::vector<fs::path>& inputs, bool f
 void solve_files(const std::vector<std::filesystem::path>& files, const BatchOptions& options,
                  const std::function<void(const FileResult&)>& on_result) {
   solve_batch(
-      files.size(), options, [&](std::size_t i) -> const fs::path& { return files[i]; },
-      [](std::size_t) -> const engine::Problem* { return nullptr; }, on_result);
+      files.size(), options, [&](std::size_t i) { return files[i]; }, nullptr, on_result);
 }
 
-void solve_problems(const std::vector<NamedProblem>& problems, const BatchOptions& options,
-                    const std::function<void(const FileResult&)>& on_result) {
+void solve_made(std::size_t n, const BatchOptions& options,
+                const std::function<std::filesystem::path(std::size_t)>& name,
+                const std::function<engine::Problem(std::size_t)>& make,
+                const std::function<void(const FileResult&)>& on_result) {
   BatchOptions symbolic = options;
   symbolic.from_pixels = false;
-  solve_batch(
-      problems.size(), symbolic, [&](std::size_t i) -> const fs::path& { return problems[i].name; },
-      [&](std::size_t i) -> const engine::Problem* { return &problems[i].problem; }, on_result);
+  solve_batch(n, symbolic, name, &make, on_result);
 }
 
 void AccuracyTable::add(const FileResult& r) {

@@ -59,14 +59,13 @@ bool solves_from_pixels(const std::filesystem::path& file, bool from_pixels);
 void solve_files(const std::vector<std::filesystem::path>& files, const BatchOptions& options,
                  const std::function<void(const FileResult&)>& on_result);
 
-/// A problem already read (one of a file of many), with the name its result carries.
-struct NamedProblem {
-  std::filesystem::path name;  ///< e.g. "set.json:8123"
-  engine::Problem problem;
-};
-/// Solves `problems` as solve_files solves files (from_pixels does not apply), in order.
-void solve_problems(const std::vector<NamedProblem>& problems, const BatchOptions& options,
-                    const std::function<void(const FileResult&)>& on_result);
+/// Solves n problems that `make(i)` gives on the workers (one of a file of many, read when its
+/// turn comes: memory holds a chunk of them), named name(i), in order; an InputError from make(i)
+/// is problem i's error.
+void solve_made(std::size_t n, const BatchOptions& options,
+                const std::function<std::filesystem::path(std::size_t)>& name,
+                const std::function<engine::Problem(std::size_t)>& make,
+                const std::function<void(const FileResult&)>& on_result);
 
 /// Counts per configuration (paper column order, docs/format.md#configurations) and in total.
 struct AccuracyTable {

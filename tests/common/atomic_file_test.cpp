@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 
+#include "common/atomic_writer.hpp"
 #include "common/error.hpp"
 #include "tests/support/test_support.hpp"
 
@@ -37,6 +38,27 @@ TEST(AtomicFile, CreateExclusiveMakesTheFileOnceAndLeavesNothingElse) {
   std::size_t files = 0;
   for ([[maybe_unused]] const auto& entry : std::filesystem::directory_iterator(dir)) ++files;
   EXPECT_EQ(files, 1u) << "no temporary file may survive";
+}
+
+TEST(AtomicFile, AWriterInPiecesShowsNothingBeforeCommitAndLeavesNothingWithout) {
+  const auto dir = testing::scratch_dir("atomic-writer");
+  const auto count = [&] {
+    std::size_t files = 0;
+    for ([[maybe_unused]] const auto& entry : std::filesystem::directory_iterator(dir)) ++files;
+    return files;
+  };
+  {
+    AtomicFileWriter out(dir / "a.jsonl");
+    out.write("one\n");
+    out.write("two\n");
+    EXPECT_FALSE(std::filesystem::exists(dir / "a.jsonl"));
+    out.commit();
+  }
+  EXPECT_EQ(read_file(dir / "a.jsonl"), "one\ntwo\n");
+  { AtomicFileWriter(dir / "b.jsonl").write("lost"); }  // never committed: an exception's path
+  EXPECT_FALSE(std::filesystem::exists(dir / "b.jsonl"));
+  EXPECT_EQ(count(), 1u) << "no temporary file may survive";
+  EXPECT_THROW(AtomicFileWriter("/nonexistent-dir-for-rave/x.jsonl"), InputError);
 }
 
 TEST(AtomicFile, MissingFileIsAnInputError) {

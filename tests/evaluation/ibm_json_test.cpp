@@ -8,6 +8,8 @@
 
 #include <map>
 #include <string>
+#include <thread>
+#include <vector>
 
 #include "common/atomic_file.hpp"
 #include "common/error.hpp"
@@ -133,7 +135,8 @@ TEST(IbmJson, TellsTheConfigurationFromThePanelsWhenTheNameDoesNot) {
 }
 
 TEST(IbmJson, MalformedFilesAreOneLineErrorsNamingTheProblemAndField) {
-  EXPECT_EQ(error_of("{\"0\": {"), "center_single.json:byte 8: not JSON");
+  EXPECT_EQ(error_of("{\"0\": {"),
+            "center_single.json:1:7: not JSON: the file ends inside problem \"0\"");
   EXPECT_NE(error_of("[1, 2]").find("not an IBM problem file"), std::string::npos);
   EXPECT_NE(error_of("{\"0\": {\"target\": 1}}").find("problem \"0\" rpm: missing"),
             std::string::npos);
@@ -156,6 +159,64 @@ TEST(IbmJson, GridPositionsMustLieOnTheLayoutOnce) {
   off.replace(off.find(first), first.size(), "0.3,\n       0.25");
   EXPECT_NE(error_of(off, "distribute_four.json").find("not a position of Distribute_Four"),
             std::string::npos);
+}
+
+// The one problem of lone_shapes() under each of `keys`, in that order, one per line.
+std::string keyed(const std::vector<std::string>& keys) {
+  const std::string one = lone_shapes();
+  const std::string body = one.substr(one.find(": ") + 2, one.size() - one.find(": ") - 3);
+  std::string text = "{";
+  for (std::size_t i = 0; i < keys.size(); ++i)
+    text += std::string(i ? ",\n" : "\n") + " \"" + keys[i] + "\": " + body;
+  return text + "\n}";
+}
+
+TEST(IbmJson, AKeyTwiceIsRefusedNamingTheKeyAndBothPlaces) {
+  EXPECT_EQ(error_of(keyed({"0", "1", "0"})),
+            "center_single.json:4:7: problem \"0\" comes twice (first at line 2)");
+  EXPECT_EQ(parse_ibm_json(keyed({"0", "1"}), "center_single.json").size(), 2u);
+}
+
+TEST(IbmJson, AKeyThatIsNoProblemNumberIsRefusedNamingIt) {
+  const std::string no_number =
+      "center_single.json:3:2: the key \"%s\" is no problem number (IBM's files key problems 0, "
+      "1, 2, ...)";
+  for (const std::string key : {"x1", "", "-1", "007", "1.0", "1e3", " 1"}) {
+    std::string expected = no_number;
+    expected.replace(expected.find("%s"), 2, key);
+    EXPECT_EQ(error_of(keyed({"0", key})), expected) << key;
+  }
+}
+
+TEST(IbmJson, ProblemsComeInNumericOrderReadOneAtATimeFromAnyThread) {
+  const IbmFile file(keyed({"10", "9", "8000", "0"}), "center_single.json");
+  ASSERT_EQ(file.size(), 4u);
+  std::vector<std::string> keys;
+  for (std::size_t i = 0; i < file.size(); ++i) keys.push_back(file.key(i));
+  EXPECT_EQ(keys, (std::vector<std::string>{"0", "9", "10", "8000"}));
+  std::vector<IbmProblem> read(file.size());
+  std::vector<std::thread> threads;
+  for (std::size_t i = 0; i < file.size(); ++i)
+    threads.emplace_back([&, i] { read[i] = file.read(i); });
+  for (std::thread& t : threads) t.join();
+  for (std::size_t i = 0; i < file.size(); ++i) {
+    EXPECT_EQ(read[i].key, keys[i]);
+    EXPECT_EQ(read[i].problem.target, 1);
+  }
+  EXPECT_EQ(read[3].split, "test");
+}
+
+TEST(IbmJson, SyntaxErrorsAndStrayTextAreNamedByLineAndColumn) {
+  std::string text = keyed({"0", "1"});
+  const std::size_t at = text.rfind("\"target\"");
+  text = text.substr(0, at) + ']' + text.substr(at);
+  EXPECT_EQ(error_of(text), "center_single.json:3:1035: not JSON");
+  EXPECT_EQ(error_of(keyed({"0"}) + " x"),
+            "center_single.json:3:3: text after the object of problems");
+  EXPECT_EQ(error_of("{\"0\": [1]}"), "center_single.json:1:7: problem \"0\": expected an object");
+  std::string no_comma = keyed({"0", "1"});
+  no_comma.erase(no_comma.find(",\n"), 1);
+  EXPECT_EQ(error_of(no_comma), "center_single.json:3:2: expected ',' or '}' after a problem");
 }
 
 }  // namespace
