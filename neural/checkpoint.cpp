@@ -197,9 +197,11 @@ std::string written_by(const CheckpointInfo& info) {
 
 // LibTorch reads an archive's members without checking their CRC-32s, so a flipped byte in the
 // weights loads as another weight. Every member's bytes (record, code, tensors, Adam's state) are
-// checked here, with the zip reader of the npz files, before LibTorch sees them; what no CRC covers
-// (header fields beside the names, offsets and sizes the reader follows) changes no member's bytes.
-// LibTorch stores members uncompressed: they unpack to at most the file's size.
+// checked here, with the zip reader of the npz files, before LibTorch sees them. What no CRC covers
+// changes no member's bytes: the names, offsets and sizes both readers follow are checked against
+// each other and the CRCs, and a member marked as a folder (miniz would extract nothing) is refused;
+// the other header fields neither reader uses. LibTorch stores members uncompressed: they unpack to
+// at most the file's size.
 void verify_archive(const std::string& bytes, const std::string& file) {
   if (bytes.empty())
     throw InputError(file, "", "empty file (0 bytes), not a checkpoint (was it cut short?)");
