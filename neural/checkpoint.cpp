@@ -8,6 +8,7 @@
 
 #include "common/atomic_file.hpp"
 #include "common/error.hpp"
+#include "engine/formats/zip.hpp"
 #include "neural/adam.hpp"
 
 namespace rave::neural::internal {
@@ -17,6 +18,9 @@ using nlohmann::json;
 
 // rave-neural/2: the record is one JSON object written by field name (format 1 held columns).
 constexpr const char* kFormat = "rave-neural/2";
+
+// Largest checkpoint read: ResNet18_MLP's last.pt (weights and Adam's two moments) is 135 MB.
+constexpr std::size_t kMaxCheckpointBytes = std::size_t{4} << 30;
 
 // A c10::Error's message without LibTorch's backtrace, on one line.
 std::string first_line(const std::exception& e) {
@@ -191,6 +195,33 @@ std::string written_by(const CheckpointInfo& info) {
                                : "LibTorch " + info.libtorch;
 }
 
+// LibTorch reads an archive's members without checking their CRC-32s, so a flipped byte in the
+// weights loads as another weight. Every member's bytes (record, code, tensors, Adam's state) are
+// checked here, with the zip reader of the npz files, before LibTorch sees them. What no CRC covers
+// changes no member's bytes: the names, offsets and sizes both readers follow are checked against
+// each other and the CRCs, and a member marked as a folder (miniz would extract nothing) is refused;
+// the other header fields neither reader uses. LibTorch stores members uncompressed: they unpack to
+// at most the file's size.
+void verify_archive(const std::string& bytes, const std::string& file) {
+  if (bytes.empty())
+    throw InputError(file, "", "empty file (0 bytes), not a checkpoint (was it cut short?)");
+  try {
+    engine::visit_zip(
+        bytes, file, [](std::string_view, std::string_view) {}, {}, bytes.size());
+  } catch (const InputError& e) {
+    throw InputError(file, e.place(), "damaged or not a checkpoint: " + e.message());
+  }
+}
+
+// "3 NaN and 1 infinite values" of a floating-point tensor, "" when every value is finite.
+std::string non_finite(const torch::Tensor& t) {
+  if (!t.defined() || !t.is_floating_point()) return "";
+  const auto nan = torch::isnan(t).sum().item<std::int64_t>();
+  const auto inf = torch::isinf(t).sum().item<std::int64_t>();
+  if (nan == 0 && inf == 0) return "";
+  return std::to_string(nan) + " NaN and " + std::to_string(inf) + " infinite values";
+}
+
 }  // namespace
 
 std::string libtorch_version() {
@@ -204,6 +235,16 @@ std::vector<ParameterShape> parameter_shapes(RavenModelImpl& model) {
     out.push_back(
         {p.key(), std::vector<std::int64_t>(p.value().sizes().begin(), p.value().sizes().end())});
   return out;
+}
+
+std::string non_finite_weights(RavenModelImpl& model) {
+  for (const auto& p : model.named_parameters())
+    if (auto what = non_finite(p.value()); !what.empty())
+      return "parameter '" + p.key() + "' holds " + what;
+  for (const auto& b : model.named_buffers())
+    if (auto what = non_finite(b.value()); !what.empty())
+      return "buffer '" + b.key() + "' holds " + what;
+  return "";
 }
 
 std::string metrics_json_line(const EpochMetrics& metrics) {
@@ -232,15 +273,19 @@ OpenCheckpoint open_checkpoint(const std::filesystem::path& path, const torch::D
   std::error_code ec;
   if (!std::filesystem::is_regular_file(path, ec))
     throw InputError(file, "", "no such checkpoint file");
+  const std::string bytes = read_file(path, kMaxCheckpointBytes);
+  verify_archive(bytes, file);
   OpenCheckpoint c;
-  try {
-    c.archive.load_from(file, device);
-  } catch (const c10::Error& e) {
+  try {  // c10::Error, and the TorchScript parser's own errors (ErrorReport)
+    c.archive.load_from(bytes.data(), bytes.size(), device);
+  } catch (const std::exception& e) {
     throw InputError(file, "", "not a LibTorch archive (" + first_line(e) + ")");
   }
   try {
     c.info = read_record(c.archive, file);
-  } catch (const c10::Error& e) {
+  } catch (const InputError&) {
+    throw;
+  } catch (const std::exception& e) {
     throw InputError(file, "", "malformed rave checkpoint record (" + first_line(e) + ")");
   }
   return c;
@@ -270,6 +315,11 @@ void load_weights(OpenCheckpoint& c, const std::filesystem::path& path, RavenMod
   // LibTorch's load replaces a tensor whatever its shape: one that changed did not fit.
   if (auto diff = shape_difference(parameter_shapes(model), shapes); !diff.empty())
     throw InputError(path.string(), "model", "weights do not fit the model: " + diff);
+  // A run that diverged wrote NaN weights with sound CRCs (rave saved such runs before it checked
+  // the loss): they would answer at random, or train on as NaN.
+  if (auto what = non_finite_weights(model); !what.empty())
+    throw InputError(path.string(), "model",
+                     what + ": the run that wrote it had diverged; use an earlier checkpoint");
 }
 
 void check_resumable(const OpenCheckpoint& c, const std::filesystem::path& path) {
@@ -308,6 +358,13 @@ void load_optimizer(OpenCheckpoint& c, const std::filesystem::path& path, FusedA
     if (!why.empty())
       throw InputError(path.string(), "optimizer",
                        "Adam's state of parameter '" + p.key() + "' does not fit it: " + why);
+    const auto& adam = static_cast<const torch::optim::AdamParamState&>(*it->second);
+    for (const auto& [moment, t] :
+         {std::pair{"first", adam.exp_avg()}, {"second", adam.exp_avg_sq()}})
+      if (auto what = non_finite(t); !what.empty())
+        throw InputError(path.string(), "optimizer",
+                         "Adam's " + std::string(moment) + " moment of parameter '" + p.key() +
+                             "' holds " + what + ": the run that wrote it had diverged");
   }
 }
 

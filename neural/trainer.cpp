@@ -289,16 +289,28 @@ class Run {
     const auto t0 = Clock::now();
     BatchStream stream(files_.train, train_pipe_, epoch, &train_cache_);
     PhaseMeter meter("train", epoch, o_.epochs, stream.size(), progress);
-    while (auto batch = stream.next())
-      meter.add(train_step(
+    for (std::size_t step = 1; auto batch = stream.next(); ++step) {
+      const StepStats s = train_step(
           *model_, adam_, to_tensors(*batch, device_), weights_,
-          {.precision = o_.precision, .group = group_.get(), .global_batch = batch->global_size}));
+          {.precision = o_.precision, .group = group_.get(), .global_batch = batch->global_size});
+      // Alone, stop at the first step; the ranks of a group stop together, on the summed loss.
+      if (!group_ && !std::isfinite(s.loss))
+        diverged(epoch, "the training loss of step " + std::to_string(step) + " of " +
+                            std::to_string(stream.size()) + " is " + not_finite_text(s.loss));
+      meter.add(s);
+    }
     const double train_seconds = meter.seconds();
     StepStats train = meter.totals();
     reduce(group_.get(), train);
+    if (!std::isfinite(train.loss))
+      diverged(epoch, "the training loss is " + not_finite_text(train.loss));
     const EvalTotals val = evaluate_files(
         *model_, files_.val, eval_pipe_, {device_, o_.precision, group_.get()},
         {.phase = "val", .epoch = epoch, .epochs = o_.epochs}, progress, &val_cache_);
+    if (!std::isfinite(val.loss_sum))
+      diverged(epoch, "the validation loss is " + not_finite_text(val.loss_sum));
+    if (auto what = internal::non_finite_weights(*model_); !what.empty())
+      diverged(epoch, "after its last step, " + what);
     return {epoch,
             mean(train.loss, train.problems),
             mean(static_cast<double>(train.correct), train.problems),
@@ -353,6 +365,19 @@ class Run {
   }
 
  private:
+  // Stops the run before epoch `epoch` writes anything: the checkpoints keep the last finite one.
+  [[noreturn]] void diverged(int epoch, const std::string& what) const {
+    const std::string kept = info_.epoch == 0
+                                 ? "no checkpoint was written"
+                                 : "nothing of this epoch was written: last.pt still holds epoch " +
+                                       std::to_string(info_.epoch);
+    throw DivergedError(o_.out.string() + ": epoch " + std::to_string(epoch) + ": " + what +
+                        ": training diverged and stopped; " + kept +
+                        " (train anew with a lower learning rate)");
+  }
+  static std::string not_finite_text(double value) {
+    return std::isnan(value) ? "NaN" : "infinite";
+  }
   static PipelineOptions for_evaluation(PipelineOptions p) {
     p.shuffle = false;
     p.shuffle_candidates = false;

@@ -164,8 +164,17 @@ struct TrainResult {
   int world_size = 1;
 };
 
+/// Training diverged: a loss or a weight became NaN or infinite. what() is one line naming the run
+/// folder, the epoch and what was not finite; nothing of that epoch was written, so last.pt and
+/// best.pt hold the last finite epoch (or do not exist after a first epoch that diverged).
+class DivergedError : public Error {
+ public:
+  using Error::Error;
+};
+
 /// Trains, validating each epoch; UsageError on bad options, InputError on bad data or files,
-/// DistributedError when another rank of a multi-process run is lost.
+/// DistributedError when another rank of a multi-process run is lost, DivergedError when a loss
+/// or a weight stops being finite.
 TrainResult train(const TrainOptions& options, const ProgressFn& progress = {},
                   const EpochFn& on_epoch = {});
 

@@ -6,8 +6,8 @@
 // stored or deflated (zlib level 6, raw deflate, the same compress/flush call sequence). The
 // reader follows the central directory (zip64 records included), inflates deflated members and
 // checks every CRC; anything malformed (overlapping members, names that differ between the central
-// directory and the local header, more unpacked bytes than a cap) throws InputError naming the file
-// and the byte offset.
+// directory and the local header, a member with bytes marked as a folder, more unpacked bytes than a
+// cap) throws InputError naming the file and the byte offset.
 //
 //   std::string z = write_zip({{"target.npy", {header, payload}}}, /*deflate=*/false);
 //   std::vector<ZipMember> members = read_zip(z, "a.npz");

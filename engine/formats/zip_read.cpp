@@ -92,7 +92,8 @@ Directory find_directory(const Cursor& c) {
 struct Entry {
   std::string name;
   std::uint64_t flags = 0, method = 0, crc = 0, compressed = 0, size = 0, local = 0;
-  std::uint64_t data_at = 0;  ///< first byte of the member's data (after its local header)
+  std::uint64_t attributes = 0;  ///< external file attributes (MS-DOS in the low byte)
+  std::uint64_t data_at = 0;     ///< first byte of the member's data (after its local header)
 };
 
 // Replaces 0xFFFFFFFF fields with the values of a zip64 extra field (in the order the spec gives).
@@ -124,6 +125,7 @@ Entry read_entry(const Cursor& c, std::uint64_t& at) {
   e.size = c.le(at + 24, 4);
   const std::uint64_t name_len = c.le(at + 28, 2), extra_len = c.le(at + 30, 2),
                       comment_len = c.le(at + 32, 2);
+  e.attributes = c.le(at + 38, 4);
   e.local = c.le(at + 42, 4);
   c.need(at + kCentralSize, name_len + extra_len + comment_len, "central directory entry");
   e.name = std::string(c.slice(at + kCentralSize, name_len));
@@ -198,6 +200,11 @@ void visit_member(const Cursor& c, const Entry& e, std::string& buffer, const Zi
   // allocate gigabytes.
   if (e.size > (std::uint64_t{1} << 32) || (e.method == 8 && e.size > e.compressed * 1032 + 1024))
     c.fail(e.local, "member " + quote_value(e.name) + " is implausibly large");
+  // miniz (inside LibTorch) extracts nothing from a member that a trailing '/' or the MS-DOS
+  // folder bit marks as a folder, so a changed attribute byte would hide a member's bytes from it.
+  if (e.size > 0 && ((e.attributes & 0x10) != 0 || (!e.name.empty() && e.name.back() == '/')))
+    c.fail(e.local, "member " + quote_value(e.name) + " is marked as a folder yet holds " +
+                        std::to_string(e.size) + " bytes");
   std::string_view data;
   if (e.method == 0) {
     if (e.compressed != e.size)

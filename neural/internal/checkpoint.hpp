@@ -3,10 +3,12 @@
 // version that wrote it, architecture and label table, every parameter's name and shape, epochs,
 // settings, history) as one JSON object written by field name with nlohmann-json, beside the
 // model weights and, in last.pt, Adam's state. Written to memory and renamed into place
-// (common/atomic_file.hpp). Loading checks the record before touching the weights, so a
-// checkpoint of another model or a foreign file is a one-line InputError; weights of another
-// shape are refused, and a resume is refused unless the same LibTorch wrote it (Adam's state is
-// keyed by pointer text in 1.13, by number in 2.x) and every moment fits its parameter.
+// (common/atomic_file.hpp). Loading checks the CRC-32 of every member of the archive first (LibTorch
+// checks none), then the record before touching the weights, so a damaged file, a checkpoint of
+// another model or a foreign file is a one-line InputError; weights of another shape, or holding a
+// NaN or an infinity, are refused, and a resume is refused unless the same LibTorch wrote it
+// (Adam's state is keyed by pointer text in 1.13, by number in 2.x) and every moment fits its
+// parameter and is finite.
 #include <torch/optim/optimizer.h>
 #include <torch/serialize/input-archive.h>
 
@@ -31,15 +33,16 @@ struct OpenCheckpoint {
   CheckpointInfo info;
   torch::serialize::InputArchive archive;
 };
-/// Opens and checks the record, tensors mapped to `device`; InputError if missing or not a rave
-/// checkpoint.
+/// Opens and checks the archive's CRCs and the record, tensors mapped to `device`; InputError if
+/// missing, damaged (truncated, empty, a byte changed) or not a rave checkpoint.
 OpenCheckpoint open_checkpoint(const std::filesystem::path& path,
                                const torch::Device& device = torch::kCPU);
 /// Builds the recorded model on `device` and loads its weights.
 std::shared_ptr<RavenModelImpl> load_model(OpenCheckpoint& checkpoint,
                                            const std::filesystem::path& path,
                                            const torch::Device& device);
-/// Loads the weights into an existing model, after checking its architecture matches the record.
+/// Loads the weights into an existing model, after checking its architecture matches the record;
+/// InputError if one is not finite.
 void load_weights(OpenCheckpoint& checkpoint, const std::filesystem::path& path,
                   RavenModelImpl& model);
 /// Refuses (InputError naming both versions) to resume from a checkpoint that another LibTorch
@@ -49,6 +52,10 @@ void check_resumable(const OpenCheckpoint& checkpoint, const std::filesystem::pa
 /// naming the parameter if one does not, or if the checkpoint has no optimizer state.
 void load_optimizer(OpenCheckpoint& checkpoint, const std::filesystem::path& path,
                     FusedAdam& optimizer, RavenModelImpl& model);
+
+/// The first parameter or buffer of `model` holding a NaN or an infinity, as "parameter 'x' holds
+/// 3 NaN and 0 infinite values"; "" when every value is finite.
+std::string non_finite_weights(RavenModelImpl& model);
 
 /// "2.11.0": the LibTorch this rave is built with.
 std::string libtorch_version();

@@ -2,7 +2,8 @@
 machine, a cluster node) brought into this one, so that `run` here resumes or reports them.
 
 A run is taken when SRC has more epochs of it than this folder, and only when SRC trained it on the
-same data (the same `rave generate` command and files in both rave.json). Its folder replaces this
+same data (the same `rave generate` command and files in both rave.json), and when each of its
+checkpoints reads back whole (every member's CRC-32, as `rave` checks them). Its folder replaces this
 one's, its log is appended to this one's, and OUT/imports.jsonl records what came from where: the
 run, the epochs, the first of them trained there (a run carried there from here and continued keeps
 this machine's first epochs), SRC's machines (from SRC's sittings.jsonl). `status` then counts the
@@ -13,6 +14,7 @@ from __future__ import annotations
 import datetime
 import json
 import shutil
+import zipfile
 from pathlib import Path
 
 from plan import Plan, PlanError, metrics, read_jsonl, run_dir, sittings
@@ -84,12 +86,28 @@ def import_runs(plan: Plan, out: Path, src: Path, only: list[str], say) -> int:
     return 0
 
 
+def damage(checkpoint: Path) -> str | None:
+    """Why a checkpoint does not read back whole (a torch archive is a zip: each member's CRC-32)."""
+    try:
+        with zipfile.ZipFile(checkpoint) as z:
+            bad = z.testzip()
+        return None if bad is None else f"CRC mismatch in member {bad}"
+    except (zipfile.BadZipFile, EOFError, OSError, ValueError) as e:
+        return str(e) or type(e).__name__
+
+
 def copy_run(src: Path, out: Path, name: str) -> None:
-    """The run's folder replaced as a whole (a half-copied one is never left in its place)."""
+    """The run's folder replaced as a whole (a half-copied one is never left in its place), and
+    never by a damaged checkpoint: the copy's are checked before it takes the place of this one's."""
     target = run_dir(out, name)
     staging = target.with_name(target.name + ".importing")
     shutil.rmtree(staging, ignore_errors=True)
     shutil.copytree(run_dir(src, name), staging)
+    for checkpoint in sorted(staging.glob("*.pt")):
+        if why := damage(checkpoint):
+            shutil.rmtree(staging, ignore_errors=True)
+            raise PlanError(f"import: {run_dir(src, name) / checkpoint.name}: damaged checkpoint ({why}); "
+                            f"nothing was imported from it")
     if target.exists():
         shutil.rmtree(target)
     staging.replace(target)

@@ -5,7 +5,7 @@
 # continues from last.pt; a campaign moved to a folder without its data regenerates the data and
 # resumes there (the checkpoint checks it is the same data); a folder holding other data is refused;
 # runs from another machine's folder are imported and counted apart (a run carried there and
-# continued: only its epochs there), a damaged imports.jsonl or rave.json refused in one line; publish copies only small files; a bad plan is one error line naming the file and line.
+# continued: only its epochs there); a damaged checkpoint, imports.jsonl or rave.json refused in one line; publish copies only small files; a bad plan is one error line naming the file and line.
 # Usage: cli_campaign_test.sh RAVE_BINARY
 set -u
 # shellcheck source=../cli_lib.sh
@@ -105,6 +105,15 @@ mkdir -p "$work/g/data/raven" && cp "$work/c/data/raven/rave.json" "$work/g/data
 [[ $(run "${campaign[@]}" import "$work/d" --plan "$work/long.plan" --out "$work/g" --rave "$rave") == 1 ]] || fail "other data imported"
 grep -q "^campaign: error: import: raven/cnn-seed1: $work/d/data/raven/rave.json describes other data than this campaign's; nothing was imported from it" "$work/err" || fail "other-data message: $(cat "$work/err")"
 [[ ! -e "$work/g/runs/raven/cnn-seed1" ]] || fail "a run on other data was imported"
+# A damaged checkpoint in the other folder (16 bytes of last.pt changed): refused naming it, nothing
+# imported (the run would have replaced this folder's).
+mkdir -p "$work/p/data/raven" "$work/q" && cp -r "$work/c/runs" "$work/p/" && cp "$work/c/data/raven/rave.json" "$work/p/data/raven/"
+"$py" -c 'import sys; b = bytearray(open(sys.argv[1], "rb").read())
+for i in range(len(b) // 2, len(b) // 2 + 16): b[i] ^= 0xFF
+open(sys.argv[1], "wb").write(b)' "$work/p/runs/raven/cnn-seed1/last.pt"
+[[ $(run "${campaign[@]}" import "$work/p" --plan "$work/long.plan" --out "$work/q" --rave "$rave") == 1 ]] || fail "a damaged checkpoint imported"
+[[ $(wc -l <"$work/err") == 1 ]] && grep -q "^campaign: error: import: $work/p/runs/raven/cnn-seed1/last.pt: damaged checkpoint (CRC mismatch in member " "$work/err" || fail "damaged checkpoint message: $(cat "$work/err")"
+[[ ! -e "$work/q/runs/raven/cnn-seed1" && ! -e "$work/q/runs/raven/cnn-seed1.importing" ]] || fail "a run with a damaged checkpoint was imported"
 flock "$work/f/campaign.lock" sleep 3 & holder=$!
 sleep 0.5
 [[ $(run "${campaign[@]}" import "$work/c" --plan "$work/long.plan" --out "$work/f" --rave "$rave") == 1 ]] && grep -q "is in use by another campaign.py run or import" "$work/err" || fail "lock: $(cat "$work/err")"

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # CLI contract of data-parallel training and the newer train/eval flags: `rave train --nproc 2`
 # trains, reports once and resumes; each rank is bound to its own CPUs unless --no-cpu-bind; a killed rank stops the run with one error line naming it, and
-# --resume continues from the last checkpoint; a bad file read by one rank is one line; resume with
+# --resume continues from the last checkpoint; a bad file read by one rank is one line; a NaN loss stops every rank with one line; resume with
 # another label table is refused naming it; `rave eval --no-candidates-only`; bad --precision and
 # --device words; RAVE_SHARED_MEMORY (0 trains over Gloo, a mistyped value is refused).
 # Usage: cli_distributed_test.sh RAVE_BINARY
@@ -66,6 +66,11 @@ one_line "label embeddings random (checkpoint) vs glove (now)" "label table diff
 cp -r "$work/data" "$work/bad" && printf 'not a zip' >"$work/bad/center_single/RAVEN_1_train.npz"
 [[ $(run "$rave" train -m cnn -d "$work/bad" -o "$work/badrun" -e 1 -j 1 --nproc 2) == 1 ]] || fail "corrupt npz: exit code"
 one_line "RAVEN_1_train.npz" "corrupt npz under --nproc"
+# A loss that is no longer finite: every rank stops at the end of that epoch (on the summed loss),
+# one line, no checkpoint written.
+[[ $(run "$rave" train -m cnn -d "$work/data" -o "$work/diverged" -e 2 -j 1 -b 8 --nproc 2 --lr 1e38) == 1 ]] || fail "diverging run under --nproc: exit code"
+one_line "diverged: epoch 1: the training loss is NaN: training diverged and stopped; no checkpoint was written" "diverging run under --nproc"
+[[ ! -e "$work/diverged/last.pt" ]] || fail "a diverged run under --nproc wrote a checkpoint"
 
 # eval: a candidates-only checkpoint is evaluated the same way unless told otherwise.
 [[ $(run "$rave" train -m cnn -d "$work/data" -o "$work/blind" -e 1 -j 1 --candidates-only) == 0 ]] || fail "blind"

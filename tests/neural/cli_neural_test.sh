@@ -2,7 +2,9 @@
 # CLI contract of `rave train` and `rave eval`: a tiny end-to-end run (generate, train 1 epoch,
 # resume, eval beside the solver, chart and CSV), and bad input as one error line with exit code 1
 # (2 for usage): unknown model, missing data folder, empty split, corrupt npz, missing or foreign
-# checkpoint, a checkpoint of another model, an existing run without --resume.
+# checkpoint, a checkpoint of another model, an existing run without --resume; damaged checkpoints
+# (bytes changed, cut short, empty) refused by rave eval and --resume, and a run whose loss is NaN
+# stopped with one line before it writes a checkpoint.
 # Usage: cli_neural_test.sh RAVE_BINARY
 set -u
 # shellcheck source=../cli_lib.sh
@@ -35,6 +37,29 @@ grep -q '"model":"CNN+DRT"' "$work/pred.jsonl" && grep -q '"scores":\[' "$work/p
 [[ $(run "$rave" score "$work/pred.jsonl" -d "$work/data") == 0 ]] || fail "score predictions: $(cat "$work/err")"
 score_avg=$(awk -F'|' '/^\| CNN\+DRT \|/ {gsub(/ /, "", $3); print $3}' "$work/out")
 [[ -n $eval_avg && $eval_avg == "$score_avg" ]] || fail "rave eval $eval_avg and rave score $score_avg differ"
+
+# Damaged checkpoints: rave eval read a best.pt with 64 changed bytes as other weights (0 % instead
+# of 50 %), and --resume from a last.pt with 256 trained on as `train loss -nan`.
+flip() { "$py" -c 'import sys; b = bytearray(open(sys.argv[1], "rb").read()); n = int(sys.argv[2])
+for i in range(len(b) // 2, len(b) // 2 + n): b[i] ^= 0xFF
+open(sys.argv[1], "wb").write(b)' "$@"; }
+cp "$work/run/best.pt" "$work/flipped.pt" && flip "$work/flipped.pt" 64
+[[ $(run "$rave" eval "$work/flipped.pt" -d "$work/data" -j 1) == 1 ]] || fail "eval of a best.pt with 64 changed bytes: exit code"
+one_line "flipped.pt:byte [0-9]*: damaged or not a checkpoint: CRC mismatch in member" "changed best.pt"
+cp -r "$work/run" "$work/damaged" && flip "$work/damaged/last.pt" 256 && cp "$work/damaged/last.pt" "$work/last.copy"
+[[ $(run "$rave" train -m cnn --drt -d "$work/data" -o "$work/damaged" -e 3 -j 1 --resume) == 1 ]] || fail "resume from a last.pt with 256 changed bytes: exit code"
+one_line "damaged/last.pt:byte [0-9]*: damaged or not a checkpoint: CRC mismatch" "changed last.pt"
+cmp -s "$work/damaged/last.pt" "$work/last.copy" && [[ $(wc -l <"$work/damaged/metrics.jsonl") == 2 ]] || fail "a refused resume changed the run"
+: >"$work/empty.pt"
+[[ $(run "$rave" eval "$work/empty.pt" -d "$work/data") == 1 ]] || fail "empty checkpoint: exit code"
+one_line "empty.pt: empty file (0 bytes)" "empty checkpoint"
+head -c 5000 "$work/run/best.pt" >"$work/cut.pt"
+[[ $(run "$rave" eval "$work/cut.pt" -d "$work/data") == 1 ]] || fail "cut checkpoint: exit code"
+one_line "cut.pt:byte 0: damaged or not a checkpoint: not a zip file" "cut checkpoint"
+# A loss that is no longer finite stops the run at that step, before anything is written.
+[[ $(run "$rave" train -m cnn -d "$work/data" -o "$work/diverged" -e 2 -j 1 --lr 1e38) == 1 ]] || fail "diverging run: exit code"
+one_line "diverged: epoch 1: the training loss of step [0-9]* of [0-9]* is NaN: training diverged" "diverging run"
+[[ ! -e "$work/diverged/last.pt" && ! -e "$work/diverged/best.pt" ]] || fail "a diverged run wrote a checkpoint"
 
 # Bad input.
 [[ $(run "$rave" train -m transformer -d "$work/data" -o "$work/x") == 2 ]] || fail "unknown model: exit code"

@@ -159,5 +159,18 @@ TEST(ZipHostile, LocalHeaderNamesMustMatchTheDirectory) {
       << error;
 }
 
+// Other readers (miniz, inside LibTorch) extract nothing from a member marked as a folder: one
+// with bytes is refused rather than read differently by them and by rave.
+TEST(ZipHostile, AMemberWithBytesMarkedAsAFolderIsRefused) {
+  const ZipSource member{"target.npy", {std::string_view("payload")}};
+  std::string bytes = write_zip(std::span(&member, 1), false);
+  const std::size_t cd = le(bytes, bytes.size() - 22 + 16, 4);
+  put_le(bytes, cd + 38, le(bytes, cd + 38, 4) | 0x10, 4);  // MS-DOS folder attribute
+  const std::string error = error_of(bytes);
+  EXPECT_NE(error.find("member 'target.npy' is marked as a folder yet holds 7 bytes"),
+            std::string::npos)
+      << error;
+}
+
 }  // namespace
 }  // namespace rave::engine
