@@ -137,7 +137,7 @@ std::optional<jobs::DatasetManifest> gate(const CheckArgs& args, const std::stri
     ++t.folder_defects;
     return m;
   }
-  const jobs::FolderAudit a = jobs::audit_folder(path, *m, args.threads);
+  const jobs::FolderAudit a = jobs::audit_folder(path, *m, args.threads, /*crc=*/false);
   std::printf("%s: made by rave %s with `%s`; %zu files listed, %zu differ; %zu unlisted\n",
               shown(file).c_str(), m->rave_version.c_str(), joined(m->command).c_str(), a.listed,
               a.defects.size(), a.unlisted.size());
@@ -237,7 +237,8 @@ void check_path(const CheckArgs& args, const std::string& path,
                      .threads = args.threads,
                      .content = true,
                      .root = path,
-                     .replay = replay ? &*replay : nullptr},
+                     .replay = replay ? &*replay : nullptr,
+                     .manifest = m ? &*m : nullptr},
                     [&](const jobs::FileCheck& r) {
                       progress.update(++done);
                       take(args, r, t);

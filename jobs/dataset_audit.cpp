@@ -181,14 +181,15 @@ std::vector<std::string> unlisted_entries(const fs::path& root, const DatasetMan
 
 }  // namespace
 
-FolderAudit audit_folder(const fs::path& root, const DatasetManifest& manifest, int threads) {
+FolderAudit audit_folder(const fs::path& root, const DatasetManifest& manifest, int threads,
+                         bool crc) {
   FolderAudit a;
   a.listed = manifest.files.size();
   check_fields(manifest, a.defects);
   DatasetManifest safe = manifest;
   const auto problems = check_listing(manifest, safe, a.defects);
   check_counts(manifest, problems, a.defects);
-  for (std::string& line : manifest_mismatches(root, safe, threads))
+  for (std::string& line : manifest_mismatches(root, safe, threads, crc))
     a.defects.push_back(std::move(line));
   if (!manifest.complete)
     a.defects.push_back("complete: false (the run did not finish: --resume it)");

@@ -25,8 +25,9 @@ struct FolderAudit {
 };
 
 /// Audits the folder `root` against its manifest `manifest` (read from root/rave.json), reading the
-/// files on `threads` workers.
+/// files on `threads` workers. Without `crc` the files are not read (their CRC-32s are the
+/// caller's to compare: `rave check` does it in its one pass over the problems).
 FolderAudit audit_folder(const std::filesystem::path& root, const DatasetManifest& manifest,
-                         int threads = 1);
+                         int threads = 1, bool crc = true);
 
 }  // namespace rave::jobs

@@ -81,6 +81,8 @@ struct CheckOptions {
   bool content = false;  ///< the content checks and the duplicate search (FileCheck::defects)
   std::filesystem::path root{};    ///< the dataset folder the replay's paths are relative to
   const Replay* replay = nullptr;  ///< the manifest's generator, replayed for every problem
+  /// The manifest whose sizes and CRC-32s each problem's files are compared with, as read.
+  const DatasetManifest* manifest = nullptr;
 };
 /// Reads and checks `files` on `threads` workers; `on_result` is called in file order.
 void check_files(const std::vector<std::filesystem::path>& files, solver::Backend backend,

@@ -41,6 +41,10 @@ expect 3 "center_single/RAVEN_3_train.xml not listed" "an entry removed, its fil
 expect 3 "RAVEN_3_train.xml not listed" "an entry removed, --allow-extra" --allow-extra
 fresh; edit_manifest 'm["counts"]["problems"] = 21'
 expect 3 "counts.problems: 21 said, 20 listed" "counts edited"
+fresh; "$py" -c "
+import re, sys; p = sys.argv[1]; x = open(p).read()
+open(p, 'w').write(re.sub(r'Color=\"(\d)\"', lambda m: 'Color=\"%d\"' % ((int(m.group(1)) + 1) % 10), x, count=1))" "$work/d/center_single/RAVEN_3_train.xml"
+expect 3 "center_single/RAVEN_3_train.xml: CRC-32 differs from rave.json" "a file changed, its size kept"
 fresh; edit_manifest 'm["seed"] = 7'
 expect 3 "made again from rave.json's parameters" "seed edited"
 fresh; edit_manifest 'm["answers"] = "iraven"'
