@@ -11,12 +11,8 @@
 #include "common/atomic_file.hpp"
 #include "common/error.hpp"
 #include "common/folder_lock.hpp"
-#include "common/version.hpp"
 #include "engine/answers/answer_set.hpp"
-#include "engine/encode.hpp"
 #include "engine/formats/layout.hpp"
-#include "engine/formats/zip.hpp"
-#include "engine/generate.hpp"
 #include "jobs/internal/dataset_shards.hpp"
 #include "jobs/internal/dataset_state.hpp"
 
@@ -141,45 +137,6 @@ Index index_of(const DatasetManifest& m) {
   return index;
 }
 
-// The first and last problem of each configuration made again from the manifest's parameters.
-std::size_t check_regenerated(const DatasetManifest& m, const Index& index,
-                              std::vector<std::string>& out) {
-  const auto strategy = parse_strategy(m.answers);
-  if (!strategy || m.num_samples == 0 || m.rave_version != version()) return 0;
-  Variant variant;
-  try {
-    variant = variant_from_options(
-        m.variant.grid, m.variant.values ? std::optional(m.variant.values) : std::nullopt,
-        m.variant.confounders, m.variant.regime, m.variant.hold_out);
-  } catch (const UsageError&) {
-    return 0;  // reported by check_fields
-  }
-  std::size_t made = 0;
-  for (const std::string& folder : m.configurations)
-    for (const std::uint64_t k : {std::uint64_t{0}, m.num_samples - 1}) {
-      const auto id = find_configuration(folder);
-      const Split split = split_of(k, m.val, m.test);
-      const std::string stem = folder + "/" + problem_stem(k, split);
-      const auto npz = index.find(stem + ".npz"), xml = index.find(stem + ".xml");
-      if (!id || npz == index.end() || xml == index.end()) continue;
-      const auto redraw = m.redraws.find(stem);
-      const Problem p = generate_problem(*id, *strategy, m.seed, k, variant, split,
-                                         redraw == m.redraws.end() ? 0 : redraw->second);
-      const ProblemFiles files =
-          encode_problem_files(p, {.compress = m.compress,
-                                   .predict_as_vector = *strategy == AnswerStrategy::kFair,
-                                   .symbolic_only = m.variant.symbolic_only});
-      ++made;
-      const ManifestFile &n = *npz->second, &x = *xml->second;
-      if (files.npz.size() != n.size || crc32(files.npz) != n.crc32 || files.xml.size() != x.size ||
-          crc32(files.xml) != x.crc32)
-        out.push_back(stem +
-                      ": made again from rave.json's parameters, its files differ from the "
-                      "listed ones (a parameter of rave.json edited?)");
-    }
-  return made;
-}
-
 // The writers' own files at the root, and their temporary ones.
 bool state_file(const std::string& name) {
   return name == kManifestName || name == FolderLock::kFileName ||
@@ -224,19 +181,19 @@ std::vector<std::string> unlisted_entries(const fs::path& root, const DatasetMan
 
 }  // namespace
 
-FolderAudit audit_folder(const fs::path& root, const DatasetManifest& manifest, int threads) {
+FolderAudit audit_folder(const fs::path& root, const DatasetManifest& manifest, int threads,
+                         bool crc) {
   FolderAudit a;
   a.listed = manifest.files.size();
   check_fields(manifest, a.defects);
   DatasetManifest safe = manifest;
   const auto problems = check_listing(manifest, safe, a.defects);
   check_counts(manifest, problems, a.defects);
-  for (std::string& line : manifest_mismatches(root, safe, threads))
+  for (std::string& line : manifest_mismatches(root, safe, threads, crc))
     a.defects.push_back(std::move(line));
   if (!manifest.complete)
     a.defects.push_back("complete: false (the run did not finish: --resume it)");
   const Index index = index_of(safe);
-  a.regenerated = check_regenerated(safe, index, a.defects);
   a.unlisted = unlisted_entries(root, manifest, index);
   return a;
 }

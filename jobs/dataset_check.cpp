@@ -4,12 +4,16 @@
 
 #include <algorithm>
 #include <memory>
+#include <unordered_map>
 
 #include "common/error.hpp"
 #include "common/parallel.hpp"
 #include "engine/audit.hpp"
 #include "engine/formats/problem_files.hpp"
+#include "engine/formats/zip.hpp"
 #include "jobs/batch.hpp"
+#include "jobs/dataset_manifest.hpp"
+#include "jobs/problem_content.hpp"
 
 namespace rave::jobs {
 using namespace rave::engine;  // jobs work on their values
@@ -91,27 +95,88 @@ ProblemCheck ProblemChecker::check(const engine::Problem& problem) {
   return c;
 }
 
+namespace {
+
+using Listing = std::unordered_map<std::string, const ManifestFile*>;
+
+// The pair's bytes, as read, against their listing (absent entries are the manifest audit's).
+void compare_listed(const ProblemPair& pair, const std::string& stem, const Listing& listing,
+                    std::vector<std::string>& out) {
+  const auto compare = [&](const std::string& path, const std::string& bytes) {
+    const auto it = listing.find(path);
+    if (it != listing.end() &&
+        (bytes.size() != it->second->size || crc32(bytes) != it->second->crc32))
+      out.push_back(path + ": CRC-32 differs from rave.json");
+  };
+  compare(stem + ".xml", pair.xml_bytes);
+  if (pair.npz) compare(stem + ".npz", pair.npz_bytes);
+}
+
+// One problem file's audit: the pair's content, listing and replay when asked, then the solver's.
+void check_one(const std::filesystem::path& file, const CheckOptions& options,
+               const Listing& listing, ProblemChecker& checker, FileCheck& r) {
+  r = FileCheck{};
+  r.file = file;
+  try {
+    if (!options.content || file.extension() != ".xml") {
+      const engine::Problem problem = engine::read_problem(file);
+      r.config = problem.config;
+      r.check = checker.check(problem);
+      return;
+    }
+    ProblemPair pair = read_problem_pair(file);
+    r.config = pair.problem.config;
+    render_pair(pair);
+    r.defects = content_defects(pair);
+    r.hash = content_hash(pair);
+    const std::string stem =
+        file.lexically_relative(options.root).replace_extension().generic_string();
+    compare_listed(pair, stem, listing, r.defects);
+    if (options.replay) {
+      if (auto d = options.replay->defect(stem, pair)) {
+        r.replayed = true;
+        if (!d->empty()) r.defects.push_back(std::move(*d));
+      }
+    }
+    r.check = checker.check(pair.problem);
+  } catch (const InputError& e) {
+    r.error = e.what();
+  }
+}
+
+}  // namespace
+
 void check_files(const std::vector<std::filesystem::path>& files, Backend backend, Z3Budget budget,
                  int threads, const std::function<void(const FileCheck&)>& on_result) {
+  check_files(files, CheckOptions{.backend = backend, .budget = budget, .threads = threads},
+              on_result);
+}
+
+void check_files(const std::vector<std::filesystem::path>& files, const CheckOptions& options,
+                 const std::function<void(const FileCheck&)>& on_result) {
   tbb::enumerable_thread_specific<std::unique_ptr<ProblemChecker>> checkers;
   std::vector<FileCheck> results(std::min(files.size(), kChunk));
+  std::unordered_map<std::uint64_t, std::size_t> seen;  // content hash -> first file
+  Listing listing;
+  if (options.manifest)
+    for (const ManifestFile& f : options.manifest->files) listing.emplace(f.path, &f);
   run_ordered(
-      files.size(), threads,
+      files.size(), options.threads,
       [&](std::size_t i) {
         auto& checker = checkers.local();
-        if (!checker) checker = std::make_unique<ProblemChecker>(backend, budget);
-        FileCheck& r = results[i % kChunk];
-        r = FileCheck{};
-        r.file = files[i];
-        try {
-          const engine::Problem problem = engine::read_problem(files[i]);
-          r.config = problem.config;
-          r.check = checker->check(problem);
-        } catch (const InputError& e) {
-          r.error = e.what();
-        }
+        if (!checker) checker = std::make_unique<ProblemChecker>(options.backend, options.budget);
+        check_one(files[i], options, listing, *checker, results[i % kChunk]);
       },
-      [&](std::size_t i) { on_result(results[i % kChunk]); });
+      [&](std::size_t i) {
+        FileCheck& r = results[i % kChunk];
+        if (options.content && r.ok() && r.file.extension() == ".xml") {
+          const auto [first, fresh] = seen.emplace(r.hash, i);
+          if (!fresh)
+            r.defects.push_back("the same images as " + files[first->second].string() +
+                                " (one problem twice)");
+        }
+        on_result(r);
+      });
 }
 
 }  // namespace rave::jobs

@@ -4,7 +4,10 @@
 // abduced), are two candidates identical, and what does the context-blind shortcut of
 // docs/answer-sets.md#the-context-blind-shortcut pick. Failures are the dataset's defects;
 // rule-free ambiguity is a property of the generator (about 0.5%,
-// docs/solver.md#without-the-rules-what-is-possible) and fails only in strict mode.
+// docs/solver.md#without-the-rules-what-is-possible) and fails only in strict mode. With the
+// content checks on, each problem's two files are read once and also checked against each other
+// (jobs/problem_content.hpp), against the generator's replay (jobs/dataset_replay.hpp) and against
+// the other problems (a content hash: no problem twice).
 //
 //   ProblemChecker checker(Backend::kHeuristic);
 //   ProblemCheck c = checker.check(problem);
@@ -16,6 +19,7 @@
 #include <vector>
 
 #include "engine/model/problem.hpp"
+#include "jobs/dataset_replay.hpp"
 #include "solver/solver.hpp"
 
 namespace rave::jobs {
@@ -61,11 +65,32 @@ struct FileCheck {
   std::string error;
   engine::ConfigId config = engine::ConfigId::kCenterSingle;
   ProblemCheck check;
+  /// The files against each other (jobs/problem_content.hpp), against the generator's replay
+  /// (jobs/dataset_replay.hpp) and against the other problems (the same images twice).
+  std::vector<std::string> defects;
+  bool replayed = false;   ///< made again from the manifest's generator and compared
+  std::uint64_t hash = 0;  ///< jobs::content_hash of the problem (with the content checks)
   bool ok() const { return error.empty(); }
+};
+
+/// How check_files audits.
+struct CheckOptions {
+  solver::Backend backend = solver::Backend::kHeuristic;
+  solver::Z3Budget budget{};
+  int threads = 1;
+  bool content = false;  ///< the content checks and the duplicate search (FileCheck::defects)
+  std::filesystem::path root{};    ///< the dataset folder the replay's paths are relative to
+  const Replay* replay = nullptr;  ///< the manifest's generator, replayed for every problem
+  /// The manifest whose sizes and CRC-32s each problem's files are compared with, as read.
+  const DatasetManifest* manifest = nullptr;
 };
 /// Reads and checks `files` on `threads` workers; `on_result` is called in file order.
 void check_files(const std::vector<std::filesystem::path>& files, solver::Backend backend,
                  solver::Z3Budget budget, int threads,
+                 const std::function<void(const FileCheck&)>& on_result);
+/// The same with the content checks and the replay `options` ask for. A problem whose images
+/// equal an earlier file's gets a defect naming it.
+void check_files(const std::vector<std::filesystem::path>& files, const CheckOptions& options,
                  const std::function<void(const FileCheck&)>& on_result);
 
 /// Pairs (i < j) of candidates that are the same panel: equal entities on equal slots in every

@@ -264,7 +264,7 @@ std::vector<std::string> manifest_differences(const DatasetManifest& existing,
 namespace {
 
 // What is wrong with one listed file, or "" when it is there with its size and CRC-32.
-std::string file_mismatch(const std::filesystem::path& root, const ManifestFile& f) {
+std::string file_mismatch(const std::filesystem::path& root, const ManifestFile& f, bool crc) {
   thread_local std::string buffer;  // one per worker, its capacity reused file after file
   std::error_code ec;
   const std::filesystem::path path = root / f.path;
@@ -276,6 +276,7 @@ std::string file_mismatch(const std::filesystem::path& root, const ManifestFile&
   if (size != f.size)
     return f.path + ": " + std::to_string(f.size) + " bytes listed, " + std::to_string(size) +
            " found";
+  if (!crc) return {};
   read_file_into(path, buffer, f.size + 1);
   return crc32(buffer) != f.crc32 ? f.path + ": CRC-32 differs from rave.json" : std::string();
 }
@@ -283,10 +284,12 @@ std::string file_mismatch(const std::filesystem::path& root, const ManifestFile&
 }  // namespace
 
 std::vector<std::string> manifest_mismatches(const std::filesystem::path& root,
-                                             const DatasetManifest& manifest, int threads) {
+                                             const DatasetManifest& manifest, int threads,
+                                             bool crc) {
   std::vector<std::string> found(manifest.files.size());
-  parallel_for_index(found.size(), threads,
-                     [&](std::size_t i) { found[i] = file_mismatch(root, manifest.files[i]); });
+  parallel_for_index(found.size(), threads, [&](std::size_t i) {
+    found[i] = file_mismatch(root, manifest.files[i], crc);
+  });
   std::erase_if(found, [](const std::string& s) { return s.empty(); });
   return found;
 }

@@ -96,9 +96,11 @@ std::vector<std::string> manifest_differences(const DatasetManifest& existing,
                                               const std::string& source = kManifestName);
 /// The files `manifest` lists that are missing under `root` or differ in size or CRC-32, one phrase
 /// each ("center_single/RAVEN_3_train.npz: 412402 bytes listed, 1200 found"), in listing order,
-/// read on `threads` workers.
+/// read on `threads` workers. Without `crc` the files are not read: only their presence, kind and
+/// size are checked (a caller that reads every file anyway compares the CRC-32 itself).
 std::vector<std::string> manifest_mismatches(const std::filesystem::path& root,
-                                             const DatasetManifest& manifest, int threads = 1);
+                                             const DatasetManifest& manifest, int threads = 1,
+                                             bool crc = true);
 
 /// What a dataset is, independent of where it lies: the command that makes it and a 64-bit FNV-1a
 /// hash of its files' paths, sizes and CRC-32s as rave.json lists them ("rave generate -n 10000

@@ -1,0 +1,116 @@
+#include "jobs/dataset_replay.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <system_error>
+
+#include "common/error.hpp"
+#include "common/version.hpp"
+#include "engine/encode.hpp"
+#include "engine/formats/layout.hpp"
+#include "engine/formats/npz.hpp"
+#include "engine/generate.hpp"
+#include "engine/render/render.hpp"
+
+namespace rave::jobs {
+using namespace rave::engine;  // jobs work on their values
+namespace {
+
+// Problem k of a configuration, as a stem inside the layout names it.
+struct Place {
+  ConfigId id = ConfigId::kCenterSingle;
+  std::uint64_t k = 0;
+};
+
+std::optional<Place> place_of(const std::string& stem, const DatasetManifest& m) {
+  const std::size_t slash = stem.find('/');
+  if (slash == std::string::npos) return std::nullopt;
+  const std::string folder = stem.substr(0, slash), name = stem.substr(slash + 1);
+  const auto id = find_configuration(folder);
+  if (!id ||
+      std::find(m.configurations.begin(), m.configurations.end(), folder) == m.configurations.end())
+    return std::nullopt;
+  Place p{*id, 0};
+  const char* first = name.data() + std::min<std::size_t>(6, name.size());
+  const auto [end, ec] = std::from_chars(first, name.data() + name.size(), p.k);
+  if (ec != std::errc() || p.k >= m.num_samples) return std::nullopt;
+  if (name != problem_stem(p.k, split_of(p.k, m.val, m.test))) return std::nullopt;
+  return p;
+}
+
+// The npz of `made` as the generator writes it, against the file: its bytes when stored, its
+// members and arrays when deflated (equal contents deflate to equal bytes; the deflate is not
+// redone). `images` are made's panels (empty: symbolic only).
+bool npz_equal(const Problem& made, std::span<const Image> images, const ProblemPair& pair,
+               const DatasetManifest& m, bool fair) {
+  if (!m.compress) {
+    thread_local std::string bytes;
+    encode_problem_npz(bytes, made, images, false, fair);
+    return bytes == pair.npz_bytes;
+  }
+  NpzContents want = npz_contents(made, images);
+  want.predict_as_vector = fair;
+  const std::vector<std::string> order{"image",       "target",    "predict",       "meta_matrix",
+                                       "meta_target", "structure", "meta_structure"};
+  std::vector<std::string> keys = pair.npz->keys();
+  if (images.empty()) keys.insert(keys.begin(), "image");
+  return keys == order && pair.npz->contents() == want;
+}
+
+}  // namespace
+
+Replay::Replay(const DatasetManifest& manifest, AnswerStrategy strategy, Variant variant)
+    : manifest_(&manifest),
+      strategy_(strategy),
+      variant_(variant),
+      same_version_(manifest.rave_version == version()) {}
+
+std::optional<Replay> Replay::of(const DatasetManifest& m, std::string& why) {
+  const auto strategy = parse_strategy(m.answers);
+  if (!strategy) {
+    why = "answers: '" + m.answers + "' names no generator";
+    return std::nullopt;
+  }
+  try {
+    const Variant variant = variant_from_options(
+        m.variant.grid, m.variant.values ? std::optional(m.variant.values) : std::nullopt,
+        m.variant.confounders, m.variant.regime, m.variant.hold_out);
+    check_variant(variant);
+    return Replay(m, *strategy, variant);
+  } catch (const UsageError& e) {
+    why = std::string("variant: ") + e.what();
+    return std::nullopt;
+  }
+}
+
+std::optional<std::string> Replay::defect(const std::string& stem, const ProblemPair& pair) const {
+  const DatasetManifest& m = *manifest_;
+  const auto place = place_of(stem, m);
+  if (!place || !pair.npz) return std::nullopt;
+  const auto redraw = m.redraws.find(stem);
+  const Problem made = generate_problem(place->id, strategy_, m.seed, place->k, variant_,
+                                        split_of(place->k, m.val, m.test),
+                                        redraw == m.redraws.end() ? 0 : redraw->second);
+  const bool drawn = !m.variant.symbolic_only && made.variant.drawable();
+  const std::string xml = write_problem_xml(made, drawn ? entity_marks : nullptr);
+  const char* what = nullptr;
+  if (xml != pair.xml_bytes) {
+    what = "its XML differs";
+  } else {
+    std::vector<Image> own;
+    if (drawn && pair.images.empty()) render_problem(made, own);  // the XML's were not drawn
+    const std::span<const Image> images = !drawn ? std::span<const Image>()
+                                          : pair.images.empty()
+                                              ? std::span<const Image>(own)
+                                              : std::span<const Image>(pair.images);
+    if (!npz_equal(made, images, pair, m, strategy_ == AnswerStrategy::kFair))
+      what = "its npz differs";
+  }
+  if (what == nullptr) return std::string();
+  return std::string("made again from rave.json's parameters, ") + what +
+         (same_version_ ? " (a parameter of rave.json edited, or the problem replaced)"
+                        : " (made by rave " + m.rave_version + ", checked by rave " +
+                              std::string(version()) + ": the generator may differ)");
+}
+
+}  // namespace rave::jobs
