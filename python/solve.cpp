@@ -153,8 +153,8 @@ py::dict check_data(const jobs::FileCheck& r, bool strict) {
       "target_known"_a = c.target_known, "target_explained"_a = c.target_explained,
       "answered"_a = c.answered, "valid_distractors"_a = c.valid_distractors,
       "duplicates"_a = c.duplicates, "blind_choice"_a = c.blind_choice, "blind_hit"_a = c.blind_hit,
-      "seen_credit"_a = c.seen_credit, "failed"_a = c.failed(strict),
-      "failures"_a = c.failures(strict));
+      "seen_credit"_a = c.seen_credit, "defects"_a = r.defects,
+      "failed"_a = c.failed(strict) || !r.defects.empty(), "failures"_a = c.failures(strict));
 }
 
 py::list check(const py::object& path_object, const std::string& backend_name, bool strict,
@@ -165,7 +165,8 @@ py::list check(const py::object& path_object, const std::string& backend_name, b
   std::vector<jobs::FileCheck> results;
   {
     py::gil_scoped_release release;
-    jobs::check_files(engine::collect_problem_files({path}), backend, {}, threads,
+    jobs::check_files(engine::collect_problem_files({path}),
+                      {.backend = backend, .threads = threads, .content = true},
                       [&](const jobs::FileCheck& r) { results.push_back(r); });
   }
   py::list out;

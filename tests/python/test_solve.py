@@ -66,6 +66,22 @@ def test_check_returns_the_audit_as_data(rave_cli, folder):
     assert blind <= 10  # I-RAVEN answer sets: the context-blind pick is at chance, not ~98%
 
 
+def test_check_compares_every_problem_s_pixels_with_its_xml(folder, tmp_path):
+    import shutil
+
+    import numpy as np
+    copy = tmp_path / "set"
+    shutil.copytree(folder, copy)
+    npz = sorted((copy / "center_single").glob("*.npz"))[-1]
+    arrays = dict(np.load(npz))
+    arrays["image"][3, 80, 80] ^= 0xFF
+    np.savez(npz, **arrays)
+    results = {r["file"]: r for r in rave.check(copy, threads=2)}
+    edited = results[str(npz.with_suffix(".xml"))]
+    assert edited["failed"] and edited["defects"], edited
+    assert not any(r["failed"] or r["defects"] for f, r in results.items() if f != edited["file"])
+
+
 def test_bad_backend_is_a_value_error():
     with pytest.raises(ValueError, match="heuristic or z3"):
         rave.solve(rave.generate("center", 0), backend="minisat")
