@@ -38,7 +38,7 @@ std::filesystem::path temp_path_for(const std::filesystem::path& path) {
 // `bytes` in a temporary file beside `path`, whose name it returns.
 std::filesystem::path write_temporary(const std::filesystem::path& path,
                                       std::span<const char> bytes) {
-  const auto temp = temp_path_for(path);
+  auto temp = temp_path_for(path);
   std::FILE* out = std::fopen(temp.c_str(), "wb");
   if (out == nullptr) fail(path, "cannot create file", errno);
   const bool wrote = std::fwrite(bytes.data(), 1, bytes.size(), out) == bytes.size();

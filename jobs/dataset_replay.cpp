@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <charconv>
 #include <system_error>
+#include <utility>
 
 #include "common/error.hpp"
 #include "common/version.hpp"
@@ -62,7 +63,7 @@ bool npz_equal(const Problem& made, std::span<const Image> images, const Problem
 Replay::Replay(const DatasetManifest& manifest, AnswerStrategy strategy, Variant variant)
     : manifest_(&manifest),
       strategy_(strategy),
-      variant_(variant),
+      variant_(std::move(variant)),
       same_version_(manifest.rave_version == version()) {}
 
 std::optional<Replay> Replay::of(const DatasetManifest& m, std::string& why) {

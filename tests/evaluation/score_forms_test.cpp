@@ -48,7 +48,8 @@ TEST_F(ReferenceProblem, TextAnswersByIndexAndByValues) {
   // docs/evaluation.md: center_single RAVEN_0_train, answer 6 = (6,0.5,30); 0 = (6,0.4,30).
   ASSERT_EQ(values.entangled.size(), 8u);
   EXPECT_EQ(values.entangled[6], (std::vector<double>{6, 0.5, 30}));
-  const auto choice = [&](std::vector<std::string> texts, TextAnswer mode, const char* queue = "") {
+  const auto choice = [&](const std::vector<std::string>& texts, TextAnswer mode,
+                          const char* queue = "") {
     return text_choice(texts, &values, 8, mode, queue);
   };
   EXPECT_EQ(choice({"Answer #6"}, TextAnswer::kIndex).candidate, 6);

@@ -78,7 +78,7 @@ std::string input_error(F&& f, const std::string& needle) {
   try {
     f();
   } catch (const Error& e) {
-    const std::string what = e.what();
+    std::string what = e.what();
     EXPECT_EQ(what.find('\n'), std::string::npos) << what;
     EXPECT_NE(what.find(needle), std::string::npos) << what;
     return what;
