@@ -182,6 +182,7 @@ AnswerKey AnswerKey::load(const fs::path& root, int threads, KeyNeeds needs) {
   });
   AnswerKey key(root, std::move(items));
   key.values_ = std::move(values);
+  if (ext == ".json") key.style_ = "ibm";  // IBM's own file: its prompts number from "Answer #0"
   if (std::none_of(key.items_.begin(), key.items_.end(),
                    [](const Item& i) { return i.answer.has_value(); }))
     throw InputError(root.string(), "",

@@ -93,8 +93,8 @@ class AnswerKey {
   bool has_references() const { return references_; }
   /// How the prompts made from this key asked for the answer: kValues for a `rave export
   /// --classmode pred` key (IBM's generative query: the panel's numbers), kIndex for one of IBM's
-  /// or lm-raven's other text prompts ("Answer #0" on), else kLabel (rave's image prompts, `rave
-  /// show --vlm`: 1..8).
+  /// or lm-raven's other text prompts ("Answer #0" on) and for IBM's own .json files, else kLabel
+  /// (a folder: rave's image prompts, `rave show --vlm`, 1..8).
   TextAnswer text_answer() const {
     if (pred_) return TextAnswer::kValues;
     return style_.empty() ? TextAnswer::kLabel : TextAnswer::kIndex;
@@ -112,7 +112,7 @@ class AnswerKey {
   std::vector<std::optional<std::uint64_t>> shown_ = {};
   bool references_ = true;
   bool from_export_ = false;
-  std::string style_ = {};  ///< the prompt style of a text export key's lines ("" for others)
+  std::string style_ = {};  ///< a text export key's prompt style, "ibm" for IBM's .json, else ""
   bool pred_ = false;       ///< its lines are IBM's generative queries (`--classmode pred`)
   std::vector<CandidateValues> values_ = {};
 };

@@ -26,6 +26,15 @@ for k, p in json.load(open(sys.argv[1])).items():
 [[ $(field "$work/out" 'd["accuracy"], d["set_items"], [r["label"] for r in d["rows"]][1:]') == "(100.0, 3, ['Solver', 'Context-blind'])" ]] ||
   fail "score --data IBM json: $(head -c 300 "$work/out")"
 
+# Replies to IBM's prompts ("Answer #k", 0-based) are read as IBM's index with no flag.
+"$py" -c '
+import json, sys
+for k, p in json.load(open(sys.argv[1])).items():
+    print(json.dumps({"id": k, "text": "Correct Answer #%d" % int(p["target"])}))
+' "$ibm" >"$work/replies.jsonl" || fail "reply predictions"
+[[ $(run "$rave" score "$work/replies.jsonl" --data "$ibm" --json) == 0 ]] || fail "score replies: $(cat "$work/err")"
+[[ $(field "$work/out" 'd["accuracy"], d["unreadable"]') == "(100.0, 0)" ]] || fail "IBM replies: $(head -c 300 "$work/out")"
+
 # A file over 64 MiB (IBM's own I-RAVEN-X files are 112 and 198 MB) is read by all three.
 mkdir -p "$work/big"
 big="$work/big/$name"
