@@ -14,8 +14,8 @@ One configuration: `--tasks {g0}_center_single`. utils.py imports rave (its repl
 """,
     "inspect": """## Run
 
-    inspect eval {out}/task.py --model MODEL                  # letters A..H, accuracy per configuration
-    inspect eval {out}/task.py --model MODEL -T epochs=7      # IBM's self-consistency: 7 samples, voted
+    inspect eval {out}/task.py@rave --model MODEL             # letters A..H, accuracy per configuration
+    inspect eval {out}/task.py@rave --model MODEL -T epochs=7 # IBM's self-consistency: 7 samples, voted
     inspect eval rave/raven -T data={out} --model MODEL       # the same through rave's entry point
 
 `-T configuration=center_single` keeps one configuration; `-T cot=true` asks for reasoning first.
