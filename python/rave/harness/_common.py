@@ -33,6 +33,7 @@ def read_jsonl(path):
 
 
 def write_jsonl(path, rows):
+    os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
     with open(path, "w", encoding="utf-8") as f:
         for row in rows:
             f.write(json.dumps(row, ensure_ascii=False) + "\n")

@@ -42,25 +42,42 @@ def _lm_eval_line(sample, metric, model):
     return _line(doc["id"], doc.get("answers_shuffled"), model, text=texts), "lm-eval-gen"
 
 
-def _lmms_line(sample, model):
-    doc = sample["doc"]
-    resps = sample["resps"][0] if sample["resps"] and isinstance(sample["resps"][0], list) else sample["resps"]
-    return _line(doc["id"], doc.get("answers_shuffled"), model, text=[str(t) for t in resps]), "lmms-eval"
+def _lmms_docs(path):
+    """The docs of an lmms-eval samples file (<stamp>_samples_<task>.jsonl): lmms-eval logs no doc, only
+    its doc_id, so they are read from the file its results (<stamp>_results.json) name for the task."""
+    folder, name = os.path.split(path)
+    stamp, _, task = name[:-len(".jsonl")].partition("_samples_")
+    results = os.path.join(folder, f"{stamp}_results.json")
+    try:
+        with open(results, encoding="utf-8") as f:
+            docs = json.load(f)["configs"][task]["dataset_kwargs"]["data_files"]["test"]
+        with open(docs, encoding="utf-8") as f:
+            return [json.loads(line) for line in f if line.strip()]
+    except (OSError, KeyError, ValueError) as e:
+        raise HarnessError(f"{path}: the task's problems are not where {results} says ({e})") from e
+
+
+def _lmms_line(sample, docs, model):
+    doc = docs[sample["doc_id"]]
+    replies = sample["filtered_resps"]
+    replies = replies if isinstance(replies, list) else [replies]
+    return _line(doc["id"], doc.get("answers_shuffled"), model, text=[str(t) for t in replies]), "lmms-eval"
 
 
 def _jsonl_lines(path, metric, model):
-    out = []
+    out, docs = [], None
     with open(path, encoding="utf-8") as f:
         for number, text in enumerate(f, 1):
             if not text.strip():
                 continue
             sample = json.loads(text)
-            if "doc" not in sample or "resps" not in sample:
-                raise HarnessError(f"{path}:line {number}: no lm-eval or lmms-eval sample (no doc and resps)")
-            if "sheet_prompt" in sample["doc"] or "accuracy" in sample:
-                out.append(_lmms_line(sample, model))
-            else:
+            if "doc" in sample and "resps" in sample:
                 out.append(_lm_eval_line(sample, metric, model))
+            elif "doc_id" in sample and "filtered_resps" in sample and "_samples_" in os.path.basename(path):
+                docs = docs if docs is not None else _lmms_docs(path)
+                out.append(_lmms_line(sample, docs, model))
+            else:
+                raise HarnessError(f"{path}:line {number}: neither an lm-eval nor an lmms-eval sample")
     return out
 
 

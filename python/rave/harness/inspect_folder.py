@@ -1,6 +1,6 @@
 """The task folder for inspect_ai (`rave export --harness inspect`): rave.jsonl (the problems as `rave
 export` writes them) and task.py, whose task `rave` is rave.harness.inspect_task's on that file, so
-`inspect eval OUT/task.py --model M` runs it with no other argument."""
+`inspect eval OUT/task.py@rave --model M` runs it with no other argument."""
 import os
 
 from rave.harness import _common as c

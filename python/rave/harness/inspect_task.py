@@ -1,6 +1,6 @@
 """rave's problems as an inspect_ai task: letter targets A..H, replies read by rave's own reader.
 
-Run a task folder (`rave export DIR --harness inspect -o OUT`) with `inspect eval OUT/task.py --model M`,
+Run a task folder (`rave export DIR --harness inspect -o OUT`) with `inspect eval OUT/task.py@rave --model M`,
 or, with rave pip-installed (its `inspect_ai` entry point), `inspect eval rave/raven -T data=OUT --model M`.
 Each problem is one Sample: the system message is the style's (IBM's `Complete the Raven's progressive
 matrix:`), the input the open matrix as `rave export` writes it (`context`), the choices its eight
