@@ -116,8 +116,17 @@ evaluation::ExportOptions export_options(const ExportArgs& a) {
                        "the answer, in the order of --answers-shuffled)");
   if (a.output.empty() || a.output == "-")
     throw UsageError("--harness writes a task folder: give it with -o OUT");
-  std::vector<std::string> args{"export-harness", a.harness,   a.data, "-o", a.output,
-                                "-j",             std::to_string(a.threads)};
+  if (a.harness == "lmms-eval" || a.harness == "vlmevalkit")
+    for (const char* flag :
+         {"--style", "--rows-shown", "--no-offsets", "--no-scaling", "--angle", "--uncertainty",
+          "--uncertainty-range", "--uncertainty-seed", "--prefix"})
+      if (cmd.count(flag) > 0)
+        throw UsageError(std::string(flag) + " does not apply to --harness " + a.harness +
+                         " (it shows the images of rave show --vlm)");
+  if (a.harness != "lm-eval" && cmd.count("--samples") > 0)
+    throw UsageError("--samples is for --harness lm-eval (inspect: -T epochs=K)");
+  std::vector<std::string> args{"export-harness",         a.harness, a.data, "-o", a.output, "-j",
+                                std::to_string(a.threads)};
   const auto pass = [&](const char* flag, const std::string& value) {
     if (cmd.count(flag) > 0) args.insert(args.end(), {flag, value});
   };

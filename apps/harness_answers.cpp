@@ -15,7 +15,8 @@ Runner add_harness_answers(CLI::App& app) {
   auto* cmd = app.add_subcommand(
       "harness-answers",
       "Read what lm-eval, inspect, lmms-eval or VLMEvalKit wrote for a `rave export --harness`\n"
-      "folder and write rave's predictions, for `rave score` (runs python -m rave harness-answers;\n"
+      "folder and write rave's predictions, for `rave score` (runs python -m rave "
+      "harness-answers;\n"
       "`rave harness-answers --help` lists its flags; docs/harnesses.md)");
   cmd->prefix_command();
   cmd->set_help_flag();  // --help goes to the Python command, which knows the flags

@@ -73,6 +73,9 @@ def export_harness(args):
         parser.error(f"unrecognized arguments: {' '.join(bad)}")
     if o.samples < 1:
         parser.error("--samples must be at least 1")
+    if o.harness in ("lmms-eval", "vlmevalkit") and (o.style != "ibm-2025" or text_args):
+        parser.error(f"{o.harness} shows images: the text prompt flags (--style, {', '.join(harness.TEXT_FLAGS)}) "
+                     "do not apply")
     try:
         names, counts = harness.export_harness(
             o.dir, o.output, o.harness, style=o.style, shuffle=o.answers_shuffled, name=o.task_name, split=o.split,

@@ -56,9 +56,20 @@ _FLAG = {"lm-eval": "    # chat tasks: --text-answer index", "inspect": " --text
          "lmms-eval": "", "vlmevalkit": " --text-answer letter"}
 
 
+_NO_CHAT = """## Run
+
+    # completion models: log-likelihood of each candidate after the open matrix (acc, acc_norm)
+    lm_eval --model hf --model_args pretrained=MODEL --include_path {out} --tasks {g0} \\
+        --log_samples --output_path runs
+
+lm-raven's code has no query that lists the candidates, so this style has no chat (generate_until) tasks.
+One configuration: `--tasks {g0}_center_single`.
+"""
+
+
 def text(harness, out, names, data):
     g0, g1 = names[0], names[-1]
     head = f"# rave: {harness} task folder\n\nWritten by `rave export --harness {harness}` from `{data}`.\n\n"
-    run = _RUN[harness].format(out=out, g0=g0, g1=g1)
+    run = (_NO_CHAT if harness == "lm-eval" and len(names) == 1 else _RUN[harness]).format(out=out, g0=g0, g1=g1)
     score = _SCORE.format(output=_OUTPUT[harness].format(g0=g0), data=data, flag=_FLAG[harness])
     return head + run + "\n" + score
