@@ -70,6 +70,31 @@ def test_inspect_eval_with_the_mock_model_equals_rave_score(folder, tmp_path):
     assert score["accuracy"] == 0 and score["unreadable"] == 3 * CONFIGS  # "Default output from mockllm/model"
 
 
+def test_inspect_eval_rave_raven_finds_the_task_through_pyprojects_entry_point(folder, tmp_path, source_dir):
+    """inspect names a package's tasks `package/task` only for a package in a site-packages folder (pip
+    install .): the test lays the built package out as one, with pyproject.toml's entry point."""
+    import os
+    import tomllib
+    data, tasks = folder
+    points = tomllib.loads((source_dir / "pyproject.toml").read_text())["project"]["entry-points"]["inspect_ai"]
+    site = tmp_path / "site-packages"
+    info = site / "rave-0.dist-info"
+    info.mkdir(parents=True)
+    (site / "rave").symlink_to(os.path.dirname(rave.__file__))
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: rave\nVersion: 0\n")
+    (info / "entry_points.txt").write_text("[inspect_ai]\n" + "".join(f"{k} = {v}\n" for k, v in points.items()))
+    env = dict(hs.environment(tmp_path), PYTHONPATH=str(site))
+    driver = tmp_path / "inspect_offline.py"
+    driver.write_text(OFFLINE_DRIVER)
+    hs.run([sys.executable, driver, "eval", "rave/raven", "-T", f"data={tasks}", "-T", "configuration=center_single",
+            "--model", "mockllm/model", "--log-dir", tmp_path / "logs"], env)
+    (log,) = glob.glob(str(tmp_path / "logs" / "*.eval"))
+    from inspect_ai.log import read_eval_log
+    header = read_eval_log(log, header_only=True)
+    assert header.status == "success" and header.eval.task == "rave/raven"
+    assert header.results.total_samples == 3  # the center_single problems
+
+
 def mock_answerer(rows, replies):
     """A mockllm whose reply to problem p in its k-th call is replies(p's answer letter, k)."""
     from inspect_ai.model import ModelOutput, ModelUsage, get_model
