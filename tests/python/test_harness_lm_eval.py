@@ -15,18 +15,17 @@ import rave
 pytest.importorskip("lm_eval")
 CONFIGS = 7
 DRIVER = '''"""lm_eval's command line with one more model, "rave-oracle", which answers from docs.jsonl: always
-right (ORACLE=right) or always wrong (ORACLE=wrong)."""
+right on the log-likelihood tasks, always wrong on the chat tasks."""
 import json, os, sys
 from lm_eval.api.model import LM
 from lm_eval.api.registry import register_model
 
-MODE = os.environ["ORACLE"]
 with open(os.environ["ORACLE_DOCS"], encoding="utf-8") as f:
     DOCS = [json.loads(line) for line in f]
 
 
-def pick(doc):
-    return doc["answer"] if MODE == "right" else (doc["answer"] + 1) % 8
+def pick(doc, right):
+    return doc["answer"] if right else (doc["answer"] + 1) % 8
 
 
 @register_model("rave-oracle")
@@ -43,14 +42,14 @@ class Oracle(LM):
         out = []
         for r in requests:
             doc = by_text[r.arguments[0]]
-            out.append((0.0 if r.arguments[1] == doc["mc_choices"][pick(doc)] else -10.0, False))
+            out.append((0.0 if r.arguments[1] == doc["mc_choices"][pick(doc, True)] else -10.0, False))
         return out
 
     def generate_until(self, requests, disable_tqdm=False):
         out = []
         for r in requests:
             doc = next(d for d in DOCS if d["prompt"] in r.arguments[0])
-            out.append(f"Answer #{pick(doc)}")  # IBM's rule reads the first number of the reply
+            out.append(f"Answer #{pick(doc, False)}")  # IBM's rule reads the first number of the reply
         return out
 
     def loglikelihood_rolling(self, requests, disable_tqdm=False):
@@ -153,13 +152,11 @@ def test_a_tiny_causal_lm_made_here_accuracy_equals_rave_score(folder, tmp_path)
     check_run(env, tmp_path / "acc_norm", data, results, samples, "acc_norm")  # / the characters
 
 
-@pytest.mark.parametrize("mode,expected", [("right", 100.0), ("wrong", 0.0)])
-def test_an_answerer_always_right_scores_100_and_always_wrong_0(folder, tmp_path, mode, expected):
+def test_an_answerer_right_on_the_log_likelihoods_and_wrong_in_chat_scores_100_and_0(folder, tmp_path):
     data, tasks = folder
     driver = tmp_path / "oracle_lm_eval.py"
     driver.write_text(DRIVER)
-    env = dict(hs.environment(tmp_path), ORACLE=mode, ORACLE_DOCS=str(tasks / "docs.jsonl"))
+    env = dict(hs.environment(tmp_path), ORACLE_DOCS=str(tasks / "docs.jsonl"))
     results, samples = lm_eval(env, tmp_path / "runs", "rave,rave_gen", tasks, "rave-oracle", driver=driver)
     score_mc, score_gen = check_run(env, tmp_path, data, results, samples)
-    assert score_mc["accuracy"] == expected and score_gen["accuracy"] == expected
-    assert score_gen["unreadable"] == 0
+    assert score_mc["accuracy"] == 100 and score_gen["accuracy"] == 0 and score_gen["unreadable"] == 0
