@@ -215,9 +215,9 @@ Runner add_export(CLI::App& app) {
       "problem as the text prompt of IBM's or lm-raven's code (text), one prompt per branch\n"
       "(text-disentangled), or the symbolic panels as plain data (json); or a dataset folder as\n"
       "Hugging Face parquet shards in HuggingFaceM4/RAVEN's schema (hf: python -m rave export-hf,\n"
-      "which takes --configs and --shard-rows). Reads rave's folders and IBM's I-RAVEN / "
-      "I-RAVEN-X\n"
-      "JSON. docs/evaluation.md has the formats.");
+      "which takes --configs and --shard-rows); or, with --harness, a task folder for lm-eval,\n"
+      "inspect, lmms-eval or VLMEvalKit (docs/harnesses.md). Reads rave's folders and IBM's\n"
+      "I-RAVEN / I-RAVEN-X JSON. docs/evaluation.md has the formats.");
   cmd->add_option("data", a->data,
                   "Folder of problems (.xml with the .npz beside it, or .asig), one file, or an "
                   "IBM I-RAVEN-X .json")
