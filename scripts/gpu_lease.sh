@@ -83,7 +83,7 @@ case "$mode" in
     if [[ "$mode" == dry-run ]]; then  # 10 problems per configuration, 2 epochs, on the CPU
       lease_plan="$dir/dry.plan" && mkdir -p "$dir"
       sed -e 's/-n 10000/-n 10/' -e 's/--device cuda/--device cpu/' -e 's/--precision bf16//' \
-          -e 's/^\(run .*\)$/\1 -e 2/' -e 's/^\(reference .*\)$/\1 --epochs 2 --workers 2/' \
+          -e '/^run /s/ -e [0-9]*//' -e 's/^\(run .*\)$/\1 -e 2/' -e 's/^\(reference .*\)$/\1 --epochs 2 --workers 2/' \
           -e 's/--cache-mb 48000/--cache-mb 512/' "$plan" >"$lease_plan"
     fi
     start=$SECONDS

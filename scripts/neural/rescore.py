@@ -144,7 +144,35 @@ def table_text(dest: Path, table: dict) -> str:
             half = T975.get(len(diffs) - 1, 1.96) * float(np.std(diffs, ddof=1)) / math.sqrt(len(diffs))
             effects.append(f"- {label}, paired by seed: " + ", ".join(f"{d:+.2f}" for d in diffs) +
                            f" points; mean {m:+.2f} ± {half:.2f} (95 % t, {len(diffs)} pairs)")
-    return "\n".join(lines + ([""] + effects if effects else [])) + "\n"
+    runs = [r for _, names in table["rows"] for r in names]
+    return "\n".join(lines + ([""] + effects if effects else []) + epoch_choices(dest, runs)) + "\n"
+
+
+def epoch_choices(dest: Path, runs: list[str]) -> list[str]:
+    """For runs whose curves carry the test of every epoch (--log-test): the test Avg that "best
+    validation", "last epoch" and "best test" (an oracle, never a protocol) would each report."""
+    lines = []
+    for run in runs:
+        curves = dest / "curves" / f"{run}.csv"
+        if not curves.exists():
+            continue
+        text = curves.read_text().splitlines()
+        header = text[0].split(",")
+        if "test_accuracy" not in header:
+            continue
+        rows = [dict(zip(header, line.split(","))) for line in text[1:] if line]
+        rows = [r for r in rows if r.get("test_accuracy")]
+        if not rows:
+            continue
+        val = max(rows, key=lambda r: (float(r["val_accuracy"]), -int(r["epoch"])))
+        best = max(rows, key=lambda r: (float(r["test_accuracy"]), -int(r["epoch"])))
+        pick = lambda r: f"{100 * float(r['test_accuracy']):.2f} (epoch {r['epoch']})"
+        lines.append(f"| {run} | {pick(val)} | {pick(rows[-1])} | {pick(best)} | {len(rows)} |")
+    if not lines:
+        return []
+    return ["", "Test Avg (%) at the epoch each rule would report (from the runs' curves: the test of every "
+            "epoch, logged for diagnosis only):", "",
+            "| run | best validation | last epoch | best test (oracle) | epochs |", "|---|---:|---:|---:|---:|"] + lines
 
 
 def rebuild(dest: Path, check: bool) -> list[str]:

@@ -61,6 +61,15 @@ def test_rows_intervals_and_effects_from_the_answers(tmp_path):
     assert rescore.main(["--check", str(tmp_path)]) == 0
     (tmp_path / "t.md").write_text(text.replace("83.33", "83.34"))
     assert rescore.main(["--check", str(tmp_path)]) == 1
+    # a run whose curves carry the test of every epoch: what each rule of choosing an epoch reports
+    (tmp_path / "curves").mkdir()
+    (tmp_path / "curves" / "a1.csv").write_text(
+        "epoch,train_loss,train_accuracy,val_loss,val_accuracy,seconds,train_problems_per_s,best,device,"
+        "test_loss,test_accuracy,test_correct,test_total\n"
+        "1,2,0.1,2,0.20,1,1,1,cpu,2,0.25,,\n2,2,0.2,2,0.30,1,1,1,cpu,2,0.28,,\n3,2,0.3,2,0.30,1,1,0,cpu,2,0.31,,\n"
+        "4,2,0.4,2,0.10,1,1,0,cpu,2,0.22,,\n")
+    assert rescore.main([str(tmp_path)]) == 0
+    assert "| a1 | 28.00 (epoch 2) | 22.00 (epoch 4) | 31.00 (epoch 3) | 4 |" in (tmp_path / "t.md").read_text()
 
 
 def test_answers_for_another_key_are_refused(tmp_path):
