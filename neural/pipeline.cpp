@@ -121,6 +121,23 @@ struct BatchStream::Shared {
   }
 
   void run();
+
+  // Item i of the visiting order, decoded (or found in the cache). A kept problem travels as a
+  // pointer into the cache unless its candidates are permuted or its panels mirrored.
+  Decoded decode_item(std::size_t i) {
+    const std::size_t file = order[i];
+    Decoded out{i, cache ? cache->find(file) : KeptProblem{}, {}};
+    const bool mirror = options.hflip && mirrored(options.seed, epoch, file);
+    if (out.kept && !options.shuffle_candidates && !mirror) return out;
+    out.problem =
+        out.kept ? out.kept.copy() : load_problem(files[file], resize, options.candidates_only);
+    if (cache && !out.kept) cache->store(file, out.problem);
+    if (options.shuffle_candidates)
+      permute_candidates(out.problem, candidate_order(options.seed, epoch, file));
+    if (mirror) mirror_panels(out.problem, options.image_size);
+    out.kept = {};
+    return out;
+  }
 };
 
 // The pipeline: serial in-order source -> parallel decode -> serial in-order batching sink.
@@ -136,21 +153,7 @@ void BatchStream::Shared::run() {
     }
     return next++;
   };
-  // A kept problem travels as a pointer into the cache unless its candidates are permuted.
-  const auto decode = [&](std::size_t i) {
-    const std::size_t file = order[i];
-    Decoded out{i, cache ? cache->find(file) : KeptProblem{}, {}};
-    const bool mirror = options.hflip && mirrored(options.seed, epoch, file);
-    if (out.kept && !options.shuffle_candidates && !mirror) return out;
-    out.problem =
-        out.kept ? out.kept.copy() : load_problem(files[file], resize, options.candidates_only);
-    if (cache && !out.kept) cache->store(file, out.problem);
-    if (options.shuffle_candidates)
-      permute_candidates(out.problem, candidate_order(options.seed, epoch, file));
-    if (mirror) mirror_panels(out.problem, options.image_size);
-    out.kept = {};
-    return out;
-  };
+  const auto decode = [&](std::size_t i) { return decode_item(i); };
   const auto sink = [&](Decoded item) {
     if (batch.size == 0) start_batch(batch, options);
     if (item.kept)

@@ -10,10 +10,11 @@
 #                                         # from the fetched mirror), .gpu/state from out/lease
 #   # the device tool, carry [".gpu"], timeout_s 600:
 #   #   scripts/gpu_lease.sh run          # there: untar, generate, train until LEASE_SECONDS, pack to $OUT
-#   scripts/gpu_lease.sh import DIR       # here: the files the lease returned (files_at) -> out/lease
+#   scripts/gpu_lease.sh import DIR       # here: the files the lease returned (files_at) -> out/lease,
+#                                         # its evidence in out/lease/published (for docs/img/lease)
 #   scripts/gpu_lease.sh dry-run          # here, on the CPU: the same chain on 10 problems per configuration
 #
-# Environment: LEASE_SECONDS (460: training stops then, leaving time to pack), SLOTS (4 runs side by
+# Environment: LEASE_SECONDS (420: training stops then, leaving time to pack), SLOTS (6 runs side by
 # side on the GPU), STATE_MB (30: with the 18 MB bundle and the 13 MB repository, under the 64 MiB that
 # travel), ONLY (campaign.py --only patterns), DIR (the campaign folder).
 set -euo pipefail
@@ -31,7 +32,7 @@ pack_state() {  # DIR DEST
   list="$(mktemp)"
   # every run's small files, the predictions and tables of finished runs, and each dataset's rave.json
   # (what `campaign.py import` checks the data by; the files are regenerated from the seed)
-  (cd "$dir" && find runs predictions tables logs sittings.jsonl imports.jsonl campaign.log status.md \
+  (cd "$dir" && find runs predictions tables published logs sittings.jsonl imports.jsonl campaign.log status.md \
      data/*/rave.json -type f ! -name '*.pt' ! -name '*.pth' ! -name '*.tmp' 2>/dev/null) >"$list" || true
   while read -r size files; do
     if ((used + size <= budget)); then
@@ -55,10 +56,14 @@ unpack_state() {  # SRC-PREFIX DIR
 
 case "$mode" in
   prepare)
-    # the bundle recompressed with xz: 18 MB instead of 26 (libz3 is most of it)
-    scripts/gpu_bundle.sh "$gpu/bundle.tar.gz"
-    stage="$(mktemp -d)" && tar -xzf "$gpu/bundle.tar.gz" -C "$stage"
-    tar -C "$stage" -cf - . | xz -9e -T1 >"$gpu/bundle.tar.xz" && rm -rf "$stage" "$gpu/bundle.tar.gz"
+    # the bundle recompressed with xz: 18 MB instead of 26 (libz3 is most of it); made again only when
+    # the build is newer
+    if [[ ! "$gpu/bundle.tar.xz" -nt build/apps/rave-train || ! "$gpu/bundle.tar.xz" -nt build/apps/rave ]]; then
+      scripts/gpu_bundle.sh "$gpu/bundle.tar.gz"
+      stage="$(mktemp -d)" && tar -xzf "$gpu/bundle.tar.gz" -C "$stage"
+      tar -C "$stage" -cf - . | xz -9e -T1 >"$gpu/bundle.tar.xz.tmp" && mv "$gpu/bundle.tar.xz.tmp" "$gpu/bundle.tar.xz"
+      rm -rf "$stage" "$gpu/bundle.tar.gz"
+    fi
     mirror="${RAVEN_MIRROR:-/work/.mirror/WellyZhang+RAVEN/repo}"
     rm -rf "$gpu/ref" && mkdir -p "$gpu/ref/raven"
     git -C "$mirror" archive HEAD src/model assets/embedding.npy | tar -x -C "$gpu/ref/raven"
@@ -89,13 +94,16 @@ case "$mode" in
     start=$SECONDS
     nvidia-smi --query-gpu=name,memory.total --format=csv,noheader 2>/dev/null || true
     set +e
-    timeout --signal=TERM "${LEASE_SECONDS:-460}" "$python" scripts/neural/campaign.py run --plan "$lease_plan" \
-      --out "$dir" --rave "$rave" --slots "${SLOTS:-4}" --reference-code "$gpu/ref/raven" \
+    timeout --signal=TERM "${LEASE_SECONDS:-420}" "$python" scripts/neural/campaign.py run --plan "$lease_plan" \
+      --out "$dir" --rave "$rave" --slots "${SLOTS:-6}" --reference-code "$gpu/ref/raven" \
       ${ONLY:+--only $ONLY} 2>&1 | tee "$out/campaign.log"
     set -e
     log "trained for $((SECONDS - start)) s"
     RAVE_EVAL_DEVICE="${RAVE_EVAL_DEVICE:-cpu}" "$python" scripts/neural/campaign.py report --plan "$lease_plan" \
       --out "$dir" --rave "$rave" --reference-code "$gpu/ref/raven" >/dev/null 2>&1 || log "report failed"
+    # the evidence of finished runs, made where the data is (docs/neural.md#evidence)
+    "$python" scripts/neural/campaign.py publish "$dir/published" --plan "$lease_plan" --out "$dir" --rave "$rave" \
+      --reference-code "$gpu/ref/raven" >/dev/null 2>&1 || log "publish failed"
     "$python" scripts/neural/campaign.py status --plan "$lease_plan" --out "$dir" | tee "$out/status.md"
     plan="$lease_plan" pack_state "$dir" "$out/state"
     log "packed in $((SECONDS - start)) s" ;;
@@ -104,6 +112,10 @@ case "$mode" in
     dir="${DIR:-$root/out/lease}" && tmp="$(mktemp -d)"
     unpack_state "$src/state" "$tmp"
     "$python" scripts/neural/campaign.py import "$tmp" --plan "$plan" --out "$dir"
+    if [[ -d "$tmp/published" ]]; then  # the lease's evidence: commit it with its tables
+      rm -rf "$dir/published" && cp -r "$tmp/published" "$dir/published"
+      log "evidence of the finished runs in $dir/published: rescore.py --check it, copy it to docs/img/lease"
+    fi
     rm -rf "$tmp" ;;
   *) echo "usage: scripts/gpu_lease.sh prepare|run|import DIR|dry-run" >&2; exit 2 ;;
 esac

@@ -194,7 +194,9 @@ class Campaign:
 
     def run(self, only: list[str], sitting: Sitting) -> int:
         todo = self.pending(only)
-        for name in dict.fromkeys([r.data for r in todo] + [t.data for t in self.plan.tables.values()]):
+        # the data of the runs to do (a GPU lease regenerates each set it trains on, 20 s apiece);
+        # report() skips a table whose data is not here
+        for name in dict.fromkeys([r.data for r in todo] or [t.data for t in self.plan.tables.values()]):
             self.ensure_data(name)
         self.say(f"{len(todo)} runs to do, {self.slots} at a time: {' '.join(r.name for r in todo)}")
         active: dict[subprocess.Popen, tuple[Run, float]] = {}
@@ -324,6 +326,9 @@ def report(c: Campaign) -> None:
     tables = c.out / "tables"
     tables.mkdir(parents=True, exist_ok=True)
     for table in c.plan.tables.values():
+        if not (c.data_dir(table.data) / "rave.json").exists():
+            c.say(f"table {table.name}: no data {table.data} here; skipped")
+            continue
         rows: dict[str, list[tuple[str, Path]]] = {}
         for label, names in table.rows:
             for name in names:
@@ -378,6 +383,9 @@ def publish_evidence(c: Campaign, dest: Path) -> None:
     tables = []
     gpus = sorted({g for s in sittings(c.out) for g in s.get("gpus", [])} | set(gpu_names()))
     for table in c.plan.tables.values():
+        finished = [n for _, names in table.rows for n in names if (run_dir(c.out, n) / "test.md").exists()]
+        if not finished or not (c.data_dir(table.data) / "rave.json").exists():
+            continue  # nothing of it finished, or its data is not here
         key = dest / "keys" / f"{table.data}.tsv.gz"
         evidence.write_key(c.data_dir(table.data), key)
         for _, names in table.rows:

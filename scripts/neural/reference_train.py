@@ -57,7 +57,7 @@ def _sample(i: int) -> tuple:
     return image.to(torch.uint8), target, meta_target, meta_structure, embedding, indicator
 
 
-def load_split(code: Path, data: Path, split: str, work: Path, workers: int, device: torch.device) -> dict:
+def load_split(code: Path, data: Path, split: str, work: Path, workers: int) -> dict:
     """Every sample of a split through the reference's __getitem__, stacked, with ids and configs."""
     ref = R.load_reference(code)
     dataset = R.reference_dataset(ref, data, split, work)
@@ -66,8 +66,6 @@ def load_split(code: Path, data: Path, split: str, work: Path, workers: int, dev
     with ProcessPoolExecutor(workers, initializer=_init_worker, initargs=(str(code), str(data), split, str(work))) as pool:
         samples = list(pool.map(_sample, [i for _, i in ids], chunksize=64))
     fields = [torch.stack([s[k] for s in samples]) for k in range(6)]
-    for k in range(len(fields)):
-        fields[k] = fields[k].to(device)
     assert torch.all(fields[0].to(torch.int32) <= 255), "panels are uint8 grey levels"
     configs = [CONFIGS.index(i.split("/")[0]) for i, _ in ids]
     return {"ids": [i for i, _ in ids], "configs": configs, "fields": fields}
@@ -157,7 +155,10 @@ def main(argv: list[str]) -> int:
     tree = a.model == "cnn-drt"
     name = "reference CNN+DRT" if tree else "reference CNN"
     t0 = time.time()
-    splits = {s: load_split(a.code, a.data, s, work, a.workers, device) for s in ("train", "val", "test")}
+    # all three through the workers first (forked before CUDA starts), then onto the device
+    splits = {s: load_split(a.code, a.data, s, work, a.workers) for s in ("train", "val", "test")}
+    for split in splits.values():
+        split["fields"] = [f.to(device) for f in split["fields"]]
     print(f"{name}: {len(splits['train']['ids'])}/{len(splits['val']['ids'])}/{len(splits['test']['ids'])} problems "
           f"through the reference's loader in {time.time() - t0:.0f} s", flush=True)
 
