@@ -71,6 +71,20 @@ def load_split(code: Path, data: Path, split: str, work: Path, workers: int) -> 
     return {"ids": [i for i, _ in ids], "configs": configs, "fields": fields}
 
 
+def cached_splits(a: argparse.Namespace, work: Path) -> dict:
+    """load_split of the three splits, kept in DATA/.reference-samples.pt for the next run on the same
+    data (the reference's preprocessing depends on nothing else; the file is not rave's)."""
+    import fcntl
+    cache = a.data / ".reference-samples.pt"
+    with open(a.data / ".reference-samples.lock", "a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # one run makes it, the others wait and read it
+        if cache.exists() and cache.stat().st_mtime >= (a.data / "rave.json").stat().st_mtime:
+            return torch.load(cache, weights_only=False)
+        splits = {s: load_split(a.code, a.data, s, work, a.workers) for s in ("train", "val", "test")}
+        atomic_save(splits, cache)
+        return splits
+
+
 def batch(split: dict, index: torch.Tensor) -> tuple:
     image, *rest = (f[index] for f in split["fields"])
     return (image.float(), *rest)
@@ -155,8 +169,9 @@ def main(argv: list[str]) -> int:
     tree = a.model == "cnn-drt"
     name = "reference CNN+DRT" if tree else "reference CNN"
     t0 = time.time()
-    # all three through the workers first (forked before CUDA starts), then onto the device
-    splits = {s: load_split(a.code, a.data, s, work, a.workers) for s in ("train", "val", "test")}
+    # all three through the workers first (forked before CUDA starts), then onto the device; the runs
+    # of one lease share the result through a file beside the data (the first one makes it)
+    splits = cached_splits(a, work)
     for split in splits.values():
         split["fields"] = [f.to(device) for f in split["fields"]]
     print(f"{name}: {len(splits['train']['ids'])}/{len(splits['val']['ids'])}/{len(splits['test']['ids'])} problems "
