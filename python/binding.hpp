@@ -69,5 +69,7 @@ void bind_batch(py::module_& m);
 void bind_arrays(py::module_& m);
 /// solve, check, Solution.
 void bind_solve(py::module_& m);
+/// read_reply: a model's free-text reply as the candidate `rave score` reads it.
+void bind_reply(py::module_& m);
 
 }  // namespace rave::python
