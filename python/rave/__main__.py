@@ -2,8 +2,10 @@
 
 Both run the `rave` executable installed inside the package (rave/bin/rave, built by `pip install .`),
 or, for the build tree's package (build/python/rave, scripts/setup.sh), build/apps/rave; its output,
-exit code and signals are the executable's own. One subcommand is Python's own, as it needs pyarrow
-and datasets: `python -m rave export-hf DIR -o OUT [--configs LIST] [--shard-rows N]` (rave.hf).
+exit code and signals are the executable's own. Two subcommands are Python's own: `python -m rave
+export-hf DIR -o OUT [--configs LIST] [--shard-rows N]` (rave.hf: pyarrow and datasets), and `python -m
+rave shortcuts PATH... [-j N] [--folds K]` (rave.shortcuts: scikit-learn), which `rave check --shortcuts`
+runs after its own table.
 """
 import os
 import sys
@@ -49,6 +51,10 @@ def export_hf(args):
 def main():
     if sys.argv[1:2] == ["export-hf"]:
         export_hf(sys.argv[2:])
+        return
+    if sys.argv[1:2] == ["shortcuts"]:
+        from rave import shortcuts
+        shortcuts.main(sys.argv[2:])
         return
     exe = str(executable())
     os.execv(exe, [exe] + sys.argv[1:])
