@@ -133,7 +133,7 @@ std::vector<Modification> modifications(const Pool& pool, const Panel& candidate
                                         const std::vector<std::pair<Block, int>>& taken) {
   std::vector<Modification> out;
   for (const auto& [block, item] : taken) {
-    const ComponentPanel& a = pool.items[0].components[at(block.component)];
+    const ComponentPanel& a = pool.column[0].components[at(block.component)];
     const ComponentPanel& b = candidate.components[at(block.component)];
     if (block.attr != Attr::kNumber) {
       out.push_back({block.component, block.attr});
@@ -167,7 +167,8 @@ bool passes_checks(const Matrix& matrix, const std::array<Panel, kCandidates>& c
 
 std::optional<AnswerSet> build_exchangeable(const Matrix& matrix, bool tree, Rng& rng,
                                             PanelImageFn draw) {
-  const Pool pool = make_pool(matrix, rng);
+  Pool pool;
+  make_pool(matrix, rng, pool);
   std::optional<std::vector<std::vector<std::pair<Block, int>>>> vertices;
   if (tree) vertices = tree_vertices(pool, rng);
   if (!vertices)

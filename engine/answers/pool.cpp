@@ -14,6 +14,11 @@ namespace {
 
 std::size_t at(int i) { return static_cast<std::size_t>(i); }
 
+// The most levels at which replicas' values are drawn: the original tables' widest (Color, 10).
+// Over more levels a replica's value under Constant or Distribute_Three is rarely one the context
+// shows while the answer's always is, so those blocks draw from the matrix's own column instead.
+constexpr int kMaxReplicaLevels = 10;
+
 bool is_entity_attr(Attr a) { return a == Attr::kType || a == Attr::kSize || a == Attr::kColor; }
 
 // The answer's modifiable entries of one component.
@@ -66,7 +71,7 @@ std::vector<int> block_key(const Matrix& matrix, const Block& block, const Panel
 
 std::array<std::vector<int>, 3> item0_groups(const std::vector<std::vector<int>>& keys, Rng& rng) {
   const int n = static_cast<int>(keys.size());
-  RAVE_CHECK(n == kPoolItems, "a pool has kPoolItems items");
+  RAVE_CHECK(n == 2 || n == 4 || n == 8, "item0_groups takes 2, 4 or 8 items");
   std::vector<std::vector<int>> distinct = keys;
   std::sort(distinct.begin(), distinct.end());
   distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());
@@ -85,7 +90,7 @@ std::array<std::vector<int>, 3> item0_groups(const std::vector<std::vector<int>>
   });
   const int p0 = static_cast<int>(std::find(order.begin(), order.end(), 0) - order.begin());
   std::array<std::vector<int>, 3> groups;
-  for (int g = 0; g < 3; ++g) {
+  for (int g = 0; g < 3 && (2 << g) <= n; ++g) {
     const int size = 2 << g, stride = n / size;
     std::vector<int> group;
     for (int p = p0 % stride; p < n; p += stride) group.push_back(order[at(p)]);
@@ -97,7 +102,28 @@ std::array<std::vector<int>, 3> item0_groups(const std::vector<std::vector<int>>
   return groups;
 }
 
-Pool make_pool(const Matrix& matrix, Rng& rng) {
+bool from_column(const Matrix& matrix, const Block& block) {
+  if (!matrix.balanced_answers) return false;  // the 3x3 original's tables: replicas only
+  const LayoutSpec& layout = matrix.configuration().components.at(at(block.component)).layout;
+  const auto levels = [](Range r) { return r.max - r.min + 1; };
+  const int widest = std::max({levels(layout.type), levels(layout.size), levels(layout.color)});
+  const int shown = block.attr == Attr::kType   ? levels(layout.type)
+                    : block.attr == Attr::kSize ? levels(layout.size)
+                    : block.attr == Attr::kColor ? levels(layout.color)
+                                                 : widest;
+  if (shown <= kMaxReplicaLevels) return false;
+  const RuleGroup& group = matrix.rules.at(at(block.component));
+  const std::size_t position = block.attr == Attr::kNumber ? 0
+                               : block.attr == Attr::kType ? 1
+                               : block.attr == Attr::kSize ? 2
+                                                           : 3;
+  const RuleName name = group.rules.at(position).name;
+  return name == RuleName::kConstant || name == RuleName::kDistributeThree;
+}
+
+namespace {
+
+std::vector<Panel> replicas_of(const Matrix& matrix, Rng& rng) {
   Configuration spec = matrix.configuration();
   for (std::size_t c = 0; c < spec.components.size(); ++c) {
     const int u = matrix.answer().components[c].uniformity;
@@ -108,24 +134,67 @@ Pool make_pool(const Matrix& matrix, Rng& rng) {
                           .rules = nullptr,
                           .grid = matrix.grid,
                           .balanced_answers = matrix.balanced_answers};
-  Pool pool;
-  pool.items.push_back(matrix.answer());
-  for (int i = 1; i < kPoolItems; ++i)
-    pool.items.push_back(sample_matrix(model, matrix.rules, rng).answer());
-  for (const Block& block : answer_blocks(matrix)) {
+  std::vector<Panel> out{matrix.answer()};
+  for (int i = 1; i < kPoolItems; ++i) out.push_back(sample_matrix(model, matrix.rules, rng).answer());
+  return out;
+}
+
+// The answer and the last panels of the other rows.
+std::vector<Panel> column_of(const Matrix& matrix) {
+  std::vector<Panel> out{matrix.answer()};
+  const auto n = static_cast<std::size_t>(matrix.grid);
+  for (std::size_t r = 0; r + 1 < n; ++r) out.push_back(matrix.panels.at(r * n + n - 1));
+  return out;
+}
+
+// Item 0's groups in a uniformly random 2, 4 or 8 of the column's items (none when the answer
+// is left out).
+std::array<std::vector<int>, 3> column_groups(const std::vector<std::vector<int>>& keys, Rng& rng) {
+  int kept = 2;
+  while (kept * 2 <= std::min(static_cast<int>(keys.size()), kPoolItems)) kept *= 2;
+  std::vector<int> chosen = rng.sample(static_cast<int>(keys.size()), kept);
+  const auto answer = std::find(chosen.begin(), chosen.end(), 0);
+  if (answer == chosen.end()) return {};
+  std::iter_swap(chosen.begin(), answer);
+  std::vector<std::vector<int>> sub;
+  for (int i : chosen) sub.push_back(keys[at(i)]);
+  std::array<std::vector<int>, 3> groups = item0_groups(sub, rng);
+  for (auto& g : groups)
+    for (int& i : g) i = chosen[at(i)];
+  return groups;
+}
+
+}  // namespace
+
+void make_pool(const Matrix& matrix, Rng& rng, Pool& pool) {
+  RAVE_CHECK(pool.blocks.empty(), "make_pool fills an empty pool");
+  const std::vector<Block> blocks = answer_blocks(matrix);
+  pool.column = column_of(matrix);
+  if (std::any_of(blocks.begin(), blocks.end(),
+                  [&](const Block& b) { return !from_column(matrix, b); }))
+    pool.replicas = replicas_of(matrix, rng);
+  for (const Block& block : blocks) {
+    const bool column = from_column(matrix, block);
+    const std::vector<Panel>& items = column ? pool.column : pool.replicas;
     std::vector<std::vector<int>> keys;
-    for (const Panel& item : pool.items) keys.push_back(block_key(matrix, block, item));
-    pool.blocks.push_back({block, item0_groups(keys, rng)});
+    for (const Panel& item : items) keys.push_back(block_key(matrix, block, item));
+    pool.blocks.push_back(
+        {block, &items, column ? column_groups(keys, rng) : item0_groups(keys, rng)});
   }
-  return pool;
 }
 
 Panel assemble(const Pool& pool, const std::vector<std::pair<Block, int>>& taken) {
-  Panel out = pool.items[0];
+  Panel out = pool.column.at(0);
+  const auto source = [&](const Block& block) -> const std::vector<Panel>& {
+    for (const BlockGroups& b : pool.blocks)
+      if (b.block == block) return *b.items;
+    RAVE_CHECK(false, "assemble: a block the pool does not have");
+    return pool.column;
+  };
   for (const auto& [block, item] : taken)
     if (block.attr == Attr::kNumber) {
       ComponentPanel& comp = out.components[at(block.component)];
-      comp.entities = pool.items[at(item)].components[at(block.component)].entities;
+      comp.entities = source(block)[at(item)].components[at(block.component)].entities;
     }
   // Every value block takes its item's value (the answer's unless taken), on every entity.
   for (const BlockGroups& b : pool.blocks) {
@@ -134,7 +203,7 @@ Panel assemble(const Pool& pool, const std::vector<std::pair<Block, int>>& taken
     for (const auto& [block, i] : taken)
       if (block == b.block) item = i;
     const int value = entity_level(
-        pool.items[at(item)].components[at(b.block.component)].entities.at(0), b.block.attr);
+        (*b.items)[at(item)].components[at(b.block.component)].entities.at(0), b.block.attr);
     for (Entity& e : out.components[at(b.block.component)].entities)
       entity_level(e, b.block.attr) = value;
   }
