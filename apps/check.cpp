@@ -41,6 +41,8 @@ struct CheckArgs {
   bool no_replay = false;
   bool shortcuts = false;
   int folds = 5;
+  std::string learners = "logit,gbm";
+  std::vector<std::string> train;
   int threads = default_threads();
 };
 
@@ -260,11 +262,18 @@ int run_shortcuts(const CheckArgs& args, const std::array<Column, 7>& cols) {
   std::string solver;
   for (std::size_t c = 0; c < cols.size(); ++c)
     if (cols[c].with_target > 0)
-      solver += (solver.empty() ? "" : ",") +
-                std::string(engine::all_configurations()[c].folder) + "=" +
-                std::to_string(cols[c].answered) + "/" + std::to_string(cols[c].with_target);
-  std::vector<std::string> words{"shortcuts", "-j", std::to_string(args.threads), "--folds",
-                                 std::to_string(args.folds), "--solver", solver};
+      solver += (solver.empty() ? "" : ",") + std::string(engine::all_configurations()[c].folder) +
+                "=" + std::to_string(cols[c].answered) + "/" + std::to_string(cols[c].with_target);
+  std::vector<std::string> words{"shortcuts",
+                                 "-j",
+                                 std::to_string(args.threads),
+                                 "--folds",
+                                 std::to_string(args.folds),
+                                 "--learners",
+                                 args.learners,
+                                 "--solver",
+                                 solver};
+  for (const std::string& t : args.train) words.insert(words.end(), {"--train", t});
   words.insert(words.end(), args.paths.begin(), args.paths.end());
   std::printf("\n");
   return cli::run_python_rave(words);
@@ -320,14 +329,25 @@ Runner add_check(CLI::App& app) {
   cmd->add_flag("--no-replay", args->no_replay,
                 "Do not make the problems again from rave.json's parameters (a dataset of another "
                 "rave version whose generator changed); said in the output");
-  cmd->add_flag("--shortcuts", args->shortcuts,
-                "Also the learner audit: per configuration, learners that see the candidates alone, "
-                "or with the context as a bag of values, cross-validated by problem, their accuracy "
-                "beside chance and the solver (Python with scikit-learn; "
-                "docs/answer-sets.md#the-learner-audit)");
+  cmd->add_flag(
+      "--shortcuts", args->shortcuts,
+      "Also the learner audit: per configuration, learners that see the candidates alone, "
+      "or with the context as a bag of values, cross-validated by problem, their accuracy "
+      "beside chance and the solver (Python with scikit-learn; "
+      "docs/answer-sets.md#the-learner-audit)");
   cmd->add_option("--folds", args->folds, "Cross-validation folds of --shortcuts")
       ->capture_default_str()
       ->check(CLI::Range(2, 100));
+  cmd->add_option(
+         "--shortcut-learners", args->learners,
+         "The learners of --shortcuts: logit (a conditional logit), gbm (gradient boosting) "
+         "or both, comma-separated")
+      ->capture_default_str()
+      ->needs("--shortcuts");
+  cmd->add_option("--shortcuts-train", args->train,
+                  "--shortcuts learns from these folders instead and scores every checked problem "
+                  "(a few problems of another generator, read with models learnt on many)")
+      ->needs("--shortcuts");
   cmd->add_option("-j,--jobs", args->threads, "Worker threads")
       ->capture_default_str()
       ->check(jobs_range());

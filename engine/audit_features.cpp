@@ -65,15 +65,15 @@ namespace {
 using namespace audit_detail;  // NOLINT(google-build-using-namespace): this file's own pieces
 constexpr std::array<std::string_view, 4> kFamilies{"type", "size", "color", "angle"};
 constexpr std::array<std::string_view, 17> kValueNames{
-    "mean",     "min",       "max",         "first",     "distinct", "uniform",
-    "same_tup", "same_mset", "same_set",    "same_mean", "ent_share", "rank",
-    "dev_med",  "dev_rest",  "min_gap",     "is_min",    "is_max"};
+    "mean",     "min",       "max",      "first",     "distinct",  "uniform",
+    "same_tup", "same_mset", "same_set", "same_mean", "ent_share", "rank",
+    "dev_med",  "dev_rest",  "min_gap",  "is_min",    "is_max"};
 constexpr std::array<std::string_view, 8> kStructureNames{
-    "number", "same_number", "rank_number", "dev_number", "same_slots", "jaccard", "slot_share",
-    "slot_centroid"};
+    "number",     "same_number", "rank_number", "dev_number",
+    "same_slots", "jaccard",     "slot_share",  "slot_centroid"};
 constexpr std::array<std::string_view, 16> kGlobalNames{
-    "dist.sum", "dist.min", "dist.max", "dist.n1", "dist.n2", "dist.n3", "dist.s0", "dist.s1",
-    "dist.s2",  "dist.s3",  "dist.s4",  "dist.s5", "dist.s6", "shared", "shared_rank", "entities"};
+    "dist.sum", "dist.min", "dist.max", "dist.n1", "dist.n2", "dist.n3", "dist.s0",     "dist.s1",
+    "dist.s2",  "dist.s3",  "dist.s4",  "dist.s5", "dist.s6", "shared",  "shared_rank", "entities"};
 
 double median_of(std::array<double, kCandidates> x) {
   std::sort(x.begin(), x.end());
@@ -122,24 +122,23 @@ std::array<Row, 17> value_rows(const std::array<const Values*, kCandidates>& val
     for (int x : v)
       for (std::size_t j = 0; j < kCandidates; ++j)
         share += j != i && std::binary_search(set[j].begin(), set[j].end(), x);
-    const std::array<double, 17> f{
-        mean[i],
-        v.empty() ? 0.0 : mset[i].front(),
-        v.empty() ? 0.0 : mset[i].back(),
-        v.empty() ? 0.0 : v.front(),
-        static_cast<double>(set[i].size()),
-        set[i].size() <= 1 ? 1.0 : 0.0,
-        others_equal(i, [&](std::size_t j) { return *vals[j]; }),
-        others_equal(i, [&](std::size_t j) { return mset[j]; }),
-        others_equal(i, [&](std::size_t j) { return set[j]; }),
-        others_equal(i, [&](std::size_t j) { return mean[j]; }),
-        v.empty() ? 0.0 : share / static_cast<double>(v.size()),
-        rank[i],
-        std::abs(mean[i] - median),
-        mean[i] - (total - mean[i]) / (kCandidates - 1),
-        gap,
-        mean[i] == lo ? 1.0 : 0.0,
-        mean[i] == hi ? 1.0 : 0.0};
+    const std::array<double, 17> f{mean[i],
+                                   v.empty() ? 0.0 : mset[i].front(),
+                                   v.empty() ? 0.0 : mset[i].back(),
+                                   v.empty() ? 0.0 : v.front(),
+                                   static_cast<double>(set[i].size()),
+                                   set[i].size() <= 1 ? 1.0 : 0.0,
+                                   others_equal(i, [&](std::size_t j) { return *vals[j]; }),
+                                   others_equal(i, [&](std::size_t j) { return mset[j]; }),
+                                   others_equal(i, [&](std::size_t j) { return set[j]; }),
+                                   others_equal(i, [&](std::size_t j) { return mean[j]; }),
+                                   v.empty() ? 0.0 : share / static_cast<double>(v.size()),
+                                   rank[i],
+                                   std::abs(mean[i] - median),
+                                   mean[i] - (total - mean[i]) / (kCandidates - 1),
+                                   gap,
+                                   mean[i] == lo ? 1.0 : 0.0,
+                                   mean[i] == hi ? 1.0 : 0.0};
     for (std::size_t k = 0; k < f.size(); ++k) r[k][i] = static_cast<float>(f[k]);
   }
   return r;
@@ -162,8 +161,12 @@ std::array<Row, 8> structure_rows(const Views& v) {
     }
     const double n = number[i];
     const std::array<double, 8> f{
-        n, others_equal(i, [&](std::size_t j) { return number[j]; }), rank[i],
-        std::abs(n - median), others_equal(i, [&](std::size_t j) { return v[j].mask; }), jaccard,
+        n,
+        others_equal(i, [&](std::size_t j) { return number[j]; }),
+        rank[i],
+        std::abs(n - median),
+        others_equal(i, [&](std::size_t j) { return v[j].mask; }),
+        jaccard,
         n == 0 ? 0.0 : occupied / n,
         n == 0 ? 0.0 : std::accumulate(v[i].slots.begin(), v[i].slots.end(), 0.0) / n};
     for (std::size_t k = 0; k < f.size(); ++k) r[k][i] = static_cast<float>(f[k]);
@@ -177,7 +180,8 @@ int blocks_differing(const std::vector<Views>& comps, std::size_t i, std::size_t
   for (const Views& v : comps) {
     d += v[i].slots.size() != v[j].slots.size();
     d += v[i].mask != v[j].mask;
-    for (std::size_t f = 0; f < v[i].families.size(); ++f) d += v[i].families[f] != v[j].families[f];
+    for (std::size_t f = 0; f < v[i].families.size(); ++f)
+      d += v[i].families[f] != v[j].families[f];
   }
   return d;
 }
@@ -193,7 +197,9 @@ std::array<Row, 16> global_rows(const Problem& p, const std::vector<Views>& comp
     for (std::size_t j = 0; j < kCandidates; ++j)
       if (j != i) d.push_back(blocks_differing(comps, i, j));
     std::sort(d.begin(), d.end());
-    const auto count = [&](auto pred) { return static_cast<float>(std::count_if(d.begin(), d.end(), pred)); };
+    const auto count = [&](auto pred) {
+      return static_cast<float>(std::count_if(d.begin(), d.end(), pred));
+    };
     r[0][i] = static_cast<float>(std::accumulate(d.begin(), d.end(), 0));
     r[1][i] = static_cast<float>(d.front());
     r[2][i] = static_cast<float>(d.back());
@@ -252,9 +258,11 @@ const std::vector<std::string>& blind_feature_names() {
       comp += std::to_string(c);
       comp += '.';
       for (std::string_view family : kFamilies)
-        for (std::string_view f : kValueNames) out.push_back(comp + std::string(family) + "." + std::string(f));
+        for (std::string_view f : kValueNames)
+          out.push_back(comp + std::string(family) + "." + std::string(f));
       for (std::string_view pool : {"conf_mean", "conf_max"})
-        for (std::string_view f : kValueNames) out.push_back(comp + std::string(pool) + "." + std::string(f));
+        for (std::string_view f : kValueNames)
+          out.push_back(comp + std::string(pool) + "." + std::string(f));
       for (std::string_view f : kStructureNames) out.push_back(comp + "layout." + std::string(f));
     }
     for (std::string_view f : kGlobalNames) out.emplace_back(f);

@@ -15,8 +15,8 @@ constexpr std::array<std::string_view, 4> kFamilies{"type", "size", "color", "an
 constexpr std::array<std::string_view, 15> kValueNames{
     "ctx_mean", "ctx_min", "ctx_max", "ctx_first", "seen", "ctx_per_panel", "mod_mean", "short",
     "rank",     "dev8",    "is_min",  "is_max",    "gap",  "within",        "outside"};
-constexpr std::array<std::string_view, 6> kStructureNames{
-    "number_ctx", "slots_ctx", "slot_occ", "number_rank", "number_mod", "panel_ctx"};
+constexpr std::array<std::string_view, 6> kStructureNames{"number_ctx",  "slots_ctx",  "slot_occ",
+                                                          "number_rank", "number_mod", "panel_ctx"};
 
 // One family's bag: the context's values, sorted.
 struct Bag {
@@ -88,7 +88,8 @@ Reading read_values(const Bag& bag, const Values& values, int grid) {
   return r;
 }
 
-std::array<Row, 15> value_rows(const Bag& bag, const Views& cands, std::size_t f, const Context& ctx) {
+std::array<Row, 15> value_rows(const Bag& bag, const Views& cands, std::size_t f,
+                               const Context& ctx) {
   std::array<Reading, kCandidates> read;
   std::array<double, kCandidates> mean{};
   for (std::size_t i = 0; i < kCandidates; ++i) {
@@ -103,11 +104,21 @@ std::array<Row, 15> value_rows(const Bag& bag, const Views& cands, std::size_t f
   std::array<Row, 15> r{};
   for (std::size_t i = 0; i < kCandidates; ++i) {
     const Reading& x = read[i];
-    const std::array<double, 15> f{x.mean,     x.min,   x.max,       x.first,
-                                   x.seen,     x.mean / panels,      x.mod,
-                                   x.shortfall, rank[i], x.mean - total / kCandidates,
-                                   x.mean == lo ? 1.0 : 0.0,         x.mean == hi ? 1.0 : 0.0,
-                                   x.gap,      x.within, x.outside};
+    const std::array<double, 15> f{x.mean,
+                                   x.min,
+                                   x.max,
+                                   x.first,
+                                   x.seen,
+                                   x.mean / panels,
+                                   x.mod,
+                                   x.shortfall,
+                                   rank[i],
+                                   x.mean - total / kCandidates,
+                                   x.mean == lo ? 1.0 : 0.0,
+                                   x.mean == hi ? 1.0 : 0.0,
+                                   x.gap,
+                                   x.within,
+                                   x.outside};
     for (std::size_t k = 0; k < f.size(); ++k) r[k][i] = static_cast<float>(f[k]);
   }
   return r;

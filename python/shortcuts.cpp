@@ -18,7 +18,8 @@ using namespace pybind11::literals;
 py::array_t<float> table_array(const std::vector<float>& values, std::size_t problems,
                                std::size_t width) {
   py::array_t<float> out({problems, std::size_t{engine::kCandidates}, width});
-  if (!values.empty()) std::memcpy(out.mutable_data(), values.data(), values.size() * sizeof(float));
+  if (!values.empty())
+    std::memcpy(out.mutable_data(), values.data(), values.size() * sizeof(float));
   return out;
 }
 
@@ -30,7 +31,8 @@ py::array_t<T> vector_array(const std::vector<T>& values) {
 py::dict shortcut_features(const py::list& path_objects, int threads) {
   if (threads < 1) throw UsageError("threads must be at least 1, not " + std::to_string(threads));
   std::vector<std::filesystem::path> paths;
-  for (const py::handle& p : path_objects) paths.push_back(path_arg(py::reinterpret_borrow<py::object>(p)));
+  for (const py::handle& p : path_objects)
+    paths.push_back(path_arg(py::reinterpret_borrow<py::object>(p)));
   jobs::ShortcutTable t;
   {
     py::gil_scoped_release release;

@@ -61,7 +61,8 @@ std::optional<std::vector<Level>> cube_levels(const Pool& pool, Rng& rng) {
     const int a = rng.choice(std::span<const int>(twos));
     return std::vector<Level>{level_of(pool.blocks[at(a)], 0), level_of(pool.blocks[at(b)], 1)};
   }
-  if (!e8.empty()) return std::vector<Level>{level_of(pool.blocks[at(rng.choice(std::span<const int>(e8)))], 2)};
+  if (!e8.empty())
+    return std::vector<Level>{level_of(pool.blocks[at(rng.choice(std::span<const int>(e8)))], 2)};
   return std::nullopt;
 }
 
@@ -84,7 +85,7 @@ std::vector<std::vector<std::pair<Block, int>>> cube_vertices(const std::vector<
 // The tree: node states (one group position per movable block); nullopt when 100 drawn trees all
 // repeat a state.
 std::optional<std::vector<std::vector<std::pair<Block, int>>>> tree_vertices(const Pool& pool,
-                                                                          Rng& rng) {
+                                                                             Rng& rng) {
   std::vector<Level> movable;
   for (const BlockGroups& b : pool.blocks)
     if (const int largest = b.largest(); largest >= 2)

@@ -38,8 +38,7 @@ bool has(const std::vector<ModifiableEntry>& entries, Attr attr, bool per_entity
 }  // namespace
 
 std::vector<Block> answer_blocks(const Matrix& matrix) {
-  const auto entries =
-      modifiable_entries(matrix.configuration(), matrix.rules, matrix.answer());
+  const auto entries = modifiable_entries(matrix.configuration(), matrix.rules, matrix.answer());
   std::vector<Block> blocks;
   for (int c = 0; c < static_cast<int>(matrix.rules.size()); ++c) {
     const auto mine = entries_of(entries, c);
@@ -107,8 +106,8 @@ bool from_column(const Matrix& matrix, const Block& block) {
   const LayoutSpec& layout = matrix.configuration().components.at(at(block.component)).layout;
   const auto levels = [](Range r) { return r.max - r.min + 1; };
   const int widest = std::max({levels(layout.type), levels(layout.size), levels(layout.color)});
-  const int shown = block.attr == Attr::kType   ? levels(layout.type)
-                    : block.attr == Attr::kSize ? levels(layout.size)
+  const int shown = block.attr == Attr::kType    ? levels(layout.type)
+                    : block.attr == Attr::kSize  ? levels(layout.size)
                     : block.attr == Attr::kColor ? levels(layout.color)
                                                  : widest;
   if (shown <= kMaxReplicaLevels) return false;
@@ -135,7 +134,8 @@ std::vector<Panel> replicas_of(const Matrix& matrix, Rng& rng) {
                           .grid = matrix.grid,
                           .balanced_answers = matrix.balanced_answers};
   std::vector<Panel> out{matrix.answer()};
-  for (int i = 1; i < kPoolItems; ++i) out.push_back(sample_matrix(model, matrix.rules, rng).answer());
+  for (int i = 1; i < kPoolItems; ++i)
+    out.push_back(sample_matrix(model, matrix.rules, rng).answer());
   return out;
 }
 

@@ -64,7 +64,8 @@ def manifest(path):
     return json.loads(_manifest_text(str(path)))
 
 
-def check(path, backend="heuristic", strict=False, threads=1, shortcuts=False, folds=5, seed=0):
+def check(path, backend="heuristic", strict=False, threads=1, shortcuts=False, folds=5, seed=0,
+          learners=("logit", "gbm")):
     """Audits the problem files under `path` as `rave check` does: one dict per file (its verdict, whether the
     solver answered it, its defects, the two rule-free shortcut picks, ...). With shortcuts=True the learner audit
     runs too (rave.shortcuts, docs/answer-sets.md#the-learner-audit; scikit-learn): each file's dict gains
@@ -74,13 +75,13 @@ def check(path, backend="heuristic", strict=False, threads=1, shortcuts=False, f
     files = _check(path, backend=backend, strict=strict, threads=threads)
     if not shortcuts:
         return files
-    from rave import shortcuts as learners
+    from rave.shortcuts import audit
     solver = {}
     for f in files:
         if f.get("target_known"):
             hits, n = solver.get(f["config"], (0, 0))
             solver[f["config"]] = (hits + int(f["answered"]), n + 1)
-    result = learners.audit([path], threads=threads, folds=folds, seed=seed, solver=solver)
+    result = audit([path], threads=threads, folds=folds, seed=seed, solver=solver, learners=learners)
     row = {name: i for i, name in enumerate(result["files"])}
     for f in files:
         i = row.get(f["file"])

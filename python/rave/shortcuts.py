@@ -97,7 +97,7 @@ def _gradient_boosting(train_x, train_y, test_x, seed):
     n, k, f = train_x.shape
     labels = np.zeros((n, k), dtype=np.int8)
     labels[np.arange(n), train_y] = 1
-    model = HistGradientBoostingClassifier(max_iter=150, learning_rate=0.1, max_leaf_nodes=15,
+    model = HistGradientBoostingClassifier(max_iter=60, learning_rate=0.15, max_leaf_nodes=15, max_bins=64,
                                            min_samples_leaf=40, l2_regularization=1.0,
                                            early_stopping=False, random_state=seed)
     model.fit(train_x.reshape(n * k, f), labels.reshape(-1))
@@ -112,6 +112,12 @@ def _credit(scores, target):
     return np.where(hit, 1.0 / top.sum(axis=1), 0.0)
 
 
+def _scores(learner, train_x, train_y, test_x, seed):
+    if learner == "logit":
+        return _conditional_logit(train_x, train_y, test_x)
+    return _gradient_boosting(train_x, train_y, test_x, seed)
+
+
 def _out_of_fold(x, y, learner, folds, seed):
     """Each problem's credit from a model that never saw it (folds split by problem)."""
     rng = np.random.default_rng(seed)
@@ -123,11 +129,7 @@ def _out_of_fold(x, y, learner, folds, seed):
         if len(train) < 8 or len(test) == 0:
             credit[test] = CHANCE
             continue
-        if learner == "logit":
-            scores = _conditional_logit(x[train], y[train], x[test])
-        else:
-            scores = _gradient_boosting(x[train], y[train], x[test], seed + fold)
-        credit[test] = _credit(scores, y[test])
+        credit[test] = _credit(_scores(learner, x[train], y[train], x[test], seed + fold), y[test])
     return credit
 
 
@@ -137,10 +139,22 @@ def _cell(hits, n):
             "interval": (low, high)}
 
 
-def audit(paths, threads=1, folds=5, seed=0, learners=LEARNERS, solver=None):
+def _views(data, rows):
+    blind = data["blind"][rows]
+    return {"blind": blind, "bag": np.concatenate([blind, data["bag"][rows]], axis=2)}
+
+
+def _known(data):
+    return (data["target"] >= 0) & np.array([e == "" for e in data["errors"]], dtype=bool)
+
+
+def audit(paths, threads=1, folds=5, seed=0, learners=LEARNERS, solver=None, train=None):
     """The learner audit of every problem file under `paths`, per configuration and over all.
 
     `solver` (optional): {configuration folder name: (hits, problems)}, shown beside the learners.
+    `train` (optional): folders or files to learn from instead; then every audited problem is scored by
+    models fitted on those alone (per configuration), e.g. rave's problems to read the original
+    generators' few reference problems, and `folds` is not used.
     Returns {"configs": {name: {"problems", "solver", "blind": {learner: cell}, "bag": {...}}}, "all": {...},
     "files", "credit": {(view, learner): per-file credit (nan: unreadable or no target)}}; a cell is
     {"hits", "problems", "accuracy", "interval"}."""
@@ -151,9 +165,12 @@ def audit(paths, threads=1, folds=5, seed=0, learners=LEARNERS, solver=None):
     if folds < 2:
         raise ValueError(f"folds must be at least 2, not {folds}")
     data = features(paths, threads)
-    known = (data["target"] >= 0) & np.array([e == "" for e in data["errors"]])
+    known = _known(data)
+    learn = features(train, threads) if train else None
     credit = {(v, ln): np.full(len(data["files"]), np.nan) for v in VIEWS for ln in learners}
-    result = {"configs": {}, "files": data["files"], "credit": credit, "folds": folds}
+    result = {"configs": {}, "files": data["files"], "credit": credit, "folds": folds,
+              "train": [str(p) for p in ([train] if isinstance(train, (str, bytes)) or hasattr(train, "__fspath__")
+                                         else train or [])]}
     totals = {v: {ln: [0.0, 0] for ln in learners} for v in VIEWS}
     solver_total = [0, 0]
     for index, name in enumerate(_rave.CONFIGS):
@@ -161,12 +178,20 @@ def audit(paths, threads=1, folds=5, seed=0, learners=LEARNERS, solver=None):
         if len(rows) == 0:
             continue
         y = data["target"][rows]
-        views = {"blind": data["blind"][rows], "bag": np.concatenate([data["blind"][rows], data["bag"][rows]], axis=2)}
+        views = _views(data, rows)
+        if learn is not None:
+            train_rows = np.flatnonzero(_known(learn) & (learn["config"] == index))
+            if len(train_rows) < 8:
+                raise ValueError(f"train: too few problems of {name} to learn from ({len(train_rows)})")
+            train_views, train_y = _views(learn, train_rows), learn["target"][train_rows]
         entry = {"problems": int(len(rows))}
         for v in VIEWS:
             entry[v] = {}
             for ln in learners:
-                c = _out_of_fold(views[v], y, ln, folds, seed)
+                if learn is not None:
+                    c = _credit(_scores(ln, train_views[v], train_y, views[v], seed), y)
+                else:
+                    c = _out_of_fold(views[v], y, ln, folds, seed)
                 credit[(v, ln)][rows] = c
                 entry[v][ln] = _cell(c.sum(), len(rows))
                 totals[v][ln][0] += c.sum()
@@ -190,8 +215,9 @@ def table(result):
     columns = [(v, ln) for v in VIEWS for ln in learners]
     head = f"{'':22} {'problems':>8} {'solver %':>8}" + "".join(f" {v + ' ' + ln + ' % [95% CI]':>22}"
                                                             for v, ln in columns)
-    lines = [f"shortcut learners: cross-validated by problem ({result['folds']} folds), chance 12.5% "
-             "(docs/answer-sets.md#the-learner-audit)", head]
+    how = (f"learnt from {', '.join(result['train'])}" if result.get("train")
+           else f"cross-validated by problem ({result['folds']} folds)")
+    lines = [f"shortcut learners: {how}, chance 12.5% (docs/answer-sets.md#the-learner-audit)", head]
 
     def line(name, entry):
         solver = entry.get("solver")
@@ -226,10 +252,15 @@ def main(argv):
     parser.add_argument("-j", "--jobs", type=int, default=1, help="threads reading the files")
     parser.add_argument("--folds", type=int, default=5, help="cross-validation folds (default 5)")
     parser.add_argument("--seed", type=int, default=0, help="the folds' and learners' seed")
+    parser.add_argument("--learners", default=",".join(LEARNERS),
+                        help="comma-separated: logit (conditional logit), gbm (gradient boosting); default both")
+    parser.add_argument("--train", action="append", help="learn from these problems instead (repeatable); "
+                                                         "every audited problem is then scored, no folds")
     parser.add_argument("--solver", default="", help=argparse.SUPPRESS)  # rave check's counts
     o = parser.parse_args(argv)
     try:
-        result = audit(o.paths, threads=o.jobs, folds=o.folds, seed=o.seed, solver=_solver_arg(o.solver))
+        result = audit(o.paths, threads=o.jobs, folds=o.folds, seed=o.seed, solver=_solver_arg(o.solver),
+                       train=o.train, learners=tuple(filter(None, o.learners.split(","))))
     except (ValueError, OSError, ImportError) as e:
         sys.exit(f"rave: error: {e}")
     if not result["configs"]:

@@ -109,7 +109,7 @@ TEST(Exchangeable, BalancedSetsAtChanceAndRarelyFallingBack) {
     SCOPED_TRACE("grid " + std::to_string(v.grid) + " values " + std::to_string(v.values));
     std::printf("grid %d values %d: %d of %d found blind, %d fell back\n", v.grid, v.values, hits,
                 problems, fell_back);
-    EXPECT_LE(hits, problems * 0.19);   // 420 problems: chance 52.5 hits, sigma 6.8
+    EXPECT_LE(hits, problems * 0.19);    // 420 problems: chance 52.5 hits, sigma 6.8
     EXPECT_LE(fell_back, problems / 6);  // measured 3-13%: docs/answer-sets.md
   }
 }
