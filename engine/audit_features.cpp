@@ -99,46 +99,71 @@ float others_equal(std::size_t i, const Key& key) {
   return static_cast<float>(n);
 }
 
-// The 17 value features of one family of one component, for the 8 candidates.
-std::array<Row, 17> value_rows(const std::array<const Values*, kCandidates>& vals) {
-  std::array<Row, 17> r{};
+// What the 17 value features of one family read, for the 8 candidates.
+struct Summary {
   std::array<double, kCandidates> mean{};
   std::array<Values, kCandidates> mset, set;
+  Row rank{};
+  double median = 0, total = 0, lo = 0, hi = 0;
+};
+
+Summary summarize(const std::array<const Values*, kCandidates>& vals) {
+  Summary s;
   for (std::size_t i = 0; i < kCandidates; ++i) {
-    mean[i] = mean_of(*vals[i]);
-    mset[i] = sorted(*vals[i]);
-    set[i] = distinct(*vals[i]);
+    s.mean[i] = mean_of(*vals[i]);
+    s.mset[i] = sorted(*vals[i]);
+    s.set[i] = distinct(*vals[i]);
   }
-  const Row rank = ranks(mean);
-  const double median = median_of(mean);
-  const double total = std::accumulate(mean.begin(), mean.end(), 0.0);
-  const double lo = *std::min_element(mean.begin(), mean.end());
-  const double hi = *std::max_element(mean.begin(), mean.end());
+  s.rank = ranks(s.mean);
+  s.median = median_of(s.mean);
+  s.total = std::accumulate(s.mean.begin(), s.mean.end(), 0.0);
+  s.lo = *std::min_element(s.mean.begin(), s.mean.end());
+  s.hi = *std::max_element(s.mean.begin(), s.mean.end());
+  return s;
+}
+
+// Candidate i's distance to the nearest other mean, and how many other candidates show each of its
+// values (mean over its entities).
+std::pair<double, double> gap_and_share(const Summary& s, const Values& v, std::size_t i) {
+  double gap = 1e9, share = 0;
+  for (std::size_t j = 0; j < kCandidates; ++j) {
+    if (j == i) continue;
+    gap = std::min(gap, std::abs(s.mean[i] - s.mean[j]));
+    for (int x : v) share += std::binary_search(s.set[j].begin(), s.set[j].end(), x);
+  }
+  return {gap, v.empty() ? 0.0 : share / static_cast<double>(v.size())};
+}
+
+std::array<double, 17> value_features(const std::array<const Values*, kCandidates>& vals,
+                                      const Summary& s, std::size_t i) {
+  const Values& v = *vals[i];
+  const auto [gap, share] = gap_and_share(s, v, i);
+  const bool empty = v.empty();
+  return {s.mean[i],
+          empty ? 0.0 : s.mset[i].front(),
+          empty ? 0.0 : s.mset[i].back(),
+          empty ? 0.0 : v.front(),
+          static_cast<double>(s.set[i].size()),
+          s.set[i].size() <= 1 ? 1.0 : 0.0,
+          others_equal(i, [&](std::size_t j) { return *vals[j]; }),
+          others_equal(i, [&](std::size_t j) { return s.mset[j]; }),
+          others_equal(i, [&](std::size_t j) { return s.set[j]; }),
+          others_equal(i, [&](std::size_t j) { return s.mean[j]; }),
+          share,
+          s.rank[i],
+          std::abs(s.mean[i] - s.median),
+          s.mean[i] - (s.total - s.mean[i]) / (kCandidates - 1),
+          gap,
+          s.mean[i] == s.lo ? 1.0 : 0.0,
+          s.mean[i] == s.hi ? 1.0 : 0.0};
+}
+
+// The 17 value features of one family of one component, for the 8 candidates.
+std::array<Row, 17> value_rows(const std::array<const Values*, kCandidates>& vals) {
+  const Summary s = summarize(vals);
+  std::array<Row, 17> r{};
   for (std::size_t i = 0; i < kCandidates; ++i) {
-    const Values& v = *vals[i];
-    double gap = 1e9, share = 0;
-    for (std::size_t j = 0; j < kCandidates; ++j)
-      if (j != i) gap = std::min(gap, std::abs(mean[i] - mean[j]));
-    for (int x : v)
-      for (std::size_t j = 0; j < kCandidates; ++j)
-        share += j != i && std::binary_search(set[j].begin(), set[j].end(), x);
-    const std::array<double, 17> f{mean[i],
-                                   v.empty() ? 0.0 : mset[i].front(),
-                                   v.empty() ? 0.0 : mset[i].back(),
-                                   v.empty() ? 0.0 : v.front(),
-                                   static_cast<double>(set[i].size()),
-                                   set[i].size() <= 1 ? 1.0 : 0.0,
-                                   others_equal(i, [&](std::size_t j) { return *vals[j]; }),
-                                   others_equal(i, [&](std::size_t j) { return mset[j]; }),
-                                   others_equal(i, [&](std::size_t j) { return set[j]; }),
-                                   others_equal(i, [&](std::size_t j) { return mean[j]; }),
-                                   v.empty() ? 0.0 : share / static_cast<double>(v.size()),
-                                   rank[i],
-                                   std::abs(mean[i] - median),
-                                   mean[i] - (total - mean[i]) / (kCandidates - 1),
-                                   gap,
-                                   mean[i] == lo ? 1.0 : 0.0,
-                                   mean[i] == hi ? 1.0 : 0.0};
+    const std::array<double, 17> f = value_features(vals, s, i);
     for (std::size_t k = 0; k < f.size(); ++k) r[k][i] = static_cast<float>(f[k]);
   }
   return r;

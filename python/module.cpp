@@ -44,19 +44,21 @@ void bind_errors(py::module_& m) {
   format_error.doc() =
       "A file rave cannot read as what it should be; the message is the line `rave` prints: "
       "'<file>:<place>: <what>'.";
-  py::register_exception_translator([](std::exception_ptr p) {
-    try {
-      if (p) std::rethrow_exception(p);
-    } catch (const InputError& e) {
-      std::error_code ec;
-      const bool missing = !e.file().empty() && !std::filesystem::exists(e.file(), ec);
-      PyErr_SetString(missing ? PyExc_FileNotFoundError : format_error.ptr(), e.what());
-    } catch (const UsageError& e) {
-      PyErr_SetString(PyExc_ValueError, e.what());
-    } catch (const WriteError& e) {
-      PyErr_SetString(PyExc_OSError, e.what());
-    }
-  });
+  // pybind11's translator type takes the pointer by value.
+  py::register_exception_translator(
+      [](std::exception_ptr p) {  // NOLINT(performance-unnecessary-value-param)
+        try {
+          if (p) std::rethrow_exception(p);
+        } catch (const InputError& e) {
+          std::error_code ec;
+          const bool missing = !e.file().empty() && !std::filesystem::exists(e.file(), ec);
+          PyErr_SetString(missing ? PyExc_FileNotFoundError : format_error.ptr(), e.what());
+        } catch (const UsageError& e) {
+          PyErr_SetString(PyExc_ValueError, e.what());
+        } catch (const WriteError& e) {
+          PyErr_SetString(PyExc_OSError, e.what());
+        }
+      });
 }
 
 namespace {

@@ -26,9 +26,8 @@ void check_answer_set(const Matrix& matrix, const AnswerSet& set) {
 
 // An exchangeable set in the given shape, else `fallback`'s (counted on the set).
 template <class Fallback>
-AnswerSet exchangeable_or(const Matrix& matrix, bool tree, Rng& rng, PanelImageFn draw,
-                          const Fallback& fallback) {
-  if (auto set = internal::build_exchangeable(matrix, tree, rng, draw)) return std::move(*set);
+AnswerSet exchangeable_or(const Matrix& matrix, bool tree, Rng& rng, const Fallback& fallback) {
+  if (auto set = internal::build_exchangeable(matrix, tree, rng)) return std::move(*set);
   AnswerSet set = fallback();
   set.fell_back = true;
   return set;
@@ -64,18 +63,18 @@ AnswerSet build_answer_set(const Matrix& matrix, AnswerStrategy strategy, Rng& r
     case AnswerStrategy::kRaven: set = internal::build_raven_answers(matrix, rng); break;
     case AnswerStrategy::kIRaven:
       set = !matrix.balanced_answers ? internal::build_iraven_answers(matrix, rng)
-                                     : exchangeable_or(matrix, false, rng, draw, [&] {
+                                     : exchangeable_or(matrix, false, rng, [&] {
                                          return internal::build_iraven_answers(matrix, rng);
                                        });
       break;
     case AnswerStrategy::kFair:
       set = !matrix.balanced_answers ? internal::build_fair_answers(matrix, rng, draw)
-                                     : exchangeable_or(matrix, true, rng, draw, [&] {
+                                     : exchangeable_or(matrix, true, rng, [&] {
                                          return internal::build_fair_answers(matrix, rng, draw);
                                        });
       break;
     case AnswerStrategy::kBalanced:
-      set = exchangeable_or(matrix, false, rng, draw,
+      set = exchangeable_or(matrix, false, rng,
                             [&] { return internal::build_iraven_answers(matrix, rng); });
       break;
   }

@@ -82,8 +82,41 @@ std::vector<std::vector<std::pair<Block, int>>> cube_vertices(const std::vector<
   return out;
 }
 
-// The tree: node states (one group position per movable block); nullopt when 100 drawn trees all
-// repeat a state.
+// A random recursive tree on the 8 nodes (node i hangs from a uniformly random earlier node).
+std::vector<std::vector<int>> random_tree(Rng& rng) {
+  std::vector<std::vector<int>> next(kCandidates);
+  for (int i = 1; i < kCandidates; ++i) {
+    const int parent = rng.below(i);
+    next[at(i)].push_back(parent);
+    next[at(parent)].push_back(i);
+  }
+  return next;
+}
+
+// Node states (one group position per movable block) from the answer, a uniformly random node,
+// outward: each edge moves one uniformly chosen block to another member of its group. Returned in
+// breadth-first order, the answer's (all 0) first.
+std::vector<std::vector<int>> tree_states(const std::vector<Level>& movable, Rng& rng) {
+  const std::vector<std::vector<int>> next = random_tree(rng);
+  std::vector<std::vector<int>> state(kCandidates);
+  std::vector<int> order{rng.below(kCandidates)};
+  state[at(order[0])].assign(movable.size(), 0);
+  for (std::size_t k = 0; k < order.size(); ++k)
+    for (int v : next[at(order[k])]) {
+      if (!state[at(v)].empty()) continue;
+      std::vector<int> s = state[at(order[k])];
+      const auto b = at(rng.below(static_cast<int>(movable.size())));
+      const int size = static_cast<int>(movable[b].items.size());
+      s[b] = (s[b] + 1 + rng.below(size - 1)) % size;  // another member, uniformly
+      state[at(v)] = std::move(s);
+      order.push_back(v);
+    }
+  std::vector<std::vector<int>> out;
+  for (int v : order) out.push_back(std::move(state[at(v)]));
+  return out;
+}
+
+// The tree's vertices; nullopt when 100 drawn trees all repeat a state.
 std::optional<std::vector<std::vector<std::pair<Block, int>>>> tree_vertices(const Pool& pool,
                                                                              Rng& rng) {
   std::vector<Level> movable;
@@ -92,36 +125,15 @@ std::optional<std::vector<std::vector<std::pair<Block, int>>>> tree_vertices(con
       movable.push_back(level_of(b, largest == 8 ? 2 : largest == 4 ? 1 : 0));
   if (movable.empty()) return std::nullopt;
   for (int tries = 0; tries < 100; ++tries) {
-    std::vector<std::vector<int>> next(kCandidates);
-    for (int i = 1; i < kCandidates; ++i) {
-      const int parent = rng.below(i);
-      next[at(i)].push_back(parent);
-      next[at(parent)].push_back(i);
-    }
-    const int answer = rng.below(kCandidates);
-    std::vector<std::vector<int>> state(kCandidates);
-    std::vector<int> order{answer};
-    state[at(answer)].assign(movable.size(), 0);
-    for (std::size_t k = 0; k < order.size(); ++k)
-      for (int v : next[at(order[k])]) {
-        if (!state[at(v)].empty()) continue;
-        std::vector<int> s = state[at(order[k])];
-        const auto b = at(rng.below(static_cast<int>(movable.size())));
-        const int size = static_cast<int>(movable[b].items.size());
-        s[b] = (s[b] + 1 + rng.below(size - 1)) % size;  // another member, uniformly
-        state[at(v)] = std::move(s);
-        order.push_back(v);
-      }
-    std::vector<std::vector<int>> sorted_states = state;
-    std::sort(sorted_states.begin(), sorted_states.end());
-    if (std::adjacent_find(sorted_states.begin(), sorted_states.end()) != sorted_states.end())
-      continue;
+    const std::vector<std::vector<int>> states = tree_states(movable, rng);
+    std::vector<std::vector<int>> sorted = states;
+    std::sort(sorted.begin(), sorted.end());
+    if (std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end()) continue;
     std::vector<std::vector<std::pair<Block, int>>> out;
-    for (int v : order) {
+    for (const std::vector<int>& s : states) {
       std::vector<std::pair<Block, int>> taken;
       for (std::size_t b = 0; b < movable.size(); ++b)
-        if (state[at(v)][b] != 0)
-          taken.emplace_back(movable[b].block, movable[b].items[at(state[at(v)][b])]);
+        if (s[b] != 0) taken.emplace_back(movable[b].block, movable[b].items[at(s[b])]);
       out.push_back(std::move(taken));
     }
     return out;
@@ -148,26 +160,18 @@ std::vector<Modification> modifications(const Pool& pool, const Panel& candidate
   return out;
 }
 
-// Every distractor scores below the answer under the original solver, and (with a drawing) no two
-// candidates look alike.
-bool passes_checks(const Matrix& matrix, const std::array<Panel, kCandidates>& c,
-                   PanelImageFn draw) {
+// Every distractor scores below the answer under the original solver. (No two candidates can look
+// alike: each pair differs in how it shows some block, its count, slots or values, all drawn.)
+bool passes_checks(const Matrix& matrix, const std::array<Panel, kCandidates>& c) {
   const int answer = oracle_score(matrix, c[0]);
   for (std::size_t i = 1; i < kCandidates; ++i)
     if (oracle_score(matrix, c[i]) >= answer) return false;
-  if (draw == nullptr) return true;
-  std::vector<Image> images;
-  for (const Panel& p : c) images.push_back(draw(matrix.config, p));
-  for (std::size_t i = 0; i < images.size(); ++i)
-    for (std::size_t j = i + 1; j < images.size(); ++j)
-      if (images[i] == images[j]) return false;
   return true;
 }
 
 }  // namespace
 
-std::optional<AnswerSet> build_exchangeable(const Matrix& matrix, bool tree, Rng& rng,
-                                            PanelImageFn draw) {
+std::optional<AnswerSet> build_exchangeable(const Matrix& matrix, bool tree, Rng& rng) {
   Pool pool;
   make_pool(matrix, rng, pool);
   std::optional<std::vector<std::vector<std::pair<Block, int>>>> vertices;
@@ -182,7 +186,7 @@ std::optional<AnswerSet> build_exchangeable(const Matrix& matrix, bool tree, Rng
     modified[i] = modifications(pool, candidates[i], (*vertices)[i]);
   }
   RAVE_CHECK(candidates[0] == matrix.answer(), "exchangeable set: vertex 0 is the answer");
-  if (!passes_checks(matrix, candidates, draw)) return std::nullopt;
+  if (!passes_checks(matrix, candidates)) return std::nullopt;
   return shuffle_candidates(std::move(candidates),
                             tree ? std::nullopt : std::optional(std::move(modified)), rng);
 }

@@ -79,7 +79,6 @@ Panel assemble(const Pool& pool, const std::vector<std::pair<Block, int>>& taken
 /// The exchangeable answer sets: the cube of I-RAVEN's shape (`tree` false; also `--answers
 /// balanced`) or a RAVEN-FAIR-like random tree with the answer at a uniformly random node. nullopt
 /// when the pool offers no exchangeable set (the caller falls back and counts it).
-std::optional<AnswerSet> build_exchangeable(const Matrix& matrix, bool tree, Rng& rng,
-                                            PanelImageFn draw);
+std::optional<AnswerSet> build_exchangeable(const Matrix& matrix, bool tree, Rng& rng);
 
 }  // namespace rave::engine::internal

@@ -75,7 +75,7 @@ TEST(Exchangeable, CandidatesAreTheAnswerWithBlocksOfReplicas) {
     SCOPED_TRACE(std::string(config.folder));
     for (const Matrix& m : testing::sample_matrices(config.id, 6, 57)) {
       Rng rng(static_cast<std::uint64_t>(m.rule_tries) + 1);
-      const auto set = build_exchangeable(m, false, rng, nullptr);
+      const auto set = build_exchangeable(m, false, rng);
       if (!set) continue;
       EXPECT_EQ(set->candidates[static_cast<std::size_t>(set->target)], m.answer());
       const int answer = oracle_score(m, m.answer());
