@@ -71,5 +71,7 @@ void bind_arrays(py::module_& m);
 void bind_solve(py::module_& m);
 /// shortcut_features (the learner audit's input, python/rave/shortcuts.py).
 void bind_shortcuts(py::module_& m);
+/// read_reply: a model's free-text reply as the candidate `rave score` reads it.
+void bind_reply(py::module_& m);
 
 }  // namespace rave::python

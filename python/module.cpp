@@ -44,7 +44,7 @@ void bind_errors(py::module_& m) {
   format_error.doc() =
       "A file rave cannot read as what it should be; the message is the line `rave` prints: "
       "'<file>:<place>: <what>'.";
-  // pybind11's translator type takes the pointer by value.
+  // pybind11's translator is a void (*)(std::exception_ptr): the pointer is taken by value.
   py::register_exception_translator(
       [](std::exception_ptr p) {  // NOLINT(performance-unnecessary-value-param)
         try {
@@ -118,4 +118,5 @@ PYBIND11_MODULE(_rave, m) {
   bind_arrays(m);
   bind_solve(m);
   bind_shortcuts(m);
+  bind_reply(m);
 }

@@ -42,6 +42,7 @@ from rave._rave import (
     load,
     load_arrays,
     manifest as _manifest_text,
+    read_reply,
     resize,
     solve,
 )
@@ -53,7 +54,7 @@ Solution.__module__ = "rave"
 __all__ = [
     "__version__", "ALIASES", "CONFIGS", "DRT_LABELS", "PANEL_SIZE", "PAPER_NAMES", "STRATEGIES", "FormatError",
     "Problem", "Solution", "check", "config_name", "drt_input", "encode_png", "export_hf", "generate",
-    "generate_batch", "load", "load_arrays", "manifest", "resize", "solve", "to_hf",
+    "generate_batch", "load", "load_arrays", "manifest", "read_reply", "resize", "solve", "to_hf",
 ]
 
 
