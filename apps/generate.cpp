@@ -230,7 +230,8 @@ Runner add_generate(CLI::App& app) {
   cmd->add_option(
          "--answers,-a", args->answers,
          "Answer-set strategy: raven (original, biased), iraven (attribute bisection tree), "
-         "fair (RAVEN-FAIR)")
+         "fair (RAVEN-FAIR), balanced (an answer no learner can tell from the candidates alone; "
+         "docs/answer-sets.md)")
       ->capture_default_str();
   cmd->add_option("-j,--jobs", args->threads, "Worker threads (output does not depend on it)")
       ->capture_default_str()

@@ -19,7 +19,7 @@ struct GeneratorChange {
 
 // Newest last. A change to the 3 x 3 originals' output would break their byte-identity with the
 // original generators and never belongs here.
-constexpr std::array<GeneratorChange, 2> kChanges{{
+constexpr std::array<GeneratorChange, 3> kChanges{{
     {{0, 3, 0},
      "rave 0.3.0 draws a variant's answer sets without the originals' shortcuts (--grid above 3 "
      "or --values)",
@@ -28,6 +28,10 @@ constexpr std::array<GeneratorChange, 2> kChanges{{
      "rave 0.4.0 draws a variant's rules directly from those that can hold, with the same "
      "distribution but other random draws (--grid above 3, --values or --regime)",
      [](const engine::Variant& v) { return !engine::draws_original_rules(v); }},
+    {{0, 4, 0},
+     "rave 0.4.0 builds a variant's I-RAVEN and FAIR answer sets exchangeably, the answer a "
+     "uniformly random candidate (any --grid, --values, --confounders or --regime)",
+     [](const engine::Variant& v) { return !v.is_original(); }},
 }};
 
 std::optional<Version> parse_version(std::string_view text) {

@@ -33,7 +33,7 @@ from rave._rave import (
     FormatError,
     Problem,
     Solution,
-    check,
+    check as _check,
     config_name,
     drt_input,
     encode_png,
@@ -63,6 +63,33 @@ def manifest(path):
     the dataset (version, command, seed, answers, variant), its counts, and each file's size and
     CRC-32 (check one with zlib.crc32). rave.FormatError when the file is not a valid manifest."""
     return json.loads(_manifest_text(str(path)))
+
+
+def check(path, backend="heuristic", strict=False, threads=1, shortcuts=False, folds=5, seed=0,
+          learners=("logit", "gbm")):
+    """Audits the problem files under `path` as `rave check` does: one dict per file (its verdict, whether the
+    solver answered it, its defects, the two rule-free shortcut picks, ...). With shortcuts=True the learner audit
+    runs too (rave.shortcuts, docs/answer-sets.md#the-learner-audit; scikit-learn): each file's dict gains
+    `shortcuts`, {"blind.logit": credit, "blind.gbm": ..., "bag.logit": ..., "bag.gbm": ...}, the credit (1, 1/k
+    among k tied, or 0) each learner earned on that problem without having seen it; rave.shortcuts.audit(path)
+    gives the table per configuration."""
+    files = _check(path, backend=backend, strict=strict, threads=threads)
+    if not shortcuts:
+        return files
+    from rave.shortcuts import audit
+    solver = {}
+    for f in files:
+        if f.get("target_known"):
+            hits, n = solver.get(f["config"], (0, 0))
+            solver[f["config"]] = (hits + int(f["answered"]), n + 1)
+    result = audit([path], threads=threads, folds=folds, seed=seed, solver=solver, learners=learners)
+    row = {name: i for i, name in enumerate(result["files"])}
+    for f in files:
+        i = row.get(f["file"])
+        if i is not None:
+            f["shortcuts"] = {f"{view}.{learner}": float(c[i]) for (view, learner), c in result["credit"].items()
+                              if c[i] == c[i]}
+    return files
 
 
 def to_hf(path, **options):

@@ -2,9 +2,10 @@
 
 Both run the `rave` executable installed inside the package (rave/bin/rave, built by `pip install .`),
 or, for the build tree's package (build/python/rave, scripts/setup.sh), build/apps/rave; its output,
-exit code and signals are the executable's own. Three subcommands are Python's own: `export-hf DIR -o OUT`
+exit code and signals are the executable's own. Four subcommands are Python's own: `export-hf DIR -o OUT`
 (rave.hf: pyarrow and datasets), `export-harness HARNESS DIR -o OUT` and `harness-answers FILE... -o OUT`
-(rave.harness: the evaluation harnesses' task folders and outputs).
+(rave.harness: the evaluation harnesses' task folders and outputs), and `shortcuts PATH... [-j N] [--folds K]`
+(rave.shortcuts: scikit-learn), which `rave check --shortcuts` runs after its own table.
 """
 import os
 import sys
@@ -114,7 +115,14 @@ def harness_answers(args):
           f"score them with: rave score {o.output} --data DIR{flag}")
 
 
-PYTHON_COMMANDS = {"export-hf": export_hf, "export-harness": export_harness, "harness-answers": harness_answers}
+def shortcuts(args):
+    """`shortcuts PATH...`: the learner audit (rave.shortcuts.main)."""
+    from rave import shortcuts as audit
+    audit.main(args)
+
+
+PYTHON_COMMANDS = {"export-hf": export_hf, "export-harness": export_harness, "harness-answers": harness_answers,
+                   "shortcuts": shortcuts}
 
 
 def main():

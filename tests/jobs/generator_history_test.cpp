@@ -32,7 +32,10 @@ TEST(GeneratorHistory, NamesTheChangesThatTouchTheVariant) {
 
 TEST(GeneratorHistory, TheOriginalsAndThisVersionStillReplay) {
   EXPECT_EQ(generator_changes_since("0.1.0", Variant{}), "");
-  EXPECT_EQ(generator_changes_since("0.1.0", Variant{.confounders = 3}), "");
+  const std::string confounders = generator_changes_since("0.3.0", Variant{.confounders = 3});
+  EXPECT_TRUE(names(confounders, "answer sets exchangeably"))
+      << confounders;  // 3 x 3 rules, balanced answers
+  EXPECT_FALSE(names(confounders, "rules directly")) << confounders;
   EXPECT_EQ(generator_changes_since(version(), Variant{.grid = 10, .values = 100}), "");
   EXPECT_EQ(generator_changes_since("0.4", Variant{.grid = 10}), "");     // not a version number:
   EXPECT_EQ(generator_changes_since("0.3.0x", Variant{.grid = 10}), "");  // replayed as before
