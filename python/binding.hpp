@@ -69,5 +69,7 @@ void bind_batch(py::module_& m);
 void bind_arrays(py::module_& m);
 /// solve, check, Solution.
 void bind_solve(py::module_& m);
+/// read_reply and the RL environment's entries (_gym_items).
+void bind_gym(py::module_& m);
 
 }  // namespace rave::python

@@ -115,4 +115,5 @@ PYBIND11_MODULE(_rave, m) {
   bind_batch(m);
   bind_arrays(m);
   bind_solve(m);
+  bind_gym(m);
 }
