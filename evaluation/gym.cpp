@@ -84,9 +84,8 @@ bool show(const GymSpec& spec, const engine::Problem& problem, GymItem& item) {
 // Draw `attempt` of the entry's problem, shown; whether its answer is proved unique and shown
 // apart from the other candidates.
 bool draw(const GymSpec& spec, GymItem& item) {
-  const engine::Problem problem = engine::generate_problem(item.config, spec.answers, spec.seed,
-                                                           item.k, spec.variant, item.split,
-                                                           item.attempt);
+  const engine::Problem problem = engine::generate_problem(
+      item.config, spec.answers, spec.seed, item.k, spec.variant, item.split, item.attempt);
   RAVE_CHECK(problem.target.has_value(), "a generated problem has its answer");
   item.target = *problem.target;
   const solver::Solution s = solver::solve_rule_free(problem);
@@ -120,15 +119,15 @@ void check_gym_spec(const GymSpec& spec) {
   if (spec.form != GymForm::kText && !spec.variant.drawable())
     throw UsageError("the " + std::string(gym_form_name(spec.form)) + " form needs values <= " +
                      std::to_string(engine::kMaxDrawableValues) + " (Type has " +
-                     std::to_string(engine::kMaxDrawableValues) +
-                     " shapes); values " + std::to_string(spec.variant.values) +
-                     " has the text form only");
+                     std::to_string(engine::kMaxDrawableValues) + " shapes); values " +
+                     std::to_string(spec.variant.values) + " has the text form only");
   if (spec.image_size < 1 || spec.image_size > kMaxImageSize)
     throw UsageError("image_size must be in 1.." + std::to_string(kMaxImageSize) + ", not " +
                      std::to_string(spec.image_size));
   if (spec.text.rows_shown != 0)
-    throw UsageError("the text form shows every row (rows_shown 0): the uniqueness proof is over "
-                     "the whole matrix");
+    throw UsageError(
+        "the text form shows every row (rows_shown 0): the uniqueness proof is over "
+        "the whole matrix");
   check_text_options(spec.text);
   for (const auto id : spec.configs)
     for (const auto split : {engine::Split::kTrain, engine::Split::kVal, engine::Split::kTest})

@@ -47,10 +47,11 @@ py::dict item_data(const evaluation::GymItem& item) {
                   "rules"_a = item.rules);
 }
 
-py::list gym_items(const std::vector<std::string>& configs, const std::vector<std::int64_t>& indices,
-                   std::uint64_t seed, const std::string& answers, int grid,
-                   std::optional<int> values, int confounders, const std::string& form,
-                   int image_size, const std::string& prefix, bool redraw, int threads) {
+py::list gym_items(const std::vector<std::string>& configs,
+                   const std::vector<std::int64_t>& indices, std::uint64_t seed,
+                   const std::string& answers, int grid, std::optional<int> values, int confounders,
+                   const std::string& form, int image_size, const std::string& prefix, bool redraw,
+                   int threads) {
   evaluation::GymSpec spec{
       .configs = {},
       .answers = strategy_arg(answers),
@@ -87,8 +88,7 @@ void bind_gym(py::module_& m) {
         "(1..n, rave's image prompts), letters (A..), indices (0..n-1, the \"Answer #k\" of the "
         "text prompts); None when it names none");
   m.def("_gym_items", &gym_items, "configs"_a, "indices"_a, "seed"_a, "answers"_a, "grid"_a,
-        "values"_a, "confounders"_a, "form"_a, "image_size"_a, "prefix"_a, "redraw"_a,
-        "threads"_a,
+        "values"_a, "confounders"_a, "form"_a, "image_size"_a, "prefix"_a, "redraw"_a, "threads"_a,
         "entries `indices` of the RL environment's set (evaluation/gym.hpp): one dict each "
         "(rave.gym builds the reasoning-gym entries from them)");
 }

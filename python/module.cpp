@@ -44,6 +44,8 @@ void bind_errors(py::module_& m) {
   format_error.doc() =
       "A file rave cannot read as what it should be; the message is the line `rave` prints: "
       "'<file>:<place>: <what>'.";
+  // pybind11 takes a void (*)(std::exception_ptr): the parameter cannot be a reference.
+  // NOLINTNEXTLINE(performance-unnecessary-value-param)
   py::register_exception_translator([](std::exception_ptr p) {
     try {
       if (p) std::rethrow_exception(p);

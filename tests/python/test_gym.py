@@ -4,6 +4,7 @@ own, rewards checked against the solver on every entry (a perfect answerer gets 
 the answer is proved unique, every other reply 0), and verl's parquet read back field by field."""
 import json
 import os
+import re
 import subprocess
 import sys
 
@@ -24,6 +25,18 @@ def reply(label_kind, candidate, style):
         "reasoning": f"Row 1 keeps the shape and the size grows, so the answer is {name}.",
         "tagged": f"<think>the rows progress</think>\n<answer>{name}</answer>",
     }[style]
+
+
+def shown_apart(entry, problem):
+    """Whether the answer is shown unlike every other candidate: its "Answer #k: ..." line of the
+    question (text), or its panel's pixels (image forms)."""
+    target = problem.target
+    if entry["metadata"]["form"] == "text":
+        shown = dict(re.findall(r"^Answer #(\d): (.*)$", entry["question"], re.M))
+        assert len(shown) == 8
+        return list(shown.values()).count(shown[str(target)]) == 1
+    candidates = [bytes(panel) for panel in problem.image[len(problem.image) - 8:]]
+    return candidates.count(candidates[target]) == 1
 
 
 def problem_of(entry):
@@ -102,7 +115,7 @@ def check_rewards(ds):
         p = problem_of(e)
         s = rave.solve(p)
         assert p.target == md["target"]
-        proved = s.verdict == "unique" and s.answer == p.target
+        proved = s.verdict == "unique" and s.answer == p.target and shown_apart(e, p)
         assert md["rewarded"] == proved, (md, s.verdict)
         assert md["verdict"] == s.verdict
         counts[not proved] += 1
