@@ -12,6 +12,8 @@ import pytest
 
 import rave
 
+os.environ["HF_DATASETS_OFFLINE"] = "1"  # read when datasets is imported: nothing from the network
+
 reasoning_gym = pytest.importorskip("reasoning_gym")
 import rave.gym  # noqa: E402  (registers rave_matrices with reasoning_gym)
 from rave import verl_reward  # noqa: E402
@@ -215,6 +217,10 @@ def test_verl_parquet_read_back(tmp_path):
                 want = entries.score_answer(r, e)
                 assert verl_reward.compute_score(row["data_source"], r, truth, row["extra_info"]) == want
             assert verl_reward.compute_score("rave_matrices", e["answer"], truth) == (1.0 if md["rewarded"] else 0.0)
+        # verl's RLHFDataset reads the file with datasets.load_dataset("parquet"): the same rows.
+        datasets = pytest.importorskip("datasets")
+        loaded = datasets.load_dataset("parquet", data_files=str(out), cache_dir=str(tmp_path / "cache"))["train"]
+        assert loaded.to_list() == rows
 
 
 def test_verl_export_refuses_bad_options(tmp_path):
