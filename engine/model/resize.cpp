@@ -47,8 +47,12 @@ void PanelResizer::precompute() {
   for (int xx = 0; xx < out_; ++xx) {
     const double center = (xx + 0.5) * scale;
     const double ss = 1.0 / filterscale;
+    // Pillow's own (int)(x + 0.5), truncating toward zero (lround would move the window's
+    // negative bounds and change the bytes).
+    // NOLINTBEGIN(bugprone-incorrect-roundings)
     const int xmin = std::max(static_cast<int>(center - support + 0.5), 0);
     const int xmax = std::min(static_cast<int>(center + support + 0.5), in_) - xmin;
+    // NOLINTEND(bugprone-incorrect-roundings)
     double ww = 0.0;
     for (int x = 0; x < xmax; ++x) {
       k[static_cast<std::size_t>(x)] = bilinear_filter((x + xmin - center + 0.5) * ss);
