@@ -1,7 +1,6 @@
 // The C++ half of rave.gym (the RL environment, docs/rl.md): the entries of a set made by
-// evaluation/gym.hpp on `threads` workers with the GIL released, and read_reply, the rule that
-// reads a model's reply as the candidate it names (evaluation/reply.hpp), which is what the
-// environment rewards with.
+// evaluation/gym.hpp on `threads` workers with the GIL released. Replies are read by
+// rave.read_reply (python/reply.cpp), as `rave score --text-answer` reads them.
 #include <pybind11/stl.h>
 
 #include <optional>
@@ -12,7 +11,6 @@
 #include "engine/model/configuration.hpp"
 #include "evaluation/gym.hpp"
 #include "evaluation/items.hpp"
-#include "evaluation/reply.hpp"
 #include "python/binding.hpp"
 #include "solver/solution.hpp"
 
@@ -20,21 +18,6 @@ namespace rave::python {
 namespace {
 
 using namespace pybind11::literals;
-
-evaluation::ReplyLabels labels_arg(const std::string& name) {
-  if (name == "numbers") return evaluation::ReplyLabels::kNumbers;
-  if (name == "letters") return evaluation::ReplyLabels::kLetters;
-  if (name == "indices") return evaluation::ReplyLabels::kIndices;
-  throw UsageError("labels must be numbers (1..n), letters (A..) or indices (0..n-1), not '" +
-                   name + "'");
-}
-
-py::object read_reply(const std::string& reply, const std::string& labels, int candidates) {
-  if (candidates < 1 || candidates > 26)
-    throw UsageError("candidates must be in 1..26, not " + std::to_string(candidates));
-  const auto k = evaluation::read_reply(reply, labels_arg(labels), candidates);
-  return k ? py::object(py::int_(*k)) : py::object(py::none());
-}
 
 py::dict item_data(const evaluation::GymItem& item) {
   py::list images;
@@ -82,11 +65,6 @@ py::list gym_items(const std::vector<std::string>& configs,
 }  // namespace
 
 void bind_gym(py::module_& m) {
-  m.def("read_reply", &read_reply, "reply"_a, "labels"_a = "numbers", "candidates"_a = 8,
-        "the 0-based candidate a model's reply names by rave's reply rule "
-        "(docs/evaluation.md#free-text-replies), in the labelling its prompt asked for: numbers "
-        "(1..n, rave's image prompts), letters (A..), indices (0..n-1, the \"Answer #k\" of the "
-        "text prompts); None when it names none");
   m.def("_gym_items", &gym_items, "configs"_a, "indices"_a, "seed"_a, "answers"_a, "grid"_a,
         "values"_a, "confounders"_a, "form"_a, "image_size"_a, "prefix"_a, "redraw"_a, "threads"_a,
         "entries `indices` of the RL environment's set (evaluation/gym.hpp): one dict each "

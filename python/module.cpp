@@ -44,21 +44,21 @@ void bind_errors(py::module_& m) {
   format_error.doc() =
       "A file rave cannot read as what it should be; the message is the line `rave` prints: "
       "'<file>:<place>: <what>'.";
-  // pybind11 takes a void (*)(std::exception_ptr): the parameter cannot be a reference.
-  // NOLINTNEXTLINE(performance-unnecessary-value-param)
-  py::register_exception_translator([](std::exception_ptr p) {
-    try {
-      if (p) std::rethrow_exception(p);
-    } catch (const InputError& e) {
-      std::error_code ec;
-      const bool missing = !e.file().empty() && !std::filesystem::exists(e.file(), ec);
-      PyErr_SetString(missing ? PyExc_FileNotFoundError : format_error.ptr(), e.what());
-    } catch (const UsageError& e) {
-      PyErr_SetString(PyExc_ValueError, e.what());
-    } catch (const WriteError& e) {
-      PyErr_SetString(PyExc_OSError, e.what());
-    }
-  });
+  // pybind11's translator is a void (*)(std::exception_ptr): the pointer is taken by value.
+  py::register_exception_translator(
+      [](std::exception_ptr p) {  // NOLINT(performance-unnecessary-value-param)
+        try {
+          if (p) std::rethrow_exception(p);
+        } catch (const InputError& e) {
+          std::error_code ec;
+          const bool missing = !e.file().empty() && !std::filesystem::exists(e.file(), ec);
+          PyErr_SetString(missing ? PyExc_FileNotFoundError : format_error.ptr(), e.what());
+        } catch (const UsageError& e) {
+          PyErr_SetString(PyExc_ValueError, e.what());
+        } catch (const WriteError& e) {
+          PyErr_SetString(PyExc_OSError, e.what());
+        }
+      });
 }
 
 namespace {
@@ -117,5 +117,6 @@ PYBIND11_MODULE(_rave, m) {
   bind_batch(m);
   bind_arrays(m);
   bind_solve(m);
+  bind_reply(m);
   bind_gym(m);
 }

@@ -20,13 +20,13 @@ import rave
 import rave.gym
 
 
-def name(labels, k):
-    return f"Answer #{k}" if labels == "indices" else str(k + 1)
+def name(text_answer, k):
+    return f"Answer #{k}" if text_answer == "answer-index" else str(k + 1)
 
 
-def replies(labels, k):
-    n = name(labels, k)
-    return [n if labels == "numbers" else str(k), f"Row 1 keeps the shape, so the answer is {n}.",
+def replies(text_answer, k):
+    n = name(text_answer, k)
+    return [n if text_answer == "label" else str(k), f"Row 1 keeps the shape, so the answer is {n}.",
             f"<think>the rows progress</think>\n<answer>{n}</answer>"]
 
 
@@ -73,7 +73,7 @@ def main():
         counts["rewarded" if md["rewarded"] else "not rewarded"] += 1
         bad = md["rewarded"] != proved or problem.target != md["target"] or ds.score_answer(None, e) != 0.0
         for k in range(8):
-            for r in replies(md["labels"], k):
+            for r in replies(md["text_answer"], k):
                 bad |= ds.score_answer(r, e) != (1.0 if proved and k == s.answer else 0.0)
         if (not md["rewarded"]) or counts["z3 proofs"] < o.z3:
             z = rave.solve(problem, backend="z3")

@@ -52,7 +52,8 @@ LEVELS = (
 )
 
 FORMS = ("text", "sheet", "panels")
-_LABELS = {"text": "indices", "sheet": "numbers", "panels": "numbers"}  # how each form numbers candidates
+# how a reply to each form is read: `rave score --text-answer`'s form (rave.read_reply)
+_TEXT_ANSWER = {"text": "answer-index", "sheet": "label", "panels": "label"}
 _ANSWER_TAG = re.compile(r"<answer>\s?(.*?)\s?</answer>", re.DOTALL)
 
 
@@ -122,10 +123,10 @@ def _extract(reply):
 
 def score_reply(reply, truth):
     """1.0 when `reply` names the answer, else 0.0. `truth` is an entry's metadata or a verl row's
-    ground_truth: {"target", "labels", "rewarded"}; an unrewarded item scores 0.0 whatever the reply."""
+    ground_truth: {"target", "text_answer", "rewarded"}; an unrewarded item scores 0.0 whatever the reply."""
     if not truth.get("rewarded") or not isinstance(reply, str):
         return 0.0
-    named = rave.read_reply(_extract(reply), truth["labels"], 8)
+    named = rave.read_reply(_extract(reply), truth["text_answer"], 8)
     return 1.0 if named is not None and named == truth["target"] else 0.0
 
 
@@ -185,18 +186,18 @@ class RaveDataset(_Base):
         configs, grid, values, confounders = self._settings
         c = self.config
         target = raw["target"]
-        labels = _LABELS[c.form]
+        text_answer = _TEXT_ANSWER[c.form]
         metadata = {
             "source_dataset": DATASET_NAME, "source_index": idx,
             "configuration": raw["configuration"], "index": raw["index"], "split": raw["split"],
             "attempt": raw["attempt"], "seed": self.seed, "answers": c.answers,
             "grid": grid, "values": values, "confounders": confounders,
-            "form": c.form, "labels": labels, "target": target,
+            "form": c.form, "text_answer": text_answer, "target": target,
             "verdict": raw["verdict"], "rewarded": raw["rewarded"], "rules": list(raw["rules"]),
             "difficulty": {"level": c.difficulty, "configs": list(configs), "grid": grid, "values": values,
                            "confounders": confounders},
         }
-        entry = {"question": raw["question"], "answer": str(target if labels == "indices" else target + 1),
+        entry = {"question": raw["question"], "answer": str(target if text_answer == "answer-index" else target + 1),
                  "metadata": metadata}
         if c.form != "text":
             entry["images"] = list(raw["images"])
@@ -249,7 +250,7 @@ def _verl_rows(ds, start, stop, data_source, split, system_prompt):
             "data_source": data_source, "prompt": prompt,
             "ability": "abstract_reasoning",
             "reward_model": {"style": "rule", "ground_truth": {
-                "answer": e["answer"], "target": md["target"], "labels": md["labels"],
+                "answer": e["answer"], "target": md["target"], "text_answer": md["text_answer"],
                 "rewarded": md["rewarded"]}},
             "extra_info": {"split": split, "index": md["source_index"], "configuration": md["configuration"],
                            "problem": md["index"], "attempt": md["attempt"], "seed": md["seed"],
@@ -265,7 +266,7 @@ def _verl_rows(ds, start, stop, data_source, split, system_prompt):
 
 def _verl_schema(pa, with_images):
     message = pa.struct([("role", pa.string()), ("content", pa.string())])
-    truth = pa.struct([("answer", pa.string()), ("target", pa.int64()), ("labels", pa.string()),
+    truth = pa.struct([("answer", pa.string()), ("target", pa.int64()), ("text_answer", pa.string()),
                        ("rewarded", pa.bool_())])
     extra = pa.struct([("split", pa.string()), ("index", pa.int64()), ("configuration", pa.string()),
                        ("problem", pa.int64()), ("attempt", pa.int64()), ("seed", pa.uint64()),
@@ -286,7 +287,7 @@ def export_verl(path, size, seed, *, split="train", data_source=DATASET_NAME, sy
     """Writes `size` entries (RaveConfig's keywords) as one verl parquet file at `path` (through a
     temporary file renamed into place): data_source, prompt (chat messages; "<image>" per image in the
     image forms), images (image forms: [{"bytes": PNG, "path": None}]), ability, reward_model {style:
-    "rule", ground_truth: {answer, target, labels, rewarded}}, extra_info. Score a reply with
+    "rule", ground_truth: {answer, target, text_answer, rewarded}}, extra_info. Score a reply with
     rave/verl_reward.py's compute_score. Returns the number of rows."""
     import pyarrow as pa
     import pyarrow.parquet as pq

@@ -18,5 +18,5 @@ __all__ = ["compute_score"]
 
 def compute_score(data_source, solution_str, ground_truth, extra_info=None):
     """verl's signature: `ground_truth` is the row's reward_model.ground_truth, {answer, target,
-    labels, rewarded}; `data_source` and `extra_info` are not needed."""
+    text_answer, rewarded}; `data_source` and `extra_info` are not needed."""
     return score_reply(solution_str, ground_truth)

@@ -19,11 +19,11 @@ import rave.gym  # noqa: E402  (registers rave_matrices with reasoning_gym)
 from rave import verl_reward  # noqa: E402
 
 
-def reply(label_kind, candidate, style):
+def reply(text_answer, candidate, style):
     """A model's reply naming `candidate` (0-based) in the entry's labelling, in one of a few styles."""
-    name = f"Answer #{candidate}" if label_kind == "indices" else str(candidate + 1)
+    name = f"Answer #{candidate}" if text_answer == "answer-index" else str(candidate + 1)
     return {
-        "bare": name if label_kind == "numbers" else str(candidate),
+        "bare": name if text_answer == "label" else str(candidate),
         "reasoning": f"Row 1 keeps the shape and the size grows, so the answer is {name}.",
         "tagged": f"<think>the rows progress</think>\n<answer>{name}</answer>",
     }[style]
@@ -123,7 +123,7 @@ def check_rewards(ds):
         counts[not proved] += 1
         for k in range(8):
             for style in ("bare", "reasoning", "tagged"):
-                got = ds.score_answer(reply(md["labels"], k, style), e)
+                got = ds.score_answer(reply(md["text_answer"], k, style), e)
                 assert got == (1.0 if proved and k == s.answer else 0.0), (md, k, style)
         assert ds.score_answer(None, e) == 0.0 and ds.score_answer("I cannot tell.", e) == 0.0
     return counts
@@ -206,14 +206,14 @@ def test_verl_parquet_read_back(tmp_path):
                 assert all(im["path"] is None for im in row["images"])
             assert row["ability"] == "abstract_reasoning"
             assert row["reward_model"] == {"style": "rule", "ground_truth": {
-                "answer": e["answer"], "target": md["target"], "labels": md["labels"], "rewarded": md["rewarded"]}}
+                "answer": e["answer"], "target": md["target"], "text_answer": md["text_answer"], "rewarded": md["rewarded"]}}
             assert row["extra_info"] == {
                 "split": "train", "index": i, "configuration": md["configuration"], "problem": md["index"],
                 "attempt": md["attempt"], "seed": 4, "answers": "raven", "form": form, "verdict": md["verdict"],
                 "difficulty": 2, "grid": 3, "values": None, "confounders": 0, "rules": md["rules"]}
             truth = row["reward_model"]["ground_truth"]
             for k in range(8):
-                r = reply(md["labels"], k, "tagged")
+                r = reply(md["text_answer"], k, "tagged")
                 want = entries.score_answer(r, e)
                 assert verl_reward.compute_score(row["data_source"], r, truth, row["extra_info"]) == want
             assert verl_reward.compute_score("rave_matrices", e["answer"], truth) == (1.0 if md["rewarded"] else 0.0)
