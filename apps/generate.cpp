@@ -68,10 +68,7 @@ engine::Variant to_variant(const GenerateArgs& args) {
 
 // Whether the rule-free solver proves the answer unique: the test --unique-only redraws by.
 bool provably_unique(const engine::Problem& problem) {
-  thread_local solver::Solver solver(
-      solver::Backend::kHeuristic);  // a Solver is not shared between threads
-  const solver::Solution s = solver.solve(problem);
-  return s.verdict == solver::Verdict::kUnique && problem.target && s.answer == *problem.target;
+  return solver::proves_answer_unique(problem, solver::solve_rule_free(problem));
 }
 
 jobs::DatasetSpec to_spec(const GenerateArgs& args) {

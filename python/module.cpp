@@ -119,4 +119,5 @@ PYBIND11_MODULE(_rave, m) {
   bind_solve(m);
   bind_shortcuts(m);
   bind_reply(m);
+  bind_gym(m);
 }

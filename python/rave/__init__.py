@@ -14,6 +14,10 @@ PyTorch datasets (imported only when used, so `import rave` never loads torch)::
 
     from rave.torch import RavenStream, RavenFolder
 
+The RL environment, registered with reasoning-gym by its import (docs/rl.md)::
+
+    import rave.gym    # reasoning_gym.create_dataset("rave_matrices", size=..., seed=...)
+
 Problem k of configuration c depends only on (seed, c, k, answers): the same seed gives the same
 problems in any process, thread or DataLoader worker. Bad input raises ValueError (unknown
 configuration, negative index), FileNotFoundError (a path that does not exist) or rave.FormatError
@@ -103,8 +107,8 @@ def export_hf(path, out, **options):
 
 
 def __getattr__(name):
-    # `rave.torch` and `rave.hf` are imported on first use only: `import rave` must not pay for (or
-    # need) torch, pyarrow or datasets.
-    if name in ("torch", "hf"):
+    # `rave.torch`, `rave.hf` and `rave.gym` are imported on first use only: `import rave` must not
+    # pay for (or need) torch, pyarrow, datasets or reasoning_gym.
+    if name in ("torch", "hf", "gym"):
         return importlib.import_module(f"rave.{name}")
     raise AttributeError(f"module 'rave' has no attribute {name!r}")
