@@ -12,6 +12,7 @@
 #include "engine/formats/npz.hpp"
 #include "engine/generate.hpp"
 #include "engine/render/render.hpp"
+#include "jobs/generator_history.hpp"
 
 namespace rave::jobs {
 using namespace rave::engine;  // jobs work on their values
@@ -77,6 +78,13 @@ std::optional<Replay> Replay::of(const DatasetManifest& m, std::string& why) {
         m.variant.grid, m.variant.values ? std::optional(m.variant.values) : std::nullopt,
         m.variant.confounders, m.variant.regime, m.variant.hold_out);
     check_variant(variant);
+    const std::string changed = generator_changes_since(m.rave_version, variant);
+    if (!changed.empty()) {
+      why = "rave.json was written by rave " + m.rave_version + ", and " + changed + ": rave " +
+            std::string(version()) + " cannot make its problems again (check it with rave " +
+            m.rave_version + ", or with --no-replay)";
+      return std::nullopt;
+    }
     return Replay(m, *strategy, variant);
   } catch (const UsageError& e) {
     why = std::string("variant: ") + e.what();

@@ -89,7 +89,7 @@ void bind_names(py::module_& m) {
   m.attr("ALIASES") = config_aliases();
   py::list strategies;
   for (auto s : {engine::AnswerStrategy::kRaven, engine::AnswerStrategy::kIRaven,
-                 engine::AnswerStrategy::kFair})
+                 engine::AnswerStrategy::kFair, engine::AnswerStrategy::kBalanced})
     strategies.append(std::string(engine::strategy_name(s)));
   m.attr("STRATEGIES") = py::tuple(strategies);
   m.attr("PANEL_SIZE") = engine::kPanelSize;
@@ -117,5 +117,7 @@ PYBIND11_MODULE(_rave, m) {
   bind_batch(m);
   bind_arrays(m);
   bind_solve(m);
+  bind_shortcuts(m);
   bind_reply(m);
+  bind_gym(m);
 }

@@ -25,7 +25,7 @@ std::optional<int> read_reply(const py::object& reply, const std::string& form, 
                               const std::string& answer_queue) {
   const auto mode = evaluation::parse_text_answer(form);
   if (!mode || *mode == evaluation::TextAnswer::kValues)
-    throw UsageError("form must be letter, label or index, not '" + form + "'");
+    throw UsageError("form must be letter, label, index or answer-index, not '" + form + "'");
   if (candidates < 1) throw UsageError("candidates must be at least 1");
   const std::vector<std::string> samples = samples_of(reply);
   if (samples.empty()) return std::nullopt;
@@ -40,7 +40,8 @@ void bind_reply(py::module_& m) {
   m.def("read_reply", &read_reply, "reply"_a, "form"_a = "letter", "candidates"_a = 8,
         "answer_queue"_a = "",
         "The 0-based candidate a model's reply names, as `rave score --text-answer FORM` reads "
-        "it: 'letter' (options A..H) and 'label' (1..8) by rave's rule "
+        "it: 'letter' (options A..H), 'label' (1..8) and 'answer-index' (\"Answer #k\", 0..7: "
+        "rave.gym's text form) by rave's rule "
         "(docs/evaluation.md#free-text-replies), None when the reply names none; 'index' by IBM's "
         "Solver_disc (the first number, 0 when none or out of range). `reply` is one text or a "
         "list of samples (the most frequent readable one counts; IBM's majority vote for "

@@ -2,9 +2,11 @@
 
 Both run the `rave` executable installed inside the package (rave/bin/rave, built by `pip install .`),
 or, for the build tree's package (build/python/rave, scripts/setup.sh), build/apps/rave; its output,
-exit code and signals are the executable's own. Three subcommands are Python's own: `export-hf DIR -o OUT`
+exit code and signals are the executable's own. Four subcommands are Python's own: `export-hf DIR -o OUT`
 (rave.hf: pyarrow and datasets), `export-harness HARNESS DIR -o OUT` and `harness-answers FILE... -o OUT`
-(rave.harness: the evaluation harnesses' task folders and outputs).
+(rave.harness: the evaluation harnesses' task folders and outputs), `export-verl OUT --size N --seed S`
+(rave.gym: the RL environment's rows for verl, docs/rl.md), and `shortcuts PATH... [-j N] [--folds K]`
+(rave.shortcuts: scikit-learn), which `rave check --shortcuts` runs after its own table.
 """
 import os
 import sys
@@ -45,6 +47,38 @@ def export_hf(args):
         sys.exit(f"rave: error: {e}")
     total = sum(n for per_split in counts.values() for n in per_split.values())
     print(f"{total} problems of {len(counts)} configurations in {o.output} ({os.path.join(o.output, 'README.md')})")
+
+
+def export_verl(args):
+    """`export-verl`: entries of the RL environment (rave.gym) as one verl parquet file."""
+    import argparse
+    parser = argparse.ArgumentParser(
+        prog="rave export-verl",
+        description="Write entries of rave.gym's RL environment as a verl parquet file (docs/rl.md): data_source, "
+                    "prompt, images (image forms), ability, reward_model, extra_info. Score replies with "
+                    "rave/verl_reward.py's compute_score.")
+    parser.add_argument("output", help="the parquet file (written through a temporary file)")
+    parser.add_argument("--size", type=int, required=True, help="entries")
+    parser.add_argument("--seed", type=int, required=True, help="the generator's seed")
+    parser.add_argument("--difficulty", type=int, default=2, help="a row of rave.gym.LEVELS (default 2)")
+    parser.add_argument("--form", default="text", help="text, sheet or panels (default text)")
+    parser.add_argument("--answers", default="iraven", help="raven, iraven or fair (default iraven)")
+    parser.add_argument("--configs", help="configurations, comma-separated (default: the level's)")
+    parser.add_argument("--image-size", type=int, default=224, help="panels: each panel's side (default 224)")
+    parser.add_argument("--non-unique", default="redraw", help="redraw or mark (default redraw)")
+    parser.add_argument("--split", default="train", help="extra_info.split (default train)")
+    parser.add_argument("--system-prompt", help="a system message before each question")
+    parser.add_argument("-j", "--jobs", type=int, default=1, help="worker threads (the file is the same)")
+    o = parser.parse_args(args)
+    try:
+        import rave.gym
+        n = rave.gym.export_verl(o.output, o.size, o.seed, split=o.split, system_prompt=o.system_prompt,
+                                 difficulty=o.difficulty, form=o.form, answers=o.answers,
+                                 configs=o.configs.split(",") if o.configs else None, image_size=o.image_size,
+                                 non_unique=o.non_unique, threads=o.jobs)
+    except (ValueError, OSError, ImportError) as e:
+        sys.exit(f"rave: error: {e}")
+    print(f"{n} entries in {o.output}")
 
 
 def export_harness(args):
@@ -114,7 +148,14 @@ def harness_answers(args):
           f"score them with: rave score {o.output} --data DIR{flag}")
 
 
-PYTHON_COMMANDS = {"export-hf": export_hf, "export-harness": export_harness, "harness-answers": harness_answers}
+def shortcuts(args):
+    """`shortcuts PATH...`: the learner audit (rave.shortcuts.main)."""
+    from rave import shortcuts as audit
+    audit.main(args)
+
+
+PYTHON_COMMANDS = {"export-hf": export_hf, "export-harness": export_harness, "harness-answers": harness_answers,
+                   "export-verl": export_verl, "shortcuts": shortcuts}
 
 
 def main():

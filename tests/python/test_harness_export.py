@@ -87,12 +87,15 @@ def test_read_reply_reads_the_corpus_rave_score_is_tested_on(source_dir):
     corpus = lines(source_dir / "tests" / "data" / "evaluation" / "replies" / "corpus.jsonl")
     assert len(corpus) >= 50
     for case in corpus:
-        form = "label" if case["labels"] == "numbers" else "letter"
+        form = {"numbers": "label", "letters": "letter", "indices": "answer-index"}[case["labels"]]
         expected = None if case["label"] is None else (
-            int(case["label"]) - 1 if form == "label" else "ABCDEFGH".index(case["label"]))
+            int(case["label"]) - 1 if form == "label" else int(case["label"]) if form == "answer-index"
+            else "ABCDEFGH".index(case["label"]))
         assert rave.read_reply(case["reply"], form) == expected, case
     assert rave.read_reply(["B", "no idea", "C", "C"], "letter") == 2  # the most frequent readable sample
     assert rave.read_reply("Answer #5: (6,0.5,30)", "index") == 5  # IBM: the first number
     assert rave.read_reply("no number", "index") == 0 and rave.read_reply("12", "index") == 0  # guard_answer
-    with pytest.raises(ValueError, match="form must be letter, label or index"):
+    assert rave.read_reply("Answer #5: (6,0.5,30)", "answer-index") == 5  # the reply rule, 0-based
+    assert rave.read_reply("(6,0.5,30)", "answer-index") is None  # values name no "Answer #k"
+    with pytest.raises(ValueError, match="form must be letter, label, index or answer-index"):
         rave.read_reply("4", "values")
