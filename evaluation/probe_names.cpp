@@ -48,7 +48,12 @@ std::vector<std::string> place_names(engine::ConfigId config, int component) {
   for (const engine::Slot& s : l.slots) {
     const std::string row = axis_word(rank_of(ys, s.y), static_cast<int>(ys.size()), true);
     const std::string column = axis_word(rank_of(xs, s.x), static_cast<int>(xs.size()), false);
-    names.push_back(row == "middle" && column == "middle" ? "center" : row + " " + column);
+    std::string name = row;
+    if (row == "middle" && column == "middle")
+      name = "center";
+    else
+      name.append(" ").append(column);
+    names.push_back(name);
   }
   return names;
 }
