@@ -78,7 +78,7 @@ std::optional<Replay> Replay::of(const DatasetManifest& m, std::string& why) {
         m.variant.grid, m.variant.values ? std::optional(m.variant.values) : std::nullopt,
         m.variant.confounders, m.variant.regime, m.variant.hold_out);
     check_variant(variant);
-    const std::string changed = generator_changes_since(m.rave_version, variant);
+    const std::string changed = generator_changes_since(m.rave_version, variant, *strategy);
     if (!changed.empty()) {
       why = "rave.json was written by rave " + m.rave_version + ", and " + changed + ": rave " +
             std::string(version()) + " cannot make its problems again (check it with rave " +
