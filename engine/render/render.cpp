@@ -5,12 +5,15 @@
 #include "engine/render/render.hpp"
 
 #include <cstring>
+#include <memory>
+#include <mutex>
 #include <string>
 
 #ifdef __SSE2__
 #include <emmintrin.h>
 #endif
 
+#include "common/cache_file.hpp"
 #include "common/error.hpp"
 #include "engine/model/attributes.hpp"
 #include "engine/model/style_limits.hpp"
@@ -137,6 +140,24 @@ std::vector<Image> render_problem(const Problem& problem) {
   std::vector<Image> images;
   render_problem(problem, images);
   return images;
+}
+
+void warm_templates(ConfigId config) {
+  static std::array<std::once_flag, kNumConfigs> once;
+  std::call_once(once[static_cast<std::size_t>(config_index(config))], [config] {
+    const std::string name = "render-templates-" + std::string(configuration(config).folder);
+    const auto path = cache_path(name);
+    if (path) {
+      auto file = std::make_shared<CacheMapping>();
+      if (const auto bytes = read_cache(*path, name, *file)) try {
+          internal::attach_config_templates(config, *bytes, file);
+          return;
+        } catch (const CacheError&) {  // a file of another layout: rebuilt below
+        }
+    }
+    const internal::TemplateBytes made = internal::config_templates_bytes(config);
+    if (path) write_cache(*path, name, made.bytes, made.checked);
+  });
 }
 
 EntityMarks entity_marks(ConfigId config, int component, const Entity& entity) {

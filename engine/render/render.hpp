@@ -33,6 +33,11 @@ Image render_panel(ConfigId config, const Panel& panel);
 std::vector<Image> render_problem(const Problem& problem);
 /// The same into `images` (resized; its storage is reused across calls).
 void render_problem(const Problem& problem, std::vector<Image>& images);
+/// Lets the template cache of `config` read its templates from the disk cache of this build
+/// (common/cache_file.hpp; each on first use), or builds every template (each slot, Type, Size and
+/// Angle) and writes that cache: what a reader of many panels calls once (perception's tables)
+/// instead of building templates one by one. Thread-safe; a second call returns at once.
+void warm_templates(ConfigId config);
 /// The XML `real_bbox` and `mask` of an entity of component `component` (docs/format.md#real_bbox,
 /// #mask), from its rendering template; what engine/formats' XML writer takes as its EntityMarksFn.
 EntityMarks entity_marks(ConfigId config, int component, const Entity& entity);
