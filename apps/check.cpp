@@ -20,6 +20,7 @@
 #include "apps/commands.hpp"
 #include "cli/cli_util.hpp"
 #include "cli/progress.hpp"
+#include "cli/python_forward.hpp"
 #include "common/error.hpp"
 #include "common/version.hpp"
 #include "engine/formats/problem_files.hpp"
@@ -38,13 +39,18 @@ struct CheckArgs {
   bool allow_extra = false;
   bool no_manifest = false;
   bool no_replay = false;
+  bool shortcuts = false;
+  int folds = 5;
+  std::string learners = "logit,gbm";
+  std::vector<std::string> train;
   int threads = default_threads();
 };
 
 // Counts of one column (a configuration, or all).
 struct Column {
   int problems = 0, inconsistent = 0, unique = 0, ambiguous = 0, unexplained = 0, misranked = 0,
-      valid_distractor = 0, duplicates = 0, failed = 0, with_target = 0, blind_hits = 0;
+      valid_distractor = 0, duplicates = 0, failed = 0, with_target = 0, blind_hits = 0,
+      answered = 0;
   double seen_credit = 0;
 };
 
@@ -61,6 +67,7 @@ void count(Column& col, const jobs::FileCheck& r, bool strict) {
   col.failed += c.failed(strict) || !r.defects.empty();
   col.with_target += c.target_known;
   col.blind_hits += c.blind_hit;
+  col.answered += c.target_known && c.answered;
   col.seen_credit += c.seen_credit;
 }
 
@@ -249,6 +256,29 @@ void check_path(const CheckArgs& args, const std::string& path,
                 t.replayed - replayed, audited.size());
 }
 
+// The learner audit (--shortcuts, docs/answer-sets.md#the-learner-audit): the Python package learns
+// (scikit-learn) from the features the C++ core reads; the solver's counts go with it.
+int run_shortcuts(const CheckArgs& args, const std::array<Column, 7>& cols) {
+  std::string solver;
+  for (std::size_t c = 0; c < cols.size(); ++c)
+    if (cols[c].with_target > 0)
+      solver += (solver.empty() ? "" : ",") + std::string(engine::all_configurations()[c].folder) +
+                "=" + std::to_string(cols[c].answered) + "/" + std::to_string(cols[c].with_target);
+  std::vector<std::string> words{"shortcuts",
+                                 "-j",
+                                 std::to_string(args.threads),
+                                 "--folds",
+                                 std::to_string(args.folds),
+                                 "--learners",
+                                 args.learners,
+                                 "--solver",
+                                 solver};
+  for (const std::string& t : args.train) words.insert(words.end(), {"--train", t});
+  words.insert(words.end(), args.paths.begin(), args.paths.end());
+  std::printf("\n");
+  return cli::run_python_rave(words);
+}
+
 int run_check(const CheckArgs& args) {
   const auto backend = solver::parse_backend(args.backend);
   if (!backend) throw UsageError("--backend must be heuristic or z3, not '" + args.backend + "'");
@@ -266,7 +296,10 @@ int run_check(const CheckArgs& args) {
     check_path(args, args.paths[i], files[i], *backend, progress, done, t);
   progress.finish();
   print_table(t.total, t.cols, t.errors);
-  return t.total.failed > 0 || t.errors > 0 || t.folder_defects > 0 ? 3 : 0;
+  const int failed = t.total.failed > 0 || t.errors > 0 || t.folder_defects > 0 ? 3 : 0;
+  if (!args.shortcuts) return failed;
+  const int learnt = run_shortcuts(args, t.cols);
+  return learnt != 0 ? learnt : failed;
 }
 
 }  // namespace
@@ -296,6 +329,25 @@ Runner add_check(CLI::App& app) {
   cmd->add_flag("--no-replay", args->no_replay,
                 "Do not make the problems again from rave.json's parameters (a dataset of another "
                 "rave version whose generator changed); said in the output");
+  cmd->add_flag(
+      "--shortcuts", args->shortcuts,
+      "Also the learner audit: per configuration, learners that see the candidates alone, "
+      "or with the context as a bag of values, cross-validated by problem, their accuracy "
+      "beside chance and the solver (Python with scikit-learn; "
+      "docs/answer-sets.md#the-learner-audit)");
+  cmd->add_option("--folds", args->folds, "Cross-validation folds of --shortcuts")
+      ->capture_default_str()
+      ->check(CLI::Range(2, 100));
+  cmd->add_option(
+         "--shortcut-learners", args->learners,
+         "The learners of --shortcuts: logit (a conditional logit), gbm (gradient boosting) "
+         "or both, comma-separated")
+      ->capture_default_str()
+      ->needs("--shortcuts");
+  cmd->add_option("--shortcuts-train", args->train,
+                  "--shortcuts learns from these folders instead and scores every checked problem "
+                  "(a few problems of another generator, read with models learnt on many)")
+      ->needs("--shortcuts");
   cmd->add_option("-j,--jobs", args->threads, "Worker threads")
       ->capture_default_str()
       ->check(jobs_range());

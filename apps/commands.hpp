@@ -21,21 +21,22 @@ std::vector<Adder> rave_subcommands();
 /// The subcommands of `rave-train`.
 std::vector<Adder> neural_subcommands();
 
-Runner add_demo(CLI::App& app);           ///< apps/demo.cpp
-Runner add_generate(CLI::App& app);       ///< apps/generate.cpp
-Runner add_render(CLI::App& app);         ///< apps/render.cpp
-Runner add_show(CLI::App& app);           ///< apps/show.cpp
-Runner add_convert(CLI::App& app);        ///< apps/convert.cpp
-Runner add_parse(CLI::App& app);          ///< apps/parse.cpp
-Runner add_solve(CLI::App& app);          ///< apps/solve.cpp
-Runner add_perceive(CLI::App& app);       ///< apps/perceive.cpp
-Runner add_check(CLI::App& app);          ///< apps/check.cpp
-Runner add_export(CLI::App& app);         ///< apps/export.cpp
-Runner add_score(CLI::App& app);          ///< apps/score.cpp
-Runner add_study(CLI::App& app);          ///< apps/study.cpp
-Runner add_train_forward(CLI::App& app);  ///< apps/forward.cpp: `rave train` -> rave-train
-Runner add_eval_forward(CLI::App& app);   ///< apps/forward.cpp: `rave eval` -> rave-train
-Runner add_train(CLI::App& app);          ///< apps/train.cpp (rave-train)
-Runner add_eval(CLI::App& app);           ///< apps/eval.cpp (rave-train)
+Runner add_demo(CLI::App& app);             ///< apps/demo.cpp
+Runner add_generate(CLI::App& app);         ///< apps/generate.cpp
+Runner add_render(CLI::App& app);           ///< apps/render.cpp
+Runner add_show(CLI::App& app);             ///< apps/show.cpp
+Runner add_convert(CLI::App& app);          ///< apps/convert.cpp
+Runner add_parse(CLI::App& app);            ///< apps/parse.cpp
+Runner add_solve(CLI::App& app);            ///< apps/solve.cpp
+Runner add_perceive(CLI::App& app);         ///< apps/perceive.cpp
+Runner add_check(CLI::App& app);            ///< apps/check.cpp
+Runner add_export(CLI::App& app);           ///< apps/export.cpp
+Runner add_score(CLI::App& app);            ///< apps/score.cpp
+Runner add_harness_answers(CLI::App& app);  ///< apps/harness_answers.cpp (python -m rave)
+Runner add_study(CLI::App& app);            ///< apps/study.cpp
+Runner add_train_forward(CLI::App& app);    ///< apps/forward.cpp: `rave train` -> rave-train
+Runner add_eval_forward(CLI::App& app);     ///< apps/forward.cpp: `rave eval` -> rave-train
+Runner add_train(CLI::App& app);            ///< apps/train.cpp (rave-train)
+Runner add_eval(CLI::App& app);             ///< apps/eval.cpp (rave-train)
 
 }  // namespace rave::apps

@@ -96,7 +96,8 @@ Runner add_demo(CLI::App& app) {
   cmd->add_option("-n,--num-samples", args->per_config, "Problems per configuration")
       ->capture_default_str()
       ->check(CLI::Range(1, 100000));
-  cmd->add_option("-a,--answers", args->answers, "raven, iraven or fair")->capture_default_str();
+  cmd->add_option("-a,--answers", args->answers, "raven, iraven, fair or balanced")
+      ->capture_default_str();
   cmd->add_option("-s,--seed", args->seed, "Random seed, 0..18446744073709551615")
       ->capture_default_str();
   return [args] { return run_demo(*args); };

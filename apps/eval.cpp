@@ -121,8 +121,9 @@ Runner add_eval(CLI::App& app) {
   cmd->add_option("--configs,--test-configs", a->configs,
                   "Configurations to evaluate (default all)")
       ->delimiter(',');
-  cmd->add_option("--model,-m", a->model,
-                  "Fail unless every checkpoint holds this model (cnn, resnet, lstm, wren)");
+  cmd->add_option(
+      "--model,-m", a->model,
+      "Fail unless every checkpoint holds this model (cnn, resnet, lstm, wren, predrnet)");
   cmd->add_flag("--candidates-only", a->candidates_only,
                 "Zero the context panels (default: as the checkpoint was trained)");
   cmd->add_flag("--no-candidates-only", a->with_context,

@@ -2,11 +2,14 @@
 // prompts of IBM's I-RAVEN / I-RAVEN-X code or of lm-raven, each as that code writes them, one
 // prompt per branch, or the symbolic panels as plain data, each line with the id, configuration,
 // split, answer and the solver's verdict (evaluation/export.hpp, docs/evaluation.md).
+#include <array>
+#include <charconv>
 #include <cstdio>
 #include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "apps/commands.hpp"
 #include "cli/cli_util.hpp"
@@ -24,6 +27,8 @@ struct ExportArgs {
   std::optional<double> uncertainty;
   std::optional<std::string> prefix;
   std::string uncertainty_seed = "0";
+  std::string harness, task_name = "rave", split;  // --harness: the task folder (rave.harness)
+  int samples = 1;
   int uncertainty_range = 0;
   bool no_answer = false, drop_ambiguous = false, angle = false, answer_first = false;
   bool no_offsets = false, no_scaling = false;
@@ -33,6 +38,13 @@ struct ExportArgs {
 std::optional<std::uint64_t> seed_of(const std::optional<std::string>& text, const char* flag) {
   if (!text) return std::nullopt;
   return parse_whole_number(*text, flag, 0, UINT64_MAX);
+}
+
+// A double as its shortest round-trip digits (the value a flag was given as, passed on).
+std::string shortest_text(double value) {
+  std::array<char, 32> buffer{};
+  const auto end = std::to_chars(buffer.data(), buffer.data() + buffer.size(), value).ptr;
+  return {buffer.data(), end};
 }
 
 int parse_rows(const std::string& text) {
@@ -93,8 +105,51 @@ evaluation::ExportOptions export_options(const ExportArgs& a) {
   exec_python_rave({"export-hf", a.data, "-o", a.output});
 }
 
+// `--harness NAME`: the Python package writes the task folder (rave.harness), from this command's own
+// text export (or `rave show --vlm` for the image harnesses), so the prompts are these; the prompt
+// flags pass through.
+[[noreturn]] void run_harness_export(const ExportArgs& a, const CLI::App& cmd) {
+  for (const char* flag : {"--format", "--classmode", "--answer-first", "--no-answer"})
+    if (cmd.count(flag) > 0)
+      throw UsageError(std::string(flag) +
+                       " does not apply to --harness (a harness scores multiple choice against "
+                       "the answer, in the order of --answers-shuffled)");
+  if (a.output.empty() || a.output == "-")
+    throw UsageError("--harness writes a task folder: give it with -o OUT");
+  if (a.harness == "lmms-eval" || a.harness == "vlmevalkit")
+    for (const char* flag :
+         {"--style", "--rows-shown", "--no-offsets", "--no-scaling", "--angle", "--uncertainty",
+          "--uncertainty-range", "--uncertainty-seed", "--prefix"})
+      if (cmd.count(flag) > 0)
+        throw UsageError(std::string(flag) + " does not apply to --harness " + a.harness +
+                         " (it shows the images of rave show --vlm)");
+  if (a.harness != "lm-eval" && cmd.count("--samples") > 0)
+    throw UsageError("--samples is for --harness lm-eval (inspect: -T epochs=K)");
+  std::vector<std::string> args{"export-harness",         a.harness, a.data, "-o", a.output, "-j",
+                                std::to_string(a.threads)};
+  const auto pass = [&](const char* flag, const std::string& value) {
+    if (cmd.count(flag) > 0) args.insert(args.end(), {flag, value});
+  };
+  pass("--style", a.style);
+  pass("--rows-shown", a.rows);
+  pass("--uncertainty-range", std::to_string(a.uncertainty_range));
+  pass("--uncertainty-seed", a.uncertainty_seed);
+  pass("--task-name", a.task_name);
+  pass("--split", a.split);
+  pass("--samples", std::to_string(a.samples));
+  if (a.uncertainty) pass("--uncertainty", shortest_text(*a.uncertainty));
+  if (a.prefix) pass("--prefix", *a.prefix);
+  if (a.shuffle_seed) pass("--answers-shuffled", *a.shuffle_seed);
+  for (const char* flag : {"--no-offsets", "--no-scaling", "--angle", "--drop-ambiguous"})
+    if (cmd.count(flag) > 0) args.emplace_back(flag);
+  exec_python_rave(args);
+}
+
 int run_export(const ExportArgs& a, const CLI::App& cmd) {
   if (a.format == "hf") run_hf_export(a, cmd);
+  if (!a.harness.empty()) run_harness_export(a, cmd);
+  for (const char* flag : {"--task-name", "--split", "--samples"})
+    if (cmd.count(flag) > 0) throw UsageError(std::string(flag) + " is for --harness only");
   const evaluation::ExportOptions o = export_options(a);
   const bool to_stdout = a.output.empty() || a.output == "-";
   std::optional<AtomicFileWriter> file;  // written as made: memory does not grow with the set
@@ -160,9 +215,9 @@ Runner add_export(CLI::App& app) {
       "problem as the text prompt of IBM's or lm-raven's code (text), one prompt per branch\n"
       "(text-disentangled), or the symbolic panels as plain data (json); or a dataset folder as\n"
       "Hugging Face parquet shards in HuggingFaceM4/RAVEN's schema (hf: python -m rave export-hf,\n"
-      "which takes --configs and --shard-rows). Reads rave's folders and IBM's I-RAVEN / "
-      "I-RAVEN-X\n"
-      "JSON. docs/evaluation.md has the formats.");
+      "which takes --configs and --shard-rows); or, with --harness, a task folder for lm-eval,\n"
+      "inspect, lmms-eval or VLMEvalKit (docs/harnesses.md). Reads rave's folders and IBM's\n"
+      "I-RAVEN / I-RAVEN-X JSON. docs/evaluation.md has the formats.");
   cmd->add_option("data", a->data,
                   "Folder of problems (.xml with the .npz beside it, or .asig), one file, or an "
                   "IBM I-RAVEN-X .json")
@@ -180,6 +235,20 @@ Runner add_export(CLI::App& app) {
                 "Leave out the answer (and I-RAVEN's modifications, which reveal it)");
   cmd->add_flag("--drop-ambiguous", a->drop_ambiguous,
                 "Keep only the problems whose answer the solver proves unique");
+  cmd->add_option("--harness", a->harness,
+                  "Write a task folder for an evaluation harness instead (-o OUT): lm-eval, "
+                  "inspect, lmms-eval or vlmevalkit (python -m rave export-harness; "
+                  "docs/harnesses.md)")
+      ->check(CLI::IsMember({"lm-eval", "inspect", "lmms-eval", "vlmevalkit"}));
+  cmd->add_option("--task-name", a->task_name,
+                  "--harness: the tasks' prefix (lm-eval, lmms-eval; VLMEvalKit's dataset names)")
+      ->capture_default_str();
+  cmd->add_option("--split", a->split, "--harness: only the problems of this split")
+      ->check(CLI::IsMember({"train", "val", "test"}));
+  cmd->add_option("--samples", a->samples,
+                  "--harness lm-eval: samples per chat query, voted (IBM's nreturn)")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);
   cmd->add_option("-j,--jobs", a->threads, "Worker threads")
       ->capture_default_str()
       ->check(CLI::PositiveNumber);

@@ -69,10 +69,7 @@ engine::Variant to_variant(const GenerateArgs& args) {
 
 // Whether the rule-free solver proves the answer unique: the test --unique-only redraws by.
 bool provably_unique(const engine::Problem& problem) {
-  thread_local solver::Solver solver(
-      solver::Backend::kHeuristic);  // a Solver is not shared between threads
-  const solver::Solution s = solver.solve(problem);
-  return s.verdict == solver::Verdict::kUnique && problem.target && s.answer == *problem.target;
+  return solver::proves_answer_unique(problem, solver::solve_rule_free(problem));
 }
 
 jobs::DatasetSpec to_spec(const GenerateArgs& args) {
@@ -233,7 +230,8 @@ Runner add_generate(CLI::App& app) {
   cmd->add_option(
          "--answers,-a", args->answers,
          "Answer-set strategy: raven (original, biased), iraven (attribute bisection tree), "
-         "fair (RAVEN-FAIR)")
+         "fair (RAVEN-FAIR), balanced (an answer no learner can tell from the candidates alone; "
+         "docs/answer-sets.md)")
       ->capture_default_str();
   cmd->add_option("-j,--jobs", args->threads, "Worker threads (output does not depend on it)")
       ->capture_default_str()

@@ -23,7 +23,8 @@ namespace {
 struct ScoreArgs {
   std::vector<std::string> predictions;
   std::string data, protocol = "multiple-choice", csv, chart, title, subset;
-  std::string ties = "split", logprob_score = "mean", text_answer = "auto", answer_queue;
+  std::string ties = "split", logprob_score = "mean", text_answer = "auto", answer_queue,
+              nattr = "3";
   std::optional<std::string> shuffle_seed;
   bool seeds = false, json = false, no_references = false, no_intervals = false, paired = false,
        by_rule = false;
@@ -66,8 +67,9 @@ evaluation::ScoreOptions score_options(const ScoreArgs& a) {
     throw UsageError("--logprob-score must be mean or sum, not '" + a.logprob_score + "'");
   const auto text_answer = evaluation::parse_text_answer(a.text_answer);
   if (!text_answer && a.text_answer != "auto")
-    throw UsageError("--text-answer must be auto, label, letter, index or values, not '" +
-                     a.text_answer + "'");
+    throw UsageError(
+        "--text-answer must be auto, label, letter, index, values or answer-index, not '" +
+        a.text_answer + "'");
   evaluation::ScoreOptions o{.protocol = *protocol};
   if (a.shuffle_seed)
     o.shuffle_seed = parse_whole_number(*a.shuffle_seed, "--answers-shuffled", 0, UINT64_MAX);
@@ -76,6 +78,8 @@ evaluation::ScoreOptions score_options(const ScoreArgs& a) {
       a.logprob_score == "sum" ? evaluation::LogprobScore::kSum : evaluation::LogprobScore::kMean;
   o.text_answer = text_answer;
   o.answer_queue = a.answer_queue;
+  o.nattr = a.nattr == "all" ? evaluation::kAllNumbers
+                             : static_cast<int>(parse_whole_number(a.nattr, "--nattr", 1, 1000));
   if (a.subset == "answered") o.selection = evaluation::Selection::kAnswered;
   if (!a.subset.empty() && a.subset != "answered") o.selection = evaluation::Selection::kSubset;
   return o;
@@ -85,8 +89,9 @@ evaluation::ScoreOptions score_options(const ScoreArgs& a) {
 // "text" unless it is read as a label or a letter).
 bool needs_values(const std::vector<evaluation::LabeledFile>& files,
                   std::optional<evaluation::TextAnswer> text) {
-  const bool labels =
-      text == evaluation::TextAnswer::kLabel || text == evaluation::TextAnswer::kLetter;
+  const bool labels = text == evaluation::TextAnswer::kLabel ||
+                      text == evaluation::TextAnswer::kLetter ||
+                      text == evaluation::TextAnswer::kAnswerIndex;
   for (const auto& f : files)
     for (const auto& p : f.file.predictions)
       if ((!p.texts.empty() && !labels) || !p.attributes.empty()) return true;
@@ -204,12 +209,17 @@ Runner add_score(CLI::App& app) {
   cmd->add_option("--text-answer", a->text_answer,
                   "\"text\" lines (a model's reply): label (names a candidate 1..8, as rave's "
                   "image prompts ask), letter (A..H, the harness forms), index (IBM Solver_disc: "
-                  "the first number, 0-based) or values (IBM Solver_pred: the panel's numbers); "
-                  "auto: index for a key exported in a text style, else label")
+                  "the first number, 0-based), values (IBM Solver_pred: the panel's numbers) or "
+                  "answer-index (\"Answer #k\", 0-based, by the label rule: rave.gym's text "
+                  "reward); auto: index for a key exported in a text style, else label")
       ->capture_default_str();
   cmd->add_option("--answer-queue", a->answer_queue,
-                  "\"text\" lines are read after the first occurrence of this text (IBM's "
-                  "answer_queue)");
+                  "\"text\" lines and \"attributes\" replies are read after the first "
+                  "occurrence of this text (IBM's answer_queue)");
+  cmd->add_option("--nattr", a->nattr,
+                  "--text-answer values: the numbers of a reply and of each candidate compared, "
+                  "the first N (IBM's nattr, 3 in its configs) or all")
+      ->capture_default_str();
   cmd->add_flag("--no-intervals", a->no_intervals, "Table cells without the 95% intervals");
   cmd->add_option("--protocol", a->protocol, "multiple-choice | single-candidate")
       ->capture_default_str();

@@ -29,17 +29,20 @@ struct TrainArgs {
   std::string model;
   bool drt = false;
   bool no_tag = false;
+  int drt_width = 0;
+  std::string init_weights;
   std::string data, out, label_embeddings = "glove", device = "auto", precision = "fp32";
   std::vector<std::string> train_configs, test_configs;
   int epochs = 200, patience = 0, batch_size = 32, image_size = 0, threads = 0, loader_threads = 0,
       nproc = 1;
   bool no_cpu_bind = false;
   std::size_t cache_mb = 2048, train_limit = 0;
-  double lr = 1e-4, adam_epsilon = 1e-8;
+  double lr = 1e-4, adam_epsilon = 1e-8, weight_decay = 0;
   std::optional<double> meta_alpha, meta_beta;
   std::uint64_t seed = 12345;
-  bool candidates_only = false, shuffle_candidates = false, resume = false,
-       no_sync_batch_norm = false;
+  bool candidates_only = false, shuffle_candidates = false, hflip = false, log_test = false,
+       resume = false, no_sync_batch_norm = false;
+  std::string batch_norm_init = "ones";
 };
 
 // -j's default: the machine's threads, shared among the ranks started on it.
@@ -54,7 +57,8 @@ neural::TrainOptions to_options(const TrainArgs& a) {
   o.model = {.kind = model_from_word(a.model),
              .drt = a.drt,
              .image_size = a.image_size,
-             .wren_tag = !a.no_tag};
+             .wren_tag = !a.no_tag,
+             .drt_width = a.drt_width};
   if (a.drt) {
     neural::LabelTable table = neural::label_table(a.label_embeddings);
     o.model.label_embeddings = std::move(table.values);
@@ -71,6 +75,11 @@ neural::TrainOptions to_options(const TrainArgs& a) {
   o.batch_size = a.batch_size;
   o.learning_rate = a.lr;
   o.epsilon = a.adam_epsilon;
+  o.weight_decay = a.weight_decay;
+  o.hflip = a.hflip;
+  o.log_test = a.log_test;
+  o.init_weights = a.init_weights;
+  o.uniform_batch_norm_init = a.batch_norm_init == "uniform";
   o.meta_alpha = a.meta_alpha;
   o.meta_beta = a.meta_beta;
   o.seed = a.seed;
@@ -108,11 +117,14 @@ class StatusLine {
 };
 
 void print_epoch(const neural::EpochMetrics& m, int epochs) {
+  char test[64] = "";
+  if (m.has_test)
+    std::snprintf(test, sizeof test, "  test acc %.2f%% (diagnosis only)", 100 * m.test.overall());
   std::printf(
       "epoch %d/%d  train loss %.4f acc %.2f%%  val loss %.4f acc %.2f%%  %.1f s  %.1f "
-      "problems/s%s\n",
+      "problems/s%s%s\n",
       m.epoch, epochs, m.train_loss, 100 * m.train_accuracy, m.val_loss, 100 * m.val_accuracy,
-      m.seconds, m.train_rate, m.best ? "  (best)" : "");
+      m.seconds, m.train_rate, m.best ? "  (best)" : "", test);
   std::fflush(stdout);
 }
 
@@ -184,8 +196,12 @@ Runner add_train(CLI::App& app) {
                                  "test accuracy per configuration of the best-validation "
                                  "checkpoint. Writes --out/{best,last}.pt,\n"
                                  "metrics.jsonl, curves.png, test.md, test.csv.");
-  cmd->add_option("--model,-m", a->model, "cnn | resnet | lstm | wren")->required();
+  cmd->add_option("--model,-m", a->model, "cnn | resnet | lstm | wren | predrnet")->required();
   cmd->add_flag("--drt", a->drt, "Add the Dynamic Residual Tree (structure sentence as input)");
+  cmd->add_option("--drt-width", a->drt_width,
+                  "Width of the tree's inner nodes (default: the feature width, the reference's): "
+                  "the tree-width ablation")
+      ->check(CLI::PositiveNumber);
   cmd->add_option("--data,-d", a->data,
                   "Dataset folder (rave generate --save-dir, or the original RAVEN)")
       ->required();
@@ -206,6 +222,10 @@ Runner add_train(CLI::App& app) {
                   "Adam's epsilon (the reference's 1e-8; a large one makes the step follow the "
                   "gradient's size)")
       ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  cmd->add_option("--weight-decay", a->weight_decay,
+                  "Adam's L2 weight decay (torch's weight_decay; the reference's 0)")
+      ->check(CLI::NonNegativeNumber)
       ->capture_default_str();
   cmd->add_option("--image-size", a->image_size,
                   "Panel side fed to the model (default: 224 ResNet, 80 others)");
@@ -254,6 +274,21 @@ Runner add_train(CLI::App& app) {
   cmd->add_option(
          "--label-embeddings", a->label_embeddings,
          "DRT label vectors: glove (the original's), random (seeded), or a float32 22x300 .npy")
+      ->capture_default_str();
+  cmd->add_flag("--hflip", a->hflip,
+                "Augment: mirror a training problem's panels left-right with probability 1/2 "
+                "(PredRNet's recipe)");
+  cmd->add_flag("--log-test", a->log_test,
+                "Also test after every epoch and record it in metrics.jsonl (diagnosis only; the "
+                "checkpoint is still chosen by validation)");
+  cmd->add_option("--init-weights", a->init_weights,
+                  "Start from these weights: a torch.save'd dict of tensors in rave's names "
+                  "(scripts/neural/reference.py)")
+      ->check(CLI::ExistingFile);
+  cmd->add_option("--batch-norm-init", a->batch_norm_init,
+                  "Batch-norm weights at the start: ones (PyTorch since 1.2, LibTorch) or uniform "
+                  "(U(0,1), PyTorch before 1.2, where the reference ran)")
+      ->check(CLI::IsMember({"ones", "uniform"}))
       ->capture_default_str();
   cmd->add_flag("--no-tag", a->no_tag, "WReN without the panel tags");
   cmd->add_flag("--resume", a->resume, "Continue the run in --out from last.pt");

@@ -1,8 +1,11 @@
 #include "cli/python_forward.hpp"
 
+#include <spawn.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -52,16 +55,47 @@ fs::path python_with_rave() {
 
 }  // namespace
 
-void exec_python_rave(const std::vector<std::string>& args) {
-  const fs::path python = python_with_rave();
+namespace {
+
+std::vector<std::string> python_words(const fs::path& python,
+                                      const std::vector<std::string>& args) {
   std::vector<std::string> words{python.string(), "-m", "rave"};
   words.insert(words.end(), args.begin(), args.end());
+  return words;
+}
+
+std::vector<char*> argv_of(std::vector<std::string>& words) {
   std::vector<char*> argv;
   for (std::string& w : words) argv.push_back(w.data());
   argv.push_back(nullptr);
+  return argv;
+}
+
+}  // namespace
+
+void exec_python_rave(const std::vector<std::string>& args) {
+  const fs::path python = python_with_rave();
+  std::vector<std::string> words = python_words(python, args);
+  std::vector<char*> argv = argv_of(words);
   ::execvp(python.c_str(), argv.data());
   throw Error(python.string() + ": cannot run (" + std::strerror(errno) +
               "); set RAVE_PYTHON to a Python with the rave package, pyarrow and datasets");
+}
+
+int run_python_rave(const std::vector<std::string>& args) {
+  const fs::path python = python_with_rave();
+  std::vector<std::string> words = python_words(python, args);
+  std::vector<char*> argv = argv_of(words);
+  std::fflush(nullptr);  // our output first, then the child's
+  pid_t pid = 0;
+  const int failed = ::posix_spawnp(&pid, python.c_str(), nullptr, nullptr, argv.data(), environ);
+  if (failed != 0)
+    throw Error(python.string() + ": cannot run (" + std::strerror(failed) +
+                "); set RAVE_PYTHON to a Python with the rave package and scikit-learn");
+  int status = 0;
+  while (::waitpid(pid, &status, 0) < 0)
+    if (errno != EINTR) throw Error(std::string("waiting for Python: ") + std::strerror(errno));
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
 }  // namespace rave::cli

@@ -6,6 +6,7 @@
 // else `python3` on PATH.
 //
 //   exec_python_rave({"export-hf", "data/raven", "-o", "hub"});   // returns only on failure
+//   int rc = run_python_rave({"shortcuts", "data/iraven"});       // `rave check --shortcuts`
 #include <string>
 #include <vector>
 
@@ -13,5 +14,8 @@ namespace rave::cli {
 
 /// Replaces this process with `python -m rave ARGS...`; throws rave::Error when it cannot start.
 [[noreturn]] void exec_python_rave(const std::vector<std::string>& args);
+/// Runs `python -m rave ARGS...` as a child sharing this process's output, waits for it and returns
+/// its exit code (128 + the signal when one ended it); throws rave::Error when it cannot start.
+int run_python_rave(const std::vector<std::string>& args);
 
 }  // namespace rave::cli

@@ -73,7 +73,10 @@ Problem generate_problem(ConfigId config, AnswerStrategy strategy, std::uint64_t
       variant.regime == Regime::kNeutral ? std::nullopt : std::optional(split);
   const VariantSpace& space = variant_space(config, variant, known);
   Rng rng = Rng::for_problem(seed, config_index(config), k, attempt);
-  const Matrix matrix = sample_matrix(matrix_model(config, variant, known), rng);
+  Matrix matrix = sample_matrix(matrix_model(config, variant, known), rng);
+  // Every variant's answer sets are balanced, confounders and regimes on the 3x3 original tables
+  // too (docs/answer-sets.md#balanced-an-exchangeable-answer): only the original is the original's.
+  matrix.balanced_answers = true;
   const PanelImageFn draw = variant.drawable() && space.identity ? render_panel : nullptr;
   AnswerSet answers = build_answer_set(matrix, strategy, rng, draw);
   const int predict = oracle_predict(matrix, answers.candidates, rng);

@@ -110,25 +110,31 @@ std::vector<std::string> json_texts(const Json& value, const std::string& file, 
   return out;
 }
 
-// An attribute value: a number, a list of numbers, or a string (its first number, text2num).
-std::vector<double> attribute_value(const Json& v, const std::string& name, const std::string& file,
-                                    std::size_t line) {
-  if (v.is_number()) return {v.get<double>()};
-  if (v.is_string()) {
-    const auto numbers = text2num(v.get<std::string>(), "");
-    return numbers.empty() ? std::vector<double>{} : std::vector<double>{numbers.front()};
-  }
-  std::vector<double> out;
-  if (v.is_array())
-    for (const Json& x : v) {
-      if (!x.is_number()) break;
-      out.push_back(x.get<double>());
-    }
-  if (!v.is_array() || out.size() != v.size())
+// An attribute answer's value: a number or a list of numbers, or replies: a string or a list of
+// strings (read by the scorer, after the answer queue).
+AttributeAnswer attribute_answer(std::string component, std::string attribute, const Json& v,
+                                 const std::string& name, const std::string& file,
+                                 std::size_t line) {
+  AttributeAnswer a{.component = std::move(component), .attribute = std::move(attribute)};
+  const auto all = [&](bool (Json::*is)() const noexcept) {
+    return std::all_of(v.begin(), v.end(), [&](const Json& x) { return (x.*is)(); });
+  };
+  if (v.is_number()) {
+    a.value = {v.get<double>()};
+  } else if (v.is_string()) {
+    a.samples = {v.get<std::string>()};
+  } else if (v.is_array() && all(&Json::is_number)) {  // [] too: no number, as IBM's NaN: 0
+    for (const Json& x : v) a.value.push_back(x.get<double>());
+  } else if (v.is_array() && !v.empty() && all(&Json::is_string)) {
+    for (const Json& x : v) a.samples.push_back(x.get<std::string>());
+  } else {
     throw InputError(file, at_line(line),
                      "\"attributes\": " + name +
-                         " must be a number, a list of numbers or a string, got " + v.dump());
-  return out;
+                         " must be a number, a list of numbers, a reply or a list of replies "
+                         "(strings), got " +
+                         v.dump());
+  }
+  return a;
 }
 
 // "attributes": {"type": v, ...} or per component {"Left": {"type": v, ...}, ...}.
@@ -139,14 +145,14 @@ std::vector<AttributeAnswer> json_attributes(const Json& value, const std::strin
   std::vector<AttributeAnswer> out;
   for (const auto& [key, v] : value.items()) {
     if (!v.is_object()) {
-      out.push_back({"", key, attribute_value(v, key, file, line)});
+      out.push_back(attribute_answer("", key, v, key, file, line));
       continue;
     }
     for (const auto& [attribute, x] : v.items()) {
       std::string where = key;
       where += '/';
       where += attribute;
-      out.push_back({key, attribute, attribute_value(x, where, file, line)});
+      out.push_back(attribute_answer(key, attribute, x, where, file, line));
     }
   }
   return out;

@@ -26,12 +26,14 @@
 namespace rave::evaluation {
 
 /// One attribute answer of a line's "attributes": the component ("" when the line names none),
-/// the attribute ("type", "size", ...) and its value as numbers (a number, a list of numbers, or
-/// the numbers IBM's text2num finds in a string: its first one).
+/// the attribute ("type", "size", ...) and its value: numbers (a number, or a list of numbers: a
+/// grid's sorted values), or the branch's replies (a string, or a list of strings: IBM's nreturn
+/// samples), which the scorer reads as IBM's _predict does (attribute_value, score_forms.hpp).
 struct AttributeAnswer {
   std::string component = {};
   std::string attribute = {};
-  std::vector<double> value = {};  ///< empty: the string held no number (IBM then takes 0)
+  std::vector<double> value = {};  ///< the numbers given (empty when `samples` holds replies)
+  std::vector<std::string> samples = {};  ///< the replies given (empty when `value` holds numbers)
 };
 
 /// One line of a predictions file.

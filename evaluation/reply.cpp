@@ -81,8 +81,8 @@ int label_of(const Token& t, ReplyLabels labels, int candidates) {
     return k < candidates ? k : -1;
   }
   if (t.kind != Token::kNumber || !t.whole || t.text.size() > 3) return -1;
-  const int k = std::stoi(t.text);
-  return k >= 1 && k <= candidates ? k - 1 : -1;
+  const int k = std::stoi(t.text) - (labels == ReplyLabels::kIndices ? 0 : 1);
+  return k >= 0 && k < candidates ? k : -1;
 }
 
 bool one_of(const std::string& word, std::initializer_list<std::string_view> words) {
@@ -109,20 +109,32 @@ bool word_at(const std::vector<Token>& ts, std::size_t j) {
   return j < ts.size() && ts[j].kind == Token::kWord;
 }
 
-// The label within kFillers fillers after tokens[at], or -1; also -1 for a hedge ("4 or 5") and,
-// with letters, for the article ("the answer is a circle").
-int label_after(const std::vector<Token>& ts, std::size_t at, ReplyLabels labels, int n) {
+// The position of the label within kFillers fillers after tokens[at], or npos.
+std::size_t label_position(const std::vector<Token>& ts, std::size_t at, ReplyLabels labels,
+                           int n) {
   for (std::size_t j = at + 1; j < ts.size() && j <= at + 1 + kFillers; ++j) {
-    if (const int k = label_of(ts[j], labels, n); k >= 0) {
-      if (labels == ReplyLabels::kLetters && k == 0 && !ts[j].upper && word_at(ts, j + 1))
-        return -1;
-      const bool hedge = word_at(ts, j + 1) && ts[j + 1].text == "or" && j + 2 < ts.size() &&
-                         label_of(ts[j + 2], labels, n) >= 0;
-      return hedge ? -1 : k;
-    }
-    if (!filler(ts[j])) return -1;
+    if (label_of(ts[j], labels, n) >= 0) return j;
+    if (!filler(ts[j])) return std::string::npos;
   }
-  return -1;
+  return std::string::npos;
+}
+
+bool or_at(const std::vector<Token>& ts, std::size_t j) {
+  return word_at(ts, j) && ts[j].text == "or";
+}
+
+// The label within kFillers fillers after the marker tokens[at], or -1; also -1 for a hedge ("4 or
+// 5", "Answer #3 or Answer #5": a label after "or" and fillers, or a label and "or" before the
+// marker) and, with letters, for the article ("the answer is a circle").
+int label_after(const std::vector<Token>& ts, std::size_t at, ReplyLabels labels, int n) {
+  const std::size_t j = label_position(ts, at, labels, n);
+  if (j == std::string::npos) return -1;
+  const int k = label_of(ts[j], labels, n);
+  if (labels == ReplyLabels::kLetters && k == 0 && !ts[j].upper && word_at(ts, j + 1)) return -1;
+  const bool hedge_after =
+      or_at(ts, j + 1) && label_position(ts, j + 1, labels, n) != std::string::npos;
+  const bool hedge_before = at >= 2 && or_at(ts, at - 1) && label_of(ts[at - 2], labels, n) >= 0;
+  return hedge_after || hedge_before ? -1 : k;
 }
 
 // Whether tokens after `at` say "is the (correct) answer" (or "is correct").
@@ -159,12 +171,12 @@ int bare_label(const std::vector<Token>& ts, ReplyLabels labels, int n) {
     if (t.kind != Token::kMark || !one_of(t.text, {"(", ")", "[", "]", ".", ":", "!", "\"", "'"}))
       kept.push_back(&t);
   if (kept.size() != 1) return -1;
-  if (labels == ReplyLabels::kNumbers && kept[0]->kind == Token::kWord) {
-    static constexpr std::array<std::string_view, 8> kWords = {"one",  "two", "three", "four",
-                                                               "five", "six", "seven", "eight"};
+  if (labels != ReplyLabels::kLetters && kept[0]->kind == Token::kWord) {
+    static constexpr std::array<std::string_view, 9> kWords = {
+        "zero", "one", "two", "three", "four", "five", "six", "seven", "eight"};
     const auto it = std::find(kWords.begin(), kWords.end(), kept[0]->text);
-    const int k = static_cast<int>(it - kWords.begin());
-    return it != kWords.end() && k < n ? k : -1;
+    const int k = static_cast<int>(it - kWords.begin()) - (labels == ReplyLabels::kIndices ? 0 : 1);
+    return it != kWords.end() && k >= 0 && k < n ? k : -1;
   }
   return label_of(*kept[0], labels, n);
 }
@@ -190,11 +202,11 @@ int letter_label(const std::vector<Token>& ts, int n) {
 }
 
 // Rule 3 with numbers: every number in the reply is the same label, never negated ("not 3").
-int only_number(const std::vector<Token>& ts, int n) {
+int only_number(const std::vector<Token>& ts, ReplyLabels labels, int n) {
   int found = -1;
   for (std::size_t i = 0; i < ts.size(); ++i) {
     if (ts[i].kind != Token::kNumber) continue;
-    const int k = label_of(ts[i], ReplyLabels::kNumbers, n);
+    const int k = label_of(ts[i], labels, n);
     const bool negated = i > 0 && word_at(ts, i - 1) && one_of(ts[i - 1].text, {"not", "t"});
     if (k < 0 || negated || (found >= 0 && found != k)) return -1;
     found = k;
@@ -211,7 +223,7 @@ std::optional<int> read_reply(std::string_view reply, ReplyLabels labels, int ca
   if (k < 0) k = bare_label(ts, labels, candidates);
   if (k < 0)
     k = labels == ReplyLabels::kLetters ? letter_label(ts, candidates)
-                                        : only_number(ts, candidates);
+                                        : only_number(ts, labels, candidates);
   return k >= 0 ? std::optional<int>(k) : std::nullopt;
 }
 

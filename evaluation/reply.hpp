@@ -1,7 +1,8 @@
 #pragma once
 // A model's free-text reply read as the candidate it names, in the labelling its prompt asked for
 // (docs/evaluation.md#free-text-replies): rave's image prompts ask for a label 1..8, the harness
-// forms for an option letter A..H. One documented rule decides which label counts when a reply
+// forms for an option letter A..H, IBM's text prompts number the candidates "Answer #0".."Answer
+// #7" (the RL environment's text form, evaluation/gym.hpp, reads those). One documented rule decides which label counts when a reply
 // holds several, and a reply it cannot read is nullopt, never a guess:
 //  1. the last *marked* label: "answer" (and "candidate", "option", "choice") followed, within a
 //     few filler words ("is", "would be", "the final", ":", "#", "(", ...), by a label; a label
@@ -27,6 +28,7 @@ namespace rave::evaluation {
 enum class ReplyLabels {
   kNumbers,  ///< 1..n (rave's sheets and panels, as people count)
   kLetters,  ///< A..H (the harness forms' options)
+  kIndices,  ///< 0..n-1 (IBM's and lm-raven's "Answer #k" numbering of the text prompts)
 };
 
 /// The 0-based candidate a reply names by the rule above, or nullopt when it names none.

@@ -258,11 +258,12 @@ std::string replies_line(const ReportRow& r, TextAnswer mode) {
   if (r.texts == 0) return "";
   static constexpr const char* kForms[] = {"candidate indices 0..7 (IBM's first number)",
                                            "panel values (IBM's find_best_match)", "labels 1..8",
-                                           "letters A..H"};
+                                           "letters A..H", "answer indices 0..7 (\"Answer #k\")"};
   return "replies of " + r.label + ": " + std::to_string(r.texts) + " read as " +
          kForms[static_cast<int>(mode)] + " (--text-answer " + std::string(text_answer_name(mode)) +
          "), " + std::to_string(r.unreadable) +
-         (mode == TextAnswer::kLabel || mode == TextAnswer::kLetter
+         (mode == TextAnswer::kLabel || mode == TextAnswer::kLetter ||
+                  mode == TextAnswer::kAnswerIndex
               ? " named no candidate (counted wrong)\n"
               : " held no number in the form (read as candidate 0, IBM's rule)\n");
 }

@@ -92,14 +92,15 @@ Parsed parsed_choice(const AnswerKey& key, std::size_t i, const Prediction& p,
   if (p.texts.empty() && p.attributes.empty()) return {};
   const CandidateValues* values = key.values(i);
   if (!p.texts.empty()) {
-    const TextChoice c = text_choice(p.texts, values, key.items()[i].candidates,
-                                     o.text_answer.value_or(key.text_answer()), o.answer_queue);
+    const TextChoice c =
+        text_choice(p.texts, values, key.items()[i].candidates,
+                    o.text_answer.value_or(key.text_answer()), o.answer_queue, o.nattr);
     ++s.texts;
     if (!c.read) ++s.unreadable;
     return {true, c.candidate};
   }
   RAVE_CHECK(values != nullptr, "the key holds candidate values for attribute answers");
-  return {true, attribute_candidate(p.attributes, *values, file, p.line)};
+  return {true, attribute_candidate(p.attributes, *values, o.answer_queue, file, p.line)};
 }
 
 // The credit one prediction earns on its item (0 or 1; a share of 1 for tied top scores).

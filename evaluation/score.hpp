@@ -63,7 +63,10 @@ struct ScoreOptions {
   LogprobScore logprob_score = LogprobScore::kMean;  ///< how "logprobs" become a score
   /// How "text" is read; nullopt: as the key's prompts asked (AnswerKey::text_answer).
   std::optional<TextAnswer> text_answer = {};
-  std::string answer_queue = {};  ///< IBM's answer_queue: "text" is read after its first match
+  /// IBM's answer_queue: "text" and the replies of "attributes" are read after its first match.
+  std::string answer_queue = {};
+  /// IBM's nattr: the numbers of a `values` reply compared (kIbmNattr; kAllNumbers: all).
+  int nattr = kIbmNattr;
 };
 
 /// What a key must hold besides the answers.

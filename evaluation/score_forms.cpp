@@ -26,13 +26,18 @@ std::vector<double> first_numbers(std::string_view text, std::string_view queue,
   return v;
 }
 
-// The number of values a candidate row has: the most numbers any candidate's text holds (all the
-// same for the one-entity configurations IBM's code runs; a shorter row never matches).
-std::vector<std::vector<double>> padded(const std::vector<std::vector<double>>& rows) {
-  std::size_t n = 0;
-  for (const auto& r : rows) n = std::max(n, r.size());
+// The candidates' rows as IBM's text2num(choices, nattr, 8) makes them: the first `nattr` numbers
+// of each, a row of NaN for one with fewer. kAllNumbers: as many as the longest text holds (a
+// shorter row is NaN and never matches).
+std::vector<std::vector<double>> candidate_rows(const std::vector<std::vector<double>>& rows,
+                                                int nattr) {
+  std::size_t n = static_cast<std::size_t>(nattr);
+  if (nattr == kAllNumbers)
+    for (const auto& r : rows) n = std::max(n, r.size());
   std::vector<std::vector<double>> out;
-  for (const auto& r : rows) out.push_back(r.size() == n ? r : std::vector<double>(n, kNaN));
+  for (const auto& r : rows)
+    out.push_back(r.size() < n ? std::vector<double>(n, kNaN)
+                               : std::vector<double>(r.begin(), r.begin() + static_cast<long>(n)));
   return out;
 }
 
@@ -107,23 +112,27 @@ std::string_view text_answer_name(TextAnswer mode) {
     case TextAnswer::kValues: return "values";
     case TextAnswer::kLabel: return "label";
     case TextAnswer::kLetter: return "letter";
+    case TextAnswer::kAnswerIndex: return "answer-index";
   }
   return "index";
 }
 
 std::optional<TextAnswer> parse_text_answer(std::string_view name) {
-  for (const auto mode :
-       {TextAnswer::kIndex, TextAnswer::kValues, TextAnswer::kLabel, TextAnswer::kLetter})
+  for (const auto mode : {TextAnswer::kIndex, TextAnswer::kValues, TextAnswer::kLabel,
+                          TextAnswer::kLetter, TextAnswer::kAnswerIndex})
     if (text_answer_name(mode) == name) return mode;
   return std::nullopt;
 }
 
 TextChoice text_choice(const std::vector<std::string>& texts, const CandidateValues* values,
-                       int candidates, TextAnswer mode, std::string_view answer_queue) {
-  if (mode == TextAnswer::kLabel || mode == TextAnswer::kLetter) {
+                       int candidates, TextAnswer mode, std::string_view answer_queue, int nattr) {
+  if (mode == TextAnswer::kLabel || mode == TextAnswer::kLetter ||
+      mode == TextAnswer::kAnswerIndex) {
     std::vector<std::string> after;
     for (const auto& t : texts) after.emplace_back(after_queue(t, answer_queue));
-    const auto labels = mode == TextAnswer::kLabel ? ReplyLabels::kNumbers : ReplyLabels::kLetters;
+    const auto labels = mode == TextAnswer::kLabel    ? ReplyLabels::kNumbers
+                        : mode == TextAnswer::kLetter ? ReplyLabels::kLetters
+                                                      : ReplyLabels::kIndices;
     const auto k = read_replies(after, labels, candidates);
     return {k, k.has_value()};
   }
@@ -140,7 +149,7 @@ TextChoice text_choice(const std::vector<std::string>& texts, const CandidateVal
     const double k = majority_vote(samples)[0];
     return {k == std::floor(k) ? static_cast<int>(k) : 0, read};  // int() of a fractional id
   }
-  const auto rows = padded(values->entangled);
+  const auto rows = candidate_rows(values->entangled, nattr);
   const std::size_t n = rows.empty() ? 0 : rows.front().size();
   for (const auto& t : texts) {
     samples.push_back(first_numbers(t, answer_queue, n));
@@ -149,8 +158,15 @@ TextChoice text_choice(const std::vector<std::string>& texts, const CandidateVal
   return {find_best_match(rows, majority_vote(samples)), read};
 }
 
+std::vector<double> attribute_value(const AttributeAnswer& answer, std::string_view answer_queue) {
+  if (answer.samples.empty()) return answer.value.empty() ? std::vector<double>{0.0} : answer.value;
+  std::vector<std::vector<double>> samples;
+  for (const auto& reply : answer.samples) samples.push_back(first_numbers(reply, answer_queue, 1));
+  return majority_vote(samples);
+}
+
 int attribute_candidate(const std::vector<AttributeAnswer>& answers, const CandidateValues& values,
-                        const std::string& file, std::size_t line) {
+                        std::string_view answer_queue, const std::string& file, std::size_t line) {
   std::vector<int> count(values.entangled.size(), 0);
   for (const AttributeAnswer& a : answers) {
     const auto matches = [&](const std::string& branch) {
@@ -168,7 +184,7 @@ int attribute_candidate(const std::vector<AttributeAnswer>& answers, const Candi
               (a.component.empty() ? a.attribute : a.component + "/" + a.attribute) +
               (it == values.branches.end() ? " is no branch of this problem"
                                            : " is in several components; name the component"));
-    const std::vector<double> value = a.value.empty() ? std::vector<double>{0.0} : a.value;
+    const std::vector<double> value = attribute_value(a, answer_queue);
     const auto& per = values.branch[static_cast<std::size_t>(it - values.branches.begin())];
     for (std::size_t k = 0; k < per.size() && k < count.size(); ++k)
       count[k] += per[k] == value ? 1 : 0;

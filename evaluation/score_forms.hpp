@@ -50,8 +50,12 @@ enum class TextAnswer {
   kValues,  ///< IBM's Solver_pred: the first n numbers are the panel's values (find_best_match)
   kLabel,   ///< a label 1..n as rave's image prompts ask, by read_reply's rule (reply.hpp)
   kLetter,  ///< an option letter A..H as the harness forms ask, by read_reply's rule
+  /// the 0-based "Answer #k" of IBM's text prompts by read_reply's rule (the RL environment's text
+  /// form, evaluation/gym.hpp), not IBM's first number
+  kAnswerIndex,
 };
-std::string_view text_answer_name(TextAnswer mode);  ///< "index", "values", "label", "letter"
+/// "index", "values", "label", "letter", "answer-index"
+std::string_view text_answer_name(TextAnswer mode);
 std::optional<TextAnswer> parse_text_answer(std::string_view name);
 
 /// What a line's "text" samples name.
@@ -60,16 +64,31 @@ struct TextChoice {
   bool read = false;  ///< a sample held an answer in the mode's form (IBM's modes: a number)
 };
 
-/// The candidate a line's "text" samples name among `candidates`: IBM's protocol for kIndex and
-/// kValues (NaN and out-of-range mapped to 0, so a candidate always; `values` needed), the
-/// majority of the readable samples for kLabel and kLetter (`values` may be null).
-TextChoice text_choice(const std::vector<std::string>& texts, const CandidateValues* values,
-                       int candidates, TextAnswer mode, std::string_view answer_queue);
+/// IBM's `nattr` (3 in every data config it ships): the numbers of a panel kValues compares, the
+/// first three (Type, Size, Color of the first entity). kAllNumbers compares every number a
+/// candidate's text holds (rave's reading of two components, grids and Angle).
+inline constexpr int kIbmNattr = 3;
+inline constexpr int kAllNumbers = 0;
 
-/// The candidate a line's "attributes" best match (find_best_match over the named branches);
-/// InputError naming the line for an attribute the problem has no branch for.
+/// The candidate a line's "text" samples name among `candidates`: IBM's protocol for kIndex and
+/// kValues (NaN and out-of-range mapped to 0, so a candidate always; `values` needed; kValues
+/// compares the first `nattr` numbers of a sample and of each candidate, as IBM's
+/// text2num(..., nattr, ...), or all of them for kAllNumbers), the majority of the readable
+/// samples for kLabel and kLetter (`values` may be null).
+TextChoice text_choice(const std::vector<std::string>& texts, const CandidateValues* values,
+                       int candidates, TextAnswer mode, std::string_view answer_queue,
+                       int nattr = kIbmNattr);
+
+/// The value an attribute answer gives: its numbers, or for replies IBM's reading of a branch in
+/// Solver_pred._predict: per reply the first number after `answer_queue` (NaN when none), then
+/// majority_vote over the replies (0 when none has a number).
+std::vector<double> attribute_value(const AttributeAnswer& answer, std::string_view answer_queue);
+
+/// The candidate a line's "attributes" best match (find_best_match over the named branches, each
+/// read by attribute_value); InputError naming the line for an attribute the problem has no
+/// branch for.
 int attribute_candidate(const std::vector<AttributeAnswer>& answers, const CandidateValues& values,
-                        const std::string& file, std::size_t line);
+                        std::string_view answer_queue, const std::string& file, std::size_t line);
 
 /// lm-raven's candidate scores from token log-probabilities: per candidate, the sum over
 /// sub-prompts of the mean (lm-raven's) or the sum of the tokens. InputError naming the line for

@@ -352,12 +352,13 @@ Problem dataset_problem(const DatasetSpec& spec, ConfigId id, std::uint64_t k,
   return problem;
 }
 
-Problem checked_dataset_problem(const DatasetSpec& spec, ConfigId id, std::uint64_t k) {
+Problem checked_dataset_problem(const DatasetSpec& spec, ConfigId id, std::uint64_t k,
+                                std::uint64_t attempt) {
   const Split split = split_of(k, spec.val, spec.test);
   check_variant(spec.variant);
   if (std::string why = variant_rules_defect(id, spec.variant, split); !why.empty())
     throw UsageError(why);
-  return dataset_problem(spec, id, k);
+  return dataset_problem(spec, id, k, attempt);
 }
 
 DatasetReport write_dataset(const DatasetSpec& spec, const ProgressFn& progress) {

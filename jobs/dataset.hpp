@@ -108,7 +108,7 @@ engine::Problem dataset_problem(const DatasetSpec& spec, engine::ConfigId id, st
 /// The same, with the checks a run makes of its spec first (the variant in range, and a rule left
 /// at k's split): what `rave.generate` returns (UsageError naming the defect).
 engine::Problem checked_dataset_problem(const DatasetSpec& spec, engine::ConfigId id,
-                                        std::uint64_t k);
+                                        std::uint64_t k, std::uint64_t attempt = 0);
 /// Generates and writes the dataset. Errors propagate as InputError (e.g. a full disk, a folder
 /// another writer holds, a manifest that differs from the run) after the other workers stop; no
 /// partial file is ever left behind.

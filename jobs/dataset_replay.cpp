@@ -13,6 +13,7 @@
 #include "engine/generate.hpp"
 #include "engine/model/style_limits.hpp"
 #include "engine/render/render.hpp"
+#include "jobs/generator_history.hpp"
 
 namespace rave::jobs {
 using namespace rave::engine;  // jobs work on their values
@@ -78,6 +79,13 @@ std::optional<Replay> Replay::of(const DatasetManifest& m, std::string& why) {
         m.variant.grid, m.variant.values ? std::optional(m.variant.values) : std::nullopt,
         m.variant.confounders, m.variant.regime, m.variant.hold_out);
     check_variant(variant);
+    const std::string changed = generator_changes_since(m.rave_version, variant);
+    if (!changed.empty()) {
+      why = "rave.json was written by rave " + m.rave_version + ", and " + changed + ": rave " +
+            std::string(version()) + " cannot make its problems again (check it with rave " +
+            m.rave_version + ", or with --no-replay)";
+      return std::nullopt;
+    }
     Replay replay(m, *strategy, variant);
     if (!m.variant.style.empty()) replay.style_ = parse_style(m.variant.style);
     return replay;

@@ -6,7 +6,9 @@
 // same arrays, so no deflate is redone). The drawing is shared with the content check: the replay
 // compares against the pixels already rendered from the XML, which are the replay's own when the
 // XML is. A dataset made by another rave version is replayed all the same; a difference then says
-// so, since the generator itself may have changed.
+// so, since the generator itself may have changed. One made by an older rave whose variant a
+// recorded change of the generator touches (jobs/generator_history.hpp) is not replayed: of()
+// names the change.
 //
 //   std::string why;
 //   std::optional<Replay> replay = Replay::of(manifest, why);   // nullopt: why says what stops it
@@ -26,7 +28,8 @@ namespace rave::jobs {
 class Replay {
  public:
   /// The replay of `manifest`, or nullopt with `why` set when its parameters name no generator
-  /// (an unknown answer strategy, a variant out of range: defects the manifest audit reports).
+  /// (an unknown answer strategy, a variant out of range: defects the manifest audit reports) or
+  /// an older rave made its problems and this one makes them differently.
   static std::optional<Replay> of(const DatasetManifest& manifest, std::string& why);
   /// Whether the manifest was written by this rave (else a difference may be the version's).
   bool same_version() const { return same_version_; }

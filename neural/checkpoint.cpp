@@ -29,25 +29,45 @@ std::string first_line(const std::exception& e) {
 }
 
 json epoch_json(const EpochMetrics& m) {
-  return {{"epoch", m.epoch},
-          {"train_loss", m.train_loss},
-          {"train_accuracy", m.train_accuracy},
-          {"val_loss", m.val_loss},
-          {"val_accuracy", m.val_accuracy},
-          {"seconds", m.seconds},
-          {"train_problems_per_s", m.train_rate},
-          {"best", m.best}};
+  json j = {{"epoch", m.epoch},
+            {"train_loss", m.train_loss},
+            {"train_accuracy", m.train_accuracy},
+            {"val_loss", m.val_loss},
+            {"val_accuracy", m.val_accuracy},
+            {"seconds", m.seconds},
+            {"train_problems_per_s", m.train_rate},
+            {"best", m.best},
+            {"device", m.device}};
+  if (m.has_test) {
+    j["test_loss"] = m.test_loss;
+    j["test_accuracy"] = m.test.overall();
+    j["test_correct"] = m.test.correct;
+    j["test_total"] = m.test.total;
+    j["test_use"] = "diagnosis only; the checkpoint is chosen by validation accuracy";
+  }
+  return j;
 }
 
 EpochMetrics epoch_from(const json& j) {
-  return {.epoch = j.at("epoch").get<int>(),
-          .train_loss = j.at("train_loss").get<double>(),
-          .train_accuracy = j.at("train_accuracy").get<double>(),
-          .val_loss = j.at("val_loss").get<double>(),
-          .val_accuracy = j.at("val_accuracy").get<double>(),
-          .seconds = j.at("seconds").get<double>(),
-          .train_rate = j.at("train_problems_per_s").get<double>(),
-          .best = j.at("best").get<bool>()};
+  EpochMetrics m{.epoch = j.at("epoch").get<int>(),
+                 .train_loss = j.at("train_loss").get<double>(),
+                 .train_accuracy = j.at("train_accuracy").get<double>(),
+                 .val_loss = j.at("val_loss").get<double>(),
+                 .val_accuracy = j.at("val_accuracy").get<double>(),
+                 .seconds = j.at("seconds").get<double>(),
+                 .train_rate = j.at("train_problems_per_s").get<double>(),
+                 .best = j.at("best").get<bool>(),
+                 .device = j.value("device", std::string()),  // not recorded before 2026-12
+                 .has_test = false,
+                 .test_loss = 0,
+                 .test = {}};
+  if (j.contains("test_correct")) {
+    m.has_test = true;
+    m.test_loss = j.at("test_loss").get<double>();
+    m.test.correct = j.at("test_correct").get<decltype(m.test.correct)>();
+    m.test.total = j.at("test_total").get<decltype(m.test.total)>();
+  }
+  return m;
 }
 
 json settings_json(const RunSettings& s) {
@@ -64,7 +84,11 @@ json settings_json(const RunSettings& s) {
           {"meta_alpha", s.meta_alpha},
           {"meta_beta", s.meta_beta},
           {"sync_batch_norm", s.sync_batch_norm},
-          {"precision", s.precision}};
+          {"precision", s.precision},
+          {"weight_decay", s.weight_decay},
+          {"hflip", s.hflip},
+          {"init_weights", s.init_weights},
+          {"batch_norm_init", s.batch_norm_init}};
 }
 
 RunSettings settings_from(const json& j) {
@@ -81,7 +105,11 @@ RunSettings settings_from(const json& j) {
           .meta_alpha = j.at("meta_alpha").get<double>(),
           .meta_beta = j.at("meta_beta").get<double>(),
           .sync_batch_norm = j.at("sync_batch_norm").get<bool>(),
-          .precision = j.at("precision").get<std::string>()};
+          .precision = j.at("precision").get<std::string>(),
+          .weight_decay = j.value("weight_decay", 0.0),  // not recorded before 2026-12
+          .hflip = j.value("hflip", false),
+          .init_weights = j.value("init_weights", std::string()),
+          .batch_norm_init = j.value("batch_norm_init", std::string("ones"))};
 }
 
 json parameters_json(const std::vector<ParameterShape>& parameters) {
@@ -112,6 +140,7 @@ json record_json(const CheckpointInfo& info, RavenModelImpl& model) {
             {"drt", m.drt},
             {"image_size", resolved_image_size(m)},
             {"wren_tag", m.wren_tag},
+            {"drt_width", m.drt_width},
             {"label_table", m.label_table}}},
           {"epoch", info.epoch},
           {"best_epoch", info.best_epoch},
@@ -136,6 +165,7 @@ CheckpointInfo info_from(const json& j, const std::string& file) {
                 .drt = m.at("drt").get<bool>(),
                 .image_size = m.at("image_size").get<int>(),
                 .wren_tag = m.at("wren_tag").get<bool>(),
+                .drt_width = m.value("drt_width", 0),  // not recorded before 2026-12
                 .label_table = m.at("label_table").get<std::string>()};
   info.libtorch = j.value("libtorch", "");
   if (j.contains("parameters")) info.parameters = parameters_from(j.at("parameters"));
@@ -170,7 +200,7 @@ CheckpointInfo read_record(torch::serialize::InputArchive& archive, const std::s
 
 bool same_architecture(const ModelOptions& a, const ModelOptions& b) {
   return a.kind == b.kind && a.drt == b.drt && resolved_image_size(a) == resolved_image_size(b) &&
-         (a.kind != ModelKind::kWReN || a.wren_tag == b.wren_tag);
+         (a.kind != ModelKind::kWReN || a.wren_tag == b.wren_tag) && a.drt_width == b.drt_width;
 }
 
 // The first difference between two parameter lists ("" when none).

@@ -158,4 +158,12 @@ void permute_candidates(LoadedProblem& p, const std::array<int, 8>& order) {
   p.target = target;
 }
 
+void mirror_panels(LoadedProblem& p, int side) {
+  const auto s = static_cast<std::size_t>(side);
+  RAVE_CHECK(s > 0 && p.image.size() % (s * s) == 0, "panels must be side x side");
+  for (std::size_t row = 0; row < p.image.size(); row += s)
+    std::reverse(p.image.begin() + static_cast<std::ptrdiff_t>(row),
+                 p.image.begin() + static_cast<std::ptrdiff_t>(row + s));
+}
+
 }  // namespace rave::neural

@@ -57,6 +57,10 @@ struct LoadedProblem {
 LoadedProblem load_problem(const DataFile& file, const PanelResizer& resize,
                            bool candidates_only = false);
 
+/// Mirrors every panel left-right (each row of each side x side panel reversed): the whole problem
+/// as seen in a mirror, which keeps every row rule a row rule (PredRNet's RandomHorizontalFlip).
+void mirror_panels(LoadedProblem& p, int side);
+
 /// Puts the 8 candidates in the order `order` (candidate i becomes old candidate order[i]) and
 /// moves the target with them: the candidate-shuffle augmentation the original loader had (off).
 void permute_candidates(LoadedProblem& problem, const std::array<int, 8>& order);

@@ -1,8 +1,14 @@
 #include "neural/models.hpp"
 
 #include <torch/nn/modules/activation.h>
+#include <torch/serialize.h>
+
+#include <fstream>
+#include <iterator>
+#include <map>
 
 #include "common/error.hpp"
+#include "neural/adam.hpp"
 
 namespace rave::neural {
 namespace {
@@ -42,8 +48,9 @@ torch::nn::Sequential conv_stack(std::int64_t in_channels, std::int64_t width) {
 
 TreeNet RavenModelImpl::make_tree(std::int64_t feature_dim) {
   if (!options_.drt) return TreeNet(nullptr);
-  return register_module(
-      "tree", TreeNet(TreeNetOptions(feature_dim).label_embeddings(options_.label_embeddings)));
+  return register_module("tree", TreeNet(TreeNetOptions(feature_dim)
+                                             .label_embeddings(options_.label_embeddings)
+                                             .width(options_.drt_width)));
 }
 
 torch::Tensor RavenModelImpl::with_tree(TreeNet& tree, const torch::Tensor& features,
@@ -51,6 +58,62 @@ torch::Tensor RavenModelImpl::with_tree(TreeNet& tree, const torch::Tensor& feat
   if (!tree) return features;
   // alpha = 1 (docs/neural-reference.md#dynamic-residual-tree)
   return features + tree->forward(features, input.labels, input.indicator);
+}
+
+int load_state_dict_file(RavenModelImpl& model, const std::filesystem::path& file) {
+  std::ifstream in(file, std::ios::binary);
+  if (!in) throw InputError(file.string(), "", "cannot read the initial weights");
+  const std::vector<char> bytes((std::istreambuf_iterator<char>(in)), {});
+  c10::IValue value;
+  try {
+    value = torch::pickle_load(bytes);
+  } catch (const std::exception& e) {
+    const std::string what = e.what();
+    throw InputError(
+        file.string(), "",
+        "not a torch.save'd dict of tensors (" + what.substr(0, what.find('\n')) + ")");
+  }
+  if (!value.isGenericDict())
+    throw InputError(file.string(), "", "not a dict of tensors (save a plain dict of tensors)");
+  std::map<std::string, torch::Tensor> given;
+  for (const auto& item : value.toGenericDict()) {
+    if (!item.key().isString() || !item.value().isTensor())
+      throw InputError(file.string(), "", "not a dict of tensors keyed by name");
+    given[item.key().toStringRef()] = item.value().toTensor();
+  }
+  int set = 0;
+  torch::NoGradGuard no_grad;
+  const auto assign = [&](const std::string& name, torch::Tensor& target, bool needed) {
+    const auto found = given.find(name);
+    if (found == given.end()) {
+      if (needed) throw InputError(file.string(), name, "parameter missing from the weights");
+      return;
+    }
+    if (found->second.sizes() != target.sizes())
+      throw InputError(file.string(), name,
+                       "shape " + shape_text(found->second.sizes()) + ", the model's " +
+                           shape_text(target.sizes()));
+    target.copy_(found->second);
+    given.erase(found);
+    ++set;
+  };
+  for (auto& p : model.named_parameters()) assign(p.key(), p.value(), true);
+  for (auto& b : model.named_buffers()) assign(b.key(), b.value(), false);
+  if (!given.empty())
+    throw InputError(file.string(), given.begin()->first,
+                     "no such parameter or buffer in " + display_name(model.model_options()));
+  return set;
+}
+
+int uniform_batch_norm_weights(torch::nn::Module& module) {
+  torch::NoGradGuard no_grad;
+  int n = 0;
+  for (const auto& m : module.modules())
+    if (auto bn = std::dynamic_pointer_cast<SyncBatchNorm2dImpl>(m)) {
+      bn->weight.uniform_(0.0, 1.0);
+      ++n;
+    }
+  return n;
 }
 
 std::int64_t parameter_count(const torch::nn::Module& module) {
@@ -174,6 +237,7 @@ std::shared_ptr<RavenModelImpl> make_model(const ModelOptions& options) {
     case ModelKind::kResNet: return std::make_shared<ResNet18MlpImpl>(options);
     case ModelKind::kLstm: return std::make_shared<CnnLstmImpl>(options);
     case ModelKind::kWReN: return std::make_shared<WReNImpl>(options);
+    case ModelKind::kPredRNet: return std::make_shared<PredRNetImpl>(options);
   }
   RAVE_CHECK(false, "unknown ModelKind");
   return nullptr;

@@ -19,7 +19,9 @@
 #include <torch/nn/pimpl.h>
 
 #include <cstdint>
+#include <filesystem>
 #include <memory>
+#include <vector>
 
 #include "neural/batch_norm.hpp"
 #include "neural/options.hpp"
@@ -145,8 +147,73 @@ class WReNImpl : public RavenModelImpl {
 };
 TORCH_MODULE(WReN);
 
+/// PredRNet's ConvNormAct: a bias-free convolution, batch norm and optionally a ReLU, children "0",
+/// "1", "2" as in its code (a Sequential with a plain forward, so that it nests in another).
+class ConvNormActImpl : public torch::nn::SequentialImpl {
+ public:
+  ConvNormActImpl(std::int64_t in, std::int64_t out, torch::ExpandingArray<2> kernel,
+                  std::int64_t padding, std::int64_t stride, bool activate);
+  torch::Tensor forward(torch::Tensor x) { return SequentialImpl::forward(std::move(x)); }
+};
+TORCH_MODULE(ConvNormAct);
+
+/// PredRNet's ResBlock (ZjjConan/AVR-PredRNet, networks/network_utils.py).
+class PredRNetResBlockImpl : public torch::nn::Module {
+ public:
+  PredRNetResBlockImpl(std::int64_t in, std::int64_t out, std::int64_t stride);
+  torch::Tensor forward(const torch::Tensor& x);
+
+ private:
+  ConvNormAct conv1_, conv2_, conv3_;
+  torch::nn::Dropout drop_;
+  torch::nn::Sequential downsample_{nullptr};
+};
+TORCH_MODULE(PredRNetResBlock);
+
+/// PredRNet's PredictiveReasoningBlock (networks/predrnet.py).
+class PredictiveReasoningBlockImpl : public torch::nn::Module {
+ public:
+  explicit PredictiveReasoningBlockImpl(std::int64_t planes);
+  torch::Tensor forward(const torch::Tensor& x);
+
+ private:
+  ConvNormAct pconv_, conv1_, conv2_;
+  torch::nn::Dropout drop_;
+  ConvNormAct downsample_;
+};
+TORCH_MODULE(PredictiveReasoningBlock);
+
+/// PredRNet (docs/neural.md#predrnet; Yang et al., ICML 2023): a residual encoder per panel, three
+/// predictive reasoning blocks over each candidate's 3x3 matrix, one score per candidate; the
+/// published RAVEN configuration, 1,277,889 parameters, its parameters named as in its code.
+/// Trained with binary cross-entropy over the one-hot answer (its loss, training.hpp).
+class PredRNetImpl : public RavenModelImpl {
+ public:
+  explicit PredRNetImpl(ModelOptions options);
+  ModelOutput forward(const ModelInput& input) override;
+
+ private:
+  static torch::Tensor candidate_matrices(const torch::Tensor& features);
+  torch::Tensor classify(const torch::Tensor& relations);
+  std::vector<PredRNetResBlock> res_;
+  ConvNormAct channel_reducer_{nullptr};
+  std::vector<PredictiveReasoningBlock> prb_;
+  std::shared_ptr<torch::nn::Module> classifier_;
+  torch::nn::Sequential mlp_{nullptr};
+};
+TORCH_MODULE(PredRNet);
+
 /// The model an options record describes (UsageError when validate() rejects it).
 std::shared_ptr<RavenModelImpl> make_model(const ModelOptions& options);
+/// Sets `model`'s weights from `file`, a dict of tensors saved by Python's torch.save (or
+/// torch::pickle_save) keyed by the model's parameter and buffer names: every parameter must be
+/// there, a buffer may be left out (it keeps its value); an unknown name, another shape or a file
+/// that is not such a dict is an InputError naming the file. Returns how many tensors were set.
+int load_state_dict_file(RavenModelImpl& model, const std::filesystem::path& file);
+/// Draws every batch-norm weight (gamma) of `module` from U(0, 1) with torch's generator, as
+/// PyTorch's BatchNorm did before 1.2 (pytorch/pytorch#12325); since then, and in LibTorch, it
+/// starts at 1. Returns the number of batch-norm layers changed.
+int uniform_batch_norm_weights(torch::nn::Module& module);
 /// Number of trainable parameters (buffers such as BN statistics and the label table excluded).
 std::int64_t parameter_count(const torch::nn::Module& module);
 /// Four 3x3 / stride-2 / unpadded conv + BN + ReLU blocks, in -> width -> ...

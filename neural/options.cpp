@@ -13,11 +13,12 @@ struct ModelName {
   std::string_view key;
   std::string_view paper;
 };
-constexpr std::array<ModelName, 4> kModelNames{{
+constexpr std::array<ModelName, 5> kModelNames{{
     {ModelKind::kLstm, "lstm", "LSTM"},
     {ModelKind::kWReN, "wren", "WReN"},
     {ModelKind::kCnn, "cnn", "CNN"},
     {ModelKind::kResNet, "resnet", "ResNet"},
+    {ModelKind::kPredRNet, "predrnet", "PredRNet"},
 }};
 
 const ModelName& entry(ModelKind kind) {
@@ -72,21 +73,27 @@ std::string display_name(const ModelOptions& options) {
   std::string name(model_paper_name(options.kind));
   if (options.kind == ModelKind::kWReN && !options.wren_tag) name += "-NoTag";
   if (options.drt) name += "+DRT";
+  if (options.drt && options.drt_width > 0)
+    name.append("-").append(std::to_string(options.drt_width));
   return name;
 }
 
 void validate(const ModelOptions& options) {
   const int size = resolved_image_size(options);
-  if (options.kind == ModelKind::kResNet) {
+  if (options.kind == ModelKind::kResNet || options.kind == ModelKind::kPredRNet) {
     if (size < 32 || size > 1024)
-      throw UsageError("image size " + std::to_string(size) +
-                       ": ResNet18_MLP needs 32..1024 pixels");
+      throw UsageError("image size " + std::to_string(size) + ": " +
+                       std::string(model_paper_name(options.kind)) + " needs 32..1024 pixels");
   } else if (size != 80) {
     throw UsageError("image size " + std::to_string(size) + ": " +
                      std::string(model_paper_name(options.kind)) +
                      " is defined for 80x80 panels only (its conv stack flattens 4x4 maps, "
                      "docs/neural-reference.md#models)");
   }
+  if (options.kind == ModelKind::kPredRNet && options.drt)
+    throw UsageError("PredRNet has no Dynamic Residual Tree (drop --drt)");
+  if (options.drt_width < 0 || (options.drt_width > 0 && !options.drt))
+    throw UsageError("the tree width needs --drt and a positive width");
   if (!options.label_embeddings.empty() &&
       options.label_embeddings.size() != static_cast<std::size_t>(kNumLabels) * kEmbeddingDim)
     throw UsageError("label embeddings must be a 22x300 table");

@@ -14,14 +14,15 @@
 
 namespace rave::neural {
 
-/// The four baselines of the paper (docs/neural-reference.md), in the paper's row order.
-enum class ModelKind { kLstm, kWReN, kCnn, kResNet };
+/// The four baselines of the paper (docs/neural-reference.md), in the paper's row order, then
+/// PredRNet (Yang et al., ICML 2023; docs/neural.md#predrnet), a model of today's state of the art.
+enum class ModelKind { kLstm, kWReN, kCnn, kResNet, kPredRNet };
 
-/// "cnn", "resnet", "lstm", "wren" (the CLI's words); nullopt for anything else.
+/// "cnn", "resnet", "lstm", "wren", "predrnet" (the CLI's words); nullopt for anything else.
 std::optional<ModelKind> parse_model_kind(std::string_view word);
 /// The CLI word of a model.
 std::string_view model_key(ModelKind kind);
-/// The paper's name: "CNN", "ResNet", "LSTM", "WReN".
+/// The paper's name: "CNN", "ResNet", "LSTM", "WReN", "PredRNet".
 std::string_view model_paper_name(ModelKind kind);
 /// The reference input size: 224 for ResNet18_MLP (argparse default), 80 for the others
 /// (hard-coded).
@@ -57,6 +58,9 @@ struct ModelOptions {
   bool drt = false;      ///< add the Dynamic Residual Tree (docs/neural-reference.md)
   int image_size = 0;    ///< panel side fed to the model; 0 = default_image_size
   bool wren_tag = true;  ///< WReN: append the 9-d panel tag (docs/neural-reference.md)
+  /// Width of the tree's inner nodes (leaf, middle, merge; the root maps back to the feature
+  /// width); 0 = the feature width, the reference's tree. Smaller: the tree-width ablation.
+  int drt_width = 0;
   /// kNumLabels x kEmbeddingDim row-major; empty = the original's GloVe table
   /// (label_embeddings.hpp).
   std::vector<float> label_embeddings = {};

@@ -25,6 +25,7 @@ namespace {
 
 constexpr std::uint64_t kShuffleSalt = 0x53485546464c45;  // "SHUFFLE"
 constexpr std::uint64_t kCandidateSalt = 0x43414e444944;  // "CANDID"
+constexpr std::uint64_t kFlipSalt = 0x464c4950;           // "FLIP"
 
 // The candidate order of file `file` in `epoch`: a function of (seed, epoch, file) only.
 std::array<int, 8> candidate_order(std::uint64_t seed, int epoch, std::size_t file) {
@@ -120,6 +121,23 @@ struct BatchStream::Shared {
   }
 
   void run();
+
+  // Item i of the visiting order, decoded (or found in the cache). A kept problem travels as a
+  // pointer into the cache unless its candidates are permuted or its panels mirrored.
+  Decoded decode_item(std::size_t i) {
+    const std::size_t file = order[i];
+    Decoded out{i, cache ? cache->find(file) : KeptProblem{}, {}};
+    const bool mirror = options.hflip && mirrored(options.seed, epoch, file);
+    if (out.kept && !options.shuffle_candidates && !mirror) return out;
+    out.problem =
+        out.kept ? out.kept.copy() : load_problem(files[file], resize, options.candidates_only);
+    if (cache && !out.kept) cache->store(file, out.problem);
+    if (options.shuffle_candidates)
+      permute_candidates(out.problem, candidate_order(options.seed, epoch, file));
+    if (mirror) mirror_panels(out.problem, options.image_size);
+    out.kept = {};
+    return out;
+  }
 };
 
 // The pipeline: serial in-order source -> parallel decode -> serial in-order batching sink.
@@ -135,19 +153,7 @@ void BatchStream::Shared::run() {
     }
     return next++;
   };
-  // A kept problem travels as a pointer into the cache unless its candidates are permuted.
-  const auto decode = [&](std::size_t i) {
-    const std::size_t file = order[i];
-    Decoded out{i, cache ? cache->find(file) : KeptProblem{}, {}};
-    if (out.kept && !options.shuffle_candidates) return out;
-    out.problem =
-        out.kept ? out.kept.copy() : load_problem(files[file], resize, options.candidates_only);
-    if (cache && !out.kept) cache->store(file, out.problem);
-    if (options.shuffle_candidates)
-      permute_candidates(out.problem, candidate_order(options.seed, epoch, file));
-    out.kept = {};
-    return out;
-  };
+  const auto decode = [&](std::size_t i) { return decode_item(i); };
   const auto sink = [&](Decoded item) {
     if (batch.size == 0) start_batch(batch, options);
     if (item.kept)
@@ -167,6 +173,12 @@ void BatchStream::Shared::run() {
             tbb::make_filter<std::size_t, Decoded>(tbb::filter_mode::parallel, decode) &
             tbb::make_filter<Decoded, void>(tbb::filter_mode::serial_in_order, sink));
   });
+}
+
+bool mirrored(std::uint64_t seed, int epoch, std::size_t file) {
+  Rng rng(mix64(seed ^ kFlipSalt) ^ mix64(static_cast<std::uint64_t>(epoch)) ^
+          mix64(mix64(static_cast<std::uint64_t>(file))));
+  return (rng.next() >> 63) != 0;
 }
 
 std::vector<std::size_t> epoch_order(std::size_t n, std::uint64_t seed, int epoch, bool shuffle) {

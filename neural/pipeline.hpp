@@ -32,8 +32,9 @@ struct PipelineOptions {
   bool shuffle = false;             ///< permute per epoch (train); identity order otherwise
   bool candidates_only = false;     ///< zero the 8 context panels (answer-set shortcut ablation)
   bool shuffle_candidates = false;  ///< permute each problem's candidates, from (seed, epoch, file)
-  int prefetch = 4;                 ///< finished batches kept ready ahead of the consumer
-  int rank = 0;                     ///< this process's share of the files (data-parallel runs)
+  bool hflip = false;  ///< mirror a problem's panels with probability 1/2, from (seed, epoch, file)
+  int prefetch = 4;    ///< finished batches kept ready ahead of the consumer
+  int rank = 0;        ///< this process's share of the files (data-parallel runs)
   int world_size = 1;
   /// Training: each global batch of batch_size x world_size problems is split among the ranks
   /// (rank r takes the r-th slice), so W ranks see what one process with the global batch sees.
@@ -125,6 +126,9 @@ class ProblemCache {
 /// The order an epoch visits `n` files: 0..n-1, or a permutation that depends on (seed, epoch)
 /// only.
 std::vector<std::size_t> epoch_order(std::size_t n, std::uint64_t seed, int epoch, bool shuffle);
+/// Whether file `file` is mirrored in `epoch` under PipelineOptions::hflip: a function of (seed,
+/// epoch, file) only, true for about half the files.
+bool mirrored(std::uint64_t seed, int epoch, std::size_t file);
 /// Number of batches of an epoch over `n` files (the last partial batch is kept, as the reference).
 std::size_t batch_count(std::size_t n, int batch_size);
 

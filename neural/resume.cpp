@@ -78,7 +78,13 @@ RunSettings settings_of(const TrainOptions& o) {
           .meta_alpha = w.meta_alpha,
           .meta_beta = w.meta_beta,
           .sync_batch_norm = o.sync_batch_norm || o.distributed.world_size == 1,
-          .precision = std::string(precision_name(o.precision))};
+          .precision = std::string(precision_name(o.precision)),
+          .weight_decay = o.weight_decay,
+          .hflip = o.hflip,
+          .init_weights = o.init_weights.empty()
+                              ? std::string()
+                              : std::filesystem::absolute(o.init_weights, ec).string(),
+          .batch_norm_init = o.uniform_batch_norm_init ? "uniform" : "ones"};
 }
 
 void check_resume(const CheckpointInfo& c, const TrainOptions& o, const std::string& file) {
@@ -91,6 +97,7 @@ void check_resume(const CheckpointInfo& c, const TrainOptions& o, const std::str
   if (o.model.kind == ModelKind::kWReN)
     compare(diffs, "WReN tag", c.model.wren_tag, o.model.wren_tag);
   if (o.model.drt) compare(diffs, "label embeddings", c.model.label_table, o.model.label_table);
+  if (o.model.drt) compare(diffs, "tree width", c.model.drt_width, o.model.drt_width);
   compare(diffs, "learning rate", have.learning_rate, want.learning_rate);
   compare(diffs, "Adam epsilon", have.adam_epsilon, want.adam_epsilon);
   compare(diffs, "seed", have.seed, want.seed);
@@ -103,6 +110,8 @@ void check_resume(const CheckpointInfo& c, const TrainOptions& o, const std::str
   compare(diffs, "meta beta", have.meta_beta, want.meta_beta);
   compare(diffs, "synchronised batch norm", have.sync_batch_norm, want.sync_batch_norm);
   compare(diffs, "precision", have.precision, want.precision);
+  compare(diffs, "weight decay", have.weight_decay, want.weight_decay);
+  compare(diffs, "horizontal flips", have.hflip, want.hflip);
   compare(diffs, "candidates only", c.candidates_only, o.candidates_only);
   compare(diffs, "training configurations", configs_text(c.train_configs),
           configs_text(o.train_configs));

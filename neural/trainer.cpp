@@ -240,12 +240,13 @@ class Run {
         device_(device),
         files_(std::move(files)),
         group_(std::move(group)),
-        weights_{internal::resolved_weights(o).meta_alpha, internal::resolved_weights(o).meta_beta},
+        weights_{internal::resolved_weights(o).meta_alpha, internal::resolved_weights(o).meta_beta,
+                 /*binary_answers=*/o.model.kind == ModelKind::kPredRNet},
         rank_(o.distributed.rank),
         last_(o.out / "last.pt"),
         best_(o.out / "best.pt"),
         model_((torch::manual_seed(o.seed), make_model(o.model))),  // initialised from the seed
-        adam_(make_adam(*model_, {o.learning_rate, o.beta1, o.beta2, o.epsilon})),
+        adam_(make_adam(*model_, {o.learning_rate, o.beta1, o.beta2, o.epsilon, o.weight_decay})),
         info_{.model = o.model,
               .libtorch = {},  // save_checkpoint records this build's LibTorch and shapes
               .parameters = {},
@@ -261,13 +262,19 @@ class Run {
                     .shuffle = true,
                     .candidates_only = o.candidates_only,
                     .shuffle_candidates = o.shuffle_candidates,
+                    .hflip = o.hflip,
                     .rank = o.distributed.rank,
                     .world_size = o.distributed.world_size,
                     .split_global_batches = true},
         eval_pipe_(for_evaluation(train_pipe_)),
         train_cache_(make_train_cache()),
-        val_cache_(files_.val.size(), eval_pipe_,
-                   (o.cache_mb << 20) - std::min(o.cache_mb << 20, cached_train_bytes())) {
+        val_cache_(files_.val.size(), eval_pipe_, budget_left(cached_train_bytes())),
+        test_cache_(o.log_test ? files_.test.size() : 0, eval_pipe_,
+                    budget_left(cached_train_bytes() + cached_bytes(val_cache_))) {
+    if (o.uniform_batch_norm_init)
+      uniform_batch_norm_weights(*model_);  // torch's generator, seeded
+    if (!o.init_weights.empty() && !(o.resume && fs::exists(last_)))
+      load_state_dict_file(*model_, o.init_weights);
     model_->to(device_);
     info_.model.label_embeddings.clear();  // the table travels as the model's buffer
     if (group_ && o.sync_batch_norm) set_batch_norm_group(*model_, group_.get());
@@ -311,14 +318,28 @@ class Run {
       diverged(epoch, "the validation loss is " + not_finite_text(val.loss_sum));
     if (auto what = internal::non_finite_weights(*model_); !what.empty())
       diverged(epoch, "after its last step, " + what);
-    return {epoch,
-            mean(train.loss, train.problems),
-            mean(static_cast<double>(train.correct), train.problems),
-            val.mean_loss(),
-            val.accuracy.overall(),
-            seconds_since(t0),
-            static_cast<double>(train.problems) / std::max(train_seconds, 1e-9),
-            val.accuracy.overall() > info_.best_val_accuracy};
+    EpochMetrics m{
+        .epoch = epoch,
+        .train_loss = mean(train.loss, train.problems),
+        .train_accuracy = mean(static_cast<double>(train.correct), train.problems),
+        .val_loss = val.mean_loss(),
+        .val_accuracy = val.accuracy.overall(),
+        .seconds = seconds_since(t0),
+        .train_rate = static_cast<double>(train.problems) / std::max(train_seconds, 1e-9),
+        .best = val.accuracy.overall() > info_.best_val_accuracy,
+        .device = device_.str(),
+        .has_test = false,
+        .test_loss = 0,
+        .test = {}};
+    if (o_.log_test) {  // diagnosis only: nothing below reads it to choose a checkpoint
+      const EvalTotals test = evaluate_files(
+          *model_, files_.test, eval_pipe_, {device_, o_.precision, group_.get()},
+          {.phase = "test", .epoch = epoch, .epochs = o_.epochs}, progress, &test_cache_);
+      m.has_test = true;
+      m.test_loss = test.mean_loss();
+      m.test = test.accuracy;
+    }
+    return m;
   }
 
   // best.pt when validation improved, last.pt (with Adam) and metrics.jsonl always; rank 0 writes.
@@ -381,6 +402,7 @@ class Run {
   static PipelineOptions for_evaluation(PipelineOptions p) {
     p.shuffle = false;
     p.shuffle_candidates = false;
+    p.hflip = false;
     p.split_global_batches = false;
     return p;
   }
@@ -397,6 +419,13 @@ class Run {
   }
   std::size_t cached_train_bytes() const {
     return train_cache_.capacity() * ProblemCache::problem_bytes(train_pipe_);
+  }
+  std::size_t cached_bytes(const ProblemCache& cache) const {
+    return cache.capacity() * ProblemCache::problem_bytes(eval_pipe_);
+  }
+  // What --cache-mb leaves after `used` bytes.
+  std::size_t budget_left(std::size_t used) const {
+    return (o_.cache_mb << 20) - std::min(o_.cache_mb << 20, used);
   }
 
   // Continues from last.pt: weights, Adam state and the record; the LibTorch, the parameters and
@@ -425,7 +454,7 @@ class Run {
   FusedAdam adam_;
   CheckpointInfo info_;
   PipelineOptions train_pipe_, eval_pipe_;
-  ProblemCache train_cache_, val_cache_;
+  ProblemCache train_cache_, val_cache_, test_cache_;
 };
 
 }  // namespace

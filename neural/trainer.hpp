@@ -53,6 +53,12 @@ struct EpochMetrics {
   double seconds = 0;     ///< wall time of training + validation
   double train_rate = 0;  ///< training problems per second
   bool best = false;      ///< best validation accuracy so far (best.pt written)
+  std::string device;     ///< where the epoch ran: "cpu", "cuda:0"; "" in records before 2026-12
+  /// With TrainOptions::log_test: the test split after this epoch, for diagnosis only (learning
+  /// curves, what "last epoch" or "best test" would report); never used to select a checkpoint.
+  bool has_test = false;
+  double test_loss = 0;   ///< mean cross-entropy
+  AccuracyByConfig test;  ///< correct and total per configuration
 };
 
 /// A running report from inside an epoch (training or evaluation).
@@ -95,6 +101,7 @@ struct TrainOptions {
   double beta1 = 0.9;
   double beta2 = 0.999;
   double epsilon = 1e-8;
+  double weight_decay = 0.0;  ///< Adam's L2 term (torch's weight_decay); the reference's 0
   std::optional<double> meta_alpha =
       {};  ///< weight of mean BCE on the 21 structure bits; default 0
   std::optional<double> meta_beta =
@@ -107,7 +114,20 @@ struct TrainOptions {
   Precision precision = Precision::kFp32;  ///< bf16: autocast of the forward pass
   bool candidates_only = false;            ///< zero the context panels (shortcut ablation)
   bool shuffle_candidates = false;         ///< augmentation: permute candidates per epoch
-  bool resume = false;                     ///< continue from <out>/last.pt
+  /// Augmentation: mirror all 16 panels of a training problem left-right, each problem each epoch
+  /// with probability 1/2 from (seed, epoch, file) (PredRNet's RandomHorizontalFlip).
+  bool hflip = false;
+  /// Evaluate the test split after every epoch and record it in metrics.jsonl (diagnosis only:
+  /// the checkpoint is still chosen by validation accuracy). May change between sittings.
+  bool log_test = false;
+  /// Start from these weights instead of the seed's initialisation: a torch.save'd dict of
+  /// tensors named as the model's parameters and buffers (every parameter needed; buffers
+  /// optional). Ignored when resuming from last.pt.
+  std::filesystem::path init_weights = {};
+  /// Batch-norm weights (gamma) drawn from U(0, 1) at initialisation, as PyTorch before 1.2 made
+  /// them (the reference's code ran there), instead of 1 (PyTorch since 1.2, LibTorch).
+  bool uniform_batch_norm_init = false;
+  bool resume = false;  ///< continue from <out>/last.pt
   /// This process's place in a data-parallel run (world_size 1: alone). batch_size is per rank;
   /// the global batch is batch_size x world_size.
   DistributedEnv distributed = {};
@@ -131,6 +151,10 @@ struct RunSettings {
   double meta_alpha = 0, meta_beta = 0;
   bool sync_batch_norm = true;
   std::string precision = "fp32";
+  double weight_decay = 0;
+  bool hflip = false;
+  std::string init_weights;  ///< recorded, not compared: the file the run started from ("": seed)
+  std::string batch_norm_init = "ones";  ///< "ones" or "uniform" (recorded, not compared)
   friend bool operator==(const RunSettings&, const RunSettings&) = default;
 };
 

@@ -87,7 +87,11 @@ BatchTensors to_tensors(const HostBatch& b, const torch::Device& device) {
 }
 
 torch::Tensor raven_loss(const ModelOutput& out, const BatchTensors& batch, const LossWeights& w) {
-  auto loss = F::cross_entropy(out.answer, batch.targets);
+  auto loss =
+      w.binary_answers
+          ? mean_bce(out.answer,
+                     torch::one_hot(batch.targets, out.answer.size(1)).to(out.answer.scalar_type()))
+          : F::cross_entropy(out.answer, batch.targets);
   if (w.meta_beta != 0.0) {
     RAVE_CHECK(out.meta_target.defined(), "meta_beta needs a model with a rule-bit head");
     loss = loss + w.meta_beta * mean_bce(out.meta_target, batch.meta_target);
@@ -103,7 +107,7 @@ FusedAdam make_adam(RavenModelImpl& model, const AdamSettings& s) {
   return FusedAdam(model.parameters(), torch::optim::AdamOptions(s.learning_rate)
                                            .betas({s.beta1, s.beta2})
                                            .eps(s.epsilon)
-                                           .weight_decay(0.0));
+                                           .weight_decay(s.weight_decay));
 }
 
 namespace {

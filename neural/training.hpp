@@ -41,8 +41,12 @@ BatchTensors to_tensors(const HostBatch& batch, const torch::Device& device);
 struct LossWeights {
   double meta_alpha = 0.0;  ///< mean BCE over the 21 structure bits (ResNet head)
   double meta_beta = 0.0;   ///< mean BCE over the 9 rule bits (ResNet, WReN heads)
+  /// The answer term as binary cross-entropy over the 8 scores against the one-hot answer (mean
+  /// over B x 8; PredRNet's loss.py) instead of the cross-entropy over the candidates.
+  bool binary_answers = false;
 };
-/// Cross-entropy over the 8 candidates plus the weighted auxiliary terms (BCE with logits).
+/// Cross-entropy over the 8 candidates (or, with binary_answers, BCE against the one-hot answer)
+/// plus the weighted auxiliary terms (BCE with logits).
 torch::Tensor raven_loss(const ModelOutput& out, const BatchTensors& batch,
                          const LossWeights& weights);
 
@@ -52,6 +56,8 @@ struct AdamSettings {
   double beta1 = 0.9;
   double beta2 = 0.999;
   double epsilon = 1e-8;
+  /// L2 penalty added to the gradient (torch's Adam weight_decay, not AdamW's); the reference's 0.
+  double weight_decay = 0.0;
 };
 /// The reference's optimiser (FusedAdam: torch's Adam, its update in one pass on the CPU).
 FusedAdam make_adam(RavenModelImpl& model, const AdamSettings& settings);

@@ -77,11 +77,12 @@ TreeNetImpl::TreeNetImpl(TreeNetOptions opts) : options(std::move(opts)) {
   rows.resize(rows.size() + kEmbeddingDim, 0.0f);  // the zero row for empty slots
   table_ = register_buffer("labels",
                            torch::from_blob(rows.data(), {kNumLabels + 1, kEmbeddingDim}).clone());
+  const std::int64_t w = options.width() > 0 ? options.width() : d;  // inner nodes
   proj_ = register_module("proj", torch::nn::Linear(kEmbeddingDim, kEmbeddingDim));
-  leaf_ = register_module("leaf", torch::nn::Linear(kEmbeddingDim + d, d));
-  middle_ = register_module("middle", torch::nn::Linear(kEmbeddingDim + d, d));
-  merge_ = register_module("merge", torch::nn::Linear(kEmbeddingDim + d, d));
-  root_ = register_module("root", torch::nn::Linear(kEmbeddingDim + d, d));
+  leaf_ = register_module("leaf", torch::nn::Linear(kEmbeddingDim + d, w));
+  middle_ = register_module("middle", torch::nn::Linear(kEmbeddingDim + w, w));
+  merge_ = register_module("merge", torch::nn::Linear(kEmbeddingDim + w, w));
+  root_ = register_module("root", torch::nn::Linear(kEmbeddingDim + w, d));
 }
 
 // docs/neural-reference.md#dynamic-residual-tree: rows 0..5 = scene, structure, component 1, layout

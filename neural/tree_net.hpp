@@ -27,6 +27,9 @@ struct TreeNetOptions {
   TORCH_ARG(std::int64_t, feature_dim);
   /// kNumLabels x kEmbeddingDim row-major label vectors; empty = glove_label_embeddings().
   TORCH_ARG(std::vector<float>, label_embeddings) = {};
+  /// Width of the inner nodes (leaf, middle, merge); the root maps back to feature_dim. 0 =
+  /// feature_dim, the reference's tree (every node of width feature_dim).
+  TORCH_ARG(std::int64_t, width) = 0;
 };
 
 /// DRT module; every node kind has one set of weights, registered in the constructor.

@@ -44,19 +44,21 @@ void bind_errors(py::module_& m) {
   format_error.doc() =
       "A file rave cannot read as what it should be; the message is the line `rave` prints: "
       "'<file>:<place>: <what>'.";
-  py::register_exception_translator([](std::exception_ptr p) {
-    try {
-      if (p) std::rethrow_exception(p);
-    } catch (const InputError& e) {
-      std::error_code ec;
-      const bool missing = !e.file().empty() && !std::filesystem::exists(e.file(), ec);
-      PyErr_SetString(missing ? PyExc_FileNotFoundError : format_error.ptr(), e.what());
-    } catch (const UsageError& e) {
-      PyErr_SetString(PyExc_ValueError, e.what());
-    } catch (const WriteError& e) {
-      PyErr_SetString(PyExc_OSError, e.what());
-    }
-  });
+  // pybind11's translator is a void (*)(std::exception_ptr): the pointer is taken by value.
+  py::register_exception_translator(
+      [](std::exception_ptr p) {  // NOLINT(performance-unnecessary-value-param)
+        try {
+          if (p) std::rethrow_exception(p);
+        } catch (const InputError& e) {
+          std::error_code ec;
+          const bool missing = !e.file().empty() && !std::filesystem::exists(e.file(), ec);
+          PyErr_SetString(missing ? PyExc_FileNotFoundError : format_error.ptr(), e.what());
+        } catch (const UsageError& e) {
+          PyErr_SetString(PyExc_ValueError, e.what());
+        } catch (const WriteError& e) {
+          PyErr_SetString(PyExc_OSError, e.what());
+        }
+      });
 }
 
 namespace {
@@ -87,7 +89,7 @@ void bind_names(py::module_& m) {
   m.attr("ALIASES") = config_aliases();
   py::list strategies;
   for (auto s : {engine::AnswerStrategy::kRaven, engine::AnswerStrategy::kIRaven,
-                 engine::AnswerStrategy::kFair})
+                 engine::AnswerStrategy::kFair, engine::AnswerStrategy::kBalanced})
     strategies.append(std::string(engine::strategy_name(s)));
   m.attr("STRATEGIES") = py::tuple(strategies);
   m.attr("PANEL_SIZE") = engine::kPanelSize;
@@ -115,4 +117,7 @@ PYBIND11_MODULE(_rave, m) {
   bind_batch(m);
   bind_arrays(m);
   bind_solve(m);
+  bind_shortcuts(m);
+  bind_reply(m);
+  bind_gym(m);
 }

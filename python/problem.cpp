@@ -135,17 +135,19 @@ PyProblem unpickle(const py::tuple& state) {
 PyProblem generate(const std::string& config, std::int64_t index, std::uint64_t seed,
                    const std::string& answers, int grid, std::optional<int> values, int confounders,
                    const std::string& regime, const std::string& hold_out,
-                   const std::string& style) {
+                   const std::string& style, std::int64_t attempt) {
   const engine::ConfigId id = config_arg(config);
   const engine::AnswerStrategy strategy = strategy_arg(answers);
   const std::uint64_t k = index_arg(index);
+  if (attempt < 0) throw UsageError("attempt " + std::to_string(attempt) + " is negative");
+  const auto draw = static_cast<std::uint64_t>(attempt);
   jobs::DatasetSpec spec;  // a dataset's default splits, as `rave generate` makes it
   spec.seed = seed;
   spec.answers = strategy;
   spec.variant = engine::variant_from_options(grid, values, confounders, regime, hold_out);
   spec.style = engine::parse_style(style);
   py::gil_scoped_release release;
-  return PyProblem{.problem = jobs::checked_dataset_problem(spec, id, k),
+  return PyProblem{.problem = jobs::checked_dataset_problem(spec, id, k, draw),
                    .image = {},
                    .predict_as_vector = strategy == engine::AnswerStrategy::kFair};
 }
@@ -277,12 +279,14 @@ void bind_problem(py::module_& m) {
   m.def("generate", &generate, "config"_a, "index"_a, "seed"_a = 1234, "answers"_a = "raven",
         py::kw_only(), "grid"_a = engine::kDefaultGrid, "values"_a = py::none(),
         "confounders"_a = 0, "regime"_a = "neutral", "hold_out"_a = "", "style"_a = "original",
+        "attempt"_a = 0,
         "problem `index` of `config` as `rave generate --seed seed --answers answers` writes it; "
         "the keywords are\n"
         "the variant options of `rave generate` (docs/variants.md: --grid, --values, "
         "--confounders, --regime,\n"
         "--hold-out, --style), the split taken from the index as the CLI's default --val 2 "
-        "--test 2 does");
+        "--test 2 does; `attempt` > 0: its\n"
+        "redraw number `attempt`, as `rave generate --unique-only` redraws (docs/dataset.md)");
   m.def(
       "manifest",
       [](const std::string& path) {

@@ -6,7 +6,7 @@
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 rave="${1:-$root/build/apps/rave}"
-for strategy in raven iraven fair; do
+for strategy in raven iraven fair balanced; do
   rm -rf "$root/data/$strategy"
   "$rave" generate --num-samples 1 --save-dir "$root/data/$strategy" --answers "$strategy" \
     --compress --seed 2019 -j 1

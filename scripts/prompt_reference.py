@@ -38,6 +38,7 @@ import hashlib
 import importlib
 import io
 import json
+import re
 import sys
 import types
 
@@ -375,22 +376,32 @@ def hash_file(args):
 
 # --- Reading pred replies: IBM's Solver_pred._predict against `rave score` on made-up replies. ---
 
-def made_up_sample(rng, prompt, answer, master):
+def made_up_sample(rng, prompt, answer, master, queue=""):
     """One reply to a branch query: none, the answer's value, or another candidate's, bare or in
-    words (a master reply continues after the query's "(")."""
+    words (a master reply continues after the query's "("); a master reply with an angle sometimes
+    has the answer's values but another angle (IBM compares its nattr = 3 numbers only); with an
+    answer queue, some replies reason with other numbers first and give the value after it."""
     r = rng.random()
     if r < 0.15:
         return "I cannot tell."
     text = prompt["choices"][answer if r < 0.55 else rng.randrange(len(prompt["choices"]))]
+    if master and text.count(",") == 3 and rng.random() < 0.3:  # (type,size,color,angle)
+        text = re.sub(r"(-?\d+)\)$", lambda m: f"{int(m.group(1)) + 45})", text)
     if master:
-        return text[1:] if rng.random() < 0.7 else "The missing panel is " + text
-    return "It is " + text + "." if rng.random() < 0.3 else text
+        text = text[1:] if rng.random() < 0.7 else "The missing panel is " + text
+    elif rng.random() < 0.3:
+        text = "It is " + text + "."
+    if queue and rng.random() < 0.4:
+        text = f"Rows 1 and 2 hold {rng.randrange(10)} and {rng.randrange(10)}. {queue} {text}"
+    return text
 
 
 def match(args):
     """IBM's acc_merge and acc_split from its own `_predict` (scipy needed) beside `rave score` of
     the same replies: "text" (the master's samples, --text-answer values) and "attributes" (each
-    branch's samples voted by IBM's majority_vote: rave's form takes one value per branch)."""
+    branch's samples as they are: rave votes them per branch as IBM's _predict does), with IBM's
+    answer_queue on both sides. With an angle branch (--angle) IBM's ensemble cannot run (4 branch
+    votes against its nattr = 3 columns), so acc_merge alone is compared."""
     import random
     import subprocess
     import tempfile
@@ -400,32 +411,41 @@ def match(args):
     s = sp.Solver_pred.__new__(sp.Solver_pred)
     s.cfg = types.SimpleNamespace(model=types.SimpleNamespace(nreturn=args.samples),
                                   data=types.SimpleNamespace(nattr=3))
-    rng, n, ibm = random.Random(args.seed), 0, [0, 0]
+    rng, n, ibm, angle = random.Random(args.seed), 0, [0, 0], False
+    q = args.answer_queue
     work = tempfile.mkdtemp()
     master, attrs = open(f"{work}/master.jsonl", "w"), open(f"{work}/attrs.jsonl", "w")
     for raw in open(args.key):
         j, n = json.loads(raw), n + 1
-        x = [{p["attribute"]: {"out": [made_up_sample(rng, p, j["answer"],
-                                                      p["attribute"] == "master")
+        x = [{p["attribute"]: {"out": [made_up_sample(rng, p, j["answer"], p["attribute"] == "master", q)
                                        for _ in range(args.samples)]} for p in j["prompts"]}]
-        sol, _ = s._predict(x, True, sp.scale_rep(sp.text2num(j["choices"], 3, 8)), "", True)
+        choices = sp.scale_rep(sp.text2num(j["choices"], 3, 8))
+        angle = angle or "angle" in x[0]
+        if angle:
+            sol = [s._predict(x[0]["master"], False, choices, q, True)[0][0], -1]
+        else:
+            sol, _ = s._predict(x, True, choices, q, True)
         ibm = [ibm[0] + (sol[0] == j["answer"]), ibm[1] + (sol[1] == j["answer"])]
         print(json.dumps({"id": j["id"], "text": x[0]["master"]["out"]}), file=master)
-        voted = {b: sp.majority_vote(sp.text2num(v["out"], 1, args.samples)).item()
-                 for b, v in x[0].items() if b != "master"}
-        print(json.dumps({"id": j["id"], "attributes": voted}), file=attrs)
+        samples = {b: v["out"] for b, v in x[0].items() if b != "master"}
+        print(json.dumps({"id": j["id"], "attributes": samples}), file=attrs)
     master.close(), attrs.close()
 
     def rave(name, *flags):
         out = subprocess.run([args.rave, "score", f"{work}/{name}", "--data", args.key, "--json",
-                              *flags], capture_output=True, text=True, check=True).stdout
+                              "--answer-queue", q, *flags], capture_output=True, text=True,
+                             check=True).stdout
         return json.loads(out)["accuracy"]
-    merge, split = rave("master.jsonl", "--text-answer", "values"), rave("attrs.jsonl")
+    merge, merge_all = rave("master.jsonl", "--text-answer", "values"), rave(
+        "master.jsonl", "--text-answer", "values", "--nattr", "all")
+    split = None if angle else rave("attrs.jsonl")
     import shutil
     shutil.rmtree(work)
-    print(f"{n} problems: IBM acc_merge {100 * ibm[0] / n:.4f}, rave text values "
-          f"{merge:.4f}; IBM acc_split "
-          f"{100 * ibm[1] / n:.4f}, rave attributes {split:.4f}")
+    line = (f"{n} problems: IBM acc_merge {100 * ibm[0] / n:.4f}, rave text values {merge:.4f} "
+            f"(--nattr all: {merge_all:.4f})")
+    if not angle:
+        line += f"; IBM acc_split {100 * ibm[1] / n:.4f}, rave attributes {split:.4f}"
+    print(line)
 
 
 # --- The conformance fixture (tests/fixtures/prompts): cases.json names the cases, expected.json
@@ -554,6 +574,7 @@ def main():
     m.add_argument("--code", required=True, help="IBM's code at 5b3c5e4")
     m.add_argument("--seed", type=int, default=1)
     m.add_argument("--samples", type=int, default=7, help="IBM's nreturn")
+    m.add_argument("--answer-queue", default="", help="IBM's answer_queue, given to both sides")
     args = p.parse_args()
     {"expect": expect, "hash": hash_file, "fixture": fixture, "match": match}[args.command](args)
 

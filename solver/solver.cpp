@@ -25,4 +25,14 @@ Reading Solver::reading(int candidate) const {
   return std::visit([&](const auto& s) { return s.reading(candidate); }, solver_);
 }
 
+Solution solve_rule_free(const engine::Problem& problem) {
+  thread_local Solver solver(Backend::kHeuristic);  // a Solver is not shared between threads
+  return solver.solve(problem);
+}
+
+bool proves_answer_unique(const engine::Problem& problem, const Solution& solution) {
+  return solution.verdict == Verdict::kUnique && problem.target && solution.answer &&
+         *solution.answer == *problem.target;
+}
+
 }  // namespace rave::solver

@@ -36,4 +36,11 @@ class Solver {
   std::variant<HeuristicSolver, Z3Solver> solver_;
 };
 
+/// The rule-free heuristic solver's solution of `problem` (one solver per calling thread).
+Solution solve_rule_free(const engine::Problem& problem);
+/// Whether `solution` proves `problem`'s answer unique: the verdict is unique and its answer the
+/// target (false without a target). What `rave generate --unique-only` redraws by, and what the RL
+/// environment rewards on (evaluation/gym.hpp).
+bool proves_answer_unique(const engine::Problem& problem, const Solution& solution);
+
 }  // namespace rave::solver

@@ -41,5 +41,6 @@ void BM_AnswerSet_Build(benchmark::State& state, AnswerStrategy strategy) {
 BENCHMARK_CAPTURE(BM_AnswerSet_Build, raven, AnswerStrategy::kRaven);
 BENCHMARK_CAPTURE(BM_AnswerSet_Build, iraven, AnswerStrategy::kIRaven);
 BENCHMARK_CAPTURE(BM_AnswerSet_Build, fair, AnswerStrategy::kFair);
+BENCHMARK_CAPTURE(BM_AnswerSet_Build, balanced, AnswerStrategy::kBalanced);
 
 }  // namespace

@@ -73,21 +73,24 @@ void BM_Generate_WriteFiles(benchmark::State& state) {
 }
 BENCHMARK(BM_Generate_WriteFiles)->DenseRange(0, 6);
 
-// A variant's symbolic problem (docs/variants.md) at matrix side N = range(1), I-RAVEN answers:
-// compare N = 5 and 10 against 3 per problem and per panel (N*N+7 panels).
+// A variant's symbolic problem (docs/variants.md) at matrix side N = range(1), answers range(2)
+// (0 raven, 1 iraven, 3 balanced): compare N = 5 and 10 against 3 per problem and per panel
+// (N*N+7 panels), and the exchangeable sets (balanced; iraven above 3x3) against the others.
 void BM_Generate_Grid(benchmark::State& state) {
   const auto config = static_cast<ConfigId>(state.range(0));
   const rave::engine::Variant variant{.grid = static_cast<int>(state.range(1))};
+  const auto strategy = static_cast<AnswerStrategy>(state.range(2));
   std::uint64_t k = 0;
   for (auto _ : state) {
-    auto problem = rave::engine::generate_problem(config, AnswerStrategy::kIRaven, 1234, k++,
-                                                  variant, rave::engine::Split::kTrain);
+    auto problem = rave::engine::generate_problem(config, strategy, 1234, k++, variant,
+                                                  rave::engine::Split::kTrain);
     benchmark::DoNotOptimize(problem);
   }
   state.SetItemsProcessed(state.iterations());
   state.counters["panels"] = rave::engine::panel_count(variant.grid);
-  state.SetLabel(std::string(rave::engine::configuration(config).paper_name));
+  state.SetLabel(std::string(rave::engine::configuration(config).paper_name) + " " +
+                 std::string(rave::engine::strategy_name(strategy)));
 }
-BENCHMARK(BM_Generate_Grid)->ArgsProduct({{0, 2, 6}, {3, 5, 10}});
+BENCHMARK(BM_Generate_Grid)->ArgsProduct({{0, 1, 2, 3, 4, 5, 6}, {3, 5, 10}, {0, 1, 3}});
 
 }  // namespace

@@ -7,7 +7,8 @@ namespace rave::cli {
 
 neural::ModelKind model_from_word(const std::string& word) {
   const auto kind = neural::parse_model_kind(word);
-  if (!kind) throw UsageError("unknown model '" + word + "'; known: cnn, resnet, lstm, wren");
+  if (!kind)
+    throw UsageError("unknown model '" + word + "'; known: cnn, resnet, lstm, wren, predrnet");
   return *kind;
 }
 

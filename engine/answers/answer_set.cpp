@@ -5,12 +5,13 @@
 #include <array>
 
 #include "common/error.hpp"
+#include "engine/answers/internal/balanced.hpp"
 #include "engine/answers/internal/common.hpp"
 
 namespace rave::engine {
 namespace {
 
-constexpr std::array<std::string_view, 3> kStrategyNames{"raven", "iraven", "fair"};
+constexpr std::array<std::string_view, 4> kStrategyNames{"raven", "iraven", "fair", "balanced"};
 
 void check_answer_set(const Matrix& matrix, const AnswerSet& set) {
   RAVE_CHECK(set.target >= 0 && set.target < kCandidates, "answer set target out of range");
@@ -21,6 +22,15 @@ void check_answer_set(const Matrix& matrix, const AnswerSet& set) {
     for (std::size_t j = i + 1; j < kCandidates; ++j)
       RAVE_CHECK(!(set.candidates[i] == set.candidates[j]), "answer set: two candidates are equal");
   }
+}
+
+// An exchangeable set in the given shape, else `fallback`'s (counted on the set).
+template <class Fallback>
+AnswerSet exchangeable_or(const Matrix& matrix, bool tree, Rng& rng, const Fallback& fallback) {
+  if (auto set = internal::build_exchangeable(matrix, tree, rng)) return std::move(*set);
+  AnswerSet set = fallback();
+  set.fell_back = true;
+  return set;
 }
 
 }  // namespace
@@ -51,8 +61,22 @@ AnswerSet build_answer_set(const Matrix& matrix, AnswerStrategy strategy, Rng& r
   AnswerSet set;
   switch (strategy) {
     case AnswerStrategy::kRaven: set = internal::build_raven_answers(matrix, rng); break;
-    case AnswerStrategy::kIRaven: set = internal::build_iraven_answers(matrix, rng); break;
-    case AnswerStrategy::kFair: set = internal::build_fair_answers(matrix, rng, draw); break;
+    case AnswerStrategy::kIRaven:
+      set = !matrix.balanced_answers ? internal::build_iraven_answers(matrix, rng)
+                                     : exchangeable_or(matrix, false, rng, [&] {
+                                         return internal::build_iraven_answers(matrix, rng);
+                                       });
+      break;
+    case AnswerStrategy::kFair:
+      set = !matrix.balanced_answers ? internal::build_fair_answers(matrix, rng, draw)
+                                     : exchangeable_or(matrix, true, rng, [&] {
+                                         return internal::build_fair_answers(matrix, rng, draw);
+                                       });
+      break;
+    case AnswerStrategy::kBalanced:
+      set = exchangeable_or(matrix, false, rng,
+                            [&] { return internal::build_iraven_answers(matrix, rng); });
+      break;
   }
   check_answer_set(matrix, set);
   return set;

@@ -6,6 +6,12 @@
 //    including its known bias (the answer is the candidates' mode).
 //  - kIRaven: I-RAVEN's attribute bisection tree (3 levels -> 8 candidates at cube vertices).
 //  - kFair: RAVEN-FAIR's random tree with rejection of accidentally valid or identical candidates.
+//  - kBalanced: an exchangeable answer (docs/answer-sets.md#balanced-an-exchangeable-answer): the
+//    cube of I-RAVEN's shape whose other values come from replicas of the answer (the matrix
+//    sampled again under its rules), grouped so that the answer is a uniformly random candidate to
+//    anything that sees the candidates alone. I-RAVEN's and RAVEN-FAIR's variants
+//    (Matrix::balanced_answers) are built the same way, in their own shapes; the 3x3 originals
+//    stay the originals' byte for byte.
 //
 // RAVEN-FAIR compares candidates by their images; the drawing comes from the caller
 // (engine/render's render_panel, as generate_problem passes it), so the answer sets need no
@@ -25,14 +31,14 @@
 
 namespace rave::engine {
 
-enum class AnswerStrategy { kRaven, kIRaven, kFair };
+enum class AnswerStrategy { kRaven, kIRaven, kFair, kBalanced };
 
-/// "raven", "iraven", "fair".
+/// "raven", "iraven", "fair", "balanced".
 std::string_view strategy_name(AnswerStrategy strategy);
 /// The strategy with that name (exact spelling as strategy_name), nullopt otherwise.
 std::optional<AnswerStrategy> parse_strategy(std::string_view name);
 /// parse_strategy, or UsageError "unknown answer-set strategy '<name>'; known: raven, iraven,
-/// fair".
+/// fair, balanced".
 AnswerStrategy strategy_named(std::string_view name);
 
 /// Eight shuffled candidates, the answer's index, and (I-RAVEN) each candidate's modifications.
@@ -45,6 +51,10 @@ struct AnswerSet {
   /// RAVEN-FAIR only: modification attempts that were dropped (no value left, accidentally valid
   /// under the original solver, or rendered like an existing candidate).
   int rejected = 0;
+  /// An exchangeable set was asked for (kBalanced, or a variant's I-RAVEN or RAVEN-FAIR) and the
+  /// answer's replicas offered none: built as the strategy's variant was before (a rare case whose
+  /// answer is not exchangeable; docs/answer-sets.md#balanced-an-exchangeable-answer).
+  bool fell_back = false;
 };
 
 /// How a panel looks: RAVEN-FAIR rejects a candidate drawn like an existing one.

@@ -31,9 +31,14 @@ class PanelResizer {
   /// For in = 2 x out: the same coefficients as 4 taps at source 2x-1 .. 2x+2 (zeros where
   /// Pillow's clamped window is shorter); checks the interior ones are (1, 3, 3, 1) / 8.
   void precompute_half();
+  /// The taps of every output moved into one window of ksize_ source pixels that stays inside the
+  /// image (zero weights outside Pillow's own window): a loop of fixed length per output.
+  void precompute_window();
   void horizontal_generic(const std::uint8_t* src, std::uint8_t* mid) const;
+  template <int K>
+  void horizontal_window(const std::uint8_t* src, std::uint8_t* mid) const;
   void horizontal_half(const std::uint8_t* src, std::uint8_t* mid) const;
-  void vertical_row(const std::uint8_t* mid, std::uint8_t* dst, int yy) const;
+  void vertical_row(const std::uint8_t* mid, std::uint8_t* dst, int yy, std::int32_t* acc) const;
   int in_;
   int out_;
   int ksize_ = 0;                     ///< coefficients stored per output pixel
@@ -41,6 +46,8 @@ class PanelResizer {
   std::vector<int> count_;            ///< number of taps per output pixel
   std::vector<std::int32_t> coeffs_;  ///< out_ x ksize_, fixed point
   std::vector<std::int32_t> half_;    ///< 4 x out_ taps when in = 2 x out (else empty)
+  std::vector<int> window_first_;     ///< first source index of each output's fixed window
+  std::vector<std::int32_t> window_;  ///< out_ x ksize_ taps over those windows (empty: none)
 };
 
 }  // namespace rave::engine

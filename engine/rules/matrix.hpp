@@ -31,7 +31,15 @@ struct MatrixModel {
   int grid = kDefaultGrid;              ///< N
   /// A variant's answer sets (Matrix::balanced_answers).
   bool balanced_answers = false;
+  /// Rules drawn directly from those that can hold (VariantRules::choices), one draw per group;
+  /// false: the original's rejection sampling, whose draws the 3x3 originals' bytes depend on. The
+  /// accepted distribution is the same (tests/engine/rules/direct_rule_sampling_test.cpp).
+  bool direct_rules = false;
 };
+/// Whether `variant` samples its rules as the original does, by rejection (3 x 3, the spec's
+/// values, no regime: the originals, with or without confounders); every other variant draws them
+/// directly (MatrixModel::direct_rules), with the same distribution but other draws than rave 0.3.
+bool draws_original_rules(const Variant& variant);
 /// The model of `id` under `variant` for problems of `split` (needed by regimes).
 MatrixModel matrix_model(ConfigId id, const Variant& variant = {}, std::optional<Split> split = {});
 
@@ -60,12 +68,14 @@ struct Matrix {
 };
 
 /// Upper bound on rule-sampling attempts before sample_rules gives up with a logic_error. The
-/// original's worst configuration, O-IC, needs 627 on average; a 10 x 10 O-IC needs about 64,000.
+/// original's worst configuration, O-IC, needs 627 tries on average; rejection sampling a 10 x 10
+/// O-IC would need about 64,000 (direct draws need one, more only for held-out pairs).
 inline constexpr int kMaxRuleTries = 10000000;
 
 /// Draws rule groups until the pruned grammar is non-empty (spec 4.2) and, when the model requires
 /// held-out pairs, until one occurs; returns the accepted groups and their narrowed constraints,
-/// and counts the attempts in `tries`.
+/// and counts the attempts in `tries` (with direct_rules: draws of every group, 1 unless a draw
+/// held none of the required pairs).
 std::vector<RuleGroup> sample_rules(const MatrixModel& model, Rng& rng,
                                     std::vector<LayoutConstraints>& narrowed, int& tries);
 /// The same for the original 3x3 table of `config` (its own ranges).

@@ -1,5 +1,5 @@
-// Rule sampling with grammar pruning (docs/rules.md#sampling-and-pruning): rejection sampling over
-// the whole draw.
+// Rule sampling with grammar pruning (docs/rules.md#sampling-and-pruning): the original's rejection
+// sampling over the whole draw, or, for variants, direct draws from the rules that can hold.
 #include <algorithm>
 #include <array>
 #include <string>
@@ -45,14 +45,52 @@ bool holds_required(std::span<const RulePair> required, std::span<const RuleGrou
 
 constexpr int kMaxComponents = 2;
 
+[[noreturn]] void no_fitting_rules(const Configuration& config) {
+  check_failed("fitting rules",
+               "rule sampling for " + std::string(config.folder) + " found no fitting rules in " +
+                   std::to_string(kMaxRuleTries) + " tries",
+               __FILE__, __LINE__);
+}
+
+// Direct draws (MatrixModel::direct_rules): one rule per group of every component from the rules
+// that can hold, redrawn whole while the model's required pairs are all missing. The rejection
+// sampler's accepted groups are independent across components and groups (its count check does
+// not look at the rules, and each group narrows its own range), each distributed as its prior
+// restricted to what can hold, which is GroupChoices::draw's distribution; the required pairs then
+// condition both alike.
+std::vector<RuleGroup> draw_direct(const MatrixModel& model, Rng& rng,
+                                   std::vector<LayoutConstraints>& narrowed, int& tries) {
+  const Configuration& config = *model.config;
+  const std::vector<ComponentChoices>& choices = model.rules->choices;
+  std::vector<RuleGroup> groups(choices.size());
+  for (tries = 1; tries <= kMaxRuleTries; ++tries) {
+    for (std::size_t c = 0; c < choices.size(); ++c)
+      for (std::size_t g = 0; g < kNumRuleGroups; ++g) {
+        if (choices[c][g].total == 0) no_fitting_rules(config);
+        groups[c].rules[g] = choices[c][g].draw(rng);
+      }
+    if (!holds_required(model.rules->required, groups)) continue;
+    auto pruned = prune(config, groups, model.grid);
+    RAVE_CHECK(pruned.has_value(), "a rule drawn as fitting does not fit");
+    narrowed = std::move(*pruned);
+    return groups;
+  }
+  no_fitting_rules(config);
+}
+
 }  // namespace
+
+bool draws_original_rules(const Variant& variant) {
+  return variant.grid == kDefaultGrid && variant.values == 0 && variant.regime == Regime::kNeutral;
+}
 
 MatrixModel matrix_model(ConfigId id, const Variant& variant, std::optional<Split> split) {
   return MatrixModel{.id = id,
                      .config = &variant_space(id, variant, split).config,
                      .rules = &variant_rules(id, variant, split),
                      .grid = variant.grid,
-                     .balanced_answers = variant.values != 0 || variant.grid != kDefaultGrid};
+                     .balanced_answers = variant.values != 0 || variant.grid != kDefaultGrid,
+                     .direct_rules = !draws_original_rules(variant)};
 }
 
 // Assumes: the configuration has 1 or 2 components (any other count exhausts the budget).
@@ -65,6 +103,7 @@ MatrixModel matrix_model(ConfigId id, const Variant& variant, std::optional<Spli
 // with required pairs also rejects a try holding none of them.
 std::vector<RuleGroup> sample_rules(const MatrixModel& model, Rng& rng,
                                     std::vector<LayoutConstraints>& narrowed, int& tries) {
+  if (model.direct_rules) return draw_direct(model, rng, narrowed, tries);
   const Configuration& config = *model.config;
   const std::size_t components = config.components.size();
   std::array<LayoutConstraints, kMaxComponents> originals{};
@@ -84,9 +123,7 @@ std::vector<RuleGroup> sample_rules(const MatrixModel& model, Rng& rng,
     narrowed.assign(ranges.begin(), ranges.begin() + static_cast<std::ptrdiff_t>(count));
     return {groups.begin(), groups.begin() + static_cast<std::ptrdiff_t>(count)};
   }
-  RAVE_CHECK(false, "rule sampling for " + std::string(config.folder) +
-                        " found no fitting rules in " + std::to_string(kMaxRuleTries) + " tries");
-  return {};
+  no_fitting_rules(config);
 }
 
 std::vector<RuleGroup> sample_rules(const Configuration& config, Rng& rng,

@@ -68,9 +68,15 @@ std::unique_ptr<VariantRules> build_rules(ConfigId id, const Variant& v, Split s
   out->original = v.regime == Regime::kNeutral;
   for (const ComponentSpec& component : config.components) {
     GroupRows rows;
-    for (int g = 0; g < kNumRuleGroups; ++g)
-      rows[static_cast<std::size_t>(g)] = group_rows(g, v, test, component.layout);
+    ComponentChoices choices;
+    for (int g = 0; g < kNumRuleGroups; ++g) {
+      auto& group = rows[static_cast<std::size_t>(g)];
+      group = group_rows(g, v, test, component.layout);
+      choices[static_cast<std::size_t>(g)] =
+          group_choices(g, group, original_constraints(component.layout), v.grid);
+    }
     out->rows.push_back(std::move(rows));
+    out->choices.push_back(std::move(choices));
   }
   if (v.regime == Regime::kHeldOutPairs && test) out->required = v.held_out_pairs;
   return out;
@@ -95,7 +101,7 @@ const VariantRules& variant_rules(ConfigId id, const Variant& v, std::optional<S
   const bool regime = v.regime != Regime::kNeutral;
   RAVE_CHECK(!regime || split.has_value(), "a regime needs the problem's split");
   const Split side = regime && *split == Split::kTest ? Split::kTest : Split::kTrain;
-  if (!regime) {  // the spec's table, whatever the grid and values: no lock on the hot path
+  if (!regime && v.grid == kDefaultGrid && v.values == 0) {  // the original: no lock on its path
     static const std::array<std::unique_ptr<VariantRules>, kNumConfigs> originals = [] {
       std::array<std::unique_ptr<VariantRules>, kNumConfigs> all;
       for (int c = 0; c < kNumConfigs; ++c)

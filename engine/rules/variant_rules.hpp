@@ -16,6 +16,7 @@
 
 #include "engine/model/configuration.hpp"
 #include "engine/model/variant.hpp"
+#include "engine/rules/rule_choices.hpp"
 #include "engine/rules/rule_table.hpp"
 
 namespace rave::engine {
@@ -28,12 +29,16 @@ struct VariantRules {
   std::vector<GroupRows> rows;     ///< per component
   std::vector<RulePair> required;  ///< held-out-pairs, test: every problem holds one of these
   bool original = true;            ///< the spec's table in every component, nothing required
+  /// Per component, the rows' rules that can hold in its layout on the variant's N columns, for
+  /// drawing without rejection (rule_choices.hpp).
+  std::vector<ComponentChoices> choices;
   /// Probability of drawing `rule` in `group` of `component` before pruning (0 when not a row).
   double prior(int component, int group, const Rule& rule) const;
 };
 
 /// The table of `id` under `variant` for problems of `split` (train and val share one). Built once
-/// per key, thread-safe; the spec's table itself for a variant without a rule regime.
+/// per key, thread-safe; the spec's table itself for a variant without a rule regime (its choices
+/// those of the variant's grid and values).
 const VariantRules& variant_rules(ConfigId id, const Variant& variant, std::optional<Split> split);
 
 /// Why `id` cannot be generated under `variant` in `split` ("" when it can): a group of a component

@@ -14,6 +14,10 @@ PyTorch datasets (imported only when used, so `import rave` never loads torch)::
 
     from rave.torch import RavenStream, RavenFolder
 
+The RL environment, registered with reasoning-gym by its import (docs/rl.md)::
+
+    import rave.gym    # reasoning_gym.create_dataset("rave_matrices", size=..., seed=...)
+
 Problem k of configuration c depends only on (seed, c, k, answers): the same seed gives the same
 problems in any process, thread or DataLoader worker. Bad input raises ValueError (unknown
 configuration, negative index), FileNotFoundError (a path that does not exist) or rave.FormatError
@@ -33,7 +37,7 @@ from rave._rave import (
     FormatError,
     Problem,
     Solution,
-    check,
+    check as _check,
     config_name,
     drt_input,
     encode_png,
@@ -42,6 +46,7 @@ from rave._rave import (
     load,
     load_arrays,
     manifest as _manifest_text,
+    read_reply,
     resize,
     solve,
 )
@@ -53,7 +58,7 @@ Solution.__module__ = "rave"
 __all__ = [
     "__version__", "ALIASES", "CONFIGS", "DRT_LABELS", "PANEL_SIZE", "PAPER_NAMES", "STRATEGIES", "FormatError",
     "Problem", "Solution", "check", "config_name", "drt_input", "encode_png", "export_hf", "generate",
-    "generate_batch", "load", "load_arrays", "manifest", "resize", "solve", "to_hf",
+    "generate_batch", "load", "load_arrays", "manifest", "read_reply", "resize", "solve", "to_hf",
 ]
 
 
@@ -62,6 +67,33 @@ def manifest(path):
     the dataset (version, command, seed, answers, variant), its counts, and each file's size and
     CRC-32 (check one with zlib.crc32). rave.FormatError when the file is not a valid manifest."""
     return json.loads(_manifest_text(str(path)))
+
+
+def check(path, backend="heuristic", strict=False, threads=1, shortcuts=False, folds=5, seed=0,
+          learners=("logit", "gbm")):
+    """Audits the problem files under `path` as `rave check` does: one dict per file (its verdict, whether the
+    solver answered it, its defects, the two rule-free shortcut picks, ...). With shortcuts=True the learner audit
+    runs too (rave.shortcuts, docs/answer-sets.md#the-learner-audit; scikit-learn): each file's dict gains
+    `shortcuts`, {"blind.logit": credit, "blind.gbm": ..., "bag.logit": ..., "bag.gbm": ...}, the credit (1, 1/k
+    among k tied, or 0) each learner earned on that problem without having seen it; rave.shortcuts.audit(path)
+    gives the table per configuration."""
+    files = _check(path, backend=backend, strict=strict, threads=threads)
+    if not shortcuts:
+        return files
+    from rave.shortcuts import audit
+    solver = {}
+    for f in files:
+        if f.get("target_known"):
+            hits, n = solver.get(f["config"], (0, 0))
+            solver[f["config"]] = (hits + int(f["answered"]), n + 1)
+    result = audit([path], threads=threads, folds=folds, seed=seed, solver=solver, learners=learners)
+    row = {name: i for i, name in enumerate(result["files"])}
+    for f in files:
+        i = row.get(f["file"])
+        if i is not None:
+            f["shortcuts"] = {f"{view}.{learner}": float(c[i]) for (view, learner), c in result["credit"].items()
+                              if c[i] == c[i]}
+    return files
 
 
 def to_hf(path, **options):
@@ -75,8 +107,8 @@ def export_hf(path, out, **options):
 
 
 def __getattr__(name):
-    # `rave.torch` and `rave.hf` are imported on first use only: `import rave` must not pay for (or
-    # need) torch, pyarrow or datasets.
-    if name in ("torch", "hf"):
+    # `rave.torch`, `rave.hf` and `rave.gym` are imported on first use only: `import rave` must not
+    # pay for (or need) torch, pyarrow, datasets or reasoning_gym.
+    if name in ("torch", "hf", "gym"):
         return importlib.import_module(f"rave.{name}")
     raise AttributeError(f"module 'rave' has no attribute {name!r}")

@@ -35,6 +35,7 @@ import sys
 import time
 from pathlib import Path
 
+import evidence
 from measure import measure
 from transfer import import_runs, imported_epochs
 from plan import COLUMNS, Plan, PlanError, Run, Table, flag_value, metrics, merged, parse_plan, run_dir, sittings
@@ -45,12 +46,12 @@ ROOT = Path(__file__).resolve().parents[2]
 def run_state(plan: Plan, out: Path, run: Run, elsewhere: set[int] = frozenset()) -> dict:
     """Where `run` stands; its epochs numbered (0-based) in `elsewhere` were trained on another
     machine (imported)."""
-    flags = merged(plan.defaults, run.flags)
+    flags = merged(plan.defaults, run.flags) if run.kind == "rave" else run.flags
     history = metrics(out, run.name)
     done = (run_dir(out, run.name) / "test.md").exists()
     best = max(history, key=lambda m: (m["val_accuracy"], -m["epoch"]), default=None)
     epochs = int(flag_value(flags, ("-e", "--epochs"), "200"))
-    patience = int(flag_value(flags, ("--patience",), "0"))
+    patience = int(flag_value(flags, ("--patience",), "0" if run.kind == "rave" else "20"))
     threads = int(flag_value(flags, ("-j", "--threads"), str(os.cpu_count() or 1)))
     seconds = sum(m["seconds"] for m in history)
     mine = [m for i, m in enumerate(history) if i not in elsewhere]  # this machine's epochs
@@ -138,8 +139,9 @@ def status_text(plan: Plan, out: Path) -> str:
 
 
 class Campaign:
-    def __init__(self, plan: Plan, out: Path, rave: Path, slots: int):
+    def __init__(self, plan: Plan, out: Path, rave: Path, slots: int, reference_code: Path | None = None):
         self.plan, self.out, self.rave, self.slots = plan, out, rave, slots
+        self.reference_code = reference_code
         self.log_path = out / "campaign.log"
         self.stopping = False
 
@@ -163,6 +165,13 @@ class Campaign:
 
     def train_command(self, run: Run) -> list[str]:
         directory = run_dir(self.out, run.name)
+        if run.kind == "reference":  # the paper's own code (reference_train.py resumes by itself)
+            if not self.reference_code or not (self.reference_code / "src" / "model" / "cnn_mlp.py").exists():
+                raise PlanError(f"run {run.name}: the reference's code (a WellyZhang/RAVEN checkout) is not at "
+                                f"{self.reference_code} (give --reference-code or RAVE_REFERENCE_CODE)")
+            return [sys.executable, str(ROOT / "scripts/neural/reference_train.py"), "--code",
+                    str(self.reference_code), "--data", str(self.data_dir(run.data)), "--out", str(directory),
+                    *run.flags]
         cmd = [str(self.rave), "train", *merged(self.plan.defaults, run.flags), "-d",
                str(self.data_dir(run.data)), "-o", str(directory)]
         return cmd + (["--resume"] if (directory / "last.pt").exists() else [])
@@ -185,7 +194,9 @@ class Campaign:
 
     def run(self, only: list[str], sitting: Sitting) -> int:
         todo = self.pending(only)
-        for name in dict.fromkeys([r.data for r in todo] + [t.data for t in self.plan.tables.values()]):
+        # the data of the runs to do (a GPU lease regenerates each set it trains on, 20 s apiece);
+        # report() skips a table whose data is not here
+        for name in dict.fromkeys([r.data for r in todo] or [t.data for t in self.plan.tables.values()]):
             self.ensure_data(name)
         self.say(f"{len(todo)} runs to do, {self.slots} at a time: {' '.join(r.name for r in todo)}")
         active: dict[subprocess.Popen, tuple[Run, float]] = {}
@@ -223,7 +234,7 @@ class Sitting:
         self.path, self.start, self.last = out / "sittings.jsonl", time.time(), 0.0
         self.before = self.path.read_text() if self.path.exists() else ""
         self.record = {"start": self.start, "end": self.start, "host": socket.gethostname(),
-                       "cores": os.cpu_count(), "runs_to_do": runs}
+                       "cores": os.cpu_count(), "gpus": gpu_names(), "runs_to_do": runs}
         self.update(force=True)
 
     def update(self, force: bool = False) -> None:
@@ -239,16 +250,34 @@ class Sitting:
 # Reports: predictions of every finished run, then rave score per table.
 
 
+def gpu_names() -> list[str]:
+    """This machine's GPUs as nvidia-smi names them (none without one)."""
+    try:
+        result = subprocess.run(["nvidia-smi", "--query-gpu=name", "--format=csv,noheader"],
+                                capture_output=True, text=True, timeout=30)
+    except (OSError, subprocess.SubprocessError):
+        return []
+    return [line.strip() for line in result.stdout.splitlines() if line.strip()] if result.returncode == 0 else []
+
+
+# The device `rave eval` answers the test split on for the published evidence: the CPU (fp32, the
+# same answers on any machine) unless RAVE_EVAL_DEVICE names another.
+EVAL_DEVICE = os.environ.get("RAVE_EVAL_DEVICE", "cpu")
+
+
 def predictions(c: Campaign, run: Run) -> Path | None:
-    best = run_dir(c.out, run.name) / "best.pt"
     if not (run_dir(c.out, run.name) / "test.md").exists():
         return None
+    if run.kind == "reference":  # reference_train.py answered with the best-validation weights
+        return run_dir(c.out, run.name) / "predictions" / "best.jsonl"
+    best = run_dir(c.out, run.name) / "best.pt"
     path = c.out / "predictions" / (run.name + ".jsonl")
     if not path.exists() or path.stat().st_mtime < best.stat().st_mtime:
         path.parent.mkdir(parents=True, exist_ok=True)
         cmd = [str(c.rave), "eval", str(best), "-d", str(c.data_dir(run.data)), "--no-solver",
-               "--predictions", str(path), "-j", str(os.cpu_count() or 1)]
+               "--predictions", str(path), "-j", str(os.cpu_count() or 1), "--device", EVAL_DEVICE]
         subprocess.run(cmd, check=True, capture_output=True, text=True)
+        (path.parent / (path.name + ".device")).write_text(EVAL_DEVICE + " on " + socket.gethostname() + "\n")
     return path
 
 
@@ -297,6 +326,9 @@ def report(c: Campaign) -> None:
     tables = c.out / "tables"
     tables.mkdir(parents=True, exist_ok=True)
     for table in c.plan.tables.values():
+        if not (c.data_dir(table.data) / "rave.json").exists():
+            c.say(f"table {table.name}: no data {table.data} here; skipped")
+            continue
         rows: dict[str, list[tuple[str, Path]]] = {}
         for label, names in table.rows:
             for name in names:
@@ -328,20 +360,69 @@ def report(c: Campaign) -> None:
 
 
 def curves_csv(out: Path, run: str) -> str:
-    lines = ["epoch,train_loss,train_accuracy,val_loss,val_accuracy,seconds,train_problems_per_s,best"]
-    for m in metrics(out, run):
-        lines.append(",".join(str(m[k]) for k in ("epoch", "train_loss", "train_accuracy", "val_loss",
-                                                   "val_accuracy", "seconds", "train_problems_per_s"))
-                     + f",{int(m['best'])}")
+    """One line per epoch; with --log-test (or a reference run) the test columns too, for diagnosis
+    only (test_correct / test_total: per configuration, space-separated, rave's order)."""
+    history = metrics(out, run)
+    tested = any("test_correct" in m for m in history)
+    lines = ["epoch,train_loss,train_accuracy,val_loss,val_accuracy,seconds,train_problems_per_s,best,device" +
+             (",test_loss,test_accuracy,test_correct,test_total" if tested else "")]
+    for m in history:
+        line = ",".join(str(m[k]) for k in ("epoch", "train_loss", "train_accuracy", "val_loss",
+                                            "val_accuracy", "seconds", "train_problems_per_s"))
+        line += f",{int(m['best'])},{m.get('device', '')}"
+        if tested:
+            line += (f",{m.get('test_loss', '')},{m.get('test_accuracy', '')},"
+                     f"{' '.join(map(str, m.get('test_correct', [])))},{' '.join(map(str, m.get('test_total', [])))}")
+        lines.append(line)
     return "\n".join(lines) + "\n"
 
 
+def publish_evidence(c: Campaign, dest: Path) -> None:
+    """keys/, runs/<run>/{answers.gz, run.json, test.csv} and tables.json, then the tables rebuilt from
+    them alone by rescore.py (<table>.md): what a reader re-derives every figure from."""
+    tables = []
+    gpus = sorted({g for s in sittings(c.out) for g in s.get("gpus", [])} | set(gpu_names()))
+    for table in c.plan.tables.values():
+        finished = [n for _, names in table.rows for n in names if (run_dir(c.out, n) / "test.md").exists()]
+        if not finished or not (c.data_dir(table.data) / "rave.json").exists():
+            continue  # nothing of it finished, or its data is not here
+        key = dest / "keys" / f"{table.data}.tsv.gz"
+        evidence.write_key(c.data_dir(table.data), key)
+        for _, names in table.rows:
+            for name in names:
+                run = c.plan.runs[name]
+                path = predictions(c, run)
+                if path is None:
+                    continue
+                folder = dest / "runs" / name.replace("/", "-")
+                evidence.write_answers(path, key, folder / "answers.gz")
+                device_note = path.parent / (path.name + ".device")
+                answers_device = (device_note.read_text().strip() if device_note.exists() else
+                                  "the reference's run (its own device, metrics.jsonl)")
+                done = run_dir(c.out, name) / "done.json"
+                evidence.write_run_record(metrics(c.out, name), {
+                    "run": name, "kind": run.kind, "data": run.data, "data_flags": c.plan.data[run.data],
+                    "flags": merged(c.plan.defaults, run.flags) if run.kind == "rave" else run.flags,
+                    "answers_device": answers_device,
+                    "reference_summary": json.loads(done.read_text()) if done.exists() else None},
+                    folder / "run.json", gpus)
+                shutil.copy2(run_dir(c.out, name) / "test.csv", folder / "test.csv")
+        tables.append({"name": table.name, "title": table.title, "data": table.data,
+                       "rows": [[label, [n.replace("/", "-") for n in names]] for label, names in table.rows],
+                       "effects": [list(e) for e in table.effects], "paper": table.paper})
+    (dest / "tables.json").write_text(json.dumps(tables, indent=1) + "\n")
+    subprocess.run([sys.executable, str(ROOT / "scripts/neural/rescore.py"), str(dest)], check=True,
+                   capture_output=True, text=True)
+
+
 def publish(c: Campaign, dest: Path) -> None:
-    """Tables, status and every run's curves (CSV and PNG): no checkpoint, no data."""
+    """The evidence and the tables rebuilt from it (publish_evidence), rave score's tables beside them
+    (<table>.rave-score.md, .csv, .png: with the solver's and the context-blind rows), status and every
+    run's curves (CSV and PNG): no checkpoint, no data."""
     report(c)
     dest.mkdir(parents=True, exist_ok=True)
     for f in sorted((c.out / "tables").glob("*")):
-        shutil.copy2(f, dest / f.name)
+        shutil.copy2(f, dest / (f.stem + ".rave-score.md" if f.suffix == ".md" else f.name))
     shutil.copy2(c.out / "status.md", dest / "status.md")
     for run in c.plan.runs.values():
         if not metrics(c.out, run.name):
@@ -352,6 +433,7 @@ def publish(c: Campaign, dest: Path) -> None:
         png = run_dir(c.out, run.name) / "curves.png"
         if png.exists():
             shutil.copy2(png, stem.with_suffix(".png"))
+    publish_evidence(c, dest)
     c.say(f"published to {dest}")
 
 
@@ -378,6 +460,9 @@ def main(argv: list[str]) -> int:
                         help="runs side by side (default: the cores; each run's -j comes from the plan)")
     parser.add_argument("--rave", type=Path, default=Path(os.environ.get("RAVE", ROOT / "build/apps/rave")))
     parser.add_argument("--only", nargs="*", default=[], help="run only the runs matching these patterns")
+    parser.add_argument("--reference-code", type=Path,
+                        default=Path(os.environ.get("RAVE_REFERENCE_CODE", ROOT / ".gpu/ref/raven")),
+                        help="a WellyZhang/RAVEN checkout, for the plan's `reference` runs")
     parser.add_argument("--n", type=int, default=1000, help="measure: problems per configuration")
     parser.add_argument("--epochs", type=int, default=2, help="measure: epochs of each short run")
     parser.add_argument("--train-limit", type=int, default=300,
@@ -395,7 +480,7 @@ def main(argv: list[str]) -> int:
         if a.slots < 1:
             raise PlanError("--slots must be at least 1")
         a.out.mkdir(parents=True, exist_ok=True)
-        c = Campaign(plan, a.out, a.rave, a.slots)
+        c = Campaign(plan, a.out, a.rave, a.slots, a.reference_code)
         if a.command == "measure":
             overrides = dict(item.split("=", 1) for item in a.set if "=" in item)
             if len(overrides) != len(a.set):

@@ -42,7 +42,7 @@ def measure(c, n: int, epochs: int, limit: int, overrides: dict[str, str], only:
     small.plan.data = {k: replaced(v, {"-n": str(n)}) for k, v in c.plan.data.items()}
     small.plan.defaults = replaced(c.plan.defaults, {"--epochs": None, "-e": str(epochs),
                                                      "--patience": "0", **overrides})
-    runs = [r for r in c.plan.runs.values() if not only or any(Path(r.name).match(p) for p in only)]
+    runs = [r for r in c.plan.runs.values() if r.kind == "rave" and (not only or any(Path(r.name).match(p) for p in only))]
     for name in dict.fromkeys(r.data for r in runs):
         small.ensure_data(name)
     lines = [f"# Short runs of {c.plan.path.name}: {epochs} epochs on {n} problems per configuration"

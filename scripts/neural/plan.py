@@ -19,6 +19,7 @@ class Run:
     name: str
     data: str
     flags: list[str]
+    kind: str = "rave"  # "rave": rave train FLAGS; "reference": reference_train.py FLAGS (the paper's code)
 
 
 @dataclass
@@ -75,6 +76,10 @@ def add_line(plan: Plan, words: list[str]) -> None:
         if rest[1] not in plan.data:
             raise PlanError(f"run {rest[0]}: no data line names {rest[1]}")
         plan.runs[rest[0]] = Run(rest[0], rest[1], rest[2:])
+    elif kind == "reference":
+        if rest[1] not in plan.data:
+            raise PlanError(f"reference {rest[0]}: no data line names {rest[1]}")
+        plan.runs[rest[0]] = Run(rest[0], rest[1], rest[2:], kind="reference")
     elif kind == "table":
         if rest[1] not in plan.data:
             raise PlanError(f"table {rest[0]}: no data line names {rest[1]}")
@@ -88,7 +93,7 @@ def add_line(plan: Plan, words: list[str]) -> None:
     elif kind == "effect":
         plan.tables[rest[0]].effects.append((rest[1], rest[2], rest[3]))
     else:
-        raise PlanError(f"unknown line kind {kind!r} (data, defaults, run, table, row, paper, effect)")
+        raise PlanError(f"unknown line kind {kind!r} (data, defaults, run, reference, table, row, paper, effect)")
 
 
 def run_dir(out: Path, name: str) -> Path:
@@ -160,3 +165,28 @@ def replaced(flags: list[str], values: dict[str, str]) -> list[str]:
         else:
             out.append(word)
     return out + [w for flag, value in values.items() if value is not None for w in (flag, value)]
+
+
+def pending_checkpoints(plan: Plan, out: Path) -> list[tuple[int, list[str]]]:
+    """(bytes, files relative to `out`) of each unfinished run's checkpoints, in plan order: what a
+    lease must carry to resume them (gpu_lease.sh)."""
+    result = []
+    for run in plan.runs.values():
+        folder = run_dir(out, run.name)
+        if (folder / "test.md").exists():
+            continue
+        # a reference run tests every epoch and keeps the best epoch's answers, so it needs last.pth
+        # alone; a rave run tests best.pt at its end
+        names = ["last.pth"] if run.kind == "reference" else ["last.pt", "best.pt"]
+        files = [folder / n for n in names if (folder / n).is_file()]
+        if files:
+            result.append((sum(p.stat().st_size for p in files), [str(p.relative_to(out)) for p in files]))
+    return result
+
+
+if __name__ == "__main__":
+    import sys
+    if len(sys.argv) != 4 or sys.argv[1] != "pending-checkpoints":
+        sys.exit("usage: plan.py pending-checkpoints PLAN DIR")
+    for size, files in pending_checkpoints(parse_plan(Path(sys.argv[2])), Path(sys.argv[3])):
+        print(size, *files)

@@ -103,7 +103,7 @@ def copy_run(src: Path, out: Path, name: str) -> None:
     staging = target.with_name(target.name + ".importing")
     shutil.rmtree(staging, ignore_errors=True)
     shutil.copytree(run_dir(src, name), staging)
-    for checkpoint in sorted(staging.glob("*.pt")):
+    for checkpoint in sorted(staging.glob("*.pt")) + sorted(staging.glob("*.pth")):
         if why := damage(checkpoint):
             shutil.rmtree(staging, ignore_errors=True)
             raise PlanError(f"import: {run_dir(src, name) / checkpoint.name}: damaged checkpoint ({why}); "

@@ -67,7 +67,7 @@ TEST_P(GoldenData, FilesReadBackAsTheirProblem) {
 
 INSTANTIATE_TEST_SUITE_P(Strategies, GoldenData,
                          ::testing::Values(AnswerStrategy::kRaven, AnswerStrategy::kIRaven,
-                                           AnswerStrategy::kFair),
+                                           AnswerStrategy::kFair, AnswerStrategy::kBalanced),
                          [](const auto& info) { return std::string(strategy_name(info.param)); });
 
 }  // namespace

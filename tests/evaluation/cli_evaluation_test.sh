@@ -55,7 +55,7 @@ grep -q '"attribute":"number"' "$work/dis.jsonl" || fail "disentangled: no numbe
   fail "export pred disentangled: $(cat "$work/err")"
 "$py" -c '
 import json, sys
-replies, attrs, master = (open(f, "w") for f in sys.argv[3:6])
+replies, attrs, master, samples = (open(f, "w") for f in sys.argv[3:7])
 for line in open(sys.argv[1]):
     j = json.loads(line)
     assert j["classmode"] == "pred" and j["prompt"] == "Only return the missing numbers!\n" + j["context"] + "(", j
@@ -69,8 +69,12 @@ for line in open(sys.argv[2]):
     assert j["choices"] == j["prompts"][-1]["choices"], j  # the master branch'"'"'s, IBM'"'"'s _split returns them
     print(json.dumps({"id": j["id"], "attributes": a}), file=attrs)
     print(json.dumps({"id": j["id"], "text": [j["choices"][j["answer"]][1:]]}), file=master)
+    # Each branch'"'"'s replies as IBM'"'"'s nreturn samples, reasoning with other numbers before
+    # its answer queue: IBM reads (and rave votes) the first number after "Answer:".
+    s = {b: [f"Rows 99 and 98. Answer: {v}", f"Row 97. Answer: {v}", "no idea"] for b, v in a.items()}
+    print(json.dumps({"id": j["id"], "attributes": s}), file=samples)
 ' "$work/pred.jsonl" "$work/predd.jsonl" "$work/pred-replies.jsonl" "$work/pred-attrs.jsonl" \
-  "$work/pred-master.jsonl" || fail "export pred fields"
+  "$work/pred-master.jsonl" "$work/pred-samples.jsonl" || fail "export pred fields"
 [[ $(run "$rave" score "$work/pred-replies.jsonl" --data "$work/pred.jsonl" --text-answer values --json) == 0 ]] ||
   fail "score pred replies: $(cat "$work/err")"
 [[ $(field "$work/out" 'd["accuracy"], d["scored"]') == "(100.0, 10)" ]] || fail "pred replies: $(head -c 300 "$work/out")"
@@ -80,6 +84,32 @@ for line in open(sys.argv[2]):
 [[ $(run "$rave" score "$work/pred-master.jsonl" --data "$work/predd.jsonl" --text-answer values --json) == 0 ]] ||
   fail "score pred master: $(cat "$work/err")"
 [[ $(field "$work/out" 'd["accuracy"], d["scored"]') == "(100.0, 10)" ]] || fail "pred master: $(head -c 300 "$work/out")"
+[[ $(run "$rave" score "$work/pred-samples.jsonl" --data "$work/predd.jsonl" --answer-queue "Answer:" --json) == 0 ]] ||
+  fail "score pred attribute samples: $(cat "$work/err")"
+[[ $(field "$work/out" 'd["accuracy"]') == 100.0 ]] || fail "attribute samples after the queue: $(head -c 300 "$work/out")"
+[[ $(run "$rave" score "$work/pred-samples.jsonl" --data "$work/predd.jsonl" --json) == 0 ]] ||
+  fail "score pred attribute samples, no queue: $(cat "$work/err")"
+[[ $(field "$work/out" 'd["accuracy"] < 50') == True ]] || fail "attribute samples without the queue: $(head -c 300 "$work/out")"
+[[ $(run "$rave" score "$work/pred-replies.jsonl" --data "$work/pred.jsonl" --nattr 0) == 2 ]] || fail "--nattr 0: exit code"
+[[ $(run "$rave" score "$work/pred-replies.jsonl" --data "$work/pred.jsonl" --nattr all --json) == 0 ]] ||
+  fail "--nattr all: $(cat "$work/err")"
+[[ $(field "$work/out" 'd["accuracy"]') == 100.0 ]] || fail "--nattr all: $(head -c 300 "$work/out")"
+# "Answer #k" replies read by the reply rule (rave.gym's text reward): right with reasoning around
+# them; a candidate's values are no index (IBM's index would read their first number).
+"$py" -c '
+import json, sys
+with open(sys.argv[2], "w") as o, open(sys.argv[3], "w") as v:
+    for line in open(sys.argv[1]):
+        j = json.loads(line)
+        print(json.dumps({"id": j["id"], "text": f"Row 1 keeps its shape, so the answer is Answer #{j['"'"'answer'"'"']}."}), file=o)
+        print(json.dumps({"id": j["id"], "text": j["choices"][j["answer"]]}), file=v)
+' "$work/text.jsonl" "$work/index-replies.jsonl" "$work/value-replies.jsonl" || fail "answer-index replies"
+[[ $(run "$rave" score "$work/index-replies.jsonl" --data "$work/text.jsonl" --text-answer answer-index --json) == 0 ]] ||
+  fail "score answer-index: $(cat "$work/err")"
+[[ $(field "$work/out" 'd["accuracy"], d["unreadable"]') == "(100.0, 0)" ]] || fail "answer-index: $(head -c 300 "$work/out")"
+[[ $(run "$rave" score "$work/value-replies.jsonl" --data "$work/text.jsonl" --text-answer answer-index --json) == 0 ]] ||
+  fail "score answer-index values: $(cat "$work/err")"
+[[ $(field "$work/out" 'd["accuracy"], d["unreadable"]') == "(0.0, 70)" ]] || fail "answer-index values: $(head -c 300 "$work/out")"
 # A pred export key reads replies as the panel's values with no flag (its lines say classmode pred).
 [[ $(run "$rave" score "$work/pred-replies.jsonl" --data "$work/pred.jsonl" --json) == 0 ]] ||
   fail "score pred replies, no flag: $(cat "$work/err")"

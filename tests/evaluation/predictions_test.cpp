@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include <map>
+
 #include "common/error.hpp"
 
 namespace rave::evaluation {
@@ -85,6 +87,25 @@ TEST(Predictions, BadInputNamesTheFileAndLine) {
             "p.jsonl:line 1: neither JSON Lines (one JSON object per line) nor CSV with a header "
             "naming an id and an "
             "answer (or score_0, score_1, ...) column");
+}
+
+TEST(Predictions, AttributesAreNumbersOrReplies) {
+  const auto f = parse_predictions(
+      "{\"id\": \"a\", \"attributes\": {\"type\": 6, \"size\": [3, 5], \"color\": \"It is 3\", "
+      "\"angle\": [\"1\", \"no idea\"]}}\n",
+      "p.jsonl");
+  const auto& a = f.predictions.at(0).attributes;
+  ASSERT_EQ(a.size(), 4u);
+  std::map<std::string, const AttributeAnswer*> by;
+  for (const auto& x : a) by[x.attribute] = &x;
+  EXPECT_EQ(by["type"]->value, (std::vector<double>{6}));
+  EXPECT_EQ(by["size"]->value, (std::vector<double>{3, 5}));
+  EXPECT_TRUE(by["color"]->value.empty());
+  EXPECT_EQ(by["color"]->samples, (std::vector<std::string>{"It is 3"}));
+  EXPECT_EQ(by["angle"]->samples, (std::vector<std::string>{"1", "no idea"}));
+  EXPECT_EQ(error_of("{\"id\": \"a\", \"attributes\": {\"type\": [1, \"2\"]}}\n"),
+            "p.jsonl:line 1: \"attributes\": type must be a number, a list of numbers, a reply or "
+            "a list of replies (strings), got [1,\"2\"]");
 }
 
 }  // namespace

@@ -29,12 +29,17 @@ std::vector<Case> corpus() {
     const std::size_t end = text.find('\n', at);
     const auto j = nlohmann::json::parse(text.substr(at, end - at));
     at = end == std::string::npos ? text.size() : end + 1;
-    const bool letters = j.at("labels") == "letters";
-    Case c{j.at("reply"), j.at("kind"), letters ? ReplyLabels::kLetters : ReplyLabels::kNumbers,
+    const std::string labels = j.at("labels");
+    Case c{j.at("reply"), j.at("kind"),
+           labels == "letters"   ? ReplyLabels::kLetters
+           : labels == "indices" ? ReplyLabels::kIndices
+                                 : ReplyLabels::kNumbers,
            std::nullopt};
     if (!j.at("label").is_null()) {
       const std::string label = j.at("label");
-      c.expected = letters ? label[0] - 'A' : std::stoi(label) - 1;
+      c.expected = labels == "letters"   ? label[0] - 'A'
+                   : labels == "indices" ? std::stoi(label)
+                                         : std::stoi(label) - 1;
     }
     out.push_back(std::move(c));
   }
@@ -65,6 +70,16 @@ TEST(Reply, LabelsOutsideTheCandidatesAreNoAnswer) {
   EXPECT_EQ(read_reply("E", ReplyLabels::kLetters, 4), std::nullopt);
   EXPECT_EQ(read_reply("1e3", ReplyLabels::kNumbers, 8), std::nullopt);
   EXPECT_EQ(read_reply("4.5", ReplyLabels::kNumbers, 8), std::nullopt);
+}
+
+TEST(Reply, IndicesCountFromZeroAsIbmsAnswerSet) {
+  EXPECT_EQ(read_reply("Answer #0", ReplyLabels::kIndices, 8), 0);
+  EXPECT_EQ(read_reply("Answer #7", ReplyLabels::kIndices, 8), 7);
+  EXPECT_EQ(read_reply("Answer #8", ReplyLabels::kIndices, 8), std::nullopt);
+  EXPECT_EQ(read_reply("seven", ReplyLabels::kIndices, 8), 7);
+  EXPECT_EQ(read_reply("eight", ReplyLabels::kIndices, 8), std::nullopt);
+  // A candidate's values are no index: 0.5 is no whole number, 30 is out of range.
+  EXPECT_EQ(read_reply("(6,0.5,30)", ReplyLabels::kIndices, 8), std::nullopt);
 }
 
 TEST(Reply, SamplesVoteAndUnreadableSamplesAbstain) {

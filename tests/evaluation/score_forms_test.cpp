@@ -64,6 +64,33 @@ TEST_F(ReferenceProblem, TextAnswersByIndexAndByValues) {
   EXPECT_FALSE(choice({"(6,0.5)"}, TextAnswer::kValues).read);  // fewer numbers than a panel
 }
 
+TEST(ScoreForms, ValuesCompareIbmsNattrNumbersOrAll) {
+  // Candidates with Angle (--angle): IBM's nattr 3 compares Type, Size and Color alone.
+  CandidateValues v;
+  v.entangled = {{6, 0.5, 30, 45}, {6, 0.5, 30, 90}, {5, 0.5, 30, 90}};
+  const auto pick = [&](const char* reply, int nattr) {
+    return text_choice({reply}, &v, 3, TextAnswer::kValues, "", nattr).candidate;
+  };
+  EXPECT_EQ(pick("(6,0.5,30,90)", kIbmNattr), 0);    // 0 and 1 match all three: the first
+  EXPECT_EQ(pick("(6,0.5,30,90)", kAllNumbers), 1);  // the angle tells them apart
+  EXPECT_EQ(pick("(5,0.5,30)", kIbmNattr), 2);
+  EXPECT_FALSE(text_choice({"(5,0.5,30)"}, &v, 3, TextAnswer::kValues, "", kAllNumbers).read);
+  // A candidate with fewer numbers than nattr is a row of NaN, as IBM's text2num makes it.
+  v.entangled = {{6, 0.5}, {6, 0.4, 30}};
+  EXPECT_EQ(pick("(6,0.5,30)", kIbmNattr), 1);
+}
+
+TEST(ScoreForms, AnswerIndexReadsIbmsNumberingByTheReplyRule) {
+  EXPECT_EQ(text_choice({"Answer #0"}, nullptr, 8, TextAnswer::kAnswerIndex, "").candidate, 0);
+  // IBM's index reads the first number: here the Type of candidate 6's values.
+  const TextChoice values = text_choice({"(6,0.5,30)"}, nullptr, 8, TextAnswer::kAnswerIndex, "");
+  EXPECT_FALSE(values.candidate);
+  EXPECT_FALSE(values.read);
+  EXPECT_EQ(
+      text_choice({"Row 1 has 3. Answer #5"}, nullptr, 8, TextAnswer::kAnswerIndex, "").candidate,
+      5);
+}
+
 TEST(ScoreForms, TextAnswersAsLabelsAndLettersNeedNoValues) {
   EXPECT_EQ(text_choice({"Answer #6"}, nullptr, 8, TextAnswer::kLabel, "").candidate, 5);
   EXPECT_EQ(text_choice({"The answer is (G)."}, nullptr, 8, TextAnswer::kLetter, "").candidate, 6);
@@ -84,15 +111,46 @@ TEST_F(ReferenceProblem, AttributeAnswersMatchTheMostBranches) {
   // color 3 5 1 3 7 3 3 3. {6, 5, 3} matches all three only on candidate 6.
   const std::vector<AttributeAnswer> right{
       {"", "type", {6}}, {"", "size", {5}}, {"", "color", {3}}};
-  EXPECT_EQ(attribute_candidate(right, values, "p.jsonl", 1), 6);
+  EXPECT_EQ(attribute_candidate(right, values, "", "p.jsonl", 1), 6);
   const std::vector<AttributeAnswer> size_only{{"Grid", "size", {5}}};
-  EXPECT_EQ(attribute_candidate(size_only, values, "p.jsonl", 1), 1);  // the first of 1, 2, 3, 4, 6
+  EXPECT_EQ(attribute_candidate(size_only, values, "", "p.jsonl", 1),
+            1);  // the first of 1, 2, 3, 4, 6
   try {
-    attribute_candidate({{"", "number", {1}}}, values, "p.jsonl", 4);
+    attribute_candidate({{"", "number", {1}}}, values, "", "p.jsonl", 4);
     ADD_FAILURE() << "an attribute the problem lacks was taken";
   } catch (const InputError& e) {
     EXPECT_STREQ(e.what(), "p.jsonl:line 4: \"attributes\": number is no branch of this problem");
   }
+}
+
+TEST(ScoreForms, AttributeRepliesVotePerBranchAfterTheQueue) {
+  // IBM's _predict: per branch the first number of each reply (NaN when none), majority_vote.
+  const AttributeAnswer type{.component = "",
+                             .attribute = "type",
+                             .value = {},
+                             .samples = {"It is 6.", "5", "6", "no idea"}};
+  EXPECT_EQ(attribute_value(type, ""), (std::vector<double>{6}));
+  const AttributeAnswer queued{.component = "",
+                               .attribute = "size",
+                               .value = {},
+                               .samples = {"Row 1: 3. Answer: 5", "Row 2: 3. Answer: 5"}};
+  EXPECT_EQ(attribute_value(queued, ""), (std::vector<double>{1}));         // "Row 1" comes first
+  EXPECT_EQ(attribute_value(queued, "Answer:"), (std::vector<double>{5}));  // read after the queue
+  const AttributeAnswer none{
+      .component = "", .attribute = "color", .value = {}, .samples = {"?", "unsure"}};
+  EXPECT_EQ(attribute_value(none, ""), (std::vector<double>{0}));  // all NaN: 0
+  const AttributeAnswer grid{.component = "", .attribute = "type", .value = {3, 5}, .samples = {}};
+  EXPECT_EQ(attribute_value(grid, "Answer:"), (std::vector<double>{3, 5}));  // numbers as given
+}
+
+TEST_F(ReferenceProblem, AttributeRepliesPickTheCandidate) {
+  // Candidate 6 is {6, 5, 3}; the replies carry reasoning before IBM's answer queue.
+  const std::vector<AttributeAnswer> replies{
+      {.component = "", .attribute = "type", .value = {}, .samples = {"1: 6", "2: 6", "3: 5"}},
+      {.component = "", .attribute = "size", .value = {}, .samples = {"4: 5", "5: 5", "6: 1"}},
+      {.component = "", .attribute = "color", .value = {}, .samples = {"7: 3", "8: 3", "9: 3"}}};
+  EXPECT_EQ(attribute_candidate(replies, values, ":", "p.jsonl", 1), 6);
+  EXPECT_NE(attribute_candidate(replies, values, "", "p.jsonl", 1), 6);
 }
 
 }  // namespace

@@ -5,7 +5,7 @@
 # continues from last.pt; a campaign moved to a folder without its data regenerates the data and
 # resumes there (the checkpoint checks it is the same data); a folder holding other data is refused;
 # runs from another machine's folder are imported and counted apart (a run carried there and
-# continued: only its epochs there); a damaged checkpoint, imports.jsonl or rave.json refused in one line; publish copies only small files; a bad plan is one error line naming the file and line.
+# continued: only its epochs there); a damaged checkpoint, imports.jsonl or rave.json refused in one line; publish copies only small files and the evidence rescore.py rebuilds its tables from; a bad plan is one error line naming the file and line.
 # Usage: cli_campaign_test.sh RAVE_BINARY
 set -u
 # shellcheck source=../cli_lib.sh
@@ -123,6 +123,24 @@ wait "$holder"
 [[ $(run "${campaign[@]}" publish "$work/pub" --plan "$smoke" --out "$work/a" --rave "$rave") == 0 ]] || fail "publish: $(cat "$work/err")"
 [[ -s "$work/pub/raven.md" && -s "$work/pub/status.md" && -s "$work/pub/curves/raven-cnn-seed1.csv" && -s "$work/pub/curves/raven-cnn-seed1.png" ]] || fail "published files: $(ls -R "$work/pub")"
 [[ -z "$(find "$work/pub" -name '*.pt' -o -name '*.npz')" ]] || fail "published a checkpoint or data"
+# the evidence: the answer key, each finished run's answers and record, and the tables rebuilt from them
+# alone (scripts/neural/rescore.py), which agree with rave score's on the same answers
+[[ -s "$work/pub/keys/raven.tsv.gz" && -s "$work/pub/runs/raven-cnn-seed1/answers.gz" && -s "$work/pub/runs/raven-cnn-seed1/run.json" && -s "$work/pub/tables.json" && -s "$work/pub/raven.rave-score.md" ]] || fail "evidence: $(ls -R "$work/pub")"
+"$py" "$root/scripts/neural/rescore.py" --check "$work/pub" || fail "rescore --check on what publish wrote"
+"$py" - "$work/pub" <<'PY' || fail "rescore's rows differ from rave score's"
+import pathlib, sys
+pub = pathlib.Path(sys.argv[1])
+def rows(path):  # the first table's rows (rave score's file has the paper's table below)
+    out = {}
+    for l in (pub / path).read_text().splitlines():
+        if l.startswith("| "):
+            out.setdefault(l.split(" | ")[0][2:], [c.split(" [")[0] for c in l.split(" | ")[1:9]])
+    return out
+ours, theirs = rows("raven.md"), rows("raven.rave-score.md")
+for label in ("CNN", "CNN+DRT", "CNN (candidates only)"):
+    assert ours[label] == theirs[label], (label, ours[label], theirs[label])
+PY
+grep -q '"train_devices": {' "$work/pub/runs/raven-cnn-seed1/run.json" && grep -q '"cpu": 2' "$work/pub/runs/raven-cnn-seed1/run.json" || fail "devices: $(cat "$work/pub/runs/raven-cnn-seed1/run.json")"
 head -1 "$work/pub/curves/raven-cnn-seed1.csv" | grep -q "^epoch,train_loss,train_accuracy,val_loss,val_accuracy" || fail "curve CSV header"
 
 # 6. A bad plan: one line naming the file and the line.

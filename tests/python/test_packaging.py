@@ -86,3 +86,20 @@ def test_the_rave_command_and_python_m_rave_run_the_cli(installed, source_dir, t
     assert len(list(out.glob("*/*.npz"))) == 70
     result = run_elsewhere(rave, "generate", "--no-such-flag")
     assert result.returncode == 2 and result.stderr.startswith("rave: error: ")
+
+
+def test_the_harness_subpackage_and_its_inspect_entry_point_are_installed(installed, tmp_path):
+    """rave.harness is installed with its files, and inspect_ai finds rave's tasks through the package's
+    `inspect_ai` entry point (`inspect eval rave/raven`), read here without inspect_ai installed."""
+    python, rave = installed
+    code = ("import importlib.metadata as m, rave.harness, rave.harness.answers; "
+            "print([e.value for e in m.entry_points(group='inspect_ai') if e.name == 'rave'], "
+            "rave.read_reply('The answer is (C).', 'letter'))")
+    result = run_elsewhere(python, "-c", code)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == ["['rave.harness.inspect_task']", "2"]
+    (tmp_path / "set").mkdir()
+    result = run_elsewhere(rave, "generate", "-n", "1", "-c", "center_single", "-o", tmp_path / "set")
+    assert result.returncode == 0, result.stderr
+    result = run_elsewhere(rave, "export", tmp_path / "set", "--harness", "vlmevalkit", "-o", tmp_path / "tsv")
+    assert result.returncode == 0 and (tmp_path / "tsv" / "RAVE_sheet.tsv").is_file(), result.stderr

@@ -28,7 +28,8 @@ TEST(AnswerStrategyNames, StrategyNamedThrowsTheCliMessage) {
     strategy_named("I-RAVEN");
     FAIL() << "no UsageError";
   } catch (const UsageError& e) {
-    EXPECT_STREQ(e.what(), "unknown answer-set strategy 'I-RAVEN'; known: raven, iraven, fair");
+    EXPECT_STREQ(e.what(),
+                 "unknown answer-set strategy 'I-RAVEN'; known: raven, iraven, fair, balanced");
   }
 }
 

@@ -1,0 +1,213 @@
+// The pool of an exchangeable answer set (engine/answers/internal/balanced.hpp,
+// docs/answer-sets.md#balanced-an-exchangeable-answer): the answer and replicas of it drawn from
+// its own law (the matrix sampled again under the same rules, each layout at the answer's
+// uniformity), the blocks a distractor may take from a replica, and the nested groups of item 0.
+#include <algorithm>
+#include <numeric>
+
+#include "common/error.hpp"
+#include "engine/answers/internal/balanced.hpp"
+#include "engine/answers/internal/common.hpp"
+
+namespace rave::engine::internal {
+namespace {
+
+std::size_t at(int i) { return static_cast<std::size_t>(i); }
+
+// The most levels at which replicas' values are drawn: the original tables' widest (Color, 10).
+// Over more levels a replica's value under Constant or Distribute_Three is rarely one the context
+// shows while the answer's always is, so those blocks draw from the matrix's own column instead.
+constexpr int kMaxReplicaLevels = 10;
+
+bool is_entity_attr(Attr a) { return a == Attr::kType || a == Attr::kSize || a == Attr::kColor; }
+
+// The answer's modifiable entries of one component.
+std::vector<ModifiableEntry> entries_of(const std::vector<ModifiableEntry>& all, int component) {
+  std::vector<ModifiableEntry> out;
+  for (const ModifiableEntry& e : all)
+    if (e.component == component) out.push_back(e);
+  return out;
+}
+
+bool has(const std::vector<ModifiableEntry>& entries, Attr attr, bool per_entity = false) {
+  return std::any_of(entries.begin(), entries.end(), [&](const ModifiableEntry& e) {
+    return e.attr == attr && (!is_entity_attr(attr) || e.uniform_value != per_entity);
+  });
+}
+
+}  // namespace
+
+std::vector<Block> answer_blocks(const Matrix& matrix) {
+  const auto entries = modifiable_entries(matrix.configuration(), matrix.rules, matrix.answer());
+  std::vector<Block> blocks;
+  for (int c = 0; c < static_cast<int>(matrix.rules.size()); ++c) {
+    const auto mine = entries_of(entries, c);
+    const bool layout = has(mine, Attr::kNumber) || has(mine, Attr::kPosition) ||
+                        has(mine, Attr::kType, true) || has(mine, Attr::kSize, true) ||
+                        has(mine, Attr::kColor, true);
+    if (layout) blocks.push_back({c, Attr::kNumber});
+    for (Attr a : {Attr::kType, Attr::kSize, Attr::kColor})
+      if (has(mine, a)) blocks.push_back({c, a});
+  }
+  return blocks;
+}
+
+std::vector<int> block_key(const Matrix& matrix, const Block& block, const Panel& panel) {
+  const ComponentPanel& comp = panel.components.at(at(block.component));
+  if (block.attr != Attr::kNumber) return {entity_level(comp.entities.at(0), block.attr)};
+  const auto entries = entries_of(
+      modifiable_entries(matrix.configuration(), matrix.rules, matrix.answer()), block.component);
+  std::vector<int> key{has(entries, Attr::kNumber) ? comp.number_level() : -1,
+                       has(entries, Attr::kPosition) ? static_cast<int>(slot_mask(comp)) : -1};
+  std::vector<Entity> by_slot = comp.entities;
+  std::sort(by_slot.begin(), by_slot.end(),
+            [](const Entity& a, const Entity& b) { return a.slot < b.slot; });
+  for (Attr a : {Attr::kType, Attr::kSize, Attr::kColor})
+    if (has(entries, a, true))
+      for (const Entity& e : by_slot) key.insert(key.end(), {e.slot, entity_level(e, a)});
+  return key;
+}
+
+std::array<std::vector<int>, 3> item0_groups(const std::vector<std::vector<int>>& keys, Rng& rng) {
+  const int n = static_cast<int>(keys.size());
+  RAVE_CHECK(n == 2 || n == 4 || n == 8, "item0_groups takes 2, 4 or 8 items");
+  std::vector<std::vector<int>> distinct = keys;
+  std::sort(distinct.begin(), distinct.end());
+  distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());
+  std::vector<int> key_rank(distinct.size()), tiebreak(at(n)), order(at(n));
+  std::iota(key_rank.begin(), key_rank.end(), 0);
+  rng.shuffle(std::span<int>(key_rank));
+  std::iota(tiebreak.begin(), tiebreak.end(), 0);
+  rng.shuffle(std::span<int>(tiebreak));
+  const auto rank_of = [&](int item) {
+    const auto k = std::lower_bound(distinct.begin(), distinct.end(), keys[at(item)]);
+    return key_rank[static_cast<std::size_t>(k - distinct.begin())];
+  };
+  std::iota(order.begin(), order.end(), 0);
+  std::sort(order.begin(), order.end(), [&](int a, int b) {
+    return std::pair(rank_of(a), tiebreak[at(a)]) < std::pair(rank_of(b), tiebreak[at(b)]);
+  });
+  const int p0 = static_cast<int>(std::find(order.begin(), order.end(), 0) - order.begin());
+  std::array<std::vector<int>, 3> groups;
+  for (int g = 0; g < 3 && (2 << g) <= n; ++g) {
+    const int size = 2 << g, stride = n / size;
+    std::vector<int> group;
+    for (int p = p0 % stride; p < n; p += stride) group.push_back(order[at(p)]);
+    std::vector<std::vector<int>> seen;
+    for (int item : group) seen.push_back(keys[at(item)]);
+    std::sort(seen.begin(), seen.end());
+    if (std::adjacent_find(seen.begin(), seen.end()) == seen.end()) groups[at(g)] = group;
+  }
+  return groups;
+}
+
+bool from_column(const Matrix& matrix, const Block& block) {
+  if (!matrix.balanced_answers) return false;  // the 3x3 original's tables: replicas only
+  const LayoutSpec& layout = matrix.configuration().components.at(at(block.component)).layout;
+  const auto levels = [](Range r) { return r.max - r.min + 1; };
+  const int widest = std::max({levels(layout.type), levels(layout.size), levels(layout.color)});
+  const int shown = block.attr == Attr::kType    ? levels(layout.type)
+                    : block.attr == Attr::kSize  ? levels(layout.size)
+                    : block.attr == Attr::kColor ? levels(layout.color)
+                                                 : widest;
+  if (shown <= kMaxReplicaLevels) return false;
+  const RuleGroup& group = matrix.rules.at(at(block.component));
+  const std::size_t position = block.attr == Attr::kNumber ? 0
+                               : block.attr == Attr::kType ? 1
+                               : block.attr == Attr::kSize ? 2
+                                                           : 3;
+  const RuleName name = group.rules.at(position).name;
+  return name == RuleName::kConstant || name == RuleName::kDistributeThree;
+}
+
+namespace {
+
+std::vector<Panel> replicas_of(const Matrix& matrix, Rng& rng) {
+  Configuration spec = matrix.configuration();
+  for (std::size_t c = 0; c < spec.components.size(); ++c) {
+    const int u = matrix.answer().components[c].uniformity;
+    spec.components[c].layout.uniformity = Range{u, u};
+  }
+  const MatrixModel model{.id = matrix.config,
+                          .config = &spec,
+                          .rules = nullptr,
+                          .grid = matrix.grid,
+                          .balanced_answers = matrix.balanced_answers};
+  std::vector<Panel> out{matrix.answer()};
+  for (int i = 1; i < kPoolItems; ++i)
+    out.push_back(sample_matrix(model, matrix.rules, rng).answer());
+  return out;
+}
+
+// The answer and the last panels of the other rows.
+std::vector<Panel> column_of(const Matrix& matrix) {
+  std::vector<Panel> out{matrix.answer()};
+  const auto n = static_cast<std::size_t>(matrix.grid);
+  for (std::size_t r = 0; r + 1 < n; ++r) out.push_back(matrix.panels.at(r * n + n - 1));
+  return out;
+}
+
+// Item 0's groups in a uniformly random 2, 4 or 8 of the column's items (none when the answer
+// is left out).
+std::array<std::vector<int>, 3> column_groups(const std::vector<std::vector<int>>& keys, Rng& rng) {
+  int kept = 2;
+  while (kept * 2 <= std::min(static_cast<int>(keys.size()), kPoolItems)) kept *= 2;
+  std::vector<int> chosen = rng.sample(static_cast<int>(keys.size()), kept);
+  const auto answer = std::find(chosen.begin(), chosen.end(), 0);
+  if (answer == chosen.end()) return {};
+  std::iter_swap(chosen.begin(), answer);
+  std::vector<std::vector<int>> sub;
+  for (int i : chosen) sub.push_back(keys[at(i)]);
+  std::array<std::vector<int>, 3> groups = item0_groups(sub, rng);
+  for (auto& g : groups)
+    for (int& i : g) i = chosen[at(i)];
+  return groups;
+}
+
+}  // namespace
+
+void make_pool(const Matrix& matrix, Rng& rng, Pool& pool) {
+  RAVE_CHECK(pool.blocks.empty(), "make_pool fills an empty pool");
+  const std::vector<Block> blocks = answer_blocks(matrix);
+  pool.column = column_of(matrix);
+  if (std::any_of(blocks.begin(), blocks.end(),
+                  [&](const Block& b) { return !from_column(matrix, b); }))
+    pool.replicas = replicas_of(matrix, rng);
+  for (const Block& block : blocks) {
+    const bool column = from_column(matrix, block);
+    const std::vector<Panel>& items = column ? pool.column : pool.replicas;
+    std::vector<std::vector<int>> keys;
+    for (const Panel& item : items) keys.push_back(block_key(matrix, block, item));
+    pool.blocks.push_back(
+        {block, &items, column ? column_groups(keys, rng) : item0_groups(keys, rng)});
+  }
+}
+
+Panel assemble(const Pool& pool, const std::vector<std::pair<Block, int>>& taken) {
+  Panel out = pool.column.at(0);
+  const auto source = [&](const Block& block) -> const std::vector<Panel>& {
+    for (const BlockGroups& b : pool.blocks)
+      if (b.block == block) return *b.items;
+    RAVE_CHECK(false, "assemble: a block the pool does not have");
+    return pool.column;
+  };
+  for (const auto& [block, item] : taken)
+    if (block.attr == Attr::kNumber) {
+      ComponentPanel& comp = out.components[at(block.component)];
+      comp.entities = source(block)[at(item)].components[at(block.component)].entities;
+    }
+  // Every value block takes its item's value (the answer's unless taken), on every entity.
+  for (const BlockGroups& b : pool.blocks) {
+    if (b.block.attr == Attr::kNumber) continue;
+    int item = 0;
+    for (const auto& [block, i] : taken)
+      if (block == b.block) item = i;
+    const int value = entity_level(
+        (*b.items)[at(item)].components[at(b.block.component)].entities.at(0), b.block.attr);
+    for (Entity& e : out.components[at(b.block.component)].entities)
+      entity_level(e, b.block.attr) = value;
+  }
+  return out;
+}
+
+}  // namespace rave::engine::internal

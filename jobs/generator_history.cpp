@@ -1,0 +1,63 @@
+#include "jobs/generator_history.hpp"
+
+#include <array>
+#include <charconv>
+#include <optional>
+
+#include "engine/rules/matrix.hpp"
+
+namespace rave::jobs {
+namespace {
+
+using Version = std::array<int, 3>;
+
+struct GeneratorChange {
+  Version version;  ///< the first rave that generates this way
+  const char* what;
+  bool (*touches)(const engine::Variant&);
+};
+
+// Newest last. A change to the 3 x 3 originals' output would break their byte-identity with the
+// original generators and never belongs here.
+constexpr std::array<GeneratorChange, 3> kChanges{{
+    {{0, 3, 0},
+     "rave 0.3.0 draws a variant's answer sets without the originals' shortcuts (--grid above 3 "
+     "or --values)",
+     [](const engine::Variant& v) { return v.grid != engine::kDefaultGrid || v.values != 0; }},
+    {{0, 4, 0},
+     "rave 0.4.0 draws a variant's rules directly from those that can hold, with the same "
+     "distribution but other random draws (--grid above 3, --values or --regime)",
+     [](const engine::Variant& v) { return !engine::draws_original_rules(v); }},
+    {{0, 4, 0},
+     "rave 0.4.0 builds a variant's I-RAVEN and FAIR answer sets exchangeably, the answer a "
+     "uniformly random candidate (any --grid, --values, --confounders or --regime)",
+     [](const engine::Variant& v) { return !v.is_original(); }},
+}};
+
+std::optional<Version> parse_version(std::string_view text) {
+  Version v{};
+  const char* p = text.data();
+  const char* end = text.data() + text.size();
+  for (std::size_t i = 0; i < v.size(); ++i) {
+    if (i > 0 && (p == end || *p++ != '.')) return std::nullopt;
+    const auto [next, ec] = std::from_chars(p, end, v[i]);
+    if (ec != std::errc()) return std::nullopt;
+    p = next;
+  }
+  return p == end ? std::optional(v) : std::nullopt;
+}
+
+}  // namespace
+
+std::string generator_changes_since(std::string_view version, const engine::Variant& variant) {
+  const auto made_by = parse_version(version);
+  if (!made_by) return {};
+  std::string out;
+  for (const GeneratorChange& change : kChanges) {
+    if (!(*made_by < change.version) || !change.touches(variant)) continue;
+    out += (out.empty() ? "" : "; ") + std::string(change.what);
+  }
+  return out;
+}
+
+}  // namespace rave::jobs

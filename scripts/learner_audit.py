@@ -1,0 +1,51 @@
+#!/usr/bin/env python3
+"""The learner audit's table of docs/answer-sets.md#what-the-audit-finds: for every answer strategy and
+setting (3x3, 5x5, 10x10 with 1,000 levels, 3x3 with 3 confounders), `rave generate` N problems per
+configuration (symbolic only: the features read the XML) and learn them with rave.shortcuts (cross-validated
+by problem, 5 folds). One markdown row per (setting, strategy): the blind and bag learners over all
+configurations with their 95% intervals, and the blind learner's highest configuration.
+
+    nice -n 19 .venv/bin/python scripts/learner_audit.py build/apps/rave 1000 /work/scratch/audit [LEARNERS]
+
+LEARNERS: comma-separated, default "logit" (the conditional logit; "logit,gbm" adds gradient boosting, slower).
+Each folder is deleted once learnt; a row is printed as soon as it is known.
+"""
+import pathlib
+import shutil
+import subprocess
+import sys
+
+from rave import shortcuts
+
+SETTINGS = {"3x3": [], "5x5": ["--grid", "5"], "10x10, 1000 levels": ["--grid", "10", "--values", "1000"],
+            "3x3, 3 confounders": ["--confounders", "3"]}
+STRATEGIES = ["raven", "iraven", "fair", "balanced"]
+PAPER = dict(zip(shortcuts._rave.CONFIGS, shortcuts._rave.PAPER_NAMES))
+
+
+def cell(c):
+    return f"{100 * c['accuracy']:.1f} [{100 * c['interval'][0]:.1f}, {100 * c['interval'][1]:.1f}]"
+
+
+def main():
+    rave, n, work = sys.argv[1], int(sys.argv[2]), pathlib.Path(sys.argv[3])
+    learners = tuple(sys.argv[4].split(",")) if len(sys.argv) > 4 else ("logit",)
+    cols = [(v, ln) for v in shortcuts.VIEWS for ln in learners]
+    print("| setting | answers | " + " | ".join(f"{v} {ln} %" for v, ln in cols) + " | highest blind configuration |")
+    print("|---|---|" + "---:|" * (len(cols) + 1))
+    for setting, options in SETTINGS.items():
+        for strategy in STRATEGIES:
+            folder = work / f"{setting.replace(' ', '').replace(',', '-')}-{strategy}"
+            shutil.rmtree(folder, ignore_errors=True)
+            subprocess.run([rave, "generate", "-n", str(n), "-o", str(folder), "-a", strategy, "-j", "2",
+                            "--seed", "2044", "--symbolic-only", *options], check=True, capture_output=True)
+            r = shortcuts.audit([folder], threads=2, learners=learners)
+            worst = max(r["configs"].items(), key=lambda kv: kv[1]["blind"][learners[0]]["accuracy"])
+            cells = [cell(r["all"][v][ln]) for v, ln in cols]
+            cells.append(f"{PAPER[worst[0]]} {100 * worst[1]['blind'][learners[0]]['accuracy']:.1f}")
+            print(f"| {setting} | {strategy} | " + " | ".join(cells) + " |", flush=True)
+            shutil.rmtree(folder, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,101 @@
+"""scripts/neural/rescore.py: tables rebuilt from a published folder's evidence alone (keys, answers,
+run records), the committed folders equal to what they rebuild, and evidence.py's key read from the
+npz files with the standard library."""
+import gzip
+import json
+import math
+import os
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+ROOT = Path(os.environ.get("RAVE_SOURCE_DIR", Path(__file__).resolve().parents[2]))
+sys.path.insert(0, str(ROOT / "scripts" / "neural"))
+import evidence  # noqa: E402
+import rescore  # noqa: E402
+
+
+def write_folder(dest: Path, answers: dict, targets: list, configs: list) -> None:
+    ids = [f"{rescore.CONFIGS[c]}/RAVEN_{k}_test" for k, c in enumerate(configs)]
+    (dest / "keys").mkdir(parents=True)
+    with gzip.open(dest / "keys" / "raven.tsv.gz", "wt") as f:
+        f.write("".join(f"{i}\t{rescore.CONFIGS[c]}\t{t}\n" for i, c, t in zip(ids, configs, targets)))
+    for run, answer in answers.items():
+        (dest / "runs" / run).mkdir(parents=True)
+        with gzip.open(dest / "runs" / run / "answers.gz", "wt") as f:
+            f.write(f"# test: key {rescore.key_hash(ids)}\n{answer}\n")
+        (dest / "runs" / run / "run.json").write_text(json.dumps({"train_devices": {"cpu": 3},
+                                                                  "answers_device": "cpu on here"}))
+    (dest / "tables.json").write_text(json.dumps([{
+        "name": "t", "title": "T", "data": "raven",
+        "rows": [["A", ["a1", "a2", "a3"]], ["B", ["b1", "b2", "b3"]], ["C", ["c1"]]],
+        "effects": [["A - B", "A", "B"]], "paper": {"A": ["1"] * 8}}]))
+
+
+def test_rows_intervals_and_effects_from_the_answers(tmp_path):
+    configs = [k % 7 for k in range(14)]
+    targets = [k % 8 for k in range(14)]
+    right = "".join(str(t) for t in targets)
+    wrong = "".join(str((t + 1) % 8) for t in targets)
+    half = right[:7] + wrong[7:]
+    write_folder(tmp_path, {"a1": right, "a2": right, "a3": half, "b1": wrong, "b2": half, "b3": wrong,
+                            "c1": right[:13] + "-"}, targets, configs)
+    assert rescore.main([str(tmp_path)]) == 0
+    text = (tmp_path / "t.md").read_text()
+    rows = {line.split(" | ")[0][2:]: line for line in text.splitlines() if line.startswith("| ")}
+    # A: 100, 100, 50 -> mean 83.33, t interval with 2 degrees of freedom
+    sd = np.std([100, 100, 50], ddof=1)
+    low = max(0.0, 250 / 3 - 4.303 * sd / math.sqrt(3))
+    assert rows["A"].split(" | ")[1] == f"83.33 [{low:.2f}, 100.00]"
+    # C: one run, 13 of 14 right, the Wilson interval
+    lo, hi = rescore.wilson(100 * 13 / 14, 14)
+    assert rows["C"].split(" | ")[1] == f"92.86 [{lo:.2f}, {hi:.2f}]"
+    assert "cpu x3" in rows["C"]
+    assert rows["paper: A"].startswith("| paper: A | 1 |")
+    # the effect pairs the k-th runs: 100-0, 100-50, 50-0
+    assert "A - B, paired by seed: +100.00, +50.00, +50.00 points; mean +66.67" in text
+    assert rescore.main(["--check", str(tmp_path)]) == 0
+    (tmp_path / "t.md").write_text(text.replace("83.33", "83.34"))
+    assert rescore.main(["--check", str(tmp_path)]) == 1
+    # a run whose curves carry the test of every epoch: what each rule of choosing an epoch reports
+    (tmp_path / "curves").mkdir()
+    (tmp_path / "curves" / "a1.csv").write_text(
+        "epoch,train_loss,train_accuracy,val_loss,val_accuracy,seconds,train_problems_per_s,best,device,"
+        "test_loss,test_accuracy,test_correct,test_total\n"
+        "1,2,0.1,2,0.20,1,1,1,cpu,2,0.25,,\n2,2,0.2,2,0.30,1,1,1,cpu,2,0.28,,\n3,2,0.3,2,0.30,1,1,0,cpu,2,0.31,,\n"
+        "4,2,0.4,2,0.10,1,1,0,cpu,2,0.22,,\n")
+    assert rescore.main([str(tmp_path)]) == 0
+    assert "| a1 | 28.00 (epoch 2) | 22.00 (epoch 4) | 31.00 (epoch 3) | 4 |" in (tmp_path / "t.md").read_text()
+
+
+def test_answers_for_another_key_are_refused(tmp_path):
+    write_folder(tmp_path, {"a1": "0" * 14}, [0] * 14, [0] * 14)
+    with gzip.open(tmp_path / "runs" / "a1" / "answers.gz", "wt") as f:
+        f.write("# key 0000\n" + "0" * 14 + "\n")
+    assert rescore.main([str(tmp_path)]) == 1
+
+
+def test_the_key_is_read_from_the_npz_files(tmp_path):
+    for k, target in ((8, 3), (9, 6), (18, 1)):
+        folder = tmp_path / "center_single"
+        folder.mkdir(exist_ok=True)
+        with zipfile.ZipFile(folder / f"RAVEN_{k}_test.npz", "w", zipfile.ZIP_DEFLATED) as z:
+            for name, value in (("target", np.int64(target)), ("image", np.zeros((2, 2), np.uint8))):
+                with z.open(f"{name}.npy", "w") as f:
+                    np.save(f, value)
+    (tmp_path / "center_single" / "RAVEN_7_val.npz").write_bytes(b"")
+    evidence.write_key(tmp_path, tmp_path / "key.tsv.gz")
+    lines = gzip.open(tmp_path / "key.tsv.gz", "rt").read().splitlines()
+    assert lines == ["center_single/RAVEN_8_test\tcenter_single\t3", "center_single/RAVEN_9_test\tcenter_single\t6",
+                     "center_single/RAVEN_18_test\tcenter_single\t1"]
+
+
+@pytest.mark.parametrize("folder", sorted(p.parent for p in (ROOT / "docs" / "img").glob("*/tables.json")))
+def test_committed_tables_are_what_their_evidence_gives(folder):
+    result = subprocess.run([sys.executable, str(ROOT / "scripts/neural/rescore.py"), "--check", str(folder)],
+                            capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
