@@ -92,9 +92,9 @@ int parse_and_run(int argc, char** argv, const Program& program, const std::vect
 }
 
 // Problem files are 0.1 to 4 MB and a command reads thousands: glibc would map each buffer afresh
-// and hand it back to the kernel when freed, so every file paid its pages' faults again (a third
-// of `rave solve --from-pixels`'s CPU on 210 files; bench/README.md). Buffers up to 32 MB now come
-// from the heap and stay there.
+// and hand it back to the kernel when freed, so every file paid its pages' faults again. Buffers
+// up to 32 MB now come from the heap and stay there: `rave solve --from-pixels` on 210 files takes
+// 1.23x less CPU (bench/README.md, perception section).
 void keep_file_buffers() {
   mallopt(M_MMAP_THRESHOLD, 32 << 20);
   mallopt(M_TRIM_THRESHOLD, 64 << 20);

@@ -66,7 +66,9 @@ int find_build_id(dl_phdr_info* info, std::size_t, void* data) {
   for (int i = 0; i < info->dlpi_phnum; ++i) {
     const ElfW(Phdr)& ph = info->dlpi_phdr[i];
     if (ph.p_type != PT_NOTE) continue;
-    const char* p = reinterpret_cast<const char*>(info->dlpi_addr + ph.p_vaddr);
+    // The loader gives the note's place as an address.
+    const char* p = reinterpret_cast<const char*>(  // NOLINT(performance-no-int-to-ptr)
+        info->dlpi_addr + ph.p_vaddr);
     const char* end = p + ph.p_memsz;
     while (p + sizeof(ElfW(Nhdr)) <= end) {
       const auto* note = reinterpret_cast<const ElfW(Nhdr)*>(p);

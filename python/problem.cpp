@@ -134,8 +134,8 @@ PyProblem unpickle(const py::tuple& state) {
 
 PyProblem generate(const std::string& config, std::int64_t index, std::uint64_t seed,
                    const std::string& answers, int grid, std::optional<int> values, int confounders,
-                   const std::string& regime, const std::string& hold_out,
-                   const std::string& style, std::int64_t attempt) {
+                   const std::string& regime, const std::string& hold_out, const std::string& style,
+                   std::int64_t attempt) {
   const engine::ConfigId id = config_arg(config);
   const engine::AnswerStrategy strategy = strategy_arg(answers);
   const std::uint64_t k = index_arg(index);
