@@ -74,22 +74,25 @@ void write_line(VlmEntry& entry, const VlmSource& source, const engine::Problem&
 
 }  // namespace
 
-std::string sheet_prompt(int grid) {
+std::string sheet_description(int grid) {
   return "The image is a visual reasoning puzzle. At the top is a " + matrix_words(grid) +
          " of panels whose last panel (bottom right) is missing and marked with \"?\". Below it "
-         "are 8 candidate panels labelled 1 to 8. " +
-         question();
+         "are 8 candidate panels labelled 1 to 8.";
 }
 
-std::string panels_prompt(int grid) {
+std::string panels_description(int grid) {
   const int context = grid * grid - 1;
   return "The images are a visual reasoning puzzle. Images 1 to " + std::to_string(context) +
          " are the panels of a " + matrix_words(grid) +
          " in reading order (row 1 from left to right, then row 2, and so on) without its last "
          "panel (bottom right), which is missing. Images " +
          std::to_string(context + 1) + " to " + std::to_string(context + engine::kCandidates) +
-         " are the candidates 1 to 8 for the missing panel, in order. " + question();
+         " are the candidates 1 to 8 for the missing panel, in order.";
 }
+
+std::string sheet_prompt(int grid) { return sheet_description(grid) + " " + question(); }
+
+std::string panels_prompt(int grid) { return panels_description(grid) + " " + question(); }
 
 void check_drawable(const engine::Problem& problem, const std::string& file) {
   if (!problem.style.is_original()) {
