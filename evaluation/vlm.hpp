@@ -31,6 +31,8 @@ struct VlmOptions {
   /// Show the candidates in candidate_order(seed, id) (shuffle.hpp), as `rave export
   /// --answers-shuffled` does; the line records "answers_shuffled" and its answer is in that order.
   std::optional<std::uint64_t> shuffle_seed = {};
+  /// Draw every problem in this render style (engine/model/style.hpp) instead of its own.
+  std::optional<engine::RenderStyle> style = {};
 };
 
 /// Where a problem comes from: its id (the path below the set without extension) and split.

@@ -11,7 +11,6 @@ using namespace rave::solver;  // jobs work on their values
 namespace {
 
 using engine::kCandidates;
-using engine::kContextPanels;
 
 double log_add(double a, double b) {
   if (a == kNoScore) return b;
@@ -21,18 +20,20 @@ double log_add(double a, double b) {
 
 // The problem with context combination `n` (mixed radix over the context panels' readings, panel
 // 0 the fastest digit) and reading `pass` of each candidate (its last one when it has fewer).
-engine::Problem combination(engine::ConfigId config,
-                            const std::array<std::vector<engine::Panel>, engine::kPanels>& r,
-                            long n, int pass) {
+engine::Problem combination(engine::ConfigId config, const engine::Variant& variant,
+                            const PanelReadings& r, long n, int pass) {
   engine::Problem p;
   p.config = config;
-  for (int i = 0; i < kContextPanels; ++i) {
+  p.variant = variant;
+  const std::size_t context = r.size() - kCandidates;
+  p.context.resize(context);
+  for (std::size_t i = 0; i < context; ++i) {
     const long size = static_cast<long>(r[i].size());
     p.context[i] = r[i][static_cast<std::size_t>(n % size)];
     n /= size;
   }
-  for (int i = 0; i < kCandidates; ++i) {
-    const auto& list = r[kContextPanels + i];
+  for (std::size_t i = 0; i < kCandidates; ++i) {
+    const auto& list = r[context + i];
     p.candidates[i] = list[std::min<std::size_t>(static_cast<std::size_t>(pass), list.size() - 1)];
   }
   return p;
@@ -53,14 +54,16 @@ SolveOptions pixel_options(SolveOptions base) {
   return base;
 }
 
-Solution solve_readings(Solver& solver, engine::ConfigId config,
-                        const std::array<std::vector<engine::Panel>, engine::kPanels>& readings,
-                        CandidateReadings* explained) {
+Solution solve_readings(Solver& solver, engine::ConfigId config, const engine::Variant& variant,
+                        const PanelReadings& readings, CandidateReadings* explained) {
+  RAVE_CHECK(readings.size() == static_cast<std::size_t>(engine::panel_count(variant.grid)),
+             "one reading list per panel of the variant's matrix");
+  const std::size_t context = readings.size() - kCandidates;
   long combinations = 1;
   std::size_t passes = 1;
-  for (int i = 0; i < engine::kPanels; ++i) {
+  for (std::size_t i = 0; i < readings.size(); ++i) {
     RAVE_CHECK(!readings[i].empty(), "every panel has a reading");
-    if (i < kContextPanels)
+    if (i < context)
       combinations = std::min<long>(kMaxReadingCombinations,
                                     combinations * static_cast<long>(readings[i].size()));
     else
@@ -73,10 +76,13 @@ Solution solve_readings(Solver& solver, engine::ConfigId config,
   std::array<Best, kCandidates> best{};
   for (long n = 0; n < combinations; ++n)
     for (std::size_t pass = 0; pass < passes; ++pass) {
-      const Solution s = solver.solve(combination(config, readings, n, static_cast<int>(pass)));
+      const Solution s =
+          solver.solve(combination(config, variant, readings, n, static_cast<int>(pass)));
       if (out.reason.empty()) out.reason = s.reason;
       for (int i = 0; i < kCandidates; ++i) {
-        if (pass >= readings[kContextPanels + i].size() || !((s.consistent >> i) & 1u)) continue;
+        if (pass >= readings[context + static_cast<std::size_t>(i)].size() ||
+            !((s.consistent >> i) & 1u))
+          continue;
         out.consistent = static_cast<std::uint8_t>(out.consistent | (1u << i));
         out.log_score[i] = sum ? log_add(out.log_score[i], s.log_score[i])
                                : std::max(out.log_score[i], s.log_score[i]);
@@ -95,7 +101,7 @@ Solution solve_readings(Solver& solver, engine::ConfigId config,
       (*explained)[i] = Reading{};
       if (!((out.consistent >> i) & 1u)) continue;
       if (combinations > 1 || passes > 1)
-        solver.solve(combination(config, readings, best[i].combination, best[i].pass));
+        solver.solve(combination(config, variant, readings, best[i].combination, best[i].pass));
       (*explained)[i] = solver.reading(i);
     }
   return out;
@@ -109,7 +115,8 @@ Solution solve_perceived(Solver& solver, const perception::PerceivedProblem& per
     none.reason = perceived.failure;
     return none;
   }
-  Solution s = solve_readings(solver, perceived.config, perceived.alternatives, explained);
+  Solution s = solve_readings(solver, perceived.config, perceived.variant, perceived.alternatives,
+                              explained);
   if (!s.answer) return s;
   for (const auto& [i, j] : perceived.identical_candidates) {
     const int twin = i == *s.answer ? j : j == *s.answer ? i : -1;

@@ -31,12 +31,14 @@ solver::SolveOptions pixel_options(solver::SolveOptions base = {});
 /// combination of readings that scored it best.
 using CandidateReadings = std::array<solver::Reading, engine::kCandidates>;
 
-/// Solves a problem of `config` whose panels are known up to the readings in `readings` (each
-/// non-empty; [0] first). With `explained`, also writes what explains each consistent candidate.
-solver::Solution solve_readings(
-    solver::Solver& solver, engine::ConfigId config,
-    const std::array<std::vector<engine::Panel>, engine::kPanels>& readings,
-    CandidateReadings* explained = nullptr);
+/// Per panel (file order), its readings: each non-empty, [0] first.
+using PanelReadings = std::vector<std::vector<engine::Panel>>;
+
+/// Solves a problem of `config` and `variant` (an N x N one reads N*N+7 panels) whose panels are
+/// known up to `readings`. With `explained`, also writes what explains each consistent candidate.
+solver::Solution solve_readings(solver::Solver& solver, engine::ConfigId config,
+                                const engine::Variant& variant, const PanelReadings& readings,
+                                CandidateReadings* explained = nullptr);
 
 /// Solves a perceived problem: unrecognised panels give kNone with perception's failure as the
 /// reason; an answer whose image another consistent candidate shares gives kAmbiguous, reason
