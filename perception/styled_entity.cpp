@@ -47,7 +47,8 @@ std::vector<std::pair<int, int>> outline_samples(const SlotCell& cell) {
   std::vector<double> far(static_cast<std::size_t>(bins), -1);
   std::vector<int> at(static_cast<std::size_t>(bins), -1);
   for (const auto& [p, d] : boundary) {
-    const double angle = std::atan2(p / side + 0.5 - cy, p % side + 0.5 - cx) + std::numbers::pi;
+    const auto row = p / side, col = p % side;  // the pixel's place: whole rows and columns
+    const double angle = std::atan2(row + 0.5 - cy, col + 0.5 - cx) + std::numbers::pi;
     const auto bin = static_cast<std::size_t>(
         std::min(bins - 1, static_cast<int>(angle / (2 * std::numbers::pi) * bins)));
     if (d > far[bin]) far[bin] = d, at[bin] = p;

@@ -153,7 +153,7 @@ std::string encode_problem_npz(const Problem& problem, std::span<const Image> im
   return out;
 }
 
-NpzFile::NpzFile(std::string file, std::vector<std::pair<std::string, NpyArray>> members)
+NpzFile::NpzFile(std::string file, std::vector<std::pair<std::string, NpyArray>>&& members)
     : file_(std::move(file)) {
   for (auto& [key, array] : members) {
     keys_.push_back(key);
@@ -184,7 +184,7 @@ namespace {
 }
 
 const NpyArray& typed(const NpzFile& f, const std::string& key, std::string_view descr,
-                      std::vector<std::size_t> shape, const std::string& want) {
+                      const std::vector<std::size_t>& shape, const std::string& want) {
   const NpyArray& a = f.array(key);
   if (a.descr != descr || a.shape != shape) wrong(f, key, a, want, a.descr == descr);
   return a;
@@ -207,9 +207,9 @@ std::int64_t candidate_index(const NpzFile& f, const std::string& key) {
 }
 
 // A uint8 array of bits (meta_matrix, meta_target, meta_structure): every value 0 or 1.
-const NpyArray& bits(const NpzFile& f, const std::string& key, std::vector<std::size_t> shape,
-                     const std::string& want) {
-  const NpyArray& a = typed(f, key, "|u1", std::move(shape), want);
+const NpyArray& bits(const NpzFile& f, const std::string& key,
+                     const std::vector<std::size_t>& shape, const std::string& want) {
+  const NpyArray& a = typed(f, key, "|u1", shape, want);
   for (std::size_t i = 0; i < a.data.size(); ++i)
     if (static_cast<unsigned char>(a.data[i]) > 1)
       throw InputError(f.file(), key + ".npy",

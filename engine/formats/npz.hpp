@@ -68,7 +68,7 @@ void encode_stack_npz(std::string& out, const Problem& problem, const PanelStack
 class NpzFile {
  public:
   /// Members in file order, keys without `.npy`.
-  NpzFile(std::string file, std::vector<std::pair<std::string, NpyArray>> members);
+  NpzFile(std::string file, std::vector<std::pair<std::string, NpyArray>>&& members);
   const std::string& file() const { return file_; }
   /// Keys in file order.
   const std::vector<std::string>& keys() const { return keys_; }

@@ -118,7 +118,7 @@ std::uint8_t EntityRaster::over(int x, int y, std::uint8_t below) const {
   ink.over(look_.line, band(smooth_, d, look_.stroke));
   if (ink.alpha <= 0) return below;
   const double v = ink.gray + below * (1 - ink.alpha);
-  return static_cast<std::uint8_t>(std::clamp(static_cast<int>(v + 0.5), 0, 255));
+  return static_cast<std::uint8_t>(std::clamp(static_cast<int>(std::lround(v)), 0, 255));
 }
 
 EntityPlace entity_place(const Slot& slot, int side) {

@@ -49,8 +49,10 @@ torch::Tensor formula(const std::string& name, c10::IntArrayRef shape) {
     v = 1 + 0.5 * base.abs();
   else if (shape.size() == 1)
     v = 1 + 0.1 * base;
-  else
-    v = 3 * base / std::sqrt(static_cast<double>(n / shape[0]));
+  else {
+    const auto fan_in = n / shape[0];  // whole: n is shape[0] times the fan-in
+    v = 3 * base / std::sqrt(static_cast<double>(fan_in));
+  }
   return v.reshape(shape).to(torch::kFloat);
 }
 
