@@ -7,6 +7,7 @@ import os
 
 from rave.harness import _common as c
 from rave.harness import probes as p
+from rave.harness.lmms_eval import _yaml_group  # the same group file as the problems' folders
 
 LMMS_UTILS = '''"""lmms-eval code of a rave probes folder (written by `rave export PROBES --harness lmms-eval`): the
 images are images/ beside this file, drawn by `rave probes`; a reply is read by
@@ -91,12 +92,6 @@ def _yaml_task(task, form, docs_path):
             "metric_list:\n  - metric: accuracy\n    aggregation: mean\n    higher_is_better: true\n"
             "lmms_eval_specific_kwargs:\n  default:\n    pre_prompt: \"\"\n    post_prompt: \"\"\n"
             "metadata:\n  version: 1.0\n")
-
-
-def _yaml_group(group, tasks):
-    return "\n".join([f"group: {group}", "task:"] + [f"  - {t}" for t in tasks] + [
-        "aggregate_metric_list:", "  - metric: accuracy", "    aggregation: mean", "    weight_by_size: true",
-        "metadata:", "  version: 1.0", ""])
 
 
 def write_lmms_eval(folder, final, rows, name, forms):
