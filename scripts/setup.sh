@@ -68,7 +68,8 @@ if [[ ! -x "$venv/bin/python" ]]; then
   "$python" -m venv "$venv" || { echo "setup.sh: '$python -m venv' failed (set RAVE_PYTHON)" >&2; exit 1; }
 fi
 pip=("$venv/bin/python" -m pip install -q --disable-pip-version-check)
-"${pip[@]}" -c requirements.txt numpy pillow pytest scikit-build-core pybind11 scikit-learn scipy joblib \
+# pip takes no extras in a constraints file: the core pins are read without them (lm-eval[hf] -> lm-eval).
+"${pip[@]}" -c <(sed 's/\[[^]]*\]//' requirements.txt) numpy pillow pytest scikit-build-core pybind11 scikit-learn scipy joblib \
   threadpoolctl
 if ((full)); then
   echo "setup.sh: torch and the other neural packages from PyPI into .venv (about 3.5 GB on the first run)"
