@@ -98,7 +98,8 @@ bool needs_values(const std::vector<evaluation::LabeledFile>& files,
   return false;
 }
 
-void print_selection(const evaluation::Report& report, const std::string& subset) {
+void print_selection(const evaluation::Report& report, const std::string& subset,
+                     bool references_asked) {
   const auto& first = report.rows.front();
   if (first.participants) {
     std::printf("%d of the set's %d problems scored (the problems each participant answered%s%s)\n",
@@ -113,7 +114,7 @@ void print_selection(const evaluation::Report& report, const std::string& subset
     std::printf("the problems each file answers)\n");
   else
     std::printf("subset %s)\n", subset.c_str());
-  if (!report.references)
+  if (references_asked && !report.references)
     std::printf("no Solver or Context-blind rows: the key (a text export) holds no problems\n");
 }
 
@@ -129,7 +130,8 @@ int run_score(const ScoreArgs& a) {
     files.push_back({evaluation::file_label(label, f), std::move(f)});
   }
   const auto key = evaluation::AnswerKey::load(
-      a.data, a.threads, {.values = needs_values(files, options.text_answer)});
+      a.data, a.threads,
+      {.values = needs_values(files, options.text_answer), .references = !a.no_references});
   if (options.selection == evaluation::Selection::kSubset) {
     const evaluation::Subset s = evaluation::read_subset(a.subset, key);
     options.subset = s.member;
@@ -161,7 +163,7 @@ int run_score(const ScoreArgs& a) {
                                : "; [95% interval: Wilson for one run, t over seeds clipped to "
                                  "0..100]",
                 evaluation::report_table(report).c_str());
-    print_selection(report, a.subset);
+    print_selection(report, a.subset, !a.no_references);
     if (paired) std::fputs(evaluation::paired_text(*paired).c_str(), stdout);
     if (a.by_rule)
       std::printf("\naccuracy (%%) by rule (a problem counts under every rule it has):\n%s",

@@ -123,8 +123,10 @@ AnswerKey load_export_key(const std::filesystem::path& path, KeyNeeds needs) {
     }
     if (j.contains("candidates")) {  // the json form: the problem itself, in the shown order
       const engine::Problem p = internal::problem_from_fields(j, {file, number});
-      const solver::Solution s = solver.solve(p);
-      item.solver_answer = s.answer.value_or(-1);
+      if (needs.references)
+        item.solver_answer = solver.solve(p).answer.value_or(-1);
+      else
+        item.solver_answer = -1, references = false;
       item.blind_answer = engine::context_blind_choice(p.candidates);
       item.rules = rule_labels(p);
       if (needs.values) v = candidate_values(p);
