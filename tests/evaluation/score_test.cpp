@@ -8,10 +8,10 @@
 
 #include <cmath>
 
+#include "common/atomic_file.hpp"
 #include "common/error.hpp"
 #include "engine/audit.hpp"
 #include "engine/formats/problem_files.hpp"
-#include "common/atomic_file.hpp"
 #include "evaluation/export.hpp"
 #include "evaluation/shuffle.hpp"
 #include "solver/heuristic.hpp"
