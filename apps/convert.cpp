@@ -48,7 +48,8 @@ constexpr const char* kStandardStream = "-";
 
 engine::Problem read_input(const std::filesystem::path& input) {
   if (input != kStandardStream) return engine::read_problem(input);
-  return engine::parse_problem_text(read_standard_input(engine::kMaxProblemFileBytes), "<stdin>");
+  return engine::parse_problem_text(cli::read_standard_input(engine::kMaxProblemFileBytes),
+                                    "<stdin>");
 }
 
 // `to_stdout`: the output's name only gives the form; the bytes go to standard output.
@@ -65,7 +66,8 @@ void convert_one(const jobs::FileJob& job, bool refuse_existing, bool to_stdout)
     return;
   }
   write_file_atomic(job.output, std::string_view(bytes));
-  std::printf("converted %s -> %s\n", shown(job.input).c_str(), shown(job.output).c_str());
+  std::printf("converted %s -> %s\n", cli::shown(job.input).c_str(),
+              cli::shown(job.output).c_str());
 }
 
 std::string checked_extension(const std::string& word) {

@@ -34,8 +34,8 @@ void render_one(const RenderArgs& args, const jobs::FileJob& job) {
   if (!problem.predict) problem.predict = problem.target;
   const auto images = engine::render_problem(problem);
   write_file_atomic(job.output, engine::encode_problem_npz(problem, images, args.compress));
-  std::printf("rendered %s -> %s (16 panels, target %d)\n", shown(job.input).c_str(),
-              shown(job.output).c_str(), *problem.target);
+  std::printf("rendered %s -> %s (16 panels, target %d)\n", cli::shown(job.input).c_str(),
+              cli::shown(job.output).c_str(), *problem.target);
 }
 
 int run_render(const RenderArgs& args) {

@@ -72,14 +72,15 @@ evaluation::ScoreOptions score_options(const ScoreArgs& a) {
         a.text_answer + "'");
   evaluation::ScoreOptions o{.protocol = *protocol};
   if (a.shuffle_seed)
-    o.shuffle_seed = parse_whole_number(*a.shuffle_seed, "--answers-shuffled", 0, UINT64_MAX);
+    o.shuffle_seed = cli::parse_whole_number(*a.shuffle_seed, "--answers-shuffled", 0, UINT64_MAX);
   o.ties = *ties;
   o.logprob_score =
       a.logprob_score == "sum" ? evaluation::LogprobScore::kSum : evaluation::LogprobScore::kMean;
   o.text_answer = text_answer;
   o.answer_queue = a.answer_queue;
-  o.nattr = a.nattr == "all" ? evaluation::kAllNumbers
-                             : static_cast<int>(parse_whole_number(a.nattr, "--nattr", 1, 1000));
+  o.nattr = a.nattr == "all"
+                ? evaluation::kAllNumbers
+                : static_cast<int>(cli::parse_whole_number(a.nattr, "--nattr", 1, 1000));
   if (a.subset == "answered") o.selection = evaluation::Selection::kAnswered;
   if (!a.subset.empty() && a.subset != "answered") o.selection = evaluation::Selection::kSubset;
   return o;
