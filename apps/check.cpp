@@ -3,7 +3,7 @@
 // the XML re-rendered, meta_* and structure against the rules and the configuration, the
 // configuration against its folder), against every other problem (no images twice), against the
 // generator rave.json records (jobs/dataset_replay.hpp: every problem made again), and by the
-// solver (jobs/dataset_check.hpp: the answer explained and ranked first under abduction, no
+// solver (jobs/problem_check.hpp: the answer explained and ranked first under abduction, no
 // distractor satisfying the problem's own rules, no two candidates identical), plus the rule-free
 // ambiguous share and the context-blind shortcut's accuracy. A folder with a manifest (rave.json)
 // is first checked against it: who made it, and every listed file's size and CRC-32. Prints each
@@ -24,10 +24,10 @@
 #include "common/error.hpp"
 #include "common/version.hpp"
 #include "engine/formats/problem_files.hpp"
-#include "jobs/dataset_audit.hpp"
-#include "jobs/dataset_check.hpp"
 #include "jobs/dataset_manifest.hpp"
 #include "jobs/dataset_replay.hpp"
+#include "jobs/folder_audit.hpp"
+#include "jobs/problem_check.hpp"
 
 namespace rave::apps {
 namespace {
@@ -127,7 +127,7 @@ struct Tally {
   std::size_t replayed = 0;  ///< problems made again from a manifest's parameters
 };
 
-// A folder against its rave.json (jobs/dataset_audit.hpp, docs/dataset.md): what made the dataset,
+// A folder against its rave.json (jobs/folder_audit.hpp, docs/dataset.md): what made the dataset,
 // the manifest's fields and paths, every listed file's size and CRC-32, and every file it leaves
 // out (a defect unless --allow-extra). Returns the manifest; nullopt when there is none (a defect
 // unless --no-manifest).

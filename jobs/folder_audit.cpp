@@ -1,4 +1,4 @@
-#include "jobs/dataset_audit.hpp"
+#include "jobs/folder_audit.hpp"
 
 #include <algorithm>
 #include <map>
