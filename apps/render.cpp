@@ -7,12 +7,12 @@
 
 #include "apps/commands.hpp"
 #include "cli/cli_util.hpp"
+#include "cli/file_jobs.hpp"
 #include "common/atomic_file.hpp"
 #include "common/error.hpp"
 #include "engine/formats/npz.hpp"
 #include "engine/formats/problem_files.hpp"
 #include "engine/render/render.hpp"
-#include "jobs/file_jobs.hpp"
 
 namespace rave::apps {
 namespace {
@@ -24,7 +24,7 @@ struct RenderArgs {
   bool compress = false;
 };
 
-void render_one(const RenderArgs& args, const jobs::FileJob& job) {
+void render_one(const RenderArgs& args, const cli::FileJob& job) {
   engine::Problem problem = engine::read_problem(job.input);
   if (args.target >= 0) problem.target = args.target;
   if (!problem.target)
@@ -39,10 +39,10 @@ void render_one(const RenderArgs& args, const jobs::FileJob& job) {
 }
 
 int run_render(const RenderArgs& args) {
-  const auto planned = jobs::plan_file_jobs(args.inputs, args.output, ".npz");
+  const auto planned = cli::plan_file_jobs(args.inputs, args.output, ".npz");
   if (planned.empty()) throw UsageError("no problem files (.xml, .asig) in the given folders");
-  return jobs::run_file_jobs(planned, "rendered",
-                             [&](const jobs::FileJob& j) { render_one(args, j); });
+  return cli::run_file_jobs(planned, "rendered",
+                            [&](const cli::FileJob& j) { render_one(args, j); });
 }
 
 }  // namespace
