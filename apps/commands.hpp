@@ -33,6 +33,7 @@ Runner add_perceive(CLI::App& app);         ///< apps/perceive.cpp
 Runner add_check(CLI::App& app);            ///< apps/check.cpp
 Runner add_export(CLI::App& app);           ///< apps/export.cpp
 Runner add_score(CLI::App& app);            ///< apps/score.cpp
+Runner add_probes(CLI::App& app);           ///< apps/probes.cpp
 Runner add_harness_answers(CLI::App& app);  ///< apps/harness_answers.cpp (python -m rave)
 Runner add_study(CLI::App& app);            ///< apps/study.cpp
 Runner add_train_forward(CLI::App& app);    ///< apps/forward.cpp: `rave train` -> rave-train

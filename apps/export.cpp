@@ -238,7 +238,7 @@ Runner add_export(CLI::App& app) {
   cmd->add_option("--harness", a->harness,
                   "Write a task folder for an evaluation harness instead (-o OUT): lm-eval, "
                   "inspect, lmms-eval or vlmevalkit (python -m rave export-harness; "
-                  "docs/harnesses.md)")
+                  "docs/harnesses.md); DIR may be a `rave probes` folder (docs/probes.md)")
       ->check(CLI::IsMember({"lm-eval", "inspect", "lmms-eval", "vlmevalkit"}));
   cmd->add_option("--task-name", a->task_name,
                   "--harness: the tasks' prefix (lm-eval, lmms-eval; VLMEvalKit's dataset names)")

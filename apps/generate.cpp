@@ -37,6 +37,7 @@ struct GenerateArgs {
   std::string hold_out;
   bool symbolic_only = false;
   std::string shard = "1/1";
+  std::string style = "original";
 };
 
 // "K/N" with 1 <= K <= N.
@@ -85,7 +86,8 @@ jobs::DatasetSpec to_spec(const GenerateArgs& args) {
                          .threads = args.threads,
                          .variant = to_variant(args),
                          .symbolic_only = args.symbolic_only,
-                         .shard = parse_shard(args.shard)};
+                         .shard = parse_shard(args.shard),
+                         .style = engine::parse_style(args.style)};
   if (args.unique_only) {
     spec.accept = provably_unique;
     spec.accept_name = "unique";
@@ -174,9 +176,9 @@ int run_generate(const GenerateArgs& args) {
 void add_variant_options(CLI::App& cmd, GenerateArgs& args) {
   cmd.add_option("--grid", args.grid, "Matrix side N: N x N matrices, N*N-1 context panels (3..10)")
       ->capture_default_str();
-  cmd.add_option(
-      "--values", args.values,
-      "Levels of Type, Size and Color (3..1000; images only up to 5, else --symbolic-only)");
+  cmd.add_option("--values", args.values,
+                 "Levels of Type, Size and Color (3..1000; the original style draws up to 5, "
+                 "another --style as many as it tells apart, else --symbolic-only)");
   cmd.add_option("--confounders", args.confounders,
                  "Random attributes per entity that follow no rule (0..64)")
       ->capture_default_str();
@@ -192,6 +194,7 @@ void add_variant_options(CLI::App& cmd, GenerateArgs& args) {
                "Write no images (npz without `image`, XML without masks)");
   cmd.add_option("--shard", args.shard, "Write the K-th of N disjoint slices of the problems (K/N)")
       ->capture_default_str();
+  cmd.add_option("--style", args.style, style_help())->capture_default_str();
 }
 
 }  // namespace

@@ -14,6 +14,7 @@
 #include "engine/encode.hpp"
 #include "engine/formats/npz.hpp"
 #include "engine/formats/problem_files.hpp"
+#include "jobs/batch.hpp"
 
 namespace rave::apps {
 namespace {
@@ -54,7 +55,7 @@ std::vector<Job> jobs_for(const PerceiveArgs& args) {
 // Reads one npz; throws InputError when its panels are not read (nothing is written then).
 void perceive_one(const Job& job, const PerceiveArgs& args) {
   const engine::NpzFile file = engine::read_npz(job.npz, {"image"});
-  const perception::PerceivedProblem p = perception::perceive(file.image());
+  const perception::PerceivedProblem p = jobs::perceive_npz(file, jobs::recorded_drawing(job.npz));
   if (args.json) {
     nlohmann::ordered_json j{{"file", job.npz.string()}, {"perception", cli::perception_json(p)}};
     std::printf("%s\n", j.dump().c_str());

@@ -24,6 +24,7 @@ struct ShowArgs {
   std::string vlm;
   bool no_answer = false, panels = false, with_answer = false;
   std::optional<std::string> shuffle_seed;
+  std::optional<std::string> style;
   int threads = 1;
 };
 
@@ -32,23 +33,26 @@ std::optional<int> shown_answer(const ShowArgs& args, std::optional<int> target)
 }
 
 std::string sheet_from_npz(const ShowArgs& args) {
+  if (args.style)
+    throw UsageError("--style draws symbols (.xml, .asig); an npz's panels are shown as stored");
   const engine::NpzFile file = engine::read_npz(args.input);
   int grid = 0;
-  const auto pixels = file.grid_image(grid);  // (N*N+7, 160, 160): an N x N variant's too
-  std::vector<engine::Image> images(pixels.size() / static_cast<std::size_t>(engine::kPanelPixels));
-  for (std::size_t i = 0; i < images.size(); ++i)
-    std::copy_n(pixels.begin() + static_cast<std::ptrdiff_t>(i * images[i].size()),
-                images[i].size(), images[i].begin());
-  return engine::encode_gray_png(
-      engine::problem_sheet(images, shown_answer(args, static_cast<int>(file.target()))));
+  engine::PanelStack images;
+  const auto pixels = file.panels(grid, images.side);  // (N*N+7, S, S): any variant and style
+  images.pixels.assign(pixels.begin(), pixels.end());
+  return engine::encode_gray_png(engine::problem_sheet(
+      images, engine::SheetOptions{.answer = shown_answer(args, static_cast<int>(file.target()))}));
 }
 
-// .xml or .asig: drawn from the symbols.
+// .xml or .asig: drawn from the symbols, in their style or --style's.
 std::string sheet_from_symbols(const ShowArgs& args) {
-  const engine::Problem problem = engine::read_problem(args.input);
+  engine::Problem problem = engine::read_problem(args.input);
+  if (args.style) problem.style = engine::parse_style(*args.style);
   evaluation::check_drawable(problem, args.input);
-  const auto images = engine::render_problem(problem);
-  return engine::encode_gray_png(engine::problem_sheet(images, shown_answer(args, problem.target)));
+  engine::PanelStack images;
+  engine::render_problem(problem, images);
+  return engine::encode_gray_png(engine::problem_sheet(
+      images, engine::SheetOptions{.answer = shown_answer(args, problem.target)}));
 }
 
 int run_sheet(const ShowArgs& args) {
@@ -75,6 +79,7 @@ int run_sheet(const ShowArgs& args) {
 int run_vlm(const ShowArgs& args) {
   if (!args.output.empty()) throw UsageError("-o and --vlm: choose one");
   evaluation::VlmOptions options{.panels = args.panels, .with_answer = args.with_answer};
+  if (args.style) options.style = engine::parse_style(*args.style);
   if (args.shuffle_seed)
     options.shuffle_seed =
         cli::parse_whole_number(*args.shuffle_seed, "--answers-shuffled", 0, UINT64_MAX);
@@ -112,6 +117,10 @@ Runner add_show(CLI::App& app) {
   cmd->add_option("--answers-shuffled", args->shuffle_seed,
                   "--vlm: show the candidates in a per-problem order drawn from this seed (as "
                   "rave export's); rave score maps the answers back");
+  cmd->add_option("--style", args->style,
+                  "Draw the symbols (.xml, .asig; with --vlm every problem) in this render style "
+                  "instead of their own. " +
+                      style_help());
   cmd->add_option("-j,--jobs", args->threads, "--vlm: worker threads (the output is the same)")
       ->capture_default_str()
       ->check(cli::jobs_range());

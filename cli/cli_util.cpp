@@ -7,6 +7,7 @@
 
 #include "common/error.hpp"
 #include "common/text.hpp"
+#include "engine/model/style.hpp"
 
 namespace rave::cli {
 namespace {
@@ -88,6 +89,15 @@ std::string read_standard_input(std::size_t max_bytes) {
 int default_threads() {
   const unsigned n = std::thread::hardware_concurrency();
   return n == 0 ? 1 : static_cast<int>(n);
+}
+
+std::string style_help() {
+  std::string names;
+  for (std::string_view n : engine::style_names())
+    names += (names.empty() ? "" : ", ") + std::string(n);
+  return "Render style NAME[:key=value,...]: " + names +
+         "; keys size (32..1024 px), aa (0/1), stroke, background, line, palette (linear, lstar), "
+         "first, last (fill grays), step (px), gray_step, seed (docs/rendering.md#styles)";
 }
 
 }  // namespace rave::cli

@@ -18,6 +18,8 @@ namespace rave::cli {
 std::vector<engine::ConfigId> parse_config_list(const std::vector<std::string>& words);
 /// "raven" | "iraven" | "fair"; UsageError otherwise.
 engine::AnswerStrategy parse_answer_strategy(const std::string& word);
+/// The help of a --style option: the presets and their parameters (engine/model/style.hpp).
+std::string style_help();
 /// Default worker count: the hardware's threads (at least 1).
 int default_threads();
 /// A path as it may be printed: control characters and bytes that are not UTF-8 escaped

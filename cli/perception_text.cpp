@@ -27,9 +27,9 @@ std::string entity_text(const std::vector<Entity>& readings) {
   return out;
 }
 
-std::string panel_name(int i) {
-  return i < engine::kContextPanels ? "context " + std::to_string(i + 1)
-                                    : "candidate " + std::to_string(i - engine::kContextPanels);
+std::string panel_name(int i, int context) {
+  return i < context ? "context " + std::to_string(i + 1)
+                     : "candidate " + std::to_string(i - context);
 }
 
 int exact_panels(const perception::PerceivedProblem& p) {
@@ -45,12 +45,13 @@ std::vector<std::string> parse_lines(const perception::PerceivedProblem& p) {
   const auto& config = engine::configuration(p.config);
   char head[160];
   std::snprintf(head, sizeof head,
-                "perceived %s: %d of 16 panels re-render identically, largest residual %.2f",
-                std::string(config.paper_name).c_str(), exact_panels(p), p.max_residual());
+                "perceived %s: %d of %d panels re-render identically, largest residual %.2f",
+                std::string(config.paper_name).c_str(), exact_panels(p), p.panel_count(),
+                p.max_residual());
   std::vector<std::string> lines{head};
-  for (int i = 0; i < engine::kPanels; ++i) {
-    std::string line = panel_name(i) + ":";
-    const auto& readings = p.panels[i].readings;
+  for (int i = 0; i < p.panel_count(); ++i) {
+    std::string line = panel_name(i, p.context_panels()) + ":";
+    const auto& readings = p.panels[static_cast<std::size_t>(i)].readings;
     for (std::size_t c = 0; c < readings.size(); ++c) {
       line += std::string(c ? " |" : "") + " " + std::string(config.components[c].name) + ":";
       for (std::size_t j = 0; j < readings[c].size(); ++j)

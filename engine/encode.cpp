@@ -11,20 +11,22 @@
 namespace rave::engine {
 
 std::string write_problem_xml(const Problem& problem) {
-  return write_problem_xml(
-      problem, problem.variant.drawable() ? entity_marks : nullptr);  // no marks: no drawing
+  // real_bbox and mask are the original drawing's; a render style's files have none.
+  const bool marks = problem.style.is_original() && problem.variant.drawable();
+  return write_problem_xml(problem, marks ? entity_marks : nullptr);
 }
 
 ProblemFiles encode_problem_files(const Problem& problem, const EncodeOptions& options) {
   ProblemFiles files;
-  if (options.symbolic_only || !problem.variant.drawable()) {
-    encode_problem_npz(files.npz, problem, {}, options.compress, options.predict_as_vector);
+  if (options.symbolic_only || (problem.style.is_original() && !problem.variant.drawable())) {
+    encode_problem_npz(files.npz, problem, std::span<const Image>(), options.compress,
+                       options.predict_as_vector);
     files.xml = write_problem_xml(problem, nullptr);
     return files;
   }
-  thread_local std::vector<Image> images;  // 400 KB and more per problem: kept, not reallocated
-  render_problem(problem, images);
-  encode_problem_npz(files.npz, problem, images, options.compress, options.predict_as_vector);
+  thread_local PanelStack panels;  // 400 KB and more per problem: kept, not reallocated
+  render_problem(problem, panels);
+  encode_stack_npz(files.npz, problem, panels, options.compress, options.predict_as_vector);
   files.xml = write_problem_xml(problem);
   return files;
 }

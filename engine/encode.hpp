@@ -29,8 +29,9 @@ struct EncodeOptions {
       false;                   ///< predict with shape (1,), as the RAVEN-FAIR generator writes it
   bool symbolic_only = false;  ///< no `image` member, no Entity `real_bbox` and `mask`
 };
-/// Renders the panels and encodes the npz and the XML of a problem; a problem whose levels have no
-/// drawing (docs/variants.md) is written symbolic only.
+/// Renders the panels in the problem's style and encodes the npz and the XML of a problem; an
+/// original-style problem whose levels have no drawing (docs/variants.md) is written symbolic
+/// only; a render style that cannot draw the problem throws UsageError (style_defect).
 ProblemFiles encode_problem_files(const Problem& problem, const EncodeOptions& options = {});
 /// Writes `<dir>/<stem>.npz` and `.xml` atomically as a pair: if either fails, neither survives.
 void write_problem_files(const std::filesystem::path& dir, const std::string& stem,

@@ -19,10 +19,12 @@ std::uint64_t fnv1a(std::string_view text) {
 
 }  // namespace
 
+std::uint64_t item_seed(std::uint64_t seed, std::string_view id) { return mix64(seed) ^ fnv1a(id); }
+
 std::vector<int> candidate_order(std::uint64_t seed, std::string_view id, int candidates) {
   std::vector<int> order(static_cast<std::size_t>(candidates));
   std::iota(order.begin(), order.end(), 0);
-  Rng rng(mix64(seed) ^ fnv1a(id));
+  Rng rng(item_seed(seed, id));
   rng.shuffle(std::span<int>(order));
   return order;
 }

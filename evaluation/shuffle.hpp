@@ -14,6 +14,8 @@
 
 namespace rave::evaluation {
 
+/// The seed of a random stream for one item, from (seed, id) alone: mix64(seed) ^ FNV-1a(id).
+std::uint64_t item_seed(std::uint64_t seed, std::string_view id);
 /// Shown position k holds original candidate order[k].
 std::vector<int> candidate_order(std::uint64_t seed, std::string_view id, int candidates);
 /// lm-raven's `switch(rpm, 8, 8 + target)`: candidate 0 and the answer change places.

@@ -31,6 +31,8 @@ struct VlmOptions {
   /// Show the candidates in candidate_order(seed, id) (shuffle.hpp), as `rave export
   /// --answers-shuffled` does; the line records "answers_shuffled" and its answer is in that order.
   std::optional<std::uint64_t> shuffle_seed = {};
+  /// Draw every problem in this render style (engine/model/style.hpp) instead of its own.
+  std::optional<engine::RenderStyle> style = {};
 };
 
 /// Where a problem comes from: its id (the path below the set without extension) and split.
@@ -57,6 +59,11 @@ struct VlmEntry {
 /// prompts and "answer": index + 1.
 constexpr int candidate_label(int index) { return index + 1; }
 
+/// What the sheet of an N x N problem shows (the prompt's first sentences): the matrix with its
+/// last cell "?", the candidates labelled 1 to 8.
+std::string sheet_description(int grid);
+/// What the images of the panels form are, in order.
+std::string panels_description(int grid);
 /// The prompt of the sheet form (one image) of an N x N problem.
 std::string sheet_prompt(int grid);
 /// The prompt of the panels form (N*N-1 context images, then the 8 candidates).

@@ -1,7 +1,5 @@
 // export_vlm (evaluation/vlm.hpp): every problem of a set into a benchmark folder built under a
 // temporary name beside its destination and renamed into place whole.
-#include <unistd.h>
-
 #include <optional>
 #include <string>
 #include <system_error>
@@ -12,6 +10,7 @@
 #include "common/error.hpp"
 #include "common/parallel.hpp"
 #include "engine/formats/problem_files.hpp"
+#include "evaluation/internal/staged_folder.hpp"
 #include "evaluation/items.hpp"
 #include "evaluation/vlm.hpp"
 
@@ -19,47 +18,9 @@ namespace rave::evaluation {
 namespace fs = std::filesystem;
 namespace {
 
-// `out` as a folder path with a name: "bench/" and "bench/." are "bench".
-fs::path folder_path(const fs::path& out) {
-  fs::path p = fs::absolute(out).lexically_normal();
-  if (p.filename().empty()) p = p.parent_path();
-  return p;
-}
-
-// A folder beside `out` under a temporary name, removed unless committed: rename(2) then puts the
-// whole benchmark in place at once (a previous one is moved aside first and removed after).
-class StagedFolder {
- public:
-  explicit StagedFolder(const fs::path& out) : out_(out), path_(beside(out, "tmp")) {
-    fs::remove_all(path_);
-    fs::create_directories(path_);
-  }
-  StagedFolder(const StagedFolder&) = delete;
-  StagedFolder& operator=(const StagedFolder&) = delete;
-  ~StagedFolder() {
-    std::error_code ec;
-    if (!committed_) fs::remove_all(path_, ec);
-  }
-  const fs::path& path() const { return path_; }
-  void commit() {
-    std::error_code ec;
-    const fs::path old = beside(out_, "old");
-    if (fs::exists(out_)) fs::rename(out_, old);
-    fs::rename(path_, out_);
-    committed_ = true;
-    fs::remove_all(old, ec);
-  }
-
- private:
-  static fs::path beside(const fs::path& out, const char* kind) {
-    std::string name = out.filename().string();  // appends: GCC 12 warns wrongly on "." + name
-    name.insert(0, 1, '.');
-    name.append(".").append(kind).append(".").append(std::to_string(::getpid()));
-    return out.parent_path() / name;
-  }
-  fs::path out_, path_;
-  bool committed_ = false;
-};
+using internal::folder_path;
+using internal::StagedFolder;
+using internal::write_entry;
 
 struct Slot {
   std::string id;
@@ -67,18 +28,6 @@ struct Slot {
   std::size_t images = 0;
   std::optional<InputError> error;
 };
-
-void write_entry(const fs::path& folder, const VlmEntry& entry) {
-  fs::path made;  // the last folder made: a problem's files share one or two
-  for (const VlmFile& f : entry.files) {
-    const fs::path path = folder / f.path;
-    if (path.parent_path() != made) {
-      fs::create_directories(path.parent_path());
-      made = path.parent_path();
-    }
-    write_file_atomic(path, f.bytes);
-  }
-}
 
 void export_one(const fs::path& root, const fs::path& file, const fs::path& folder,
                 const VlmOptions& options, Slot& slot) {
@@ -101,11 +50,7 @@ void export_one(const fs::path& root, const fs::path& file, const fs::path& fold
 }  // namespace
 
 bool vlm_output_replaceable(const fs::path& out) {
-  std::error_code ec;
-  const fs::file_status status = fs::symlink_status(out, ec);
-  if (!fs::exists(status)) return true;
-  if (!fs::is_directory(status)) return false;
-  return fs::is_empty(out, ec) || fs::is_regular_file(out / kVlmIndex, ec);
+  return internal::replaceable_folder(out, kVlmIndex);
 }
 
 VlmCounts export_vlm(const fs::path& root, const fs::path& out, const VlmOptions& options,

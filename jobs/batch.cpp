@@ -3,12 +3,15 @@
 #include <oneapi/tbb/enumerable_thread_specific.h>
 
 #include <algorithm>
+#include <map>
 #include <memory>
+#include <mutex>
 
 #include "common/error.hpp"
 #include "common/parallel.hpp"
 #include "engine/formats/npz.hpp"
 #include "engine/formats/problem_files.hpp"
+#include "jobs/dataset_manifest.hpp"
 #include "jobs/from_pixels.hpp"
 
 namespace rave::jobs {
@@ -32,10 +35,11 @@ struct Solvers {
 };
 
 // The image of the npz named (or beside the XML named), perceived and solved; target from the npz.
-void solve_pixels(Solver& solver, FileResult& r, CandidateReadings& explained) {
+void solve_pixels(Solver& solver, const BatchOptions& options, FileResult& r,
+                  CandidateReadings& explained) {
   const fs::path npz = r.file.extension() == ".npz" ? r.file : engine::sibling_npz(r.file);
   const engine::NpzFile file = engine::read_npz(npz, {"image", "target"});
-  r.perceived = perception::perceive(file.image());
+  r.perceived = perceive_npz(file, options.drawing ? *options.drawing : recorded_drawing(npz));
   r.problem = r.perceived->problem();
   if (file.contains("target")) r.problem.target = static_cast<int>(file.target());
   r.solution = solve_perceived(solver, *r.perceived, &explained);
@@ -50,7 +54,7 @@ void solve_one(Solvers& solvers, const BatchOptions& options, FileResult& r,
   CandidateReadings explained;
   try {
     if (pixels) {
-      solve_pixels(solver, r, explained);
+      solve_pixels(solver, options, r, explained);
     } else {
       r.problem = make ? (*make)(i) : engine::read_problem(r.file);
       r.solution = solver.solve(r.problem);
@@ -87,6 +91,36 @@ void solve_batch(std::size_t n, const BatchOptions& options,
 }
 
 }  // namespace
+
+perception::PerceiveOptions recorded_drawing(const fs::path& file) {
+  static std::mutex mutex;
+  static std::map<fs::path, perception::PerceiveOptions> known;
+  const fs::path folder = file.parent_path();
+  std::lock_guard lock(mutex);
+  if (const auto it = known.find(folder); it != known.end()) return it->second;
+  perception::PerceiveOptions drawing;
+  for (const fs::path& dir : {folder, folder.parent_path()}) {
+    const auto manifest = read_manifest(dir / kManifestName);
+    if (!manifest) continue;
+    const ManifestVariant& v = manifest->variant;
+    if (!v.style.empty()) drawing.style = engine::parse_style(v.style);
+    drawing.variant.values = v.values;
+    drawing.variant.confounders = v.confounders;
+    break;
+  }
+  return known.emplace(folder, drawing).first->second;
+}
+
+perception::PerceivedProblem perceive_npz(const engine::NpzFile& npz,
+                                          const perception::PerceiveOptions& drawing) {
+  int grid = 0, side = 0;
+  const auto image = npz.panels(grid, side);
+  if (side != drawing.style.size)
+    throw InputError(npz.file(), "image.npy",
+                     "panels of " + std::to_string(side) + " pixels, but style " +
+                         drawing.style.name + " draws " + std::to_string(drawing.style.size));
+  return perception::perceive(image, side, drawing);
+}
 
 bool solves_from_pixels(const fs::path& file, bool from_pixels) {
   std::error_code ec;

@@ -17,6 +17,7 @@
 #include <utility>
 #include <vector>
 
+#include "engine/formats/npz.hpp"
 #include "engine/model/problem.hpp"
 #include "perception/perceive.hpp"
 #include "solver/solver.hpp"
@@ -29,6 +30,9 @@ struct BatchOptions {
   solver::Z3Budget budget;
   int threads = 1;
   bool from_pixels = false;  ///< solve every file from its npz image, ignoring any XML
+  /// How the pictures were drawn (style, values, confounders); none: as the rave.json of the
+  /// dataset the file lies in records, else the original's.
+  std::optional<perception::PerceiveOptions> drawing{};
 };
 
 /// The outcome for one file.
@@ -51,6 +55,13 @@ struct FileResult {
 /// .npz beside it). Throws InputError for an input that does not exist.
 std::vector<std::filesystem::path> collect_inputs(const std::vector<std::filesystem::path>& inputs,
                                                   bool from_pixels);
+/// How the npz `file` was drawn, as the rave.json of its dataset (its folder or the one above)
+/// records; the original's when there is none. Read once per folder.
+perception::PerceiveOptions recorded_drawing(const std::filesystem::path& file);
+/// The panels of an npz read as `drawing` says: InputError naming the file and member when their
+/// side is not the style's.
+perception::PerceivedProblem perceive_npz(const engine::NpzFile& npz,
+                                          const perception::PerceiveOptions& drawing);
 /// Whether `file` is solved from its image (an .npz with no XML beside it, or `from_pixels`).
 bool solves_from_pixels(const std::filesystem::path& file, bool from_pixels);
 

@@ -14,6 +14,7 @@
 #include "engine/encode.hpp"
 #include "engine/formats/zip.hpp"
 #include "engine/generate.hpp"
+#include "engine/model/style_limits.hpp"
 #include "engine/rules/variant_rules.hpp"
 #include "jobs/dataset_manifest.hpp"
 #include "jobs/internal/dataset_shards.hpp"
@@ -47,11 +48,14 @@ std::vector<Split> splits_present(const DatasetSpec& spec) {
 void check_variant_spec(const DatasetSpec& spec) {
   const Variant& v = spec.variant;
   check_variant(v);
-  if (!v.drawable() && !spec.symbolic_only)
-    throw UsageError("--values " + std::to_string(v.values) + " cannot be drawn: Type has " +
-                     std::to_string(kMaxDrawableValues) +
+  if (!v.drawable() && !spec.symbolic_only && spec.style.is_original())
+    throw UsageError("--values " + std::to_string(v.values) + " cannot be drawn in the original " +
+                     "style: Type has " + std::to_string(kMaxDrawableValues) +
                      " shapes, so images need --values <= " + std::to_string(kMaxDrawableValues) +
-                     "; add --symbolic-only to write symbols only");
+                     "; add --style NAME (docs/rendering.md) or --symbolic-only");
+  if (!spec.symbolic_only)
+    for (ConfigId id : chosen_configs(spec))
+      if (std::string why = style_defect(spec.style, v, id); !why.empty()) throw UsageError(why);
   for (ConfigId id : chosen_configs(spec))
     for (Split split : splits_present(spec))
       if (std::string why = variant_rules_defect(id, v, split); !why.empty()) throw UsageError(why);
@@ -91,12 +95,14 @@ DatasetManifest manifest_for(const DatasetSpec& spec, const std::vector<ConfigId
   m.test = spec.test;
   m.compress = spec.compress;
   if (spec.accept) m.accept = spec.accept_name;
-  m.variant = {.grid = spec.variant.grid,
-               .values = spec.variant.values,
-               .confounders = spec.variant.confounders,
-               .regime = std::string(regime_name(spec.variant.regime)),
-               .hold_out = hold_out_text(spec.variant),
-               .symbolic_only = spec.symbolic_only};
+  m.variant = {
+      .grid = spec.variant.grid,
+      .values = spec.variant.values,
+      .confounders = spec.variant.confounders,
+      .regime = std::string(regime_name(spec.variant.regime)),
+      .hold_out = hold_out_text(spec.variant),
+      .symbolic_only = spec.symbolic_only,
+      .style = spec.symbolic_only || spec.style.is_original() ? "" : style_text(spec.style)};
   m.shard = internal::shard_text(spec.shard);
   return m;
 }
@@ -340,8 +346,10 @@ void prepare_dataset_dir(const DatasetSpec& spec) {
 
 Problem dataset_problem(const DatasetSpec& spec, ConfigId id, std::uint64_t k,
                         std::uint64_t attempt) {
-  return generate_problem(id, spec.answers, spec.seed, k, spec.variant,
-                          split_of(k, spec.val, spec.test), attempt);
+  Problem problem = generate_problem(id, spec.answers, spec.seed, k, spec.variant,
+                                     split_of(k, spec.val, spec.test), attempt);
+  if (!spec.symbolic_only) problem.style = spec.style;
+  return problem;
 }
 
 Problem checked_dataset_problem(const DatasetSpec& spec, ConfigId id, std::uint64_t k,

@@ -71,6 +71,7 @@ struct DatasetSpec {
   engine::Variant variant{};               ///< the original unless set (docs/variants.md)
   bool symbolic_only = false;              ///< no images: npz without `image`, XML without masks
   Shard shard{};                           ///< the slice of the problems this run writes
+  engine::RenderStyle style{};             ///< how the panels are drawn (the original's by default)
 };
 
 /// Counters reported while writing (from worker threads, one call at a time).
@@ -95,8 +96,8 @@ struct DatasetReport {
 
 /// Checks the spec: UsageError on a bad value (no problems, a configuration twice, counts that
 /// overflow or exceed kMaxDatasetProblems, bad splits or thread count, a variant out of range, one
-/// that cannot be drawn without symbolic_only, or whose regime leaves a configuration no rule or no
-/// held-out pair).
+/// that the style cannot draw without symbolic_only (engine/model/style_limits.hpp: one line), or
+/// whose regime leaves a configuration no rule or no held-out pair).
 void check_dataset_spec(const DatasetSpec& spec);
 /// Checks the spec and creates the folders (InputError when the save dir cannot be created).
 void prepare_dataset_dir(const DatasetSpec& spec);

@@ -16,6 +16,8 @@ void append_variant(const DatasetSpec& spec, std::vector<std::string>& out) {
   if (const std::string hold_out = engine::hold_out_text(v); !hold_out.empty())
     out.insert(out.end(), {"--hold-out", hold_out});
   if (spec.symbolic_only) out.emplace_back("--symbolic-only");
+  if (!spec.style.is_original() && !spec.symbolic_only)
+    out.insert(out.end(), {"--style", engine::style_text(spec.style)});
 }
 
 }  // namespace

@@ -39,8 +39,10 @@ Json files_json(const std::vector<ManifestFile>& files) {
 }
 
 Json variant_json(const ManifestVariant& v) {
-  return Json{{"grid", v.grid},     {"values", v.values},     {"confounders", v.confounders},
-              {"regime", v.regime}, {"hold_out", v.hold_out}, {"symbolic_only", v.symbolic_only}};
+  Json out{{"grid", v.grid},     {"values", v.values},     {"confounders", v.confounders},
+           {"regime", v.regime}, {"hold_out", v.hold_out}, {"symbolic_only", v.symbolic_only}};
+  if (!v.style.empty()) out["style"] = v.style;  // the original style's manifests stay as they were
+  return out;
 }
 
 Json to_json(const DatasetManifest& m) {
@@ -131,6 +133,7 @@ ManifestVariant variant_from_json(const FieldReader& r, const Json& j) {
   v.regime = r.text(o, "regime", "variant.");
   v.hold_out = r.text(o, "hold_out", "variant.");
   v.symbolic_only = r.flag(o, "symbolic_only", "variant.");
+  if (o.contains("style")) v.style = r.text(o, "style", "variant.");
   return v;
 }
 
@@ -256,6 +259,7 @@ std::vector<std::string> manifest_differences(const DatasetManifest& existing,
   differ("hold-out", a.hold_out.empty() ? "none" : a.hold_out,
          b.hold_out.empty() ? "none" : b.hold_out);
   differ("symbolic-only", a.symbolic_only ? "yes" : "no", b.symbolic_only ? "yes" : "no");
+  differ("style", a.style.empty() ? "original" : a.style, b.style.empty() ? "original" : b.style);
   differ("shard", existing.shard.empty() ? "none" : existing.shard,
          wanted.shard.empty() ? "none" : wanted.shard);
   return out;

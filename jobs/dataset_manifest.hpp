@@ -51,6 +51,8 @@ struct ManifestVariant {
   std::string regime = "neutral";
   std::string hold_out{};      ///< --hold-out as given ("" when none)
   bool symbolic_only = false;  ///< npz without images, XML without masks
+  /// The render style's text (engine/model/style.hpp); "" for the original (absent from the file)
+  std::string style{};
   friend bool operator==(const ManifestVariant&, const ManifestVariant&) = default;
 };
 

@@ -10,6 +10,7 @@
 #include "engine/formats/layout.hpp"
 #include "engine/formats/npz.hpp"
 #include "engine/generate.hpp"
+#include "engine/model/style_limits.hpp"
 #include "engine/render/render.hpp"
 #include "jobs/generator_history.hpp"
 
@@ -42,19 +43,19 @@ std::optional<Place> place_of(const std::string& stem, const DatasetManifest& m)
 // The npz of `made` as the generator writes it, against the file: its bytes when stored, its
 // members and arrays when deflated (equal contents deflate to equal bytes; the deflate is not
 // redone). `images` are made's panels (empty: symbolic only).
-bool npz_equal(const Problem& made, std::span<const Image> images, const ProblemPair& pair,
+bool npz_equal(const Problem& made, const PanelStack& images, const ProblemPair& pair,
                const DatasetManifest& m, bool fair) {
   if (!m.compress) {
     thread_local std::string bytes;
-    encode_problem_npz(bytes, made, images, false, fair);
+    encode_stack_npz(bytes, made, images, false, fair);
     return bytes == pair.npz_bytes;
   }
-  NpzContents want = npz_contents(made, images);
+  NpzContents want = stack_npz_contents(made, images);
   want.predict_as_vector = fair;
   const std::vector<std::string> order{"image",       "target",    "predict",       "meta_matrix",
                                        "meta_target", "structure", "meta_structure"};
   std::vector<std::string> keys = pair.npz->keys();
-  if (images.empty()) keys.insert(keys.begin(), "image");
+  if (images.pixels.empty()) keys.insert(keys.begin(), "image");
   return keys == order && pair.npz->contents() == want;
 }
 
@@ -77,14 +78,16 @@ std::optional<Replay> Replay::of(const DatasetManifest& m, std::string& why) {
         m.variant.grid, m.variant.values ? std::optional(m.variant.values) : std::nullopt,
         m.variant.confounders, m.variant.regime, m.variant.hold_out);
     check_variant(variant);
-    const std::string changed = generator_changes_since(m.rave_version, variant);
+    const std::string changed = generator_changes_since(m.rave_version, variant, *strategy);
     if (!changed.empty()) {
       why = "rave.json was written by rave " + m.rave_version + ", and " + changed + ": rave " +
             std::string(version()) + " cannot make its problems again (check it with rave " +
             m.rave_version + ", or with --no-replay)";
       return std::nullopt;
     }
-    return Replay(m, *strategy, variant);
+    Replay replay(m, *strategy, variant);
+    if (!m.variant.style.empty()) replay.style_ = parse_style(m.variant.style);
+    return replay;
   } catch (const UsageError& e) {
     why = std::string("variant: ") + e.what();
     return std::nullopt;
@@ -96,21 +99,20 @@ std::optional<std::string> Replay::defect(const std::string& stem, const Problem
   const auto place = place_of(stem, m);
   if (!place || !pair.npz) return std::nullopt;
   const auto redraw = m.redraws.find(stem);
-  const Problem made = generate_problem(place->id, strategy_, m.seed, place->k, variant_,
-                                        split_of(place->k, m.val, m.test),
-                                        redraw == m.redraws.end() ? 0 : redraw->second);
-  const bool drawn = !m.variant.symbolic_only && made.variant.drawable();
-  const std::string xml = write_problem_xml(made, drawn ? entity_marks : nullptr);
+  Problem made = generate_problem(place->id, strategy_, m.seed, place->k, variant_,
+                                  split_of(place->k, m.val, m.test),
+                                  redraw == m.redraws.end() ? 0 : redraw->second);
+  if (!m.variant.symbolic_only) made.style = style_;
+  const bool drawn =
+      !m.variant.symbolic_only && style_defect(made.style, made.variant, made.config).empty();
+  const std::string xml = drawn ? write_problem_xml(made) : write_problem_xml(made, nullptr);
   const char* what = nullptr;
   if (xml != pair.xml_bytes) {
     what = "its XML differs";
   } else {
-    std::vector<Image> own;
-    if (drawn && pair.images.empty()) render_problem(made, own);  // the XML's were not drawn
-    const std::span<const Image> images = !drawn ? std::span<const Image>()
-                                          : pair.images.empty()
-                                              ? std::span<const Image>(own)
-                                              : std::span<const Image>(pair.images);
+    PanelStack own;
+    if (drawn && pair.images.pixels.empty()) render_problem(made, own);  // the XML's were not drawn
+    const PanelStack& images = !drawn || pair.images.pixels.empty() ? own : pair.images;
     if (!npz_equal(made, images, pair, m, strategy_ == AnswerStrategy::kFair))
       what = "its npz differs";
   }

@@ -45,6 +45,7 @@ class Replay {
   const DatasetManifest* manifest_;
   engine::AnswerStrategy strategy_;
   engine::Variant variant_;
+  engine::RenderStyle style_{};  ///< rave.json's style (the original when it names none)
   bool same_version_;
 };
 

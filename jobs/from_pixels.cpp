@@ -14,8 +14,8 @@ solver::Solution solve_perceived(solver::Solver& solver,
     none.reason = perceived.failure;
     return none;
   }
-  solver::Solution s =
-      solver::solve_readings(solver, perceived.config, perceived.alternatives, explained);
+  solver::Solution s = solver::solve_readings(solver, perceived.config, perceived.variant,
+                                              perceived.alternatives, explained);
   if (!s.answer) return s;
   for (const auto& [i, j] : perceived.identical_candidates) {
     const int twin = i == *s.answer ? j : j == *s.answer ? i : -1;

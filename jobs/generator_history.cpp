@@ -4,6 +4,7 @@
 #include <charconv>
 #include <optional>
 
+#include "engine/answers/answer_set.hpp"
 #include "engine/rules/matrix.hpp"
 
 namespace rave::jobs {
@@ -14,24 +15,36 @@ using Version = std::array<int, 3>;
 struct GeneratorChange {
   Version version;  ///< the first rave that generates this way
   const char* what;
-  bool (*touches)(const engine::Variant&);
+  bool (*touches)(const engine::Variant&, engine::AnswerStrategy);
 };
 
 // Newest last. A change to the 3 x 3 originals' output would break their byte-identity with the
 // original generators and never belongs here.
-constexpr std::array<GeneratorChange, 3> kChanges{{
+constexpr std::array<GeneratorChange, 4> kChanges{{
     {{0, 3, 0},
      "rave 0.3.0 draws a variant's answer sets without the originals' shortcuts (--grid above 3 "
      "or --values)",
-     [](const engine::Variant& v) { return v.grid != engine::kDefaultGrid || v.values != 0; }},
+     [](const engine::Variant& v, engine::AnswerStrategy) {
+       return v.grid != engine::kDefaultGrid || v.values != 0;
+     }},
     {{0, 4, 0},
      "rave 0.4.0 draws a variant's rules directly from those that can hold, with the same "
      "distribution but other random draws (--grid above 3, --values or --regime)",
-     [](const engine::Variant& v) { return !engine::draws_original_rules(v); }},
+     [](const engine::Variant& v, engine::AnswerStrategy) {
+       return !engine::draws_original_rules(v);
+     }},
     {{0, 4, 0},
      "rave 0.4.0 builds a variant's I-RAVEN and FAIR answer sets exchangeably, the answer a "
      "uniformly random candidate (any --grid, --values, --confounders or --regime)",
-     [](const engine::Variant& v) { return !v.is_original(); }},
+     [](const engine::Variant& v, engine::AnswerStrategy) { return !v.is_original(); }},
+    {{0, 5, 0},
+     "rave 0.5.0 draws the replicas of an exchangeable answer set under rules drawn afresh, so "
+     "that no set falls back to the old draw (--answers balanced at any size; iraven and fair "
+     "at any --grid, --values, --confounders or --regime)",
+     [](const engine::Variant& v, engine::AnswerStrategy s) {
+       return s == engine::AnswerStrategy::kBalanced ||
+              (!v.is_original() && s != engine::AnswerStrategy::kRaven);
+     }},
 }};
 
 std::optional<Version> parse_version(std::string_view text) {
@@ -49,12 +62,13 @@ std::optional<Version> parse_version(std::string_view text) {
 
 }  // namespace
 
-std::string generator_changes_since(std::string_view version, const engine::Variant& variant) {
+std::string generator_changes_since(std::string_view version, const engine::Variant& variant,
+                                    engine::AnswerStrategy answers) {
   const auto made_by = parse_version(version);
   if (!made_by) return {};
   std::string out;
   for (const GeneratorChange& change : kChanges) {
-    if (!(*made_by < change.version) || !change.touches(variant)) continue;
+    if (!(*made_by < change.version) || !change.touches(variant, answers)) continue;
     out += (out.empty() ? "" : "; ") + std::string(change.what);
   }
   return out;

@@ -4,17 +4,20 @@
 // variant (the same seed gives other problems), so `rave check` says which change instead of
 // replaying (jobs/dataset_replay.hpp); datasets no change touches (the 3 x 3 originals) replay.
 //
-//   std::string why = generator_changes_since("0.3.0", engine::Variant{.grid = 5});
+//   std::string why = generator_changes_since("0.3.0", engine::Variant{.grid = 5},
+//                                             engine::AnswerStrategy::kIRaven);
 //   // "rave 0.4.0 draws the rules of ... directly ..."; "" when the dataset still replays
 #include <string>
 #include <string_view>
 
+#include "engine/answers/answer_set.hpp"
 #include "engine/model/variant.hpp"
 
 namespace rave::jobs {
 
 /// The changes after `version` ("MAJOR.MINOR.PATCH") up to this rave that alter problems of
-/// `variant`, joined by "; " ("" when none, or when `version` is not such a number).
-std::string generator_changes_since(std::string_view version, const engine::Variant& variant);
+/// `variant` with `answers`, joined by "; " ("" when none, or when `version` is not such a number).
+std::string generator_changes_since(std::string_view version, const engine::Variant& variant,
+                                    engine::AnswerStrategy answers);
 
 }  // namespace rave::jobs

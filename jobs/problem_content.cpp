@@ -13,6 +13,7 @@
 #include "engine/formats/problem_files.hpp"
 #include "engine/formats/xml_io.hpp"
 #include "engine/model/structure.hpp"
+#include "engine/model/style_limits.hpp"
 #include "engine/render/render.hpp"
 
 namespace rave::jobs {
@@ -20,8 +21,6 @@ using namespace rave::engine;  // jobs work on their values
 namespace {
 
 namespace fs = std::filesystem;
-
-constexpr std::size_t kPanelBytes = kPanelPixels;
 
 // The members of a RAVEN npz (docs/format.md#npz), in numpy.savez's order; a symbolic-only problem
 // has no `image`.
@@ -73,14 +72,18 @@ std::string folder_defect(const ProblemPair& pair) {
 }
 
 // The panels whose pixels differ from the XML re-rendered ("image: panels 3, 9 differ ...").
-std::string pixel_defect(const ProblemPair& pair, std::span<const std::uint8_t> image) {
-  const std::size_t panels = pair.images.size();
-  if (image.size() != panels * kPanelBytes)
-    return "image: " + std::to_string(image.size() / kPanelBytes) + " panels, the XML has " +
+std::string pixel_defect(const ProblemPair& pair, std::span<const std::uint8_t> image, int side) {
+  const auto panels = static_cast<std::size_t>(pair.images.count());
+  const std::size_t bytes = pair.images.panel_bytes();
+  if (side != pair.images.side)
+    return "image: panels of " + std::to_string(side) + " pixels, the XML's style draws " +
+           std::to_string(pair.images.side);
+  if (image.size() != panels * bytes)
+    return "image: " + std::to_string(image.size() / bytes) + " panels, the XML has " +
            std::to_string(panels);
   std::string differ;
   for (std::size_t i = 0; i < panels; ++i)
-    if (std::memcmp(image.data() + i * kPanelBytes, pair.images[i].data(), kPanelBytes) != 0)
+    if (std::memcmp(image.data() + i * bytes, pair.images.panel(static_cast<int>(i)), bytes) != 0)
       differ += (differ.empty() ? "" : ", ") + std::to_string(i);
   if (differ.empty()) return {};
   return "image: panel" + std::string(differ.find(',') == std::string::npos ? " " : "s ") + differ +
@@ -125,8 +128,10 @@ ProblemPair read_problem_pair(const fs::path& xml) {
 }
 
 bool render_pair(ProblemPair& pair) {
-  if (!pair.npz || !pair.npz->contains("image") || !pair.problem.variant.drawable()) {
-    pair.images.clear();
+  const Problem& p = pair.problem;
+  if (!pair.npz || !pair.npz->contains("image") ||
+      !style_defect(p.style, p.variant, p.config).empty()) {
+    pair.images.pixels.clear();
     return false;
   }
   render_problem(pair.problem, pair.images);
@@ -140,12 +145,13 @@ std::vector<std::string> content_defects(const ProblemPair& pair) {
     out.push_back(sibling_npz(pair.xml_path).filename().string() + ": missing");
     return out;
   }
-  const bool drawn = pair.xml_bytes.find("real_bbox") != std::string::npos;
+  const bool drawn =
+      pair.xml_bytes.find("real_bbox") != std::string::npos || !pair.problem.style.is_original();
   if (std::string d = member_defects(*pair.npz, drawn); !d.empty()) out.push_back(std::move(d));
-  if (pair.npz->contains("image") && !pair.images.empty()) {
-    int grid = 0;
-    if (std::string d = pixel_defect(pair, pair.npz->grid_image(grid)); !d.empty())
-      out.push_back(std::move(d));
+  if (pair.npz->contains("image") && !pair.images.pixels.empty()) {
+    int grid = 0, side = 0;
+    const auto image = pair.npz->panels(grid, side);
+    if (std::string d = pixel_defect(pair, image, side); !d.empty()) out.push_back(std::move(d));
   }
   for (std::string& d : meta_defects(pair)) out.push_back(std::move(d));
   return out;

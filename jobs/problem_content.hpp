@@ -29,15 +29,15 @@ struct ProblemPair {
   engine::Problem problem;             ///< from the XML; target and predict from the npz
   std::string xml_bytes, npz_bytes;    ///< the files as read (npz_bytes empty without an npz)
   std::optional<engine::NpzFile> npz;  ///< none: no npz beside the XML
-  std::vector<engine::Image> images;   ///< the XML re-rendered; empty when nothing is drawn
+  engine::PanelStack images;           ///< the XML re-rendered in its style; empty: nothing drawn
 };
 
 /// Reads `xml` and its sibling npz (an absent npz is a defect, not an error; the answer then comes
 /// from I-RAVEN's modifications, if any). Throws InputError naming the file for anything
 /// unreadable, as engine::read_problem does.
 ProblemPair read_problem_pair(const std::filesystem::path& xml);
-/// Renders the XML's panels into pair.images when the npz holds an image and the XML's levels
-/// have a drawing; returns whether it did.
+/// Renders the XML's panels in its style into pair.images when the npz holds an image and the
+/// style draws the XML's levels; returns whether it did.
 bool render_pair(ProblemPair& pair);
 /// The pair's defects, one phrase each (empty when its files agree): the npz missing, its member
 /// list, its pixels against pair.images (render_pair first), its meta_* and structure against the

@@ -48,6 +48,16 @@ Region Region::from_mask(const engine::Image& mask) {
   return r;
 }
 
+Region Region::from_runs(const std::vector<Run>& runs) {
+  Region r;
+  for (const Run& run : runs) {
+    r.runs_.push_back(run);
+    r.add_words(run.y * engine::kPanelSize + run.x, run.length);
+    r.pixels_ += run.length;
+  }
+  return r;
+}
+
 // Words covering [offset, offset + length): whole words, the last one overlapping; a run shorter
 // than a word is one masked word, loaded from where it stays inside the panel.
 void Region::add_words(int offset, int length) {

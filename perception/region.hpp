@@ -20,6 +20,8 @@ class Region {
   };
   /// The pixels where `mask` is nonzero.
   static Region from_mask(const engine::Image& mask);
+  /// The pixels of these runs (raster order, as runs() gives them).
+  static Region from_runs(const std::vector<Run>& runs);
 
   /// An 8-byte load of the region for hashing: the pixels at [offset, offset + 8) masked to the
   /// region's (the last word of a run overlaps the one before it instead of reading past the run).

@@ -173,13 +173,29 @@ Cache& cache() {
   return c;
 }
 
+// The tables from the disk cache of this build, else built and written there. The renderer's
+// templates come first, from their own cache: the tables and every later re-render draw with them.
+std::unique_ptr<ConfigTables> load_or_build(ConfigId config) {
+  engine::warm_templates(config);
+  const std::string name = "perception-tables-" + std::string(engine::configuration(config).folder);
+  const auto path = cache_path(name);
+  if (path)
+    if (CacheMapping file; const auto bytes = read_cache(*path, name, file)) try {
+        return ConfigTables::from_bytes(config, *bytes);
+      } catch (const CacheError&) {  // a file of another layout: rebuilt below
+      }
+  auto built = std::make_unique<ConfigTables>(config);
+  if (path) write_cache(*path, name, built->to_bytes());
+  return built;
+}
+
 }  // namespace
 
 const ConfigTables& config_tables(ConfigId config) {
   Cache& c = cache();
   const auto i = static_cast<std::size_t>(engine::config_index(config));
   std::call_once(c.once[i], [&] {
-    c.owned[i] = std::make_unique<ConfigTables>(config);
+    c.owned[i] = load_or_build(config);
     c.built[i].store(c.owned[i].get(), std::memory_order_release);
   });
   return *c.owned[i];

@@ -5,9 +5,11 @@
 // entity of this slot changes, less the pixels another slot of the component or a later component
 // can also change (what lies on top there depends on drawing order, which a picture does not
 // show). Entities with equal keys draw identical regions: they are the readings of those pixels.
-// Tables are built per configuration on first use (all its slots at once, under a second),
-// shared process-wide and thread-safe; the per-entity layers for compositing over what lies below
-// (an Out shape under In entities) are built per slot only when asked for.
+// Tables are made per configuration on first use (all its slots at once), shared process-wide and
+// thread-safe: read from the disk cache of this build (common/cache_file.hpp; a few milliseconds)
+// or built (tens of milliseconds, with the renderer's templates) and written there; the
+// per-entity layers for compositing over what lies below (an Out shape under In entities) are
+// built per slot when asked for, and cached with the tables.
 //
 //   const ConfigTables& t = config_tables(ConfigId::kDistributeFour);
 //   const SlotTable& slot = t.slot(0, 2);
@@ -18,6 +20,7 @@
 #include <span>
 #include <vector>
 
+#include "common/cache_file.hpp"
 #include "engine/model/configuration.hpp"
 #include "engine/model/problem.hpp"
 #include "perception/region.hpp"
@@ -45,8 +48,13 @@ class SlotTable {
   const std::uint8_t* layer(int i) const;
   /// Bytes held: the keys and readings, plus the layers once built.
   std::size_t bytes() const;
+  /// The table with its layers (built first), and one read back from such bytes (CacheError when
+  /// they are not such).
+  void write(ByteWriter& out) const;
+  static std::unique_ptr<SlotTable> read(engine::ConfigId config, int component, ByteReader& in);
 
  private:
+  SlotTable() = default;
   struct Key {
     std::uint64_t key;
     std::uint32_t first, count;  // readings_[first, first + count)
@@ -75,8 +83,12 @@ class ConfigTables {
   int components() const { return static_cast<int>(slots_.size()); }
   /// Bytes held by all the slot tables.
   std::size_t bytes() const;
+  /// Every table and layer as bytes (docs/perception.md#speed: the disk cache), and back.
+  std::string to_bytes() const;
+  static std::unique_ptr<ConfigTables> from_bytes(engine::ConfigId config, std::string_view bytes);
 
  private:
+  explicit ConfigTables(engine::ConfigId config, bool) : config_(config) {}
   void build_under();
 
   engine::ConfigId config_;

@@ -53,16 +53,17 @@ py::tuple drt_tuple(const engine::DrtInput& in) {
       in.indicator);
 }
 
-// The npz's panels (any N x N matrix) resized to `side`, or None for a symbolic-only file.
+// The npz's panels (any N x N matrix, any render style's side) resized to `side`, or None for a
+// symbolic-only file.
 py::object image_of(const engine::NpzFile& npz, int side) {
   if (!npz.contains("image")) return py::none();
-  int grid = 0;
-  const auto pixels = npz.grid_image(grid);
-  const std::size_t panels = pixels.size() / engine::kPanelPixels;
+  int grid = 0, stored = 0;
+  const auto pixels = npz.panels(grid, stored);
+  const std::size_t panels = pixels.size() / (static_cast<std::size_t>(stored) * stored);
   Bytes image({static_cast<py::ssize_t>(panels), py::ssize_t{side}, py::ssize_t{side}});
   std::uint8_t* dst = image.mutable_data();
   py::gil_scoped_release release;
-  resize_panels(pixels.data(), panels, engine::kPanelSize, side, dst);
+  resize_panels(pixels.data(), panels, stored, side, dst);
   return image;
 }
 

@@ -22,7 +22,9 @@
 #include "engine/model/drt_input.hpp"
 #include "engine/model/resize.hpp"
 #include "engine/model/structure.hpp"
+#include "engine/model/style_limits.hpp"
 #include "engine/render/render.hpp"
+#include "engine/render/styled.hpp"
 #include "engine/rules/variant_rules.hpp"
 #include "python/binding.hpp"
 
@@ -60,6 +62,7 @@ struct BatchSpec {
   std::optional<engine::Split> split;  ///< nullopt: from the index, as the CLI's --val 2 --test 2
   bool images;
   int side;
+  engine::RenderStyle style;  ///< its size is `side`: drawn at the model's size, not resized
 
   engine::Split split_for(std::uint64_t k) const {
     return split ? *split : engine::split_of(k, 2, 2);
@@ -70,7 +73,11 @@ struct BatchSpec {
 // Draws panel `panel` of `p` at `side` x `side` into `dst`: rendered in place at the native size,
 // else rendered into a per-thread panel and resized.
 void draw(const engine::Problem& p, int panel, const engine::PanelResizer& resize,
-          std::uint8_t* dst) {
+          const engine::LevelLooks* looks, std::uint8_t* dst) {
+  if (looks != nullptr) {
+    engine::render_styled_panel(p.config, p.panel(panel), *looks, dst);
+    return;
+  }
   if (resize.out_size() == engine::kPanelSize) {
     new (dst) engine::Image(engine::render_panel(p.config, p.panel(panel)));
     return;
@@ -146,10 +153,10 @@ struct BatchOut {
 };
 
 void fill(const engine::Problem& p, std::size_t i, std::uint64_t k,
-          const engine::PanelResizer& resize, const BatchOut& o) {
+          const engine::PanelResizer& resize, const engine::LevelLooks* looks, const BatchOut& o) {
   const std::size_t panels = p.context.size() + p.candidates.size();
   for (std::size_t j = 0; o.image && j < panels; ++j)
-    draw(p, static_cast<int>(j), resize, o.image + (i * panels + j) * o.panel_bytes);
+    draw(p, static_cast<int>(j), resize, looks, o.image + (i * panels + j) * o.panel_bytes);
   o.target[i] = *p.target;
   o.config[i] = engine::config_index(p.config);
   o.index[i] = static_cast<std::int64_t>(k);
@@ -169,7 +176,11 @@ void fill(const engine::Problem& p, std::size_t i, std::uint64_t k,
 // its images (values above kMaxDrawableValues).
 void check_batch(const BatchSpec& spec, const std::vector<engine::ConfigId>& ids,
                  const std::vector<std::uint64_t>& ks) {
-  if (spec.images && !spec.variant.drawable())
+  if (spec.images && !spec.style.is_original())
+    for (const engine::ConfigId id : ids)
+      if (const std::string why = engine::style_defect(spec.style, spec.variant, id); !why.empty())
+        throw UsageError(why + "; images=False gives the other arrays");
+  if (spec.images && spec.style.is_original() && !spec.variant.drawable())
     throw UsageError(
         "a problem with values " + std::to_string(spec.variant.values) +
         " cannot be drawn: images need values <= " + std::to_string(engine::kMaxDrawableValues) +
@@ -195,7 +206,8 @@ py::dict generate_batch(const py::object& configs, const py::object& indices, st
                         const std::string& answers, int image_size, int threads,
                         const py::object& out_arrays, int grid, std::optional<int> values,
                         int confounders, const std::string& regime, const std::string& hold_out,
-                        const std::optional<std::string>& split, bool images) {
+                        const std::optional<std::string>& split, bool images,
+                        const std::string& style) {
   // Integers only: forcecast alone would read 0.5 as problem 0.
   const py::array raw = py::array::ensure(indices);
   if (raw && raw.size() > 0 && raw.dtype().kind() != 'i' && raw.dtype().kind() != 'u')
@@ -210,14 +222,26 @@ py::dict generate_batch(const py::object& configs, const py::object& indices, st
   if (image_size < 1)
     throw UsageError("image_size must be positive, not " + std::to_string(image_size));
   if (threads < 1) throw UsageError("threads must be at least 1, not " + std::to_string(threads));
-  const BatchSpec spec{
+  BatchSpec spec{
       .strategy = strategy_arg(answers),
       .seed = seed,
       .variant = engine::variant_from_options(grid, values, confounders, regime, hold_out),
       .split = split_arg(split),
       .images = images,
-      .side = image_size};
+      .side = image_size,
+      .style = engine::parse_style(style)};
+  if (!spec.style.is_original()) {
+    if (image_size < engine::kMinStyleSize || image_size > engine::kMaxStyleSize)
+      throw UsageError("image_size " + std::to_string(image_size) + ": a render style draws " +
+                       std::to_string(engine::kMinStyleSize) + " to " +
+                       std::to_string(engine::kMaxStyleSize) + " pixels");
+    spec.style.size = image_size;
+  }
   check_batch(spec, ids, ks);
+  const std::optional<engine::LevelLooks> looks =
+      spec.style.is_original()
+          ? std::nullopt
+          : std::optional<engine::LevelLooks>(std::in_place, spec.style, spec.variant);
   const engine::PanelResizer resize(engine::kPanelSize, image_size);
   Arrays arrays = out_arrays.is_none()
                       ? allocate(ks.size(), spec)
@@ -229,7 +253,7 @@ py::dict generate_batch(const py::object& configs, const py::object& indices, st
       const auto id = ids[ids.size() == 1 ? 0 : i];
       fill(engine::generate_problem(id, spec.strategy, spec.seed, ks[i], spec.variant,
                                     spec.split_for(ks[i])),
-           i, ks[i], resize, out);
+           i, ks[i], resize, looks ? &*looks : nullptr, out);
     });
   }
   if (!out_arrays.is_none()) return out_arrays.cast<py::dict>();
@@ -245,7 +269,7 @@ void bind_batch(py::module_& m) {
         "answers"_a = "raven", "image_size"_a = engine::kPanelSize, "threads"_a = 1,
         "out"_a = py::none(), py::kw_only(), "grid"_a = engine::kDefaultGrid,
         "values"_a = py::none(), "confounders"_a = 0, "regime"_a = "neutral", "hold_out"_a = "",
-        "split"_a = py::none(), "images"_a = true,
+        "split"_a = py::none(), "images"_a = true, "style"_a = "original",
         "problems `indices` of `configs` (one name, or one per index) as a model takes them: a "
         "dict of numpy arrays\n"
         "image (B, P, S, S) uint8 (P = grid*grid - 1 + 8; absent with images=False), target (B,), "
@@ -258,7 +282,9 @@ void bind_batch(py::module_& m) {
         "validation, test) draws\n"
         "every problem as one of that split (None: from the index, as rave.generate). `out`: a "
         "previous result of the\n"
-        "same batch size and options, filled in place and returned (no new arrays)");
+        "same batch size and options, filled in place and returned (no new arrays). `style`: a "
+        "render style\n(NAME[:key=value,...], docs/rendering.md#styles) drawn at image_size "
+        "directly (no resize)");
 }
 
 }  // namespace rave::python

@@ -32,8 +32,10 @@ struct PyProblem {
 
   /// Panels of the problem (context and candidates).
   std::size_t panel_count() const { return problem.context.size() + problem.candidates.size(); }
-  /// The panels, rendered on first call (the GIL is released while drawing).
-  const engine::Image* images();
+  /// The panels in the problem's style, rendered on first call (the GIL is released while
+  /// drawing).
+  const engine::PanelStack& images();
+  std::shared_ptr<engine::PanelStack> stack{};  ///< what `image` views, once drawn
 };
 
 /// A file that could not be written (Python's OSError).
@@ -42,9 +44,10 @@ class WriteError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-/// A numpy array over `count` contiguous panels owned by `owner` (kept alive by the array).
-py::array panel_array(std::shared_ptr<const void> owner, const engine::Image* panels,
-                      std::size_t count);
+/// A numpy array over `count` contiguous square panels of `side` pixels owned by `owner` (kept
+/// alive by the array).
+py::array panel_array(std::shared_ptr<const void> owner, const std::uint8_t* panels,
+                      std::size_t count, int side);
 
 /// The configuration a name (folder, paper name or alias) stands for; ValueError otherwise.
 engine::ConfigId config_arg(const std::string& name);

@@ -80,12 +80,10 @@ py::object optional_int(const std::optional<int>& v) {
 }
 
 std::string encode_npz(PyProblem& self, bool compress) {
-  const engine::Image* images = self.images();
+  const engine::PanelStack& images = self.images();
   py::gil_scoped_release release;
   std::string out;
-  engine::encode_problem_npz(out, self.problem,
-                             std::span<const engine::Image>(images, self.panel_count()), compress,
-                             self.predict_as_vector);
+  engine::encode_stack_npz(out, self.problem, images, compress, self.predict_as_vector);
   return out;
 }
 
@@ -136,7 +134,8 @@ PyProblem unpickle(const py::tuple& state) {
 
 PyProblem generate(const std::string& config, std::int64_t index, std::uint64_t seed,
                    const std::string& answers, int grid, std::optional<int> values, int confounders,
-                   const std::string& regime, const std::string& hold_out, std::int64_t attempt) {
+                   const std::string& regime, const std::string& hold_out, const std::string& style,
+                   std::int64_t attempt) {
   const engine::ConfigId id = config_arg(config);
   const engine::AnswerStrategy strategy = strategy_arg(answers);
   const std::uint64_t k = index_arg(index);
@@ -146,6 +145,7 @@ PyProblem generate(const std::string& config, std::int64_t index, std::uint64_t 
   spec.seed = seed;
   spec.answers = strategy;
   spec.variant = engine::variant_from_options(grid, values, confounders, regime, hold_out);
+  spec.style = engine::parse_style(style);
   py::gil_scoped_release release;
   return PyProblem{.problem = jobs::checked_dataset_problem(spec, id, k, draw),
                    .image = {},
@@ -180,30 +180,28 @@ std::string repr(const PyProblem& self) {
 
 }  // namespace
 
-py::array panel_array(std::shared_ptr<const void> owner, const engine::Image* panels,
-                      std::size_t count) {
+py::array panel_array(std::shared_ptr<const void> owner, const std::uint8_t* panels,
+                      std::size_t count, int side_pixels) {
   auto* keep = new std::shared_ptr<const void>(std::move(owner));
   py::capsule base(keep, [](void* p) { delete static_cast<std::shared_ptr<const void>*>(p); });
-  const auto side = static_cast<py::ssize_t>(engine::kPanelSize);
+  const auto side = static_cast<py::ssize_t>(side_pixels);
   py::array out(py::dtype::of<std::uint8_t>(), {static_cast<py::ssize_t>(count), side, side},
-                {side * side, side, py::ssize_t{1}}, panels->data(), base);
+                {side * side, side, py::ssize_t{1}}, panels, base);
   py::detail::array_proxy(out.ptr())->flags &= ~py::detail::npy_api::NPY_ARRAY_WRITEABLE_;
   return out;
 }
 
-const engine::Image* PyProblem::images() {
-  if (image) return reinterpret_cast<const engine::Image*>(py::array(image).data());
+const engine::PanelStack& PyProblem::images() {
+  if (stack) return *stack;
   engine::check_drawable(problem);
-  const std::size_t n = panel_count();
-  std::shared_ptr<engine::Image[]> panels(new engine::Image[n]);
+  auto panels = std::make_shared<engine::PanelStack>();
   {
     py::gil_scoped_release release;
-    for (std::size_t i = 0; i < n; ++i)
-      new (&panels[i])
-          engine::Image(engine::render_panel(problem.config, problem.panel(static_cast<int>(i))));
+    engine::render_problem(problem, *panels);
   }
-  if (!image) image = panel_array(panels, panels.get(), n);
-  return reinterpret_cast<const engine::Image*>(py::array(image).data());
+  stack = panels;
+  image = panel_array(panels, panels->pixels.data(), panel_count(), panels->side);
+  return *stack;
 }
 
 void bind_problem(py::module_& m) {
@@ -217,9 +215,9 @@ void bind_problem(py::module_& m) {
             self.images();
             return self.image;
           },
-          "numpy uint8 (16, 160, 160): the context panels, then the candidates; rendered on first "
-          "access, "
-          "read-only, the same memory afterwards")
+          "numpy uint8 (P, S, S): the context panels, then the candidates (P = 16 and S = 160 for "
+          "the\noriginal 3x3); rendered in the problem's style on first access, read-only, the "
+          "same memory afterwards")
       .def_property_readonly(
           "target", [](const PyProblem& s) { return optional_int(s.problem.target); },
           "index 0..7 of the answer among the candidates (None when unknown)")
@@ -280,13 +278,14 @@ void bind_problem(py::module_& m) {
       .def(py::pickle(&pickle_state, &unpickle));
   m.def("generate", &generate, "config"_a, "index"_a, "seed"_a = 1234, "answers"_a = "raven",
         py::kw_only(), "grid"_a = engine::kDefaultGrid, "values"_a = py::none(),
-        "confounders"_a = 0, "regime"_a = "neutral", "hold_out"_a = "", "attempt"_a = 0,
+        "confounders"_a = 0, "regime"_a = "neutral", "hold_out"_a = "", "style"_a = "original",
+        "attempt"_a = 0,
         "problem `index` of `config` as `rave generate --seed seed --answers answers` writes it; "
         "the keywords are\n"
         "the variant options of `rave generate` (docs/variants.md: --grid, --values, "
         "--confounders, --regime,\n"
-        "--hold-out), the split taken from the index as the CLI's default --val 2 --test 2 does; "
-        "`attempt` > 0: its\n"
+        "--hold-out, --style), the split taken from the index as the CLI's default --val 2 "
+        "--test 2 does; `attempt` > 0: its\n"
         "redraw number `attempt`, as `rave generate --unique-only` redraws (docs/dataset.md)");
   m.def(
       "manifest",

@@ -8,12 +8,13 @@ configurations with their 95% intervals, and the blind learner's highest configu
     nice -n 19 .venv/bin/python scripts/learner_audit.py build/apps/rave 1000 /work/scratch/audit [LEARNERS]
 
 LEARNERS: comma-separated, default "logit" (the conditional logit; "logit,gbm" adds gradient boosting, slower).
+--settings and --strategies (comma-separated, as the table names them) make part of the table.
 Each folder is deleted once learnt; a row is printed as soon as it is known.
 """
+import argparse
 import pathlib
 import shutil
 import subprocess
-import sys
 
 from rave import shortcuts
 
@@ -23,19 +24,35 @@ STRATEGIES = ["raven", "iraven", "fair", "balanced"]
 PAPER = dict(zip(shortcuts._rave.CONFIGS, shortcuts._rave.PAPER_NAMES))
 
 
+def tag(setting):
+    """A setting as a folder name and a --settings value: 3x3, 5x5, 10x10-1000levels, 3x3-3confounders."""
+    return setting.replace(" ", "").replace(",", "-")
+
+
 def cell(c):
     return f"{100 * c['accuracy']:.1f} [{100 * c['interval'][0]:.1f}, {100 * c['interval'][1]:.1f}]"
 
 
 def main():
-    rave, n, work = sys.argv[1], int(sys.argv[2]), pathlib.Path(sys.argv[3])
-    learners = tuple(sys.argv[4].split(",")) if len(sys.argv) > 4 else ("logit",)
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("rave")
+    ap.add_argument("n", type=int, help="problems per configuration")
+    ap.add_argument("work", type=pathlib.Path)
+    ap.add_argument("learners", nargs="?", default="logit")
+    ap.add_argument("--settings", default=",".join(map(tag, SETTINGS)),
+                    help="of " + ", ".join(map(tag, SETTINGS)))
+    ap.add_argument("--strategies", default=",".join(STRATEGIES))
+    args = ap.parse_args()
+    rave, n, work, learners = args.rave, args.n, args.work, tuple(args.learners.split(","))
+    settings = [k for k in SETTINGS if tag(k) in args.settings.split(",")]
+    strategies = [s for s in args.strategies.split(",") if s in STRATEGIES]  # in the order given
     cols = [(v, ln) for v in shortcuts.VIEWS for ln in learners]
     print("| setting | answers | " + " | ".join(f"{v} {ln} %" for v, ln in cols) + " | highest blind configuration |")
     print("|---|---|" + "---:|" * (len(cols) + 1))
-    for setting, options in SETTINGS.items():
-        for strategy in STRATEGIES:
-            folder = work / f"{setting.replace(' ', '').replace(',', '-')}-{strategy}"
+    for setting in settings:
+        options = SETTINGS[setting]
+        for strategy in strategies:
+            folder = work / f"{tag(setting)}-{strategy}"
             shutil.rmtree(folder, ignore_errors=True)
             subprocess.run([rave, "generate", "-n", str(n), "-o", str(folder), "-a", strategy, "-j", "2",
                             "--seed", "2044", "--symbolic-only", *options], check=True, capture_output=True)

@@ -9,8 +9,7 @@ namespace rave::solver {
 namespace {
 
 using engine::kCandidates;
-using engine::kContextPanels;
-using Readings = std::array<std::vector<engine::Panel>, engine::kPanels>;
+using Readings = PanelReadings;
 
 double log_add(double a, double b) {
   if (a == kNoScore) return b;
@@ -20,16 +19,20 @@ double log_add(double a, double b) {
 
 // The problem with context combination `n` (mixed radix over the context panels' readings, panel
 // 0 the fastest digit) and reading `pass` of each candidate (its last one when it has fewer).
-engine::Problem combination(engine::ConfigId config, const Readings& r, long n, int pass) {
+engine::Problem combination(engine::ConfigId config, const engine::Variant& variant,
+                            const Readings& r, long n, int pass) {
   engine::Problem p;
   p.config = config;
-  for (int i = 0; i < kContextPanels; ++i) {
+  p.variant = variant;
+  const std::size_t context = r.size() - kCandidates;
+  p.context.resize(context);
+  for (std::size_t i = 0; i < context; ++i) {
     const long size = static_cast<long>(r[i].size());
     p.context[i] = r[i][static_cast<std::size_t>(n % size)];
     n /= size;
   }
-  for (int i = 0; i < kCandidates; ++i) {
-    const auto& list = r[kContextPanels + i];
+  for (std::size_t i = 0; i < kCandidates; ++i) {
+    const auto& list = r[context + i];
     p.candidates[i] = list[std::min<std::size_t>(static_cast<std::size_t>(pass), list.size() - 1)];
   }
   return p;
@@ -42,10 +45,11 @@ struct Extent {
 };
 
 Extent extent_of(const Readings& readings) {
+  const std::size_t context = readings.size() - kCandidates;
   Extent e;
-  for (int i = 0; i < engine::kPanels; ++i) {
+  for (std::size_t i = 0; i < readings.size(); ++i) {
     RAVE_CHECK(!readings[i].empty(), "every panel has a reading");
-    if (i < kContextPanels)
+    if (i < context)
       e.combinations = std::min<long>(kMaxReadingCombinations,
                                       e.combinations * static_cast<long>(readings[i].size()));
     else
@@ -69,8 +73,10 @@ class Marginal {
   }
   void add(const Solution& s, long n, int pass) {
     if (out_.reason.empty()) out_.reason = s.reason;
+    const std::size_t context = readings_.size() - kCandidates;
     for (int i = 0; i < kCandidates; ++i)
-      if (static_cast<std::size_t>(pass) < readings_[kContextPanels + i].size() &&
+      if (static_cast<std::size_t>(pass) <
+              readings_[context + static_cast<std::size_t>(i)].size() &&
           ((s.consistent >> i) & 1u))
         add_candidate(i, s.log_score[i], n, pass);
   }
@@ -102,14 +108,15 @@ class Marginal {
 
 // Each consistent candidate's reading under its best combination (the only one, usually: the
 // solver holds it from the last solve).
-void explain(Solver& solver, engine::ConfigId config, const Readings& readings, const Extent& e,
-             const Marginal& marginal, std::uint8_t consistent, CandidateReadings& explained) {
+void explain(Solver& solver, engine::ConfigId config, const engine::Variant& variant,
+             const Readings& readings, const Extent& e, const Marginal& marginal,
+             std::uint8_t consistent, CandidateReadings& explained) {
   for (int i = 0; i < kCandidates; ++i) {
     explained[i] = Reading{};
     if (!((consistent >> i) & 1u)) continue;
     if (e.combinations > 1 || e.passes > 1)
-      solver.solve(
-          combination(config, readings, marginal.best(i).combination, marginal.best(i).pass));
+      solver.solve(combination(config, variant, readings, marginal.best(i).combination,
+                               marginal.best(i).pass));
     explained[i] = solver.reading(i);
   }
 }
@@ -122,17 +129,20 @@ SolveOptions readings_options(SolveOptions base) {
   return base;
 }
 
-Solution solve_readings(Solver& solver, engine::ConfigId config, const Readings& readings,
-                        CandidateReadings* explained) {
+Solution solve_readings(Solver& solver, engine::ConfigId config, const engine::Variant& variant,
+                        const Readings& readings, CandidateReadings* explained) {
+  RAVE_CHECK(readings.size() == static_cast<std::size_t>(engine::panel_count(variant.grid)),
+             "one reading list per panel of the variant's matrix");
   const Extent e = extent_of(readings);
   // Probabilities add; Z3's maxima do not.
   Marginal marginal(readings, solver.backend() == Backend::kHeuristic);
   for (long n = 0; n < e.combinations; ++n)
     for (std::size_t pass = 0; pass < e.passes; ++pass)
-      marginal.add(solver.solve(combination(config, readings, n, static_cast<int>(pass))), n,
-                   static_cast<int>(pass));
+      marginal.add(solver.solve(combination(config, variant, readings, n, static_cast<int>(pass))),
+                   n, static_cast<int>(pass));
   Solution out = marginal.finish();
-  if (explained) explain(solver, config, readings, e, marginal, out.consistent, *explained);
+  if (explained)
+    explain(solver, config, variant, readings, e, marginal, out.consistent, *explained);
   return out;
 }
 

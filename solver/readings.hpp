@@ -7,7 +7,7 @@
 // solution out: no perception type (jobs/from_pixels.hpp hands perception's readings here).
 //
 //   Solver solver(Backend::kHeuristic, readings_options());
-//   Solution s = solve_readings(solver, ConfigId::kOutInGrid, readings);   // readings[i]: panel i's
+//   Solution s = solve_readings(solver, ConfigId::kOutInGrid, {}, readings);  // [i]: panel i's
 #include <array>
 #include <vector>
 
@@ -29,10 +29,12 @@ SolveOptions readings_options(SolveOptions base = {});
 /// combination of readings that scored it best.
 using CandidateReadings = std::array<Reading, engine::kCandidates>;
 
-/// Solves a problem of `config` whose panels are known up to the readings in `readings` (each
-/// non-empty; [0] first). With `explained`, also writes what explains each consistent candidate.
-Solution solve_readings(Solver& solver, engine::ConfigId config,
-                        const std::array<std::vector<engine::Panel>, engine::kPanels>& readings,
-                        CandidateReadings* explained = nullptr);
+/// Per panel (file order), its readings: each non-empty, [0] first.
+using PanelReadings = std::vector<std::vector<engine::Panel>>;
+
+/// Solves a problem of `config` and `variant` (an N x N one reads N*N+7 panels) whose panels are
+/// known up to `readings`. With `explained`, also writes what explains each consistent candidate.
+Solution solve_readings(Solver& solver, engine::ConfigId config, const engine::Variant& variant,
+                        const PanelReadings& readings, CandidateReadings* explained = nullptr);
 
 }  // namespace rave::solver

@@ -47,7 +47,8 @@ MAY_REACH = {
     "rave_perception": BASE | {"rave_engine_model", "rave_engine_render"},  # the renderer is its forward model
     # solver and perception are siblings: problems in, solutions out; pixels in, problems out
     "rave_solver": BASE | ENGINE_PARTS | {"rave_engine"},
-    "rave_evaluation": BASE | ENGINE_PARTS | {"rave_engine", "rave_solver"},
+    # evaluation reads pictures back through perception for the probes (which questions they determine)
+    "rave_evaluation": BASE | ENGINE_PARTS | {"rave_engine", "rave_perception", "rave_solver"},
     # jobs: the work over files and folders, between the libraries and the faces
     "rave_jobs": BASE | ENGINE_PARTS | {"rave_engine", "rave_perception", "rave_solver"},
     "rave_neural": BASE | {"rave_engine_model", "rave_engine_formats"},

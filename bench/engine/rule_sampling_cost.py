@@ -19,6 +19,7 @@ import subprocess
 import tempfile
 
 CONFIGS = ["Center", "2x2Grid", "3x3Grid", "L-R", "U-D", "O-IC", "O-IG"]
+STRATEGIES = ["raven", "iraven", "fair", "balanced"]  # AnswerStrategy's order
 GRIDS = [3, 5, 10]
 PANELS = {n: n * n + 7 for n in GRIDS}
 TOGGLE = "rave::engine::generate_problem(*Variant const&*"
@@ -35,8 +36,27 @@ def instructions(rave, config, grid, problems):
     return int(re.search(r"Collected : (\d+)", err).group(1)) / problems
 
 
+def case_of(run_name):
+    """A rave-bench run name as (benchmark, configuration, N, strategy). BM_Generate_Grid's third
+    argument is the answer strategy (ArgsProduct {{0..6}, {3, 5, 10}, {0, 1, 3}}); a build from before
+    it had two and generated with iraven, so its cases match the newer build's iraven ones."""
+    name, *parts = run_name.split("/")
+    args = [int(a) for a in parts if a.isdigit()]  # not "repeats:3", "min_time:0.200"
+    if len(args) not in (2, 3):
+        raise ValueError(f"unexpected rave-bench case '{run_name}'")
+    strategy = STRATEGIES[args[2]] if len(args) == 3 else None
+    if name == "BM_Generate_Grid" and strategy is None:
+        strategy = "iraven"
+    return name, CONFIGS[args[0]], args[1], strategy
+
+
+def case_label(case):
+    name, config, grid, strategy = case
+    return f"{name} {config} N = {grid}" + (f" {strategy}" if strategy else "")
+
+
 def bench_times(bench, samples):
-    """Appends each case's real and CPU times per iteration (us) to samples[name]."""
+    """Appends each case's real and CPU times per iteration (us) to samples[case_of(name)]."""
     out = subprocess.run([bench, "--benchmark_filter=BM_Generate_Grid|BM_Rules_Grid",
                           "--benchmark_repetitions=3", "--benchmark_format=json",
                           "--benchmark_min_time=0.2"],
@@ -45,7 +65,7 @@ def bench_times(bench, samples):
         if b.get("run_type") != "iteration":
             continue
         scale = {"ns": 1e-3, "us": 1.0, "ms": 1e3}[b["time_unit"]]
-        samples.setdefault(b["run_name"], []).append(
+        samples.setdefault(case_of(b["run_name"]), []).append(
             (b["real_time"] * scale, b["cpu_time"] * scale, b.get("tries")))
 
 
@@ -81,15 +101,15 @@ def main():
     print("| case | before real | before cpu | after real | after cpu | before / after (cpu) |"
           " tries before | tries after |")
     print("|---|---:|---:|---:|---:|---:|---:|---:|")
-    for name in times["before"]:
-        bs, as_ = times["before"][name], times["after"].get(name, [])
+    for case in times["before"]:
+        bs, as_ = times["before"][case], times["after"].get(case, [])
         if not as_:
             continue
         br, bc = median([s[0] for s in bs]), median([s[1] for s in bs])
         ar, ac = median([s[0] for s in as_]), median([s[1] for s in as_])
         tb, ta = bs[0][2], as_[0][2]
         tries = (f"{tb:,.0f}" if tb else "", f"{ta:,.0f}" if ta else "")
-        print(f"| {name} | {br:,.2f} | {bc:,.2f} | {ar:,.2f} | {ac:,.2f} | {bc / ac:.2f}x "
+        print(f"| {case_label(case)} | {br:,.2f} | {bc:,.2f} | {ar:,.2f} | {ac:,.2f} | {bc / ac:.2f}x "
               f"| {tries[0]} | {tries[1]} |")
 
 

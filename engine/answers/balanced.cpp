@@ -1,10 +1,10 @@
 // Exchangeable answer sets (docs/answer-sets.md#balanced-an-exchangeable-answer): every
 // distractor is the answer with some blocks taken from replicas of the answer (the matrix sampled
-// again under the same rules), each block's values coming from a group of pool items that all show
-// it differently. The pool is exchangeable (its items are independent draws of one law), the
-// groups are drawn equivariantly and the shape of the set is chosen from what every member of a
-// group would see alike, so the answer is a uniformly random member of the set: nothing in the
-// candidates alone tells it apart.
+// again under rules drawn afresh within its own rules' classes: rule_class), each block's values
+// coming from a group of pool items that all show it differently. The pool is exchangeable (its
+// items are independent draws of one law), the groups are drawn equivariantly and the shape of
+// the set is chosen from what every member of a group would see alike, so the answer is a
+// uniformly random member of the set: nothing in the candidates alone tells it apart.
 //  - cube (`--answers balanced`, I-RAVEN's variants): three blocks, two items each (2 x 2 x 2);
 //    with fewer blocks that pair, one block of two and one of four items, or one block of eight.
 //  - tree (RAVEN-FAIR's variants): a random recursive tree on 8 nodes, the answer at a uniformly
@@ -169,9 +169,10 @@ bool passes_checks(const Matrix& matrix, const std::array<Panel, kCandidates>& c
   return true;
 }
 
-}  // namespace
-
-std::optional<AnswerSet> build_exchangeable(const Matrix& matrix, bool tree, Rng& rng) {
+// One exchangeable set from a fresh pool; nullopt when the pool offers no shape or a check fails.
+// Whether a shape exists is the same whichever member of the groups used is the answer, so a fresh
+// pool after a failure conditions on nothing a single pool does not.
+std::optional<AnswerSet> try_exchangeable(const Matrix& matrix, bool tree, Rng& rng) {
   Pool pool;
   make_pool(matrix, rng, pool);
   std::optional<std::vector<std::vector<std::pair<Block, int>>>> vertices;
@@ -189,6 +190,14 @@ std::optional<AnswerSet> build_exchangeable(const Matrix& matrix, bool tree, Rng
   if (!passes_checks(matrix, candidates)) return std::nullopt;
   return shuffle_candidates(std::move(candidates),
                             tree ? std::nullopt : std::optional(std::move(modified)), rng);
+}
+
+}  // namespace
+
+std::optional<AnswerSet> build_exchangeable(const Matrix& matrix, bool tree, Rng& rng) {
+  for (int attempt = 0; attempt < kExchangeableAttempts; ++attempt)
+    if (auto set = try_exchangeable(matrix, tree, rng)) return set;
+  return std::nullopt;
 }
 
 }  // namespace rave::engine::internal

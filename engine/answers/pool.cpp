@@ -1,7 +1,7 @@
 // The pool of an exchangeable answer set (engine/answers/internal/balanced.hpp,
 // docs/answer-sets.md#balanced-an-exchangeable-answer): the answer and replicas of it drawn from
-// its own law (the matrix sampled again under the same rules, each layout at the answer's
-// uniformity), the blocks a distractor may take from a replica, and the nested groups of item 0.
+// its own law (the matrix sampled again under rules drawn afresh within its rules' classes, each
+// layout at the answer's uniformity), the blocks a distractor may take from a replica, and the nested groups of item 0.
 #include <algorithm>
 #include <numeric>
 
@@ -35,19 +35,91 @@ bool has(const std::vector<ModifiableEntry>& entries, Attr attr, bool per_entity
   });
 }
 
+// The rule group a block's attribute belongs to (0: the layout's Number and Position).
+int group_of(Attr attr) {
+  switch (attr) {
+    case Attr::kType: return 1;
+    case Attr::kSize: return 2;
+    case Attr::kColor: return 3;
+    default: return 0;
+  }
+}
+
+// The levels a block of `group` shows: its attribute's, or for the layout the widest.
+int shown_levels(const Matrix& matrix, int component, int group) {
+  const LayoutSpec& layout = matrix.configuration().components.at(at(component)).layout;
+  const auto levels = [](Range r) { return r.max - r.min + 1; };
+  switch (group) {
+    case 1: return levels(layout.type);
+    case 2: return levels(layout.size);
+    case 3: return levels(layout.color);
+    default: return std::max({levels(layout.type), levels(layout.size), levels(layout.color)});
+  }
+}
+
+// Whether a block of `group` under `rule` draws from the matrix's last column (from_column).
+bool column_rule(const Matrix& matrix, int component, int group, const Rule& rule) {
+  if (!matrix.balanced_answers) return false;  // the 3x3 original's tables: replicas only
+  if (shown_levels(matrix, component, group) <= kMaxReplicaLevels) return false;
+  return rule.name == RuleName::kConstant || rule.name == RuleName::kDistributeThree;
+}
+
+// Whether a Constant entity rule of a layout that is not uniform is governed under the group-0
+// rule `rule` (docs/answer-sets.md#modifiable-attributes): Constant, or Progression or
+// Distribute_Three on Position.
+bool governs_constants(const Rule& rule) {
+  return rule.name == RuleName::kConstant ||
+         (rule.attr == RuleAttr::kPosition &&
+          (rule.name == RuleName::kProgression || rule.name == RuleName::kDistributeThree));
+}
+
+// A layout of one slot: every panel shows one entity there, so a value kept per entity is a value
+// of the panel, a block of its own.
+bool single_slot(const Matrix& matrix, int component) {
+  return matrix.configuration().components.at(at(component)).layout.slots.size() == 1;
+}
+
+bool is_required(const Matrix& matrix, const Rule& rule) {
+  const auto& required = matrix.table->required;
+  return std::any_of(required.begin(), required.end(),
+                     [&](const RulePair& p) { return matches(p, rule); });
+}
+
 }  // namespace
+
+int rule_class(const Matrix& matrix, int component, int group, const Rule& rule) {
+  const RuleGroup& own = matrix.rules.at(at(component));
+  const bool uniform = matrix.answer().components.at(at(component)).uniformity == kUniformLevel;
+  int kind = static_cast<int>(column_rule(matrix, component, group, rule)) |
+             static_cast<int>(matrix.table != nullptr && is_required(matrix, rule)) << 1;
+  if (group == 0) {
+    // Position is modifiable unless the rule is on Number; a Constant entity rule of a layout
+    // that is not uniform is governed (a block) under Constant and Position Progression or
+    // Distribute_Three only (modifiable_entries).
+    const bool constant_entities =
+        !uniform && std::any_of(own.rules.begin() + 1, own.rules.end(),
+                                [](const Rule& r) { return r.name == RuleName::kConstant; });
+    kind |= static_cast<int>(rule.attr == RuleAttr::kNumber) << 2 |
+            static_cast<int>(constant_entities && governs_constants(rule)) << 3;
+  } else if (!uniform && !(single_slot(matrix, component) && governs_constants(own.rules[0]))) {
+    kind |= static_cast<int>(rule.name == RuleName::kConstant) << 4;  // a value kept per entity
+  }
+  return kind;
+}
 
 std::vector<Block> answer_blocks(const Matrix& matrix) {
   const auto entries = modifiable_entries(matrix.configuration(), matrix.rules, matrix.answer());
   std::vector<Block> blocks;
   for (int c = 0; c < static_cast<int>(matrix.rules.size()); ++c) {
     const auto mine = entries_of(entries, c);
-    const bool layout = has(mine, Attr::kNumber) || has(mine, Attr::kPosition) ||
-                        has(mine, Attr::kType, true) || has(mine, Attr::kSize, true) ||
-                        has(mine, Attr::kColor, true);
-    if (layout) blocks.push_back({c, Attr::kNumber});
+    const bool single = single_slot(matrix, c);
+    const bool per_entity =
+        !single && (has(mine, Attr::kType, true) || has(mine, Attr::kSize, true) ||
+                    has(mine, Attr::kColor, true));
+    if (has(mine, Attr::kNumber) || has(mine, Attr::kPosition) || per_entity)
+      blocks.push_back({c, Attr::kNumber});
     for (Attr a : {Attr::kType, Attr::kSize, Attr::kColor})
-      if (has(mine, a)) blocks.push_back({c, a});
+      if (has(mine, a) || (single && has(mine, a, true))) blocks.push_back({c, a});
   }
   return blocks;
 }
@@ -70,7 +142,7 @@ std::vector<int> block_key(const Matrix& matrix, const Block& block, const Panel
 
 std::array<std::vector<int>, 3> item0_groups(const std::vector<std::vector<int>>& keys, Rng& rng) {
   const int n = static_cast<int>(keys.size());
-  RAVE_CHECK(n == 2 || n == 4 || n == 8, "item0_groups takes 2, 4 or 8 items");
+  RAVE_CHECK(n == 2 || n == 4 || n == 8 || n == 16, "item0_groups takes 2, 4, 8 or 16 items");
   std::vector<std::vector<int>> distinct = keys;
   std::sort(distinct.begin(), distinct.end());
   distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());
@@ -102,25 +174,44 @@ std::array<std::vector<int>, 3> item0_groups(const std::vector<std::vector<int>>
 }
 
 bool from_column(const Matrix& matrix, const Block& block) {
-  if (!matrix.balanced_answers) return false;  // the 3x3 original's tables: replicas only
-  const LayoutSpec& layout = matrix.configuration().components.at(at(block.component)).layout;
-  const auto levels = [](Range r) { return r.max - r.min + 1; };
-  const int widest = std::max({levels(layout.type), levels(layout.size), levels(layout.color)});
-  const int shown = block.attr == Attr::kType    ? levels(layout.type)
-                    : block.attr == Attr::kSize  ? levels(layout.size)
-                    : block.attr == Attr::kColor ? levels(layout.color)
-                                                 : widest;
-  if (shown <= kMaxReplicaLevels) return false;
-  const RuleGroup& group = matrix.rules.at(at(block.component));
-  const std::size_t position = block.attr == Attr::kNumber ? 0
-                               : block.attr == Attr::kType ? 1
-                               : block.attr == Attr::kSize ? 2
-                                                           : 3;
-  const RuleName name = group.rules.at(position).name;
-  return name == RuleName::kConstant || name == RuleName::kDistributeThree;
+  const int group = group_of(block.attr);
+  return column_rule(matrix, block.component, group,
+                     matrix.rules.at(at(block.component)).rules.at(at(group)));
 }
 
 namespace {
+
+// A rule of `group` drawn by its prior among the table's rules that can hold and are of `rule`'s
+// class; `rule` itself when the class has none (a hand-built matrix's rule outside the table).
+Rule draw_in_class(const Matrix& matrix, int component, int group, const Rule& rule, Rng& rng) {
+  const GroupChoices& choices = matrix.table->choices.at(at(component)).at(at(group));
+  const int mine = rule_class(matrix, component, group, rule);
+  int total = 0;
+  for (const WeightedRule& w : choices.rules)
+    if (rule_class(matrix, component, group, w.rule) == mine) total += w.weight;
+  if (total == 0) return rule;
+  int u = rng.below(total);
+  for (const WeightedRule& w : choices.rules) {
+    if (rule_class(matrix, component, group, w.rule) != mine) continue;
+    if (u < w.weight) return w.rule;
+    u -= w.weight;
+  }
+  RAVE_CHECK(false, "rule weights do not sum to their total");
+  return rule;
+}
+
+// The rules one replica is drawn under: every group's afresh within its class (the matrix's own
+// when it has no table).
+std::vector<RuleGroup> replica_rules(const Matrix& matrix, Rng& rng) {
+  std::vector<RuleGroup> rules = matrix.rules;
+  if (matrix.table == nullptr) return rules;
+  for (int c = 0; c < static_cast<int>(rules.size()); ++c)
+    for (int g = 0; g < kNumRuleGroups; ++g) {
+      Rule& rule = rules[at(c)].rules[at(g)];
+      rule = draw_in_class(matrix, c, g, rule, rng);
+    }
+  return rules;
+}
 
 std::vector<Panel> replicas_of(const Matrix& matrix, Rng& rng) {
   Configuration spec = matrix.configuration();
@@ -130,12 +221,12 @@ std::vector<Panel> replicas_of(const Matrix& matrix, Rng& rng) {
   }
   const MatrixModel model{.id = matrix.config,
                           .config = &spec,
-                          .rules = nullptr,
+                          .rules = matrix.table,
                           .grid = matrix.grid,
                           .balanced_answers = matrix.balanced_answers};
   std::vector<Panel> out{matrix.answer()};
   for (int i = 1; i < kPoolItems; ++i)
-    out.push_back(sample_matrix(model, matrix.rules, rng).answer());
+    out.push_back(sample_matrix(model, replica_rules(matrix, rng), rng).answer());
   return out;
 }
 

@@ -71,8 +71,9 @@ void encode_members(std::string& out, const NpzContents& c, std::span<const std:
   using Shape = std::vector<std::size_t>;
   std::size_t image_bytes = 0;
   for (std::string_view piece : image) image_bytes += piece.size();
-  RAVE_CHECK(image_bytes % kPanelBytes == 0, "image must be whole 160 x 160 panels");
-  const Shape image_shape{image_bytes / kPanelBytes, kPanelSize, kPanelSize}, scalar{}, one{1},
+  const auto side = static_cast<std::size_t>(c.image_side);
+  RAVE_CHECK(image_bytes % (side * side) == 0, "image must be whole square panels");
+  const Shape image_shape{image_bytes / (side * side), side, side}, scalar{}, one{1},
       matrix_shape{8, 9}, nine{9}, tokens{c.structure.size()}, bits{21};
   std::size_t width = 0;
   const std::string structure = utf32_tokens(c.structure, width);
@@ -123,6 +124,26 @@ void encode_problem_npz(std::string& out, const Problem& problem, std::span<cons
   NpzContents fields = npz_contents(problem, {});
   fields.predict_as_vector = predict_as_vector;
   encode_members(out, fields, pieces, compress);
+}
+
+void encode_stack_npz(std::string& out, const Problem& problem, const PanelStack& panels,
+                      bool compress, bool predict_as_vector) {
+  RAVE_CHECK(panels.pixels.empty() || panels.count() == problem.panel_count(),
+             "one image per panel of the problem");
+  const std::string_view piece = bytes_of(panels.pixels.data(), panels.pixels.size());
+  NpzContents fields = npz_contents(problem, {});
+  fields.predict_as_vector = predict_as_vector;
+  fields.image_side = panels.side;
+  encode_members(out, fields, std::span(&piece, panels.pixels.empty() ? 0 : 1), compress);
+}
+
+NpzContents stack_npz_contents(const Problem& problem, const PanelStack& panels) {
+  RAVE_CHECK(panels.pixels.empty() || panels.count() == problem.panel_count(),
+             "one image per panel of the problem");
+  NpzContents c = npz_contents(problem, {});
+  c.image = panels.pixels;
+  c.image_side = panels.side;
+  return c;
 }
 
 std::string encode_problem_npz(const Problem& problem, std::span<const Image> images,
@@ -238,6 +259,20 @@ std::span<const std::uint8_t> NpzFile::grid_image(int& grid) const {
     wrong(*this, "image", a, "uint8 (N*N+7, 160, 160) with N in 3..10", a.descr == "|u1");
   return {reinterpret_cast<const std::uint8_t*>(a.data.data()), a.data.size()};
 }
+std::span<const std::uint8_t> NpzFile::panels(int& grid, int& side) const {
+  const NpyArray& a = array("image");
+  grid = 0;
+  side = a.shape.size() == 3 ? static_cast<int>(a.shape[1]) : 0;
+  for (int n = kMinGrid; n <= kMaxGrid && a.shape.size() == 3; ++n)
+    if (a.shape[0] == static_cast<std::size_t>(panel_count(n))) grid = n;
+  if (a.descr != "|u1" || grid == 0 || a.shape[2] != a.shape[1] || side < kMinStyleSize ||
+      side > kMaxStyleSize)
+    wrong(*this, "image", a,
+          "uint8 (16, 160, 160), or (N*N+7, S, S) with N in 3..10 and S in 32..1024",
+          a.descr == "|u1");
+  return {reinterpret_cast<const std::uint8_t*>(a.data.data()), a.data.size()};
+}
+
 std::int64_t NpzFile::target() const { return candidate_index(*this, "target"); }
 std::int64_t NpzFile::predict() const { return candidate_index(*this, "predict"); }
 
@@ -284,7 +319,7 @@ NpzContents NpzFile::contents() const {
   NpzContents c;
   if (contains("image")) {  // a symbolic-only problem has none
     int grid = 0;
-    const auto img = grid_image(grid);
+    const auto img = panels(grid, c.image_side);
     c.image.assign(img.begin(), img.end());
   }
   c.target = target();

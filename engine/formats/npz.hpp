@@ -31,7 +31,8 @@ namespace rave::engine {
 
 /// Everything a RAVEN npz holds.
 struct NpzContents {
-  std::vector<std::uint8_t> image;  ///< P x 160 x 160, file order; empty: no member
+  std::vector<std::uint8_t> image;  ///< P x side x side, file order; empty: no member
+  int image_side = kPanelSize;      ///< panel side of `image` (160 but for a render style's)
   std::int64_t target = 0;          ///< index 0..7 of the answer
   std::int64_t predict = 0;         ///< the generator's solver choice
   bool predict_as_vector = false;   ///< shape (1,) as RAVEN-FAIR writes it
@@ -46,6 +47,8 @@ struct NpzContents {
 /// Precondition: problem.target is set; predict defaults to the target (the original's solver,
 /// given the true rules, picks it).
 NpzContents npz_contents(const Problem& problem, std::span<const Image> images);
+/// The same from panels of any side (a render style's, engine/model/style.hpp).
+NpzContents stack_npz_contents(const Problem& problem, const PanelStack& panels);
 /// The npz bytes (numpy.savez, or numpy.savez_compressed when `compress`).
 std::string encode_npz(const NpzContents& contents, bool compress);
 /// npz_contents + encode_npz, without copying the panels first.
@@ -55,6 +58,9 @@ std::string encode_problem_npz(const Problem& problem, std::span<const Image> im
 /// shape (1,) as the RAVEN-FAIR generator does.
 void encode_problem_npz(std::string& out, const Problem& problem, std::span<const Image> images,
                         bool compress, bool predict_as_vector = false);
+/// The same from panels of any side (empty pixels: no `image` member).
+void encode_stack_npz(std::string& out, const Problem& problem, const PanelStack& panels,
+                      bool compress, bool predict_as_vector = false);
 
 /// A parsed npz: its members by key (without `.npy`) and typed accessors for the RAVEN keys. The
 /// accessors throw InputError naming the file and the member when a key is missing or has the
@@ -73,6 +79,9 @@ class NpzFile {
   std::span<const std::uint8_t> image() const;  ///< (16, 160, 160) uint8, valid while *this lives
   /// `image` of an N x N problem, (N*N+7, 160, 160) uint8 with N in 3..10; `grid` gets N.
   std::span<const std::uint8_t> grid_image(int& grid) const;
+  /// `image` of any problem: (N*N+7, S, S) uint8, N in 3..10 and S in kMinStyleSize..
+  /// kMaxStyleSize (160 but for a render style's); `grid` gets N and `side` S.
+  std::span<const std::uint8_t> panels(int& grid, int& side) const;
   std::int64_t target() const;   ///< () or (1,) int64, 0..7
   std::int64_t predict() const;  ///< () or (1,) int64, 0..7
   std::array<std::array<std::uint8_t, 9>, 8> meta_matrix()

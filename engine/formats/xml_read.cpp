@@ -103,12 +103,13 @@ ConfigId match_configuration(const XmlContext& x, XmlNode structure, const Place
 // entities.
 struct ReadVariant {
   Variant variant;
+  RenderStyle style;
   std::optional<Split> split;
   int type_max = kDefaultTypeRange.max, size_max = kDefaultSizeRange.max,
       color_max = kDefaultColorRange.max;
 };
 
-// The optional <Data> attributes grid, values, confounders, regime, hold_out and split.
+// The optional <Data> attributes grid, values, confounders, regime, hold_out, style and split.
 ReadVariant read_variant(const XmlContext& x, XmlNode data, const Place& place) {
   ReadVariant r;
   Variant& v = r.variant;
@@ -132,6 +133,11 @@ ReadVariant read_variant(const XmlContext& x, XmlNode data, const Place& place) 
     check_variant(v);
   } catch (const UsageError& e) {
     x.fail(place, e.what());
+  }
+  try {
+    if (!attr("style").empty()) r.style = parse_style(attr("style"));
+  } catch (const UsageError& e) {
+    x.fail(place, "style", e.what());
   }
   if (!attr("split").empty()) {
     r.split = parse_split(attr("split"));
@@ -260,6 +266,7 @@ Problem read_document(const XmlContext& x, const pugi::xml_document& doc, CutChe
                              std::to_string(count));
   Problem problem;
   problem.variant = variant.variant;
+  problem.style = variant.style;
   problem.split = variant.split;
   problem.context.resize(wanted - kCandidates);
   std::optional<ConfigId> config;

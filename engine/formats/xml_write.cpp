@@ -190,8 +190,9 @@ void write_modified(std::string& out,
   out += "</Modified_attributes>";
 }
 
-// `<Data>` with the variant's attributes, each only when it differs from the original's
-// (docs/variants.md), so that the original's files are unchanged.
+// `<Data>` with the variant's attributes and the render style, each only when it differs from the
+// original's (docs/variants.md, docs/rendering.md#styles), so that the original's files are
+// unchanged.
 void write_data_head(std::string& out, const Problem& problem) {
   const Variant& v = problem.variant;
   out += "<Data";
@@ -200,6 +201,7 @@ void write_data_head(std::string& out, const Problem& problem) {
   if (v.confounders != 0) out += attribute("confounders", std::to_string(v.confounders));
   if (v.regime != Regime::kNeutral) out += attribute("regime", regime_name(v.regime));
   if (!hold_out_text(v).empty()) out += attribute("hold_out", hold_out_text(v));
+  if (!problem.style.is_original()) out += attribute("style", style_text(problem.style));
   if (problem.split) out += attribute("split", split_name(*problem.split));
   out += "><Panels>";
 }

@@ -19,6 +19,21 @@ inline constexpr int kPanelPixels = kPanelSize * kPanelSize;
 /// A panel's pixels, row-major.
 using Image = std::array<std::uint8_t, kPanelPixels>;
 
+/// Panels of any side in file order, row-major, one after the other: what a render style draws
+/// (160 x 160 for the original, engine/model/style.hpp) and the npz `image` holds.
+struct PanelStack {
+  int side = kPanelSize;             ///< pixels per panel side
+  std::vector<std::uint8_t> pixels;  ///< count() * side * side bytes
+  std::size_t panel_bytes() const {
+    return static_cast<std::size_t>(side) * static_cast<std::size_t>(side);
+  }
+  int count() const { return static_cast<int>(pixels.size() / panel_bytes()); }
+  std::uint8_t* panel(int i) { return pixels.data() + static_cast<std::size_t>(i) * panel_bytes(); }
+  const std::uint8_t* panel(int i) const {
+    return pixels.data() + static_cast<std::size_t>(i) * panel_bytes();
+  }
+};
+
 /// A gray picture of any size (contact sheets, charts), row-major, 255 white.
 struct GrayImage {
   int width = 0;

@@ -4,7 +4,8 @@
 // (sampler, answer sets, renderer, dataset I/O, solver); it holds levels, never pixels. A panel
 // holds one ComponentPanel per component of its configuration; each lists its entities in the
 // Layout's Position order (spec/raven.md 11.3). `variant` says how the problem differs from the
-// original's (docs/variants.md); its default is the original.
+// original's (docs/variants.md); its default is the original. `style` says how its panels are
+// drawn (engine/model/style.hpp), not what they show.
 //
 //   Problem p = read_problem_xml("RAVEN_0_train.xml");   // dataset I/O
 //   const Entity& e = p.context[0].components[0].entities[0];
@@ -19,6 +20,7 @@
 #include "engine/model/attributes.hpp"
 #include "engine/model/configuration.hpp"
 #include "engine/model/rule.hpp"
+#include "engine/model/style.hpp"
 #include "engine/model/variant.hpp"
 
 namespace rave::engine {
@@ -71,6 +73,7 @@ struct Modification {
 struct Problem {
   ConfigId config = ConfigId::kCenterSingle;
   Variant variant{};             ///< the original unless made otherwise
+  RenderStyle style{};           ///< how its panels are drawn: the original's unless chosen
   std::optional<Split> split{};  ///< the problem's split, when a regime needs it
   std::vector<Panel> context = std::vector<Panel>(kContextPanels);  ///< row-major; grid()^2 - 1
   std::array<Panel, kCandidates> candidates;                        ///< in file order

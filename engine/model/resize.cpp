@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "common/error.hpp"
+#include "engine/model/internal/resize_half.hpp"
 
 namespace rave::engine {
 namespace {
@@ -28,7 +29,7 @@ PanelResizer::PanelResizer(int in_size, int out_size) : in_(in_size), out_(out_s
   RAVE_CHECK(in_size >= 1 && out_size >= 1, "resize sizes must be positive");
   precompute();
   if (in_ == 2 * out_) precompute_half();
-  if (in_ >= ksize_) precompute_window();
+  if (half_.empty() && in_ >= ksize_) precompute_window();  // the 2:1 case has its own kernel
 }
 
 // Pillow 9 Resample.c, precompute_coeffs with box (0, in) and the bilinear filter (support 1):
@@ -85,6 +86,13 @@ void PanelResizer::precompute_half() {
       RAVE_CHECK(
           half_[static_cast<std::size_t>(t * out_ + xx)] == (t == 0 || t == 3 ? kOne : kThree),
           "2:1 interior taps must be (1, 3, 3, 1) / 8");
+  RAVE_CHECK(half_[0] == 0 && half_[4 * static_cast<std::size_t>(out_) - 1] == 0,
+             "2:1 border taps must not read outside the panel");
+  for (std::size_t t = 0; t < 4; ++t) {
+    edge_taps_.first[t] = half_[t * static_cast<std::size_t>(out_)];
+    edge_taps_.last[t] =
+        half_[t * static_cast<std::size_t>(out_) + static_cast<std::size_t>(out_ - 1)];
+  }
 }
 
 void PanelResizer::precompute_window() {
@@ -186,8 +194,13 @@ void PanelResizer::vertical_row(const std::uint8_t* mid, std::uint8_t* dst, int 
 
 // Horizontal pass into an in_ x out_ uint8 buffer, then the vertical pass (Pillow's order and
 // rounding: ImagingResampleHorizontal_8bpc then ImagingResampleVertical_8bpc). The 2:1 case runs
-// its interior rows with the (1, 3, 3, 1) / 8 integer form, as horizontal_half.
+// the SSE2 kernel of internal/resize_half.hpp where it fits, else its interior rows with the
+// (1, 3, 3, 1) / 8 integer form, as horizontal_half.
 void PanelResizer::operator()(const std::uint8_t* src, std::uint8_t* dst) const {
+  if (!half_.empty() && internal::half_kernel_fits(out_)) {
+    internal::resize_half(src, dst, out_, edge_taps_);
+    return;
+  }
   std::vector<std::uint8_t> mid(static_cast<std::size_t>(in_) * out_);
   std::vector<std::int32_t> acc(static_cast<std::size_t>(out_));
   if (half_.empty()) {

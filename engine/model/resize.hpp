@@ -14,6 +14,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "engine/model/internal/resize_half.hpp"
+
 namespace rave::engine {
 
 class PanelResizer {
@@ -46,6 +48,7 @@ class PanelResizer {
   std::vector<int> count_;            ///< number of taps per output pixel
   std::vector<std::int32_t> coeffs_;  ///< out_ x ksize_, fixed point
   std::vector<std::int32_t> half_;    ///< 4 x out_ taps when in = 2 x out (else empty)
+  internal::HalfTaps edge_taps_;      ///< half_'s taps of the first and last output
   std::vector<int> window_first_;     ///< first source index of each output's fixed window
   std::vector<std::int32_t> window_;  ///< out_ x ksize_ taps over those windows (empty: none)
 };

@@ -1,11 +1,9 @@
 // Entity templates (engine/render/internal/entity_template.hpp): building one from the original's
-// OpenCV drawing and the fixed-point warp of engine/render/warp.hpp, and the process-wide cache.
+// OpenCV drawing and the fixed-point warp of engine/render/warp.hpp (the process-wide cache is
+// engine/render/template_cache.cpp).
 #include <algorithm>
-#include <atomic>
 #include <cmath>
 #include <cstring>
-#include <memory>
-#include <mutex>
 
 #include "common/error.hpp"
 #include "common/pyformat.hpp"
@@ -205,74 +203,6 @@ EntityTemplate build_entity_template(const Slot& slot, const Entity& entity) {
   t.mask_rle = rle_text(runs);
   if (entity.type != kShapeNone) t.real_bbox_json = bbox_json(real_bbox(slot, entity));
   return t;
-}
-
-namespace {
-
-constexpr int kTypes = 6, kSizes = 6, kAngles = 8;
-constexpr int kPerSlot = kTypes * kSizes * kAngles;
-
-// Dense numbering of every (configuration, component, slot).
-struct SlotIndex {
-  std::array<std::array<int, 2>, kNumConfigs> first{};
-  int total = 0;
-};
-
-const SlotIndex& slot_index() {
-  static const SlotIndex index = [] {
-    SlotIndex s;
-    for (const Configuration& c : all_configurations())
-      for (std::size_t k = 0; k < c.components.size(); ++k) {
-        s.first[static_cast<std::size_t>(config_index(c.id))][k] = s.total;
-        s.total += static_cast<int>(c.components[k].layout.slots.size());
-      }
-    return s;
-  }();
-  return index;
-}
-
-struct Cache {
-  std::unique_ptr<std::atomic<const EntityTemplate*>[]> slots;
-  std::vector<std::unique_ptr<EntityTemplate>> owned;
-  std::mutex mutex;
-  explicit Cache(int n)
-      : slots(new std::atomic<const EntityTemplate*>[static_cast<std::size_t>(n)]) {
-    for (int i = 0; i < n; ++i)
-      slots[static_cast<std::size_t>(i)].store(nullptr, std::memory_order_relaxed);
-  }
-};
-
-Cache& cache() {
-  static Cache c(slot_index().total * kPerSlot);
-  return c;
-}
-
-}  // namespace
-
-const EntityTemplate& entity_template(ConfigId config, int component, const Entity& entity) {
-  const Configuration& c = configuration(config);
-  RAVE_CHECK(component >= 0 && component < static_cast<int>(c.components.size()),
-             "component out of range");
-  const auto& slots = c.components[static_cast<std::size_t>(component)].layout.slots;
-  RAVE_CHECK(entity.slot >= 0 && entity.slot < static_cast<int>(slots.size()),
-             "entity slot out of range");
-  RAVE_CHECK(entity.type >= 0 && entity.type < kTypes && entity.size >= 0 && entity.size < kSizes &&
-                 entity.angle >= 0 && entity.angle < kAngles,
-             "entity level out of range");
-  const int slot = slot_index().first[static_cast<std::size_t>(config_index(config))]
-                                     [static_cast<std::size_t>(component)] +
-                   entity.slot;
-  const auto key = static_cast<std::size_t>(
-      ((slot * kTypes + entity.type) * kSizes + entity.size) * kAngles + entity.angle);
-  Cache& cached = cache();
-  if (const EntityTemplate* t = cached.slots[key].load(std::memory_order_acquire)) return *t;
-  auto built = std::make_unique<EntityTemplate>(
-      build_entity_template(slots[static_cast<std::size_t>(entity.slot)], entity));
-  std::lock_guard lock(cached.mutex);
-  if (const EntityTemplate* t = cached.slots[key].load(std::memory_order_acquire)) return *t;
-  cached.owned.push_back(std::move(built));
-  cached.slots[key].store(cached.owned.back().get(), std::memory_order_release);
-  return *cached.owned.back();
 }
 
 }  // namespace rave::engine::internal

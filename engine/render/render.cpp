@@ -5,15 +5,20 @@
 #include "engine/render/render.hpp"
 
 #include <cstring>
+#include <memory>
+#include <mutex>
 #include <string>
 
 #ifdef __SSE2__
 #include <emmintrin.h>
 #endif
 
+#include "common/cache_file.hpp"
 #include "common/error.hpp"
 #include "engine/model/attributes.hpp"
+#include "engine/model/style_limits.hpp"
 #include "engine/render/internal/entity_template.hpp"
+#include "engine/render/styled.hpp"
 
 namespace rave::engine {
 namespace {
@@ -102,23 +107,57 @@ Image render_panel(ConfigId config, const Panel& panel) {
 }
 
 void check_drawable(const Problem& problem) {
-  if (!problem.variant.drawable())
-    throw UsageError("a problem with " + std::to_string(problem.variant.values) +
-                     " levels per attribute cannot be drawn: images need at most " +
-                     std::to_string(kMaxDrawableValues));
+  if (std::string why = style_defect(problem.style, problem.variant, problem.config); !why.empty())
+    throw UsageError(why);
 }
 
 void render_problem(const Problem& problem, std::vector<Image>& images) {
+  RAVE_CHECK(problem.style.is_original(), "Image panels are the original style's");
   check_drawable(problem);
   images.resize(static_cast<std::size_t>(problem.panel_count()));
   for (int i = 0; i < problem.panel_count(); ++i)
     images[static_cast<std::size_t>(i)] = render_panel(problem.config, problem.panel(i));
 }
 
+void render_problem(const Problem& problem, PanelStack& out) {
+  check_drawable(problem);
+  const int panels = problem.panel_count();
+  out.side = problem.style.size;
+  out.pixels.resize(out.panel_bytes() * static_cast<std::size_t>(panels));
+  if (problem.style.is_original()) {
+    for (int i = 0; i < panels; ++i) {
+      const Image image = render_panel(problem.config, problem.panel(i));
+      std::memcpy(out.panel(i), image.data(), image.size());
+    }
+    return;
+  }
+  const LevelLooks looks(problem.style, problem.variant);
+  for (int i = 0; i < panels; ++i)
+    render_styled_panel(problem.config, problem.panel(i), looks, out.panel(i));
+}
+
 std::vector<Image> render_problem(const Problem& problem) {
   std::vector<Image> images;
   render_problem(problem, images);
   return images;
+}
+
+void warm_templates(ConfigId config) {
+  static std::array<std::once_flag, kNumConfigs> once;
+  std::call_once(once[static_cast<std::size_t>(config_index(config))], [config] {
+    const std::string name = "render-templates-" + std::string(configuration(config).folder);
+    const auto path = cache_path(name);
+    if (path) {
+      auto file = std::make_shared<CacheMapping>();
+      if (const auto bytes = read_cache(*path, name, *file)) try {
+          internal::attach_config_templates(config, *bytes, file);
+          return;
+        } catch (const CacheError&) {  // a file of another layout: rebuilt below
+        }
+    }
+    const internal::TemplateBytes made = internal::config_templates_bytes(config);
+    if (path) write_cache(*path, name, made.bytes, made.checked);
+  });
 }
 
 EntityMarks entity_marks(ConfigId config, int component, const Entity& entity) {

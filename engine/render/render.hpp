@@ -19,16 +19,25 @@
 
 namespace rave::engine {
 
-/// Throws UsageError when `problem`'s levels have no drawing (docs/variants.md: --values above 5).
+/// Throws UsageError when `problem`'s style cannot draw its levels or confounders
+/// (engine/model/style_limits.hpp: the original style draws at most 5 levels).
 void check_drawable(const Problem& problem);
+/// Renders every panel of a problem in its style (engine/model/style.hpp) into `out`: 160 x 160
+/// byte for byte as the original for the original style, else rave's own renderer
+/// (engine/render/styled.hpp) at the style's size. Throws as check_drawable.
+void render_problem(const Problem& problem, PanelStack& out);
 /// Renders one panel of a problem of configuration `config`.
 Image render_panel(ConfigId config, const Panel& panel);
-/// Renders every panel of a problem in file order (its context panels, then the candidates).
-/// Throws UsageError when the problem's levels have no drawing (--values above 5,
-/// docs/variants.md).
+/// Renders every panel of a problem of the original style in file order (its context panels, then
+/// the candidates). Throws as check_drawable.
 std::vector<Image> render_problem(const Problem& problem);
 /// The same into `images` (resized; its storage is reused across calls).
 void render_problem(const Problem& problem, std::vector<Image>& images);
+/// Lets the template cache of `config` read its templates from the disk cache of this build
+/// (common/cache_file.hpp; each on first use), or builds every template (each slot, Type, Size and
+/// Angle) and writes that cache: what a reader of many panels calls once (perception's tables)
+/// instead of building templates one by one. Thread-safe; a second call returns at once.
+void warm_templates(ConfigId config);
 /// The XML `real_bbox` and `mask` of an entity of component `component` (docs/format.md#real_bbox,
 /// #mask), from its rendering template; what engine/formats' XML writer takes as its EntityMarksFn.
 EntityMarks entity_marks(ConfigId config, int component, const Entity& entity);

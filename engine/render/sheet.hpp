@@ -1,7 +1,8 @@
 #pragma once
 // Contact sheets: the N x N matrix (the missing panel marked "?") above the 8 candidates, labelled
 // 0..7 as in the npz `target` (or 1..8, as a model is asked to answer), the answer framed only when
-// it is given. 160-pixel panels at every N, so a 10 x 10 sheet is 1732 pixels wide. Used by
+// it is given. Panels keep their side (160 pixels for the original style, so a 10 x 10 sheet is
+// 1732 pixels wide). Used by
 // `rave show`, `rave demo` and the image benchmarks of evaluation/vlm.hpp; engine/formats/png.hpp
 // turns the picture into a PNG file.
 //
@@ -22,7 +23,10 @@ struct SheetOptions {
   int first_label = 0;             ///< the first candidate's label: 0 (npz `target`) or 1
 };
 
-/// The sheet of a problem's N*N+7 panels (the context, then the candidates), N in 3..10.
+/// The sheet of a problem's N*N+7 panels (the context, then the candidates), N in 3..10, of any
+/// side (a render style's: the sheet grows with it).
+GrayImage problem_sheet(const PanelStack& panels, const SheetOptions& options);
+/// The same of 160-pixel panels.
 GrayImage problem_sheet(std::span<const Image> panels, const SheetOptions& options);
 /// The same labelled 0..7, `target` framed when known.
 GrayImage problem_sheet(std::span<const Image> panels, std::optional<int> target);

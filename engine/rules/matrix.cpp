@@ -92,6 +92,7 @@ Matrix empty_matrix(const MatrixModel& model) {
   matrix.spec = model.config;
   matrix.grid = model.grid;
   matrix.balanced_answers = model.balanced_answers;
+  matrix.table = model.rules;
   return matrix;
 }
 

@@ -59,6 +59,10 @@ struct Matrix {
   /// matrix shows), and RAVEN-FAIR's answer sits at a uniformly random node of its tree. Set for
   /// `--values` and matrices larger than 3x3; the 3x3 original stays the originals' byte for byte.
   bool balanced_answers = false;
+  /// The rule table the rules were drawn from (MatrixModel::rules): an exchangeable answer set
+  /// draws its replicas' rules from it (docs/answer-sets.md#balanced-an-exchangeable-answer).
+  /// nullptr for a matrix built by hand, whose replicas keep its rules.
+  const VariantRules* table = nullptr;
 
   const Panel& answer() const { return panels.back(); }
   /// The configuration with the level ranges the matrix was sampled from.

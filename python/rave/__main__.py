@@ -86,13 +86,14 @@ def export_harness(args):
     (rave.harness); errors are one line `rave: error: ...`, exit code 1 (2 for a wrong flag)."""
     import argparse
     from rave import harness
+    from rave.harness import probes
     parser = argparse.ArgumentParser(
         prog="rave export-harness",
         description="Write a folder a harness runs as it is: lm-eval (YAML tasks and a group, log-likelihood and "
                     "generate_until), inspect (a task file), lmms-eval (YAML + utils.py, the sheet or the 16 "
                     "panels) or vlmevalkit (its custom multiple-choice TSVs). docs/harnesses.md.")
     parser.add_argument("harness", choices=harness.HARNESSES)
-    parser.add_argument("dir", help="the problems, as `rave export` reads them")
+    parser.add_argument("dir", help="the problems, as `rave export` reads them, or a `rave probes` folder")
     parser.add_argument("-o", "--output", required=True, help="the task folder (new, empty or a previous one)")
     parser.add_argument("--style", default="ibm-2025", help="text harnesses: ibm-2025, ibm-2024 or lm-raven")
     parser.add_argument("--answers-shuffled", metavar="SEED", help="show the candidates in the order drawn from SEED")
@@ -116,7 +117,9 @@ def export_harness(args):
             drop_ambiguous=o.drop_ambiguous, samples=o.samples, text_args=text_args, jobs=o.jobs)
     except (harness.HarnessError, ValueError, OSError) as e:
         sys.exit(f"rave: error: {e}")
-    print(f"{sum(counts.values())} problems of {len(counts)} configurations in {o.output} for {o.harness}: "
+    items = "probes of" if probes.is_probes(o.dir) else "problems of"
+    groups = "question types" if probes.is_probes(o.dir) else "configurations"
+    print(f"{sum(counts.values())} {items} {len(counts)} {groups} in {o.output} for {o.harness}: "
           f"{', '.join(names)} ({os.path.join(o.output, 'README.md')})")
 
 

@@ -100,7 +100,9 @@ TEST(FromPixels, ReadingsThatRenderIdenticallyAreMarginalised) {
     EXPECT_TRUE((solve_perceived(solver, seen).consistent >> *p.target) & 1u) << k;
     auto first_only = seen.alternatives;
     for (auto& list : first_only) list.resize(1);
-    needed += !((solve_readings(solver, seen.config, first_only).consistent >> *p.target) & 1u);
+    needed +=
+        !((solve_readings(solver, seen.config, seen.variant, first_only).consistent >> *p.target) &
+          1u);
   }
   EXPECT_GT(needed, 0);
 }

@@ -13,32 +13,51 @@ namespace rave::jobs {
 namespace {
 
 using engine::Variant;
+constexpr engine::AnswerStrategy kIRaven = engine::AnswerStrategy::kIRaven;
 
 bool names(const std::string& text, const std::string& what) {
   return text.find(what) != std::string::npos;
 }
 
 TEST(GeneratorHistory, NamesTheChangesThatTouchTheVariant) {
-  const std::string grid = generator_changes_since("0.3.0", Variant{.grid = 5});
+  const std::string grid = generator_changes_since("0.3.0", Variant{.grid = 5}, kIRaven);
   EXPECT_TRUE(names(grid, "rave 0.4.0 draws a variant's rules directly")) << grid;
   EXPECT_FALSE(names(grid, "rave 0.3.0")) << grid;  // 0.3.0 made it: its own change is in
-  const std::string older = generator_changes_since("0.2.0", Variant{.values = 10});
+  const std::string older = generator_changes_since("0.2.0", Variant{.values = 10}, kIRaven);
   EXPECT_TRUE(names(older, "rave 0.3.0") && names(older, "rave 0.4.0")) << older;
   const Variant pairs{.regime = engine::Regime::kHeldOutPairs,
                       .held_out_pairs = {{engine::RuleAttr::kSize, engine::RuleName::kArithmetic}}};
-  const std::string regime = generator_changes_since("0.2.0", pairs);
+  const std::string regime = generator_changes_since("0.2.0", pairs, kIRaven);
   EXPECT_TRUE(names(regime, "rave 0.4.0") && !names(regime, "rave 0.3.0")) << regime;
 }
 
 TEST(GeneratorHistory, TheOriginalsAndThisVersionStillReplay) {
-  EXPECT_EQ(generator_changes_since("0.1.0", Variant{}), "");
-  const std::string confounders = generator_changes_since("0.3.0", Variant{.confounders = 3});
+  EXPECT_EQ(generator_changes_since("0.1.0", Variant{}, kIRaven), "");
+  const std::string confounders =
+      generator_changes_since("0.3.0", Variant{.confounders = 3}, kIRaven);
   EXPECT_TRUE(names(confounders, "answer sets exchangeably"))
       << confounders;  // 3 x 3 rules, balanced answers
   EXPECT_FALSE(names(confounders, "rules directly")) << confounders;
-  EXPECT_EQ(generator_changes_since(version(), Variant{.grid = 10, .values = 100}), "");
-  EXPECT_EQ(generator_changes_since("0.4", Variant{.grid = 10}), "");     // not a version number:
-  EXPECT_EQ(generator_changes_since("0.3.0x", Variant{.grid = 10}), "");  // replayed as before
+  EXPECT_EQ(generator_changes_since(version(), Variant{.grid = 10, .values = 100}, kIRaven), "");
+  // not a version number: replayed as before
+  EXPECT_EQ(generator_changes_since("0.4", Variant{.grid = 10}, kIRaven), "");
+  EXPECT_EQ(generator_changes_since("0.3.0x", Variant{.grid = 10}, kIRaven), "");
+}
+
+// rave 0.5.0 changed the exchangeable sets: `balanced` at every size, iraven and fair at a variant;
+// raven and the 3 x 3 originals are unchanged.
+TEST(GeneratorHistory, FreshRulesForReplicasTouchTheExchangeableSets) {
+  using engine::AnswerStrategy;
+  const auto since = [](const Variant& v, AnswerStrategy s) {
+    return generator_changes_since("0.4.0", v, s);
+  };
+  EXPECT_TRUE(names(since(Variant{}, AnswerStrategy::kBalanced), "rave 0.5.0"));
+  EXPECT_TRUE(names(since(Variant{.grid = 5}, AnswerStrategy::kFair), "rave 0.5.0"));
+  EXPECT_TRUE(names(since(Variant{.confounders = 3}, AnswerStrategy::kIRaven), "rave 0.5.0"));
+  for (const AnswerStrategy s :
+       {AnswerStrategy::kRaven, AnswerStrategy::kIRaven, AnswerStrategy::kFair})
+    EXPECT_EQ(since(Variant{}, s), "") << engine::strategy_name(s);
+  EXPECT_EQ(since(Variant{.grid = 10, .values = 1000}, AnswerStrategy::kRaven), "");
 }
 
 DatasetManifest manifest(const std::string& made_by, int grid) {
@@ -56,6 +75,10 @@ TEST(GeneratorHistory, CheckRefusesToReplayWhatThisRaveMakesDifferently) {
   EXPECT_TRUE(names(why, "check it with rave 0.3.0, or with --no-replay")) << why;
   why.clear();
   EXPECT_TRUE(Replay::of(manifest("0.3.0", 3), why).has_value()) << why;
+  DatasetManifest balanced = manifest("0.4.0", 3);
+  balanced.answers = "balanced";
+  EXPECT_FALSE(Replay::of(balanced, why).has_value());
+  EXPECT_TRUE(names(why, "rave 0.5.0 draws the replicas")) << why;
   EXPECT_TRUE(Replay::of(manifest(std::string(version()), 4), why).has_value()) << why;
 }
 

@@ -2,7 +2,8 @@
 # CLI contract of solving from pixels and `rave perceive`: an .npz with no XML beside it is solved
 # from its image (accuracy and the re-render share in the summary), --from-pixels ignores an XML,
 # --show-parse prints the panels, `perceive -o` writes an XML without rules that solves alike, and
-# images that are no RAVEN panels give one error line (wrong shape) or a `none` verdict (noise).
+# images that are no RAVEN panels give one error line (wrong shape) or a `none` verdict (noise); the
+# tables' disk cache; a render style's set generated, checked and solved from its pixels.
 # Usage: cli_perceive_test.sh RAVE_BINARY
 set -u
 # shellcheck source=../cli_lib.sh
@@ -62,6 +63,50 @@ PY
     fail "noise is not a none verdict: $(cat "$work/out")"
   [[ $(run "$rave" perceive "$work/bad/noise.npz" -o "$work/noise.xml") == 1 ]] || fail "perceive noise: exit code"
   [[ $(wc -l <"$work/err") == 1 && ! -e "$work/noise.xml" ]] || fail "perceive noise: $(cat "$work/err")"
+}
+
+# The tables come from a disk cache: made on the first run, read by the next (the same answers), a
+# damaged file ignored and rewritten, none with RAVE_CACHE_DIR=off.
+{
+  export RAVE_CACHE_DIR="$work/cache"
+  [[ $(run "$rave" solve "$work/set" --from-pixels) == 0 ]] || fail "cache: first run: $(cat "$work/err")"
+  cp "$work/out" "$work/first"
+  [[ $(find "$work/cache" -name "perception-tables-*.bin" | wc -l) == 7 ]] || fail "cache: expected 7 table files: $(ls "$work/cache")"
+  [[ $(find "$work/cache" -name "render-templates-*.bin" | wc -l) == 7 ]] || fail "cache: expected 7 template files"
+  [[ $(run "$rave" solve "$work/set" --from-pixels) == 0 ]] && diff <(grep -v " s$" "$work/first") <(grep -v " s$" "$work/out") >/dev/null ||
+    fail "cache: the second run differs"
+  table=$(find "$work/cache" -name "perception-tables-distribute_four-*.bin")
+  templates=$(find "$work/cache" -name "render-templates-distribute_four-*.bin")
+  "$py" - "$table" "$templates" <<'PY'
+import sys
+for p in sys.argv[1:]:
+    b = bytearray(open(p, "rb").read()); b[len(b) // 2] ^= 0x55; open(p, "wb").write(bytes(b))
+PY
+  before=$(cksum <"$table")
+  [[ $(run "$rave" solve "$work/set" --from-pixels) == 0 ]] && diff <(grep -v " s$" "$work/first") <(grep -v " s$" "$work/out") >/dev/null ||
+    fail "cache: a damaged file changed the answers"
+  [[ $(cksum <"$table") != "$before" ]] || fail "cache: a damaged file is not rewritten"
+  unset RAVE_CACHE_DIR
+  mkdir -p "$work/home"
+  HOME="$work/home" XDG_CACHE_HOME="" run "$rave" solve "$one.npz" --from-pixels >/dev/null
+  [[ -n $(find "$work/home/.cache/rave" -name "*.bin" 2>/dev/null) ]] || fail "cache: none under ~/.cache/rave"
+  rm -rf "$work/home/.cache"
+  HOME="$work/home" RAVE_CACHE_DIR=off run "$rave" solve "$one.npz" --from-pixels >/dev/null
+  [[ ! -e "$work/home/.cache" ]] || fail "cache: RAVE_CACHE_DIR=off still wrote one"
+}
+
+# A render style: generated, its XML and rave.json name it, checked, and solved from its pixels.
+{
+  [[ $(run "$rave" generate -n 2 -o "$work/styled" -s 7 --style clean:size=128 --values 7 -c center_single,distribute_four) == 0 ]] ||
+    fail "generate --style: $(cat "$work/err")"
+  grep -q '"style": "clean:size=128,' "$work/styled/rave.json" || fail "rave.json names no style"
+  grep -q 'style="clean:size=128,' "$work/styled/center_single/RAVEN_0_train.xml" || fail "the XML names no style"
+  [[ $(run "$rave" check "$work/styled") == 0 ]] || fail "check of a styled set: $(cat "$work/out" "$work/err")"
+  [[ $(run "$rave" solve "$work/styled" --from-pixels) == 0 ]] || fail "solve styled: $(cat "$work/err")"
+  grep -Eq "^re-render % +100.00" "$work/out" && grep -Eq "^accuracy % +100.00" "$work/out" ||
+    fail "styled from pixels: $(cat "$work/out")"
+  [[ $(run "$rave" generate -n 1 -o "$work/refused" --style clean:size=64 --values 40) == 2 ]] || fail "an indistinguishable style: exit code"
+  [[ $(wc -l <"$work/err") == 1 ]] && grep -q "cannot draw 40 levels.*differ by" "$work/err" || fail "refusal: $(cat "$work/err")"
 }
 
 finish "perceive CLI"

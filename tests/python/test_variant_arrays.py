@@ -97,8 +97,8 @@ def test_format_error_names_the_real_mismatch(tmp_path):
     shape = npz_with_image(tmp_path / "shape.npz", np.zeros((15, 160, 160), np.uint8))
     with pytest.raises(rave.FormatError) as e:
         rave.load_arrays(shape)
-    assert str(e.value) == (f"{shape}:image.npy: expected uint8 (N*N+7, 160, 160) with N in 3..10, "
-                            "found shape (15, 160, 160)")
+    assert str(e.value) == (f"{shape}:image.npy: expected uint8 (16, 160, 160), or (N*N+7, S, S) "
+                            "with N in 3..10 and S in 32..1024, found shape (15, 160, 160)")
     dtype = npz_with_image(tmp_path / "dtype.npz", np.zeros((16, 160, 160), np.float32))
     with pytest.raises(rave.FormatError, match=r"found dtype '<f4' of shape \(16, 160, 160\)$"):
         rave.load_arrays(dtype)

@@ -1,7 +1,7 @@
 #pragma once
 // Internals of the exchangeable answer sets (docs/answer-sets.md#balanced-an-exchangeable-answer):
-// the pool of the answer and its replicas (the last panel of the matrix sampled again under the
-// same rules and the same uniformity), the blocks a distractor may take from a replica, and per
+// the pool of the answer and its replicas (the last panel of the matrix sampled again under rules
+// drawn within its rules' classes and the same uniformity), the blocks a distractor may take from a replica, and per
 // block the nested groups of the pool that item 0 (the answer) belongs to. Not part of the public
 // API; tests include it to check the pieces one by one.
 //
@@ -16,8 +16,8 @@
 
 namespace rave::engine::internal {
 
-/// Items of a pool: the answer and 7 replicas.
-inline constexpr int kPoolItems = 8;
+/// Items of a pool: the answer and 15 replicas.
+inline constexpr int kPoolItems = 16;
 
 /// A part of the answer panel a distractor may take whole from a replica: a component's layout
 /// (`attr` kNumber: its Number and Position and everything that rides on its entities) or one of
@@ -44,7 +44,7 @@ struct BlockGroups {
 };
 
 /// The answer's replicas, two kinds: `replicas`, the answer and the last panels of the matrix
-/// sampled again under the same rules; `column`, the answer and the matrix's own last column (its
+/// sampled again under rules drawn within the class of its own (rule_class); `column`, the answer and the matrix's own last column (its
 /// rows are exchangeable draws where the block's rule is Constant or Distribute_Three, and the
 /// context shows their values as it shows the answer's). Every block with item 0's groups.
 struct Pool {
@@ -60,6 +60,13 @@ struct Pool {
 /// component the layout when Number, Position or an entity value kept per entity can be modified,
 /// and each Type, Size and Color shared by the whole panel that can be.
 std::vector<Block> answer_blocks(const Matrix& matrix);
+/// What the answer set reads of a rule of `group` (0 Number/Position, 1 Type, 2 Size, 3 Color) of
+/// `component`, as a class: whether it draws from the column (from_column), is one of the table's
+/// required pairs, is on Number (group 0), governs the Constant entity rules of a layout that is
+/// not uniform (group 0), is Constant in a layout that is not uniform (groups 1-3). Two rules of one
+/// class give the answer the same blocks, keys and sources; a replica's rule of each group is drawn
+/// by its prior among the table's rules of the answer's class.
+int rule_class(const Matrix& matrix, int component, int group, const Rule& rule);
 /// How `panel` shows `block`, as a key: equal keys, the same block to the rules.
 std::vector<int> block_key(const Matrix& matrix, const Block& block, const Panel& panel);
 /// Whether `block` draws from the matrix's last column (a variant's block under Constant or
@@ -67,7 +74,7 @@ std::vector<int> block_key(const Matrix& matrix, const Block& block, const Panel
 bool from_column(const Matrix& matrix, const Block& block);
 /// The pool of `matrix` (make_pool fills `pool`, which must be empty: blocks point into it).
 void make_pool(const Matrix& matrix, Rng& rng, Pool& pool);
-/// Item 0's groups over `keys` (one per item; 2, 4 or 8 items): the items in a uniformly random
+/// Item 0's groups over `keys` (one per item; 2, 4, 8 or 16 items): the items in a uniformly random
 /// order sorted by key (keys in a uniformly random order), position p's group of g items the
 /// positions congruent to p modulo n / g; kept when its keys differ. Equivariant: relabelling the
 /// items permutes the groups alike.
@@ -76,9 +83,13 @@ std::array<std::vector<int>, 3> item0_groups(const std::vector<std::vector<int>>
 /// A candidate: the answer with, for each (block, item) in `taken`, the block of that item.
 Panel assemble(const Pool& pool, const std::vector<std::pair<Block, int>>& taken);
 
+/// Pools drawn for one exchangeable set before the caller falls back.
+inline constexpr int kExchangeableAttempts = 4;
+
 /// The exchangeable answer sets: the cube of I-RAVEN's shape (`tree` false; also `--answers
-/// balanced`) or a RAVEN-FAIR-like random tree with the answer at a uniformly random node. nullopt
-/// when the pool offers no exchangeable set (the caller falls back and counts it).
+/// balanced`) or a RAVEN-FAIR-like random tree with the answer at a uniformly random node, from
+/// the first of kExchangeableAttempts pools that offers one. nullopt when none does (the caller
+/// falls back and counts it).
 std::optional<AnswerSet> build_exchangeable(const Matrix& matrix, bool tree, Rng& rng);
 
 }  // namespace rave::engine::internal

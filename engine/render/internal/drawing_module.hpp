@@ -24,7 +24,7 @@
 namespace rave::engine::internal {
 
 /// Bumped whenever DrawingModule changes: a module of another layout is refused, not called.
-inline constexpr int kDrawingModuleAbi = 2;
+inline constexpr int kDrawingModuleAbi = 3;
 
 /// The module's entry points: plain function pointers over the engine's own types (the module is
 /// built from the same sources and headers, by the same build, as its loader).
@@ -33,7 +33,7 @@ struct DrawingModule {
   std::size_t size;  ///< sizeof(DrawingModule) there: a second layout check
   void (*draw_shape)(const ShapeGeometry& shape, int fill, int outline, std::uint8_t* frame);
   Image (*warp_reference)(const Affine& forward, const Image& src);
-  GrayImage (*problem_sheet)(std::span<const Image> panels, const SheetOptions& options);
+  GrayImage (*problem_sheet)(const PanelStack& panels, const SheetOptions& options);
   GrayImage (*line_chart)(const ChartLabels& labels, const std::vector<Series>& series);
   GrayImage (*bar_chart)(const ChartLabels& labels, const std::vector<std::string>& categories,
                          const std::vector<Series>& series);

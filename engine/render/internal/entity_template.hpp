@@ -14,7 +14,9 @@
 //   const EntityTemplate& t = entity_template(ConfigId::kDistributeFour, 0, entity);
 //   for (const auto& s : t.segments) ...          // s.y, s.x, s.length, s.kind, s.offset
 #include <cstdint>
+#include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "engine/model/configuration.hpp"
@@ -54,5 +56,18 @@ struct EntityTemplate {
 const EntityTemplate& entity_template(ConfigId config, int component, const Entity& entity);
 /// Builds a template without the cache (for tests and benchmarks of the cold path).
 EntityTemplate build_entity_template(const Slot& slot, const Entity& entity);
+/// Every template of `config`'s slots (each Type, Size and Angle), built where missing, as the
+/// payload of a cache file (common/cache_file.hpp): an index of `checked` bytes, then the
+/// templates, each with its own checksum in the index.
+struct TemplateBytes {
+  std::string bytes;
+  std::size_t checked = 0;
+};
+TemplateBytes config_templates_bytes(ConfigId config);
+/// Lets the cache read the templates of such a payload on first use (each checked then; one that
+/// fails is built instead). `file` keeps the memory `payload` views alive. CacheError when the
+/// index is not such.
+void attach_config_templates(ConfigId config, std::string_view payload,
+                             std::shared_ptr<const void> file);
 
 }  // namespace rave::engine::internal

@@ -24,7 +24,7 @@ void draw_shape(const ShapeGeometry& shape, int fill, int outline, std::uint8_t*
 /// internal::warp_reference: cv::warpAffine of a whole 160x160 frame, INTER_LINEAR, zero border.
 Image warp_reference(const Affine& forward, const Image& src);
 /// engine::problem_sheet.
-GrayImage problem_sheet(std::span<const Image> panels, const SheetOptions& options);
+GrayImage problem_sheet(const PanelStack& panels, const SheetOptions& options);
 /// engine::line_chart.
 GrayImage line_chart(const ChartLabels& labels, const std::vector<Series>& series);
 /// engine::bar_chart.

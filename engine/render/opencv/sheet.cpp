@@ -12,14 +12,21 @@ namespace rave::engine::opencv {
 namespace {
 
 constexpr int kGap = 12;
-constexpr int kCell = kPanelSize + kGap;
 constexpr int kLabel = 30;           // room for the candidate label above each candidate
 constexpr double kLabelScale = 0.8;  // 17-pixel digits: still legible on a sheet shrunk to half
 
-void paste(cv::Mat& sheet, const Image& panel, int x, int y) {
-  cv::Mat view(kPanelSize, kPanelSize, CV_8UC1, const_cast<std::uint8_t*>(panel.data()));
-  view.copyTo(sheet(cv::Rect(x, y, kPanelSize, kPanelSize)));
-  cv::rectangle(sheet, cv::Rect(x - 1, y - 1, kPanelSize + 2, kPanelSize + 2), cv::Scalar(0), 1);
+// Panels of any side (a render style's), laid out in cells of side + kGap.
+struct Panels {
+  const PanelStack& stack;
+  int side() const { return stack.side; }
+  int cell() const { return stack.side + kGap; }
+};
+
+void paste(cv::Mat& sheet, const Panels& panels, int i, int x, int y) {
+  const int side = panels.side();
+  cv::Mat view(side, side, CV_8UC1, const_cast<std::uint8_t*>(panels.stack.panel(i)));
+  view.copyTo(sheet(cv::Rect(x, y, side, side)));
+  cv::rectangle(sheet, cv::Rect(x - 1, y - 1, side + 2, side + 2), cv::Scalar(0), 1);
 }
 
 void draw_text(cv::Mat& sheet, const std::string& text, int x, int y, double scale) {
@@ -28,42 +35,43 @@ void draw_text(cv::Mat& sheet, const std::string& text, int x, int y, double sca
 }
 
 // The N x N matrix, its context panels row-major, the missing last panel marked "?".
-void draw_matrix(cv::Mat& sheet, std::span<const Image> panels, int grid, int left) {
-  const int context = grid * grid - 1;
+void draw_matrix(cv::Mat& sheet, const Panels& panels, int grid, int left) {
+  const int context = grid * grid - 1, cell = panels.cell(), side = panels.side();
   for (int i = 0; i < context; ++i)
-    paste(sheet, panels[static_cast<std::size_t>(i)], left + (i % grid) * kCell,
-          kGap + (i / grid) * kCell);
-  const int x = left + (grid - 1) * kCell, y = kGap + (grid - 1) * kCell;
-  cv::rectangle(sheet, cv::Rect(x - 1, y - 1, kPanelSize + 2, kPanelSize + 2), cv::Scalar(0), 1);
-  draw_text(sheet, "?", x + kPanelSize / 2 - 14, y + kPanelSize / 2 + 16, 1.6);
+    paste(sheet, panels, i, left + (i % grid) * cell, kGap + (i / grid) * cell);
+  const int x = left + (grid - 1) * cell, y = kGap + (grid - 1) * cell;
+  cv::rectangle(sheet, cv::Rect(x - 1, y - 1, side + 2, side + 2), cv::Scalar(0), 1);
+  draw_text(sheet, "?", x + side / 2 - 14, y + side / 2 + 16, 1.6);
 }
 
-void draw_candidates(cv::Mat& sheet, std::span<const Image> panels, int left, int top,
+void draw_candidates(cv::Mat& sheet, const Panels& panels, int left, int top,
                      const SheetOptions& options) {
-  const std::size_t first = panels.size() - kCandidates;
+  const int first = panels.stack.count() - kCandidates, cell = panels.cell();
+  const int side = panels.side();
   const std::optional<int> target = options.answer;
   for (int i = 0; i < kCandidates; ++i) {
-    const int x = left + (i % 4) * kCell, y = top + kLabel + (i / 4) * (kCell + kLabel);
-    paste(sheet, panels[first + static_cast<std::size_t>(i)], x, y);
+    const int x = left + (i % 4) * cell, y = top + kLabel + (i / 4) * (cell + kLabel);
+    paste(sheet, panels, first + i, x, y);
     const std::string label = std::to_string(options.first_label + i);
     draw_text(sheet, label + (target == i ? "  answer" : ""), x, y - 8, kLabelScale);
     if (target == i)
-      cv::rectangle(sheet, cv::Rect(x - 5, y - 5, kPanelSize + 10, kPanelSize + 10), cv::Scalar(0),
-                    3);
+      cv::rectangle(sheet, cv::Rect(x - 5, y - 5, side + 10, side + 10), cv::Scalar(0), 3);
   }
 }
 
 }  // namespace
 
-GrayImage problem_sheet(std::span<const Image> panels, const SheetOptions& options) {
+GrayImage problem_sheet(const PanelStack& stack, const SheetOptions& options) {
   int grid = 0;
   for (int n = kMinGrid; n <= kMaxGrid; ++n)
-    if (panels.size() == static_cast<std::size_t>(panel_count(n))) grid = n;
+    if (stack.count() == panel_count(n)) grid = n;
   RAVE_CHECK(grid != 0, "a sheet takes the N*N+7 panels of an N x N problem");
-  const int candidates_width = kGap + 4 * kCell, matrix_width = kGap + grid * kCell;
+  const Panels panels{stack};
+  const int cell = panels.cell();
+  const int candidates_width = kGap + 4 * cell, matrix_width = kGap + grid * cell;
   const int width = std::max(candidates_width, matrix_width);
-  const int matrix_height = kGap + grid * kCell;
-  const int height = matrix_height + 2 * (kCell + kLabel) + kGap;
+  const int matrix_height = kGap + grid * cell;
+  const int height = matrix_height + 2 * (cell + kLabel) + kGap;
   GrayImage out{.width = width,
                 .height = height,
                 .pixels = std::vector<std::uint8_t>(

@@ -59,10 +59,16 @@ def _verdicts(data, tmp, jobs):
 
 def export_harness(data, out, harness, style="ibm-2025", shuffle=None, name="rave", split=None,
                    drop_ambiguous=False, samples=1, text_args=(), jobs=1):
-    """Writes the task folder `out` for `harness` from the problems `data` (what `rave export` reads);
-    returns (the task groups or dataset names, {configuration: problems})."""
+    """Writes the task folder `out` for `harness` from the problems `data` (what `rave export` reads), or from
+    a `rave probes` folder (rave.harness.probes); returns (the task groups or dataset names, {key: items})."""
     if harness not in HARNESSES:
         raise HarnessError(f"--harness must be one of {', '.join(HARNESSES)}, not '{harness}'")
+    from rave.harness import probes
+    if probes.is_probes(data):
+        if style != "ibm-2025" or text_args or shuffle is not None or drop_ambiguous or samples != 1:
+            raise HarnessError(f"{data}: a probes folder is exported as `rave probes` wrote it (only --task-name and "
+                               "--split apply)")
+        return probes.export(data, out, harness, name, split)
     visual = harness in ("lmms-eval", "vlmevalkit")
     if visual and (style != "ibm-2025" or text_args):
         raise HarnessError(f"{harness} shows images: the text prompt flags (--style, {', '.join(TEXT_FLAGS)}) "
