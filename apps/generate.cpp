@@ -194,7 +194,7 @@ void add_variant_options(CLI::App& cmd, GenerateArgs& args) {
                "Write no images (npz without `image`, XML without masks)");
   cmd.add_option("--shard", args.shard, "Write the K-th of N disjoint slices of the problems (K/N)")
       ->capture_default_str();
-  cmd.add_option("--style", args.style, style_help())->capture_default_str();
+  cmd.add_option("--style", args.style, cli::style_help())->capture_default_str();
 }
 
 }  // namespace

@@ -120,7 +120,7 @@ Runner add_show(CLI::App& app) {
   cmd->add_option("--style", args->style,
                   "Draw the symbols (.xml, .asig; with --vlm every problem) in this render style "
                   "instead of their own. " +
-                      style_help());
+                      cli::style_help());
   cmd->add_option("-j,--jobs", args->threads, "--vlm: worker threads (the output is the same)")
       ->capture_default_str()
       ->check(cli::jobs_range());
