@@ -3,7 +3,7 @@
 // the XML re-rendered, meta_* and structure against the rules and the configuration, the
 // configuration against its folder), against every other problem (no images twice), against the
 // generator rave.json records (jobs/dataset_replay.hpp: every problem made again), and by the
-// solver (jobs/dataset_check.hpp: the answer explained and ranked first under abduction, no
+// solver (jobs/problem_check.hpp: the answer explained and ranked first under abduction, no
 // distractor satisfying the problem's own rules, no two candidates identical), plus the rule-free
 // ambiguous share and the context-blind shortcut's accuracy. A folder with a manifest (rave.json)
 // is first checked against it: who made it, and every listed file's size and CRC-32. Prints each
@@ -24,10 +24,10 @@
 #include "common/error.hpp"
 #include "common/version.hpp"
 #include "engine/formats/problem_files.hpp"
-#include "jobs/dataset_audit.hpp"
-#include "jobs/dataset_check.hpp"
 #include "jobs/dataset_manifest.hpp"
 #include "jobs/dataset_replay.hpp"
+#include "jobs/folder_audit.hpp"
+#include "jobs/problem_check.hpp"
 
 namespace rave::apps {
 namespace {
@@ -43,7 +43,7 @@ struct CheckArgs {
   int folds = 5;
   std::string learners = "logit,gbm";
   std::vector<std::string> train;
-  int threads = default_threads();
+  int threads = cli::default_threads();
 };
 
 // Counts of one column (a configuration, or all).
@@ -127,7 +127,7 @@ struct Tally {
   std::size_t replayed = 0;  ///< problems made again from a manifest's parameters
 };
 
-// A folder against its rave.json (jobs/dataset_audit.hpp, docs/dataset.md): what made the dataset,
+// A folder against its rave.json (jobs/folder_audit.hpp, docs/dataset.md): what made the dataset,
 // the manifest's fields and paths, every listed file's size and CRC-32, and every file it leaves
 // out (a defect unless --allow-extra). Returns the manifest; nullopt when there is none (a defect
 // unless --no-manifest).
@@ -140,19 +140,19 @@ std::optional<jobs::DatasetManifest> gate(const CheckArgs& args, const std::stri
     std::printf(
         "%s: no rave.json: nothing says what this folder holds (made by another tool? "
         "--no-manifest audits its problems alone)\n",
-        shown(path).c_str());
+        cli::shown(path).c_str());
     ++t.folder_defects;
     return m;
   }
   const jobs::FolderAudit a = jobs::audit_folder(path, *m, args.threads, /*crc=*/false);
   std::printf("%s: made by rave %s with `%s`; %zu files listed, %zu differ; %zu unlisted\n",
-              shown(file).c_str(), m->rave_version.c_str(), joined(m->command).c_str(), a.listed,
-              a.defects.size(), a.unlisted.size());
+              cli::shown(file).c_str(), m->rave_version.c_str(), joined(m->command).c_str(),
+              a.listed, a.defects.size(), a.unlisted.size());
   for (const std::string& line : a.defects)
-    std::printf("%s: %s\n", shown(file).c_str(), line.c_str());
+    std::printf("%s: %s\n", cli::shown(file).c_str(), line.c_str());
   for (const std::string& entry : a.unlisted)
     std::printf("%s: not listed in rave.json%s\n",
-                shown(std::filesystem::path(path) / entry).c_str(),
+                cli::shown(std::filesystem::path(path) / entry).c_str(),
                 args.allow_extra ? " (allowed)" : "");
   t.folder_defects += static_cast<int>(a.defects.size()) +
                       (args.allow_extra ? 0 : static_cast<int>(a.unlisted.size()));
@@ -163,7 +163,7 @@ std::optional<jobs::DatasetManifest> gate(const CheckArgs& args, const std::stri
 // --no-replay turns it off, and when another rave version made the dataset.
 std::optional<jobs::Replay> replay_of(const CheckArgs& args, const std::string& path,
                                       const jobs::DatasetManifest& m, Tally& t) {
-  const std::string file = shown(std::filesystem::path(path) / jobs::kManifestName);
+  const std::string file = cli::shown(std::filesystem::path(path) / jobs::kManifestName);
   if (args.no_replay) {
     std::printf("%s: not replayed (--no-replay): each problem is checked against itself alone\n",
                 file.c_str());
@@ -191,7 +191,7 @@ void orphan_npz(const std::string& path, Tally& t) {
       {path}, [](const std::filesystem::path& p) { return p.extension() == ".npz"; });
   for (const auto& f : npz)
     if (!std::filesystem::exists(engine::sibling_xml(f), ec)) {
-      std::printf("%s: no XML beside it (the problem's symbols)\n", shown(f).c_str());
+      std::printf("%s: no XML beside it (the problem's symbols)\n", cli::shown(f).c_str());
       ++t.folder_defects;
     }
 }
@@ -223,13 +223,13 @@ void take(const CheckArgs& args, const jobs::FileCheck& r, Tally& t) {
   for (const std::string& d : r.defects) line += (line.empty() ? "" : "; ") + d;
   if (r.check.failed(args.strict))
     line += (line.empty() ? "" : "; ") + r.check.failures(args.strict);
-  if (!line.empty()) std::printf("%s: %s\n", shown(r.file).c_str(), line.c_str());
+  if (!line.empty()) std::printf("%s: %s\n", cli::shown(r.file).c_str(), line.c_str());
 }
 
 // Every problem under one path: a folder's gate, then each problem's files, replay and audit.
 void check_path(const CheckArgs& args, const std::string& path,
                 const std::vector<std::filesystem::path>& files, solver::Backend backend,
-                ProgressLine& progress, std::uint64_t& done, Tally& t) {
+                cli::ProgressLine& progress, std::uint64_t& done, Tally& t) {
   std::error_code ec;
   std::optional<jobs::DatasetManifest> m;
   std::optional<jobs::Replay> replay;
@@ -252,7 +252,7 @@ void check_path(const CheckArgs& args, const std::string& path,
                     });
   if (replay)
     std::printf("%s: %zu of %zu problems made again from its parameters\n",
-                shown(std::filesystem::path(path) / jobs::kManifestName).c_str(),
+                cli::shown(std::filesystem::path(path) / jobs::kManifestName).c_str(),
                 t.replayed - replayed, audited.size());
 }
 
@@ -290,7 +290,7 @@ int run_check(const CheckArgs& args) {
   }
   if (all == 0) throw UsageError("no .xml or .asig problem files under the given paths");
   Tally t;
-  ProgressLine progress("check", all);
+  cli::ProgressLine progress("check", all);
   std::uint64_t done = 0;
   for (std::size_t i = 0; i < args.paths.size(); ++i)
     check_path(args, args.paths[i], files[i], *backend, progress, done, t);
@@ -350,7 +350,7 @@ Runner add_check(CLI::App& app) {
       ->needs("--shortcuts");
   cmd->add_option("-j,--jobs", args->threads, "Worker threads")
       ->capture_default_str()
-      ->check(jobs_range());
+      ->check(cli::jobs_range());
   return [args] { return run_check(*args); };
 }
 

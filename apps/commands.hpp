@@ -13,8 +13,9 @@
 namespace rave::apps {
 
 // The commands are written against the command-line framework of cli/ (its run loop, flag checks,
-// progress line and forwarding to other programs).
-using namespace rave::cli;
+// progress line and forwarding to other programs): each returns the cli::Runner that runs it.
+using cli::Adder;
+using cli::Runner;
 
 /// The subcommands of `rave`, in the order `rave --help` lists them (train/eval as forwarders).
 std::vector<Adder> rave_subcommands();

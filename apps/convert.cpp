@@ -11,6 +11,7 @@
 
 #include "apps/commands.hpp"
 #include "cli/cli_util.hpp"
+#include "cli/file_jobs.hpp"
 #include "common/atomic_file.hpp"
 #include "common/error.hpp"
 #include "engine/encode.hpp"
@@ -19,7 +20,6 @@
 #include "engine/formats/npz.hpp"
 #include "engine/formats/problem_files.hpp"
 #include "engine/render/render.hpp"
-#include "jobs/file_jobs.hpp"
 
 namespace rave::apps {
 namespace {
@@ -48,11 +48,12 @@ constexpr const char* kStandardStream = "-";
 
 engine::Problem read_input(const std::filesystem::path& input) {
   if (input != kStandardStream) return engine::read_problem(input);
-  return engine::parse_problem_text(read_standard_input(engine::kMaxProblemFileBytes), "<stdin>");
+  return engine::parse_problem_text(cli::read_standard_input(engine::kMaxProblemFileBytes),
+                                    "<stdin>");
 }
 
 // `to_stdout`: the output's name only gives the form; the bytes go to standard output.
-void convert_one(const jobs::FileJob& job, bool refuse_existing, bool to_stdout) {
+void convert_one(const cli::FileJob& job, bool refuse_existing, bool to_stdout) {
   std::error_code ec;
   if (refuse_existing && !to_stdout && std::filesystem::exists(job.output, ec))
     throw InputError(job.output.string(), "", "exists already; pass --overwrite to replace it");
@@ -65,7 +66,8 @@ void convert_one(const jobs::FileJob& job, bool refuse_existing, bool to_stdout)
     return;
   }
   write_file_atomic(job.output, std::string_view(bytes));
-  std::printf("converted %s -> %s\n", shown(job.input).c_str(), shown(job.output).c_str());
+  std::printf("converted %s -> %s\n", cli::shown(job.input).c_str(),
+              cli::shown(job.output).c_str());
 }
 
 std::string checked_extension(const std::string& word) {
@@ -78,7 +80,7 @@ std::string checked_extension(const std::string& word) {
 // Standard input is one input on its own: `convert - OUT` or `convert --to FORM - -o OUT` (OUT may
 // be
 // `-`, standard output).
-std::vector<jobs::FileJob> plan_stdin(const ConvertArgs& args) {
+std::vector<cli::FileJob> plan_stdin(const ConvertArgs& args) {
   if (args.paths.size() != (args.to.empty() ? 2 : 1))
     throw UsageError(
         "standard input (-) is one input: convert - OUTPUT, or convert --to FORMAT - -o OUTPUT");
@@ -90,7 +92,7 @@ std::vector<jobs::FileJob> plan_stdin(const ConvertArgs& args) {
   return {{kStandardStream, output}};
 }
 
-std::vector<jobs::FileJob> plan(const ConvertArgs& args) {
+std::vector<cli::FileJob> plan(const ConvertArgs& args) {
   if (!args.paths.empty() && args.paths[0] == kStandardStream) return plan_stdin(args);
   if (!args.to.empty() && args.out_dir == kStandardStream) {
     const auto files = engine::collect_problem_files({args.paths.begin(), args.paths.end()});
@@ -100,7 +102,7 @@ std::vector<jobs::FileJob> plan(const ConvertArgs& args) {
     return {{files[0], "-" + checked_extension(args.to)}};
   }
   if (!args.to.empty())
-    return jobs::plan_file_jobs(args.paths, args.out_dir, checked_extension(args.to));
+    return cli::plan_file_jobs(args.paths, args.out_dir, checked_extension(args.to));
   if (args.paths.size() != 2 || !args.out_dir.empty())
     throw UsageError(
         "convert takes INPUT OUTPUT, or --to FORMAT with any number of inputs (and -o DIR)");
@@ -115,7 +117,7 @@ int run_convert(const ConvertArgs& args) {
   if (planned.empty()) throw UsageError("no problem files (.xml, .asig) in the given folders");
   const bool refuse_existing = !args.to.empty() && !args.overwrite;
   const bool to_stdout = args.out_dir == kStandardStream;
-  return jobs::run_file_jobs(planned, "converted", [&](const jobs::FileJob& j) {
+  return cli::run_file_jobs(planned, "converted", [&](const cli::FileJob& j) {
     convert_one(j, refuse_existing, to_stdout);
   });
 }

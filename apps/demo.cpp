@@ -61,16 +61,16 @@ int run_demo(const DemoArgs& args) {
   jobs::DatasetSpec spec{.dir = args.dir,
                          .configs = {},
                          .num_samples = static_cast<std::uint64_t>(args.per_config),
-                         .seed = parse_whole_number(args.seed, "--seed", 0, UINT64_MAX),
-                         .answers = parse_answer_strategy(args.answers),
-                         .threads = default_threads()};
+                         .seed = cli::parse_whole_number(args.seed, "--seed", 0, UINT64_MAX),
+                         .answers = cli::parse_answer_strategy(args.answers),
+                         .threads = cli::default_threads()};
   spec.command = jobs::dataset_command(spec);
   const auto report = jobs::write_dataset(spec);
   std::printf(
       "rave demo: %llu problems (%s answer sets, seed %llu) in "
       "%s/<configuration>/RAVEN_<k>_<split>.{npz,xml}\n",
       static_cast<unsigned long long>(report.written), args.answers.c_str(),
-      static_cast<unsigned long long>(spec.seed), shown(args.dir).c_str());
+      static_cast<unsigned long long>(spec.seed), cli::shown(args.dir).c_str());
   engine::BlindAudit audit;
   for (const auto& config : engine::all_configurations()) describe_config(spec, config.id, audit);
   std::printf(
@@ -81,7 +81,7 @@ int run_demo(const DemoArgs& args) {
       100.0 * audit.accuracy(), audit.problems);
   std::printf(
       "next: rave generate --help, rave show %s/center_single/RAVEN_0_train.npz -o sheet.png\n",
-      shown(args.dir).c_str());
+      cli::shown(args.dir).c_str());
   return 0;
 }
 

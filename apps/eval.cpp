@@ -24,7 +24,7 @@ struct EvalArgs {
   std::string data, split = "test", model, device = "auto", precision = "fp32", chart, csv, title,
                     predictions;
   std::vector<std::string> configs;
-  int batch_size = 32, threads = default_threads();
+  int batch_size = 32, threads = cli::default_threads();
   bool candidates_only = false, with_context = false, no_solver = false, seeds = false;
 };
 
@@ -39,16 +39,16 @@ neural::EvalOptions to_options(const EvalArgs& a, const std::string& checkpoint)
   o.checkpoint = checkpoint;
   o.data = a.data;
   o.split = parse_split(a.split);
-  o.configs = parse_config_list(a.configs);
+  o.configs = cli::parse_config_list(a.configs);
   o.batch_size = a.batch_size;
   o.threads = a.threads;
-  o.device = device_from_word(a.device);
-  o.precision = precision_from_word(a.precision);
+  o.device = cli::device_from_word(a.device);
+  o.precision = cli::precision_from_word(a.precision);
   if (a.candidates_only && a.with_context)
     throw UsageError("--candidates-only and --no-candidates-only contradict each other");
   if (a.candidates_only) o.candidates_only = true;
   if (a.with_context) o.candidates_only = false;
-  if (!a.model.empty()) o.expect_model = model_from_word(a.model);
+  if (!a.model.empty()) o.expect_model = cli::model_from_word(a.model);
   return o;
 }
 
@@ -72,7 +72,7 @@ evaluation::Report make_report(const EvalArgs& a, const std::vector<evaluation::
                                const std::vector<neural::EvalResult>& results) {
   std::vector<neural::AccuracyByConfig> counts;
   for (const auto& r : results) counts.push_back(r.accuracy);
-  return answers_report(a.data, files, counts, a.threads, a.seeds, !a.no_solver);
+  return cli::answers_report(a.data, files, counts, a.threads, a.seeds, !a.no_solver);
 }
 
 int run_eval(const EvalArgs& args) {
@@ -83,11 +83,11 @@ int run_eval(const EvalArgs& args) {
     results.push_back(neural::evaluate(o));
     const neural::EvalResult& r = results.back();
     const std::string label = label_of(r, o.candidates_only.value_or(r.info.candidates_only));
-    files.push_back({label, prediction_file(args.data, r.predictions, label)});
+    files.push_back({label, cli::prediction_file(args.data, r.predictions, label)});
     files.back().file.file = checkpoint;
     if (!args.predictions.empty())
       write_file_atomic(predictions_path(args, checkpoint),
-                        predictions_jsonl(files.back().file, label));
+                        cli::predictions_jsonl(files.back().file, label));
     std::fprintf(stderr, "%s: %s of epoch %d (val %.2f%%), %zu problems, cross-entropy %.4f\n",
                  checkpoint.c_str(), label.c_str(), r.info.epoch, 100 * r.info.best_val_accuracy,
                  r.problems, r.loss);

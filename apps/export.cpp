@@ -37,7 +37,7 @@ struct ExportArgs {
 
 std::optional<std::uint64_t> seed_of(const std::optional<std::string>& text, const char* flag) {
   if (!text) return std::nullopt;
-  return parse_whole_number(*text, flag, 0, UINT64_MAX);
+  return cli::parse_whole_number(*text, flag, 0, UINT64_MAX);
 }
 
 // A double as its shortest round-trip digits (the value a flag was given as, passed on).
@@ -88,7 +88,7 @@ evaluation::ExportOptions export_options(const ExportArgs& a) {
           .drop_ambiguous = a.drop_ambiguous,
           .answer_first = a.answer_first,
           .uncertainty_seed =
-              parse_whole_number(a.uncertainty_seed, "--uncertainty-seed", 0, UINT64_MAX),
+              cli::parse_whole_number(a.uncertainty_seed, "--uncertainty-seed", 0, UINT64_MAX),
           .text = text};
 }
 
@@ -102,7 +102,7 @@ evaluation::ExportOptions export_options(const ExportArgs& a) {
     if (cmd.count(flag) > 0) throw UsageError(std::string(flag) + " does not apply to --format hf");
   if (a.output.empty() || a.output == "-")
     throw UsageError("--format hf writes a folder of parquet shards: give it with -o OUT");
-  exec_python_rave({"export-hf", a.data, "-o", a.output});
+  cli::exec_python_rave({"export-hf", a.data, "-o", a.output});
 }
 
 // `--harness NAME`: the Python package writes the task folder (rave.harness), from this command's own
@@ -142,7 +142,7 @@ evaluation::ExportOptions export_options(const ExportArgs& a) {
   if (a.shuffle_seed) pass("--answers-shuffled", *a.shuffle_seed);
   for (const char* flag : {"--no-offsets", "--no-scaling", "--angle", "--drop-ambiguous"})
     if (cmd.count(flag) > 0) args.emplace_back(flag);
-  exec_python_rave(args);
+  cli::exec_python_rave(args);
 }
 
 int run_export(const ExportArgs& a, const CLI::App& cmd) {

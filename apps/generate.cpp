@@ -26,7 +26,7 @@ struct GenerateArgs {
   int val = 2;
   int test = 2;
   std::string answers = "raven";
-  int threads = default_threads();
+  int threads = cli::default_threads();
   bool compress = false;
   bool resume = false;
   bool unique_only = false;
@@ -74,13 +74,13 @@ bool provably_unique(const engine::Problem& problem) {
 
 jobs::DatasetSpec to_spec(const GenerateArgs& args) {
   jobs::DatasetSpec spec{.dir = args.save_dir,
-                         .configs = parse_config_list(args.configs),
-                         .num_samples = parse_whole_number(args.num_samples, "--num-samples", 1,
-                                                           jobs::kMaxDatasetProblems),
-                         .seed = parse_whole_number(args.seed, "--seed", 0, UINT64_MAX),
+                         .configs = cli::parse_config_list(args.configs),
+                         .num_samples = cli::parse_whole_number(args.num_samples, "--num-samples",
+                                                                1, jobs::kMaxDatasetProblems),
+                         .seed = cli::parse_whole_number(args.seed, "--seed", 0, UINT64_MAX),
                          .val = args.val,
                          .test = args.test,
-                         .answers = parse_answer_strategy(args.answers),
+                         .answers = cli::parse_answer_strategy(args.answers),
                          .compress = args.compress,
                          .resume = args.resume,
                          .threads = args.threads,
@@ -119,7 +119,7 @@ void print_report(const jobs::DatasetReport& report, const jobs::DatasetSpec& sp
   std::printf(
       "wrote %llu problems (%llu skipped as complete) to %s in %.2f s: %.1f problems/s, %.1f MB\n",
       static_cast<unsigned long long>(report.written),
-      static_cast<unsigned long long>(report.skipped), shown(spec.dir).c_str(), seconds,
+      static_cast<unsigned long long>(report.skipped), cli::shown(spec.dir).c_str(), seconds,
       seconds > 0 ? static_cast<double>(report.written) / seconds : 0.0,
       static_cast<double>(report.bytes) / 1e6);
   // Where the records of a resumed run come from: its own manifest (a shard's is its own, or the
@@ -156,7 +156,7 @@ int run_generate(const GenerateArgs& args) {
   const auto shards = static_cast<std::uint64_t>(spec.shard.count);
   const std::uint64_t all = spec.num_samples * n_configs,
                       first = static_cast<std::uint64_t>(spec.shard.index - 1);
-  ProgressLine line("generate", all > first ? (all - first + shards - 1) / shards : 0);
+  cli::ProgressLine line("generate", all > first ? (all - first + shards - 1) / shards : 0);
   const auto report =
       jobs::write_dataset(spec, [&](const jobs::DatasetProgress& p) { line.update(p.done); });
   line.finish();
@@ -194,7 +194,7 @@ void add_variant_options(CLI::App& cmd, GenerateArgs& args) {
                "Write no images (npz without `image`, XML without masks)");
   cmd.add_option("--shard", args.shard, "Write the K-th of N disjoint slices of the problems (K/N)")
       ->capture_default_str();
-  cmd.add_option("--style", args.style, style_help())->capture_default_str();
+  cmd.add_option("--style", args.style, cli::style_help())->capture_default_str();
 }
 
 }  // namespace
@@ -235,7 +235,7 @@ Runner add_generate(CLI::App& app) {
       ->capture_default_str();
   cmd->add_option("-j,--jobs", args->threads, "Worker threads (output does not depend on it)")
       ->capture_default_str()
-      ->check(jobs_range());
+      ->check(cli::jobs_range());
   cmd->add_flag("--compress", args->compress, "Deflate the npz files (numpy.savez_compressed)");
   cmd->add_flag("--resume", args->resume,
                 "Continue the dataset in --save-dir: the same parameters (checked against "

@@ -23,7 +23,7 @@ Runner add_harness_answers(CLI::App& app) {
   return [cmd]() -> int {
     std::vector<std::string> args{"harness-answers"};
     for (const std::string& word : cmd->remaining()) args.push_back(word);
-    exec_python_rave(args);
+    cli::exec_python_rave(args);
   };
 }
 

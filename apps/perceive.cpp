@@ -57,11 +57,11 @@ void perceive_one(const Job& job, const PerceiveArgs& args) {
   const engine::NpzFile file = engine::read_npz(job.npz, {"image"});
   const perception::PerceivedProblem p = jobs::perceive_npz(file, jobs::recorded_drawing(job.npz));
   if (args.json) {
-    nlohmann::ordered_json j{{"file", job.npz.string()}, {"perception", perception_json(p)}};
+    nlohmann::ordered_json j{{"file", job.npz.string()}, {"perception", cli::perception_json(p)}};
     std::printf("%s\n", j.dump().c_str());
   } else if (job.xml.empty()) {
     std::printf("%s:\n", job.npz.string().c_str());
-    for (const auto& line : parse_lines(p)) std::printf("  %s\n", line.c_str());
+    for (const auto& line : cli::parse_lines(p)) std::printf("  %s\n", line.c_str());
   }
   if (!p.recognised) throw InputError(job.npz.string(), "image", p.failure);
   if (job.xml.empty()) return;

@@ -43,14 +43,14 @@ int run_probes(const ProbeArgs& a) {
   if (a.output.empty()) throw UsageError("rave probes needs -o OUT (a folder)");
   const evaluation::ProbeOptions options{
       .panels = a.panels,
-      .seed = parse_whole_number(a.seed, "--seed", 0, UINT64_MAX),
+      .seed = cli::parse_whole_number(a.seed, "--seed", 0, UINT64_MAX),
       .per_type = a.per_type,
       .types = type_list(a.types)};
   const evaluation::ProbeCounts n =
       evaluation::export_probes(a.input, a.output, options, a.threads);
   std::printf("wrote %zu probes of %zu problems (%zu with none) to %s\n", n.probes, n.problems,
               n.without_probes,
-              shown(std::filesystem::path(a.output) / evaluation::kProbeIndex).c_str());
+              cli::shown(std::filesystem::path(a.output) / evaluation::kProbeIndex).c_str());
   for (int t = 0; t < evaluation::kProbeTypes; ++t)
     if (n.per_type[static_cast<std::size_t>(t)] > 0)
       std::printf(
@@ -86,7 +86,7 @@ Runner add_probes(CLI::App& app) {
   cmd->add_option("--seed", a->seed, "The draw among a problem's questions")->capture_default_str();
   cmd->add_option("-j,--jobs", a->threads, "Worker threads (the output is the same)")
       ->capture_default_str()
-      ->check(jobs_range());
+      ->check(cli::jobs_range());
   return [a] { return run_probes(*a); };
 }
 

@@ -7,12 +7,12 @@
 
 #include "apps/commands.hpp"
 #include "cli/cli_util.hpp"
+#include "cli/file_jobs.hpp"
 #include "common/atomic_file.hpp"
 #include "common/error.hpp"
 #include "engine/formats/npz.hpp"
 #include "engine/formats/problem_files.hpp"
 #include "engine/render/render.hpp"
-#include "jobs/file_jobs.hpp"
 
 namespace rave::apps {
 namespace {
@@ -24,7 +24,7 @@ struct RenderArgs {
   bool compress = false;
 };
 
-void render_one(const RenderArgs& args, const jobs::FileJob& job) {
+void render_one(const RenderArgs& args, const cli::FileJob& job) {
   engine::Problem problem = engine::read_problem(job.input);
   if (args.target >= 0) problem.target = args.target;
   if (!problem.target)
@@ -34,15 +34,15 @@ void render_one(const RenderArgs& args, const jobs::FileJob& job) {
   if (!problem.predict) problem.predict = problem.target;
   const auto images = engine::render_problem(problem);
   write_file_atomic(job.output, engine::encode_problem_npz(problem, images, args.compress));
-  std::printf("rendered %s -> %s (16 panels, target %d)\n", shown(job.input).c_str(),
-              shown(job.output).c_str(), *problem.target);
+  std::printf("rendered %s -> %s (16 panels, target %d)\n", cli::shown(job.input).c_str(),
+              cli::shown(job.output).c_str(), *problem.target);
 }
 
 int run_render(const RenderArgs& args) {
-  const auto planned = jobs::plan_file_jobs(args.inputs, args.output, ".npz");
+  const auto planned = cli::plan_file_jobs(args.inputs, args.output, ".npz");
   if (planned.empty()) throw UsageError("no problem files (.xml, .asig) in the given folders");
-  return jobs::run_file_jobs(planned, "rendered",
-                             [&](const jobs::FileJob& j) { render_one(args, j); });
+  return cli::run_file_jobs(planned, "rendered",
+                            [&](const cli::FileJob& j) { render_one(args, j); });
 }
 
 }  // namespace

@@ -72,14 +72,15 @@ evaluation::ScoreOptions score_options(const ScoreArgs& a) {
         a.text_answer + "'");
   evaluation::ScoreOptions o{.protocol = *protocol};
   if (a.shuffle_seed)
-    o.shuffle_seed = parse_whole_number(*a.shuffle_seed, "--answers-shuffled", 0, UINT64_MAX);
+    o.shuffle_seed = cli::parse_whole_number(*a.shuffle_seed, "--answers-shuffled", 0, UINT64_MAX);
   o.ties = *ties;
   o.logprob_score =
       a.logprob_score == "sum" ? evaluation::LogprobScore::kSum : evaluation::LogprobScore::kMean;
   o.text_answer = text_answer;
   o.answer_queue = a.answer_queue;
-  o.nattr = a.nattr == "all" ? evaluation::kAllNumbers
-                             : static_cast<int>(parse_whole_number(a.nattr, "--nattr", 1, 1000));
+  o.nattr = a.nattr == "all"
+                ? evaluation::kAllNumbers
+                : static_cast<int>(cli::parse_whole_number(a.nattr, "--nattr", 1, 1000));
   if (a.subset == "answered") o.selection = evaluation::Selection::kAnswered;
   if (!a.subset.empty() && a.subset != "answered") o.selection = evaluation::Selection::kSubset;
   return o;
@@ -98,7 +99,8 @@ bool needs_values(const std::vector<evaluation::LabeledFile>& files,
   return false;
 }
 
-void print_selection(const evaluation::Report& report, const std::string& subset) {
+void print_selection(const evaluation::Report& report, const std::string& subset,
+                     bool references_asked) {
   const auto& first = report.rows.front();
   if (first.participants) {
     std::printf("%d of the set's %d problems scored (the problems each participant answered%s%s)\n",
@@ -113,7 +115,7 @@ void print_selection(const evaluation::Report& report, const std::string& subset
     std::printf("the problems each file answers)\n");
   else
     std::printf("subset %s)\n", subset.c_str());
-  if (!report.references)
+  if (references_asked && !report.references)
     std::printf("no Solver or Context-blind rows: the key (a text export) holds no problems\n");
 }
 
@@ -129,7 +131,8 @@ int run_score(const ScoreArgs& a) {
     files.push_back({evaluation::file_label(label, f), std::move(f)});
   }
   const auto key = evaluation::AnswerKey::load(
-      a.data, a.threads, {.values = needs_values(files, options.text_answer)});
+      a.data, a.threads,
+      {.values = needs_values(files, options.text_answer), .references = !a.no_references});
   if (options.selection == evaluation::Selection::kSubset) {
     const evaluation::Subset s = evaluation::read_subset(a.subset, key);
     options.subset = s.member;
@@ -161,7 +164,7 @@ int run_score(const ScoreArgs& a) {
                                : "; [95% interval: Wilson for one run, t over seeds clipped to "
                                  "0..100]",
                 evaluation::report_table(report).c_str());
-    print_selection(report, a.subset);
+    print_selection(report, a.subset, !a.no_references);
     if (paired) std::fputs(evaluation::paired_text(*paired).c_str(), stdout);
     if (a.by_rule)
       std::printf("\naccuracy (%%) by rule (a problem counts under every rule it has):\n%s",

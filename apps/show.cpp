@@ -72,7 +72,7 @@ int run_sheet(const ShowArgs& args) {
   else
     throw UsageError(args.input + ": expected a .npz, .xml or .asig problem file");
   write_file_atomic(args.output, png);
-  std::printf("wrote %s\n", shown(args.output).c_str());
+  std::printf("wrote %s\n", cli::shown(args.output).c_str());
   return 0;
 }
 
@@ -82,12 +82,12 @@ int run_vlm(const ShowArgs& args) {
   if (args.style) options.style = engine::parse_style(*args.style);
   if (args.shuffle_seed)
     options.shuffle_seed =
-        parse_whole_number(*args.shuffle_seed, "--answers-shuffled", 0, UINT64_MAX);
+        cli::parse_whole_number(*args.shuffle_seed, "--answers-shuffled", 0, UINT64_MAX);
   const evaluation::VlmCounts n =
       evaluation::export_vlm(args.input, args.vlm, options, args.threads);
   std::printf("wrote %zu problems (%zu images, %s) to %s\n", n.problems, n.images,
               args.with_answer ? "answers in the JSON lines" : "answer-free",
-              shown(std::filesystem::path(args.vlm) / evaluation::kVlmIndex).c_str());
+              cli::shown(std::filesystem::path(args.vlm) / evaluation::kVlmIndex).c_str());
   return 0;
 }
 
@@ -120,10 +120,10 @@ Runner add_show(CLI::App& app) {
   cmd->add_option("--style", args->style,
                   "Draw the symbols (.xml, .asig; with --vlm every problem) in this render style "
                   "instead of their own. " +
-                      style_help());
+                      cli::style_help());
   cmd->add_option("-j,--jobs", args->threads, "--vlm: worker threads (the output is the same)")
       ->capture_default_str()
-      ->check(jobs_range());
+      ->check(cli::jobs_range());
   return [args] { return args->vlm.empty() ? run_sheet(*args) : run_vlm(*args); };
 }
 

@@ -36,7 +36,7 @@ struct SolveArgs {
   bool show_parse = false;
   unsigned rlimit = 0;
   unsigned timeout_ms = 0;
-  int threads = default_threads();
+  int threads = cli::default_threads();
 };
 
 nlohmann::ordered_json rules_json(const engine::Problem& problem, const solver::Reading& reading) {
@@ -55,7 +55,7 @@ nlohmann::ordered_json rules_json(const engine::Problem& problem, const solver::
 }
 
 std::string json_line(const FileResult& r) {
-  nlohmann::ordered_json j{{"file", json_path(r.file)}};
+  nlohmann::ordered_json j{{"file", cli::json_path(r.file)}};
   if (!r.ok()) {
     j["error"] = r.error;
     return j.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
@@ -75,15 +75,15 @@ std::string json_line(const FileResult& r) {
       competing.push_back({{"candidate", i}, {"rules", rules_json(r.problem, reading)}});
     j["competing"] = competing;
   }
-  if (r.perceived) j["perception"] = perception_json(*r.perceived);
+  if (r.perceived) j["perception"] = cli::perception_json(*r.perceived);
   return j.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
 }
 
 // "<file>: answer 6 (target 6), ambiguous: Grid: Size Progression +2 (candidate 6) | ..."
 std::string text_line(const FileResult& r) {
   const solver::Solution& s = r.solution;
-  std::string line =
-      shown(r.file) + ": answer " + (s.answer ? std::to_string(*s.answer) : std::string("none"));
+  std::string line = cli::shown(r.file) + ": answer " +
+                     (s.answer ? std::to_string(*s.answer) : std::string("none"));
   if (r.problem.target) line += " (target " + std::to_string(*r.problem.target) + ")";
   line += ", " + std::string(solver::verdict_name(s.verdict));
   if (s.verdict == Verdict::kAmbiguous)
@@ -107,7 +107,7 @@ void print_result(const FileResult& r, const SolveArgs& args, bool single) {
   if (!(args.explain || args.show_parse || single || notable)) return;
   std::printf("%s\n", text_line(r).c_str());
   if (args.show_parse && r.perceived)
-    for (const auto& line : parse_lines(*r.perceived)) std::printf("  %s\n", line.c_str());
+    for (const auto& line : cli::parse_lines(*r.perceived)) std::printf("  %s\n", line.c_str());
   if (args.explain && !r.readings.empty() && r.readings.front().first == r.solution.answer)
     for (const auto& line : solver::explain_lines(r.problem, r.readings.front().second))
       std::printf("  %s\n", line.c_str());
@@ -208,7 +208,7 @@ int run_solve(const SolveArgs& args) {
                                    .from_pixels = args.from_pixels};
   jobs::AccuracyTable table;
   const std::size_t total = files.size() + problems;
-  ProgressLine progress("solve", total);
+  cli::ProgressLine progress("solve", total);
   std::uint64_t done = 0;
   const auto on_result = [&](const FileResult& r) {
     table.add(r);
@@ -261,7 +261,7 @@ Runner add_solve(CLI::App& app) {
       ->capture_default_str();
   cmd->add_option("-j,--jobs", args->threads, "Worker threads (output does not depend on it)")
       ->capture_default_str()
-      ->check(jobs_range());
+      ->check(cli::jobs_range());
   return [args] { return run_solve(*args); };
 }
 

@@ -26,7 +26,7 @@ namespace {
 
 struct StudyArgs {
   std::string data, db, host = "127.0.0.1", out, split = "test", practice_split = "train";
-  int port = 8765, per_config = 4, practice = 3, threads = default_threads();
+  int port = 8765, per_config = 4, practice = 3, threads = cli::default_threads();
   std::uint64_t seed = 1;
 };
 
@@ -138,7 +138,7 @@ void add_study_options(CLI::App* cmd, StudyArgs& a) {
       ->capture_default_str();
   cmd->add_option("-j,--jobs", a.threads, "Threads reading the set")
       ->capture_default_str()
-      ->check(jobs_range());
+      ->check(cli::jobs_range());
 }
 
 }  // namespace

@@ -49,12 +49,12 @@ struct TrainArgs {
 int threads_per_rank() {
   const char* local = std::getenv("LOCAL_WORLD_SIZE");
   const int ranks = local ? std::max(1, std::atoi(local)) : 1;
-  return std::max(1, default_threads() / ranks);
+  return std::max(1, cli::default_threads() / ranks);
 }
 
 neural::TrainOptions to_options(const TrainArgs& a) {
   neural::TrainOptions o;
-  o.model = {.kind = model_from_word(a.model),
+  o.model = {.kind = cli::model_from_word(a.model),
              .drt = a.drt,
              .image_size = a.image_size,
              .wren_tag = !a.no_tag,
@@ -66,8 +66,8 @@ neural::TrainOptions to_options(const TrainArgs& a) {
   }
   o.data = a.data;
   o.out = a.out;
-  o.train_configs = parse_config_list(a.train_configs);
-  o.test_configs = parse_config_list(a.test_configs);
+  o.train_configs = cli::parse_config_list(a.train_configs);
+  o.test_configs = cli::parse_config_list(a.test_configs);
   o.epochs = a.epochs;
   o.patience = a.patience;
   o.train_limit = a.train_limit;
@@ -86,8 +86,8 @@ neural::TrainOptions to_options(const TrainArgs& a) {
   o.threads = a.threads > 0 ? a.threads : threads_per_rank();
   o.loader_threads = a.loader_threads;
   o.cache_mb = a.cache_mb;
-  o.device = device_from_word(a.device);
-  o.precision = precision_from_word(a.precision);
+  o.device = cli::device_from_word(a.device);
+  o.precision = cli::precision_from_word(a.precision);
   o.distributed = neural::distributed_env_from_environment();
   o.sync_batch_norm = !a.no_sync_batch_norm;
   o.candidates_only = a.candidates_only;
@@ -106,7 +106,7 @@ class StatusLine {
     std::fprintf(
         stderr, "\r%-5s %s%d/%d  batch %zu/%zu  loss %.4f  acc %5.1f%%  %.1f problems/s  ETA %s   ",
         std::string(p.phase).c_str(), p.epoch ? "epoch " : "", p.epoch, p.epochs, p.step, p.steps,
-        p.loss, 100 * p.accuracy, p.rate, format_duration(p.eta_seconds).c_str());
+        p.loss, 100 * p.accuracy, p.rate, cli::format_duration(p.eta_seconds).c_str());
     if (p.step == p.steps) std::fputc('\r', stderr);
     std::fflush(stderr);
   }
@@ -134,12 +134,12 @@ void print_epoch(const neural::EpochMetrics& m, int epochs) {
 evaluation::Report test_report(const neural::TrainOptions& o, const std::string& name,
                                const neural::TrainResult& r) {
   const std::string note = o.out.filename().string();
-  if (r.test_predictions.empty()) return counts_report(name, r.test, note);
-  evaluation::LabeledFile file{name, prediction_file(o.data, r.test_predictions, name)};
+  if (r.test_predictions.empty()) return cli::counts_report(name, r.test, note);
+  evaluation::LabeledFile file{name, cli::prediction_file(o.data, r.test_predictions, name)};
   file.file.file = (o.out / "best.pt").string();
   const int threads =
       o.threads > 0 ? o.threads : static_cast<int>(std::thread::hardware_concurrency());
-  return answers_report(o.data, {file}, {r.test}, std::max(threads, 1), false, true);
+  return cli::answers_report(o.data, {file}, {r.test}, std::max(threads, 1), false, true);
 }
 
 // Rank 0 of a data-parallel run reports; the other ranks train silently.
@@ -161,7 +161,7 @@ int run_train(const TrainArgs& args) {
       o.learning_rate, neural::resolve_device_name(o.device).c_str(),
       std::string(neural::precision_name(o.precision)).c_str(), o.threads,
       world > 1 ? " per rank" : "");
-  if (const auto cpus = rank_cpu_binding(); !cpus.empty())
+  if (const auto cpus = cli::rank_cpu_binding(); !cpus.empty())
     std::printf("CPUs of the ranks: %s\n", cpus.c_str());
   std::fflush(stdout);
   StatusLine status;
@@ -179,7 +179,7 @@ int run_train(const TrainArgs& args) {
   std::printf("test accuracy (%%) of best.pt:\n%s", table.c_str());
   write_file_atomic(o.out / "test.md", std::string_view(table));
   write_file_atomic(o.out / "test.csv", evaluation::report_csv(report));
-  const std::string png = curves_png(name, r.history);
+  const std::string png = cli::curves_png(name, r.history);
   write_file_atomic(o.out / "curves.png", std::string_view(png));
   return 0;
 }
@@ -293,14 +293,14 @@ Runner add_train(CLI::App& app) {
   cmd->add_flag("--no-tag", a->no_tag, "WReN without the panel tags");
   cmd->add_flag("--resume", a->resume, "Continue the run in --out from last.pt");
   return [a] {
-    if (a->nproc > 1 && !launched_rank()) {
+    if (a->nproc > 1 && !cli::launched_rank()) {
       if (std::getenv("WORLD_SIZE"))
         throw UsageError(
             "--nproc with WORLD_SIZE set: the ranks are started already (torchrun, Slurm); drop "
             "--nproc");
-      return launch_ranks(a->nproc, !a->no_cpu_bind);
+      return cli::launch_ranks(a->nproc, !a->no_cpu_bind);
     }
-    return run_as_rank([&] { return run_train(*a); });
+    return cli::run_as_rank([&] { return run_train(*a); });
   };
 }
 

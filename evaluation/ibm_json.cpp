@@ -196,7 +196,8 @@ Json parse_member(const std::string& file, const std::string& text,
     return Json::parse(text);
   } catch (const Json::parse_error& e) {
     const std::size_t byte = e.byte == 0 ? 0 : e.byte - 1;  // nlohmann counts from 1
-    throw InputError(file, internal::place_text(internal::place_in(text, byte, start)), "not JSON");
+    const std::string_view before = std::string_view(text).substr(0, byte);
+    throw InputError(file, line_col(start.position.after(before)), "not JSON");
   }
 }
 
@@ -227,11 +228,12 @@ void IbmFile::index() {
       *source_, kMaxProblemBytes, [&](const internal::Member& m, const std::string& text) {
         const auto key = problem_number(m.key);
         if (!key)
-          throw InputError(name_, internal::place_text(m.key_at),
+          throw InputError(name_, line_col(m.key_at.position),
                            "the key \"" + m.key +
                                "\" is no problem number (IBM's files key problems 0, 1, 2, ...)");
         index_.push_back({*key, m.value_at.offset, static_cast<std::uint32_t>(m.length),
-                          m.value_at.line, m.value_at.col});
+                          static_cast<std::uint32_t>(m.value_at.position.line),
+                          static_cast<std::uint32_t>(m.value_at.position.column)});
         if (index_.size() > 1 && !scan.needs_levels()) {
           if (!Json::accept(text)) parse_member(name_, text, m.value_at);
           return;
@@ -248,7 +250,7 @@ void IbmFile::index() {
                    [](const Entry& a, const Entry& b) { return a.key < b.key; });
   for (std::size_t i = 1; i < index_.size(); ++i)
     if (index_[i].key == index_[i - 1].key)  // the later one in the file (a stable sort)
-      throw InputError(name_, std::to_string(index_[i].line) + ":" + std::to_string(index_[i].col),
+      throw InputError(name_, line_col(TextPosition{index_[i].line, index_[i].col}),
                        "problem \"" + key(i) + "\" comes twice (first at line " +
                            std::to_string(index_[i - 1].line) + ")");
   const FileShape shape = scan.finish();
@@ -260,7 +262,7 @@ IbmProblem IbmFile::read(std::size_t i) const {
   const Entry& e = index_.at(i);
   std::string text;
   source_->read(e.offset, e.length, text);
-  const Json j = parse_member(name_, text, {e.offset, e.line, e.col});
+  const Json j = parse_member(name_, text, {e.offset, {e.line, e.col}});
   IbmProblem out{.key = key(i), .split = {}, .problem = {}};
   out.split = ibm_split(out.key);
   const Place at(name_, out.key);

@@ -10,6 +10,7 @@
 #include "common/error.hpp"
 #include "common/parallel.hpp"
 #include "engine/audit.hpp"
+#include "engine/formats/layout.hpp"
 #include "engine/formats/problem_files.hpp"
 #include "evaluation/ibm_json.hpp"
 #include "solver/heuristic.hpp"
@@ -99,7 +100,7 @@ void read_item(const IdMaker& id_of, const fs::path& file, solver::HeuristicSolv
     slot.error = e;
     return;
   }
-  slot.item = item_of(id_of(file), split_of(file), slot.problem, solver);
+  slot.item = item_of(id_of(file), named_split(file), slot.problem, solver);
 }
 
 using Solvers = tbb::enumerable_thread_specific<std::unique_ptr<solver::HeuristicSolver>>;
@@ -156,17 +157,9 @@ std::vector<std::string> rule_labels(const engine::Problem& problem) {
 
 std::string item_id(const fs::path& root, const fs::path& file) { return IdMaker(root)(file); }
 
-std::string split_of(const fs::path& file) {
-  const std::string& text = file.native();
-  std::string_view stem(text);
-  stem.remove_prefix(std::min(stem.size(), stem.rfind('/') + 1));  // npos + 1 == 0
-  if (const std::size_t dot = stem.rfind('.'); dot != std::string_view::npos && dot > 0)
-    stem = stem.substr(0, dot);
-  for (const std::string_view split : {"train", "val", "test"})
-    if (stem.size() > split.size() + 1 && stem.ends_with(split) &&
-        stem[stem.size() - split.size() - 1] == '_')
-      return std::string(split);
-  return "";
+std::string named_split(const fs::path& file) {
+  const std::optional<engine::Split> split = engine::parse_problem_name(file).split;
+  return split ? std::string(engine::split_name(*split)) : std::string();
 }
 
 void for_each_item(const fs::path& root, int threads,

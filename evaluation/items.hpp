@@ -44,8 +44,8 @@ std::vector<std::string> rule_labels(const engine::Problem& problem);
 
 /// The id of `file` in a set rooted at `root` (a folder, or the file itself: then its stem).
 std::string item_id(const std::filesystem::path& root, const std::filesystem::path& file);
-/// The split a file's stem names ("RAVEN_3_val" -> "val"), or "".
-std::string split_of(const std::filesystem::path& file);
+/// The split a file's name says ("a/RAVEN_3_val.xml" -> "val"; engine::parse_problem_name), or "".
+std::string named_split(const std::filesystem::path& file);
 
 /// Reads every problem under `root` (a folder walked recursively, one file, or an IBM .json) on
 /// `threads` workers and calls `visit` in file order on the calling thread. Throws InputError for

@@ -22,19 +22,6 @@ struct ByteSource::Impl {
   }
 };
 
-std::string place_text(const TextPlace& at) {
-  return std::to_string(at.line) + ":" + std::to_string(at.col);
-}
-
-TextPlace place_in(const std::string& text, std::size_t n, TextPlace start) {
-  for (std::size_t i = 0; i < std::min(n, text.size()); ++i, ++start.offset)
-    if (text[i] == '\n')
-      ++start.line, start.col = 1;
-    else
-      ++start.col;
-  return start;
-}
-
 ByteSource ByteSource::file(const std::filesystem::path& path) {
   auto impl = std::make_shared<Impl>();
   impl->fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
@@ -99,9 +86,9 @@ class Cursor {
     const char c = peek();
     ++pos_, ++at_.offset;
     if (c == '\n')
-      ++at_.line, at_.col = 1;
+      ++at_.position.line, at_.position.column = 1;
     else
-      ++at_.col;
+      ++at_.position.column;
     return c;
   }
   void skip_space() {
@@ -112,7 +99,7 @@ class Cursor {
     record_ = into, record_from_ = pos_;
   }
   [[noreturn]] void fail(const TextPlace& where, const std::string& what) const {
-    throw InputError(source_.name(), place_text(where), what);
+    throw InputError(source_.name(), line_col(where.position), what);
   }
 
  private:

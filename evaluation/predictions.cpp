@@ -9,6 +9,7 @@
 
 #include "common/atomic_file.hpp"
 #include "common/error.hpp"
+#include "common/lines.hpp"
 #include "evaluation/score_forms.hpp"
 
 namespace rave::evaluation {
@@ -17,19 +18,6 @@ namespace {
 using Json = nlohmann::json;
 
 std::string at_line(std::size_t line) { return "line " + std::to_string(line); }
-
-// Calls `on_line(text, number)` for each line (without its end-of-line characters).
-template <class F>
-void for_each_line(std::string_view text, F on_line) {
-  std::size_t number = 0;
-  while (!text.empty()) {
-    const std::size_t end = std::min(text.find('\n'), text.size());
-    std::string_view line = text.substr(0, end);
-    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-    on_line(line, ++number);
-    text.remove_prefix(std::min(end + 1, text.size()));
-  }
-}
 
 bool blank(std::string_view line) {
   return std::all_of(line.begin(), line.end(), [](char c) { return c == ' ' || c == '\t'; });
@@ -239,15 +227,17 @@ void check_participant(PredictionFile& out, std::optional<std::int64_t> particip
 PredictionFile parse_json_lines(std::string_view text, const std::string& file) {
   PredictionFile out{file, "", {}};
   std::size_t first_line = 0;
-  for_each_line(text, [&](std::string_view line, std::size_t number) {
-    if (blank(line)) return;
+  for (const TextLine& entry : text_lines(text)) {
+    const std::string_view line = entry.text;
+    const std::size_t number = entry.number;
+    if (blank(line)) continue;
     const Json j = json_object(line, file, number);
     out.predictions.push_back(json_prediction(j, file, number));
     if (out.predictions.size() == 1) first_line = number;
     check_participant(out, json_participant(j, file, number), number, first_line);
     if (out.predictions.size() == 1 && j.contains("model") && j.at("model").is_string())
       out.model = j.at("model").get<std::string>();
-  });
+  }
   return out;
 }
 
@@ -319,8 +309,10 @@ PredictionFile parse_csv(std::string_view text, const std::string& file) {
   PredictionFile out{file, "", {}};
   std::optional<CsvColumns> columns;
   std::size_t width = 0;
-  for_each_line(text, [&](std::string_view line, std::size_t number) {
-    if (blank(line)) return;
+  for (const TextLine& entry : text_lines(text)) {
+    const std::string_view line = entry.text;
+    const std::size_t number = entry.number;
+    if (blank(line)) continue;
     const auto fields = csv_fields(line, file, number);
     if (!columns) {
       columns = csv_columns(fields), width = fields.size();
@@ -330,14 +322,14 @@ PredictionFile parse_csv(std::string_view text, const std::string& file) {
                          "neither JSON Lines (one JSON object per line) nor CSV with a header "
                          "naming an id and an "
                          "answer (or score_0, score_1, ...) column");
-      return;
+      continue;
     }
     if (fields.size() != width)
       throw InputError(
           file, at_line(number),
           std::to_string(fields.size()) + " fields, but the header has " + std::to_string(width));
     out.predictions.push_back(csv_prediction(fields, *columns, file, number));
-  });
+  }
   return out;
 }
 

@@ -120,7 +120,7 @@ void prepare(const fs::path& root, const fs::path& file, const fs::path& folder,
   try {
     slot.problem = engine::read_problem(file, engine::TargetSource::kSibling);
     slot.id = item_id(root, file);
-    slot.split = split_of(file);
+    slot.split = named_split(file);
     slot.images = vlm_entry({.id = slot.id, .split = slot.split, .file = file.string()},
                             slot.problem, {.panels = options.panels});
     slot.candidates = probe_candidates(slot.problem);

@@ -72,6 +72,10 @@ struct ScoreOptions {
 /// What a key must hold besides the answers.
 struct KeyNeeds {
   bool values = false;  ///< the candidates' attribute values (IBM's "text" and "attributes")
+  /// The solver's answers (the Solver row). Without them a json export's problems are not solved
+  /// (its lines give the verdicts) and the key has no references; a folder's problems are still
+  /// solved, for their verdicts (the unique column).
+  bool references = true;
 };
 
 /// The items of a set with an index by id.

@@ -8,6 +8,8 @@
 
 #include "common/atomic_file.hpp"
 #include "common/error.hpp"
+#include "common/lines.hpp"
+#include "engine/formats/layout.hpp"
 
 namespace rave::evaluation {
 namespace {
@@ -80,11 +82,8 @@ Subset parse_json_list(std::string_view text, const std::string& file, const Ans
 
 Subset parse_lines(std::string_view text, const AnswerKey& key) {
   Marker m(key);
-  while (!text.empty()) {
-    const std::size_t end = std::min(text.find('\n'), text.size());
-    std::string_view line = text.substr(0, end);
-    text.remove_prefix(std::min(end + 1, text.size()));
-    line = line.substr(0, line.find('#'));
+  for (const TextLine& entry : text_lines(text)) {
+    std::string_view line = entry.text.substr(0, entry.text.find('#'));
     const std::size_t first = line.find_first_not_of(" \t\r");
     if (first == std::string_view::npos) continue;
     line = line.substr(first, line.find_last_not_of(" \t\r") - first + 1);
@@ -99,16 +98,7 @@ Subset parse_lines(std::string_view text, const AnswerKey& key) {
 }  // namespace
 
 std::optional<std::uint64_t> problem_number(std::string_view id) {
-  std::string_view stem = id.substr(std::min(id.size(), id.rfind('/') + 1));  // npos + 1 == 0
-  for (const std::string_view split : {"_train", "_val", "_test"})
-    if (stem.ends_with(split)) {
-      stem.remove_suffix(split.size());
-      break;
-    }
-  const std::size_t underscore = stem.rfind('_');
-  if (underscore == std::string_view::npos || !all_digits(stem.substr(underscore + 1)))
-    return std::nullopt;
-  return to_number(stem.substr(underscore + 1));
+  return engine::parse_problem_stem(id.substr(std::min(id.size(), id.rfind('/') + 1))).k;
 }
 
 Subset parse_subset(std::string_view text, const std::string& file, const AnswerKey& key) {

@@ -27,7 +27,8 @@ struct Subset {
   std::string first_absent = {};          ///< the first of those, as written
 };
 
-/// The number k of an id whose file name is <prefix>_<k>[_<split>], else nullopt.
+/// The number k of an id whose file name is <prefix>_<k>[_<split>] (engine::parse_problem_stem of
+/// its last part), else nullopt.
 std::optional<std::uint64_t> problem_number(std::string_view id);
 
 /// Reads a subset file against a key; InputError naming the file and the line (or list element)

@@ -36,7 +36,7 @@ void export_one(const fs::path& root, const fs::path& file, const fs::path& fold
     const engine::Problem problem = engine::read_problem(file, engine::TargetSource::kSibling);
     slot.id = item_id(root, file);
     const VlmEntry entry = vlm_entry(
-        {.id = slot.id, .split = split_of(file), .file = file.string()}, problem, options);
+        {.id = slot.id, .split = named_split(file), .file = file.string()}, problem, options);
     write_entry(folder, entry);
     slot.line = entry.line;
     slot.images = entry.files.size();

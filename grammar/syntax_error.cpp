@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "common/lines.hpp"
 #include "grammar/vocabulary.hpp"
 
 namespace rave::grammar {
@@ -72,8 +73,10 @@ bool is_separator(char c) {
 
 SyntaxError::SyntaxError(std::string file, int line, int column, std::string expected,
                          std::string got, std::string excerpt)
-    : InputError(std::move(file), std::to_string(line) + ":" + std::to_string(column),
-                 "expected " + expected + ", got " + got),
+    : InputError(
+          std::move(file),
+          line_col(TextPosition{static_cast<std::size_t>(line), static_cast<std::size_t>(column)}),
+          "expected " + expected + ", got " + got),
       line_(line),
       column_(column),
       expected_(std::move(expected)),
@@ -103,12 +106,9 @@ SyntaxError syntax_error_at(std::string_view text, std::size_t offset, std::stri
   if (line_end == std::string_view::npos) line_end = text.size();
   std::string_view line = text.substr(line_start, line_end - line_start);
   if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-  const auto line_number =
-      1 + std::count(text.begin(), text.begin() + static_cast<long>(line_start), '\n');
-  const std::size_t column0 = offset - line_start;
-  return SyntaxError(std::string(file), static_cast<int>(line_number),
-                     static_cast<int>(column0 + 1), std::move(expected), std::move(got),
-                     make_excerpt(line, column0));
+  const TextPosition at = position_of(text, offset);
+  return SyntaxError(std::string(file), static_cast<int>(at.line), static_cast<int>(at.column),
+                     std::move(expected), std::move(got), make_excerpt(line, at.column - 1));
 }
 
 }  // namespace rave::grammar

@@ -28,7 +28,7 @@ struct Solvers {
   Solver& get(const BatchOptions& o, bool from_pixels) {
     auto& s = from_pixels ? pixels : symbols;
     if (!s)
-      s = std::make_unique<Solver>(o.backend, from_pixels ? pixel_options(o.solve) : o.solve,
+      s = std::make_unique<Solver>(o.backend, from_pixels ? readings_options(o.solve) : o.solve,
                                    o.budget);
     return *s;
   }

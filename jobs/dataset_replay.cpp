@@ -1,7 +1,6 @@
 #include "jobs/dataset_replay.hpp"
 
 #include <algorithm>
-#include <charconv>
 #include <system_error>
 #include <utility>
 
@@ -33,11 +32,11 @@ std::optional<Place> place_of(const std::string& stem, const DatasetManifest& m)
   if (!id ||
       std::find(m.configurations.begin(), m.configurations.end(), folder) == m.configurations.end())
     return std::nullopt;
-  Place p{*id, 0};
-  const char* first = name.data() + std::min<std::size_t>(6, name.size());
-  const auto [end, ec] = std::from_chars(first, name.data() + name.size(), p.k);
-  if (ec != std::errc() || p.k >= m.num_samples) return std::nullopt;
-  if (name != problem_stem(p.k, split_of(p.k, m.val, m.test))) return std::nullopt;
+  const std::optional<std::uint64_t> k = parse_problem_stem(name).k;
+  if (!k || *k >= m.num_samples) return std::nullopt;
+  Place p{*id, *k};
+  if (name != problem_stem(p.k, split_of(p.k, m.val, m.test)))
+    return std::nullopt;  // the only spelling
   return p;
 }
 

@@ -1,11 +1,11 @@
 #include "jobs/internal/dataset_shards.hpp"
 
-#include <charconv>
 #include <optional>
 #include <system_error>
 #include <vector>
 
 #include "common/folder_lock.hpp"
+#include "engine/formats/layout.hpp"
 #include "jobs/internal/dataset_state.hpp"
 
 namespace rave::jobs::internal {
@@ -19,13 +19,9 @@ std::string suffix(const Shard& shard) {
 
 // k of a temporary problem file ".RAVEN_<k>_<split>.npz.tmp.<pid>.<n>", or nullopt.
 std::optional<std::uint64_t> problem_number(std::string_view name) {
-  constexpr std::string_view kPrefix = ".RAVEN_";
-  if (!name.starts_with(kPrefix)) return std::nullopt;
-  name.remove_prefix(kPrefix.size());
-  std::uint64_t k = 0;
-  const auto [end, ec] = std::from_chars(name.data(), name.data() + name.size(), k);
-  if (ec != std::errc() || end == name.data() || *end != '_') return std::nullopt;
-  return k;
+  if (!name.starts_with('.')) return std::nullopt;
+  const ProblemName parsed = parse_problem_stem(name.substr(1, name.find('.', 1) - 1));
+  return parsed.prefix == "RAVEN" ? parsed.k : std::nullopt;
 }
 
 // The manifests of all shards of `count` in `dir`, in shard order; nullopt when one is missing.

@@ -11,6 +11,7 @@
 
 #include "common/atomic_file.hpp"
 #include "common/error.hpp"
+#include "common/lines.hpp"
 #include "engine/formats/layout.hpp"
 #include "engine/formats/zip.hpp"
 
@@ -70,14 +71,11 @@ std::map<std::string, PairRecord> read_journal(const fs::path& path) {
   std::error_code ec;
   if (!fs::exists(path, ec)) return out;
   const std::string text = read_file(path, std::size_t{1} << 30);
-  for (std::size_t start = 0; start < text.size();) {
-    const std::size_t end = text.find('\n', start);
-    if (end == std::string::npos) break;  // the last line was cut short
+  for (const TextLine& line : text_lines(text)) {
+    if (!line.ended) break;  // the last line was cut short
     std::string problem;
     PairRecord record;
-    if (parse_line(std::string_view(text).substr(start, end - start), problem, record))
-      out[problem] = record;
-    start = end + 1;
+    if (parse_line(line.text, problem, record)) out[problem] = record;
   }
   return out;
 }
@@ -193,9 +191,9 @@ bool holds_problem_files(const fs::path& folder) {
   std::error_code ec;
   for (fs::directory_iterator it(folder, ec), end; !ec && it != end; it.increment(ec)) {
     const fs::path& p = it->path();
-    if (p.filename().string().starts_with("RAVEN_") &&
-        (p.extension() == ".npz" || p.extension() == ".xml"))
-      return true;
+    if (p.extension() != ".npz" && p.extension() != ".xml") continue;
+    const ProblemName name = parse_problem_name(p);
+    if (name.prefix == "RAVEN" && name.k) return true;
   }
   return false;
 }

@@ -6,7 +6,7 @@
 // its folder names; an I-RAVEN answer the one its modifications reveal; and a content hash of the
 // pixels, so that one problem twice in a dataset (a train/test leak, a hard link) is found. The
 // two files are read once; the replay of the generator (jobs/dataset_replay.hpp) and the solver's
-// audit (jobs/dataset_check.hpp) use what was read.
+// audit (jobs/problem_check.hpp) use what was read.
 //
 //   ProblemPair pair = read_problem_pair("set/center_single/RAVEN_3_train.xml");
 //   for (const std::string& d : content_defects(pair)) puts(d.c_str());  // "panel 4 ..."

@@ -6,7 +6,6 @@
 
 #include <algorithm>
 #include <cerrno>
-#include <charconv>
 #include <cstring>
 #include <system_error>
 
@@ -20,12 +19,7 @@ namespace {
 
 // Problem number k of `RAVEN_<k>_<split>`, for numeric ordering (files without one sort last).
 std::uint64_t problem_number(const fs::path& file) {
-  const std::string stem = file.stem().string();
-  const auto start = stem.find('_');
-  std::uint64_t k = UINT64_MAX;
-  if (start != std::string::npos)
-    std::from_chars(stem.data() + start + 1, stem.data() + stem.size(), k);
-  return k;
+  return engine::parse_problem_name(file).k.value_or(UINT64_MAX);
 }
 
 std::vector<fs::path> split_files(const fs::path& folder, engine::Split split) {
@@ -87,12 +81,7 @@ std::array<float, N> bits(const std::array<std::uint8_t, N>& in) {
 }  // namespace
 
 bool in_split(const fs::path& file, engine::Split split) {
-  if (file.extension() != ".npz") return false;
-  const std::string stem = file.stem().string();
-  std::string suffix = "_";  // (built in two steps: g++ 12 warns falsely on "_" + string)
-  suffix += engine::split_name(split);
-  return stem.size() > suffix.size() &&
-         stem.compare(stem.size() - suffix.size(), suffix.size(), suffix) == 0;
+  return file.extension() == ".npz" && engine::parse_problem_name(file).split == split;
 }
 
 std::vector<DataFile> list_split(const fs::path& root, engine::Split split,

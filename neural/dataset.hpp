@@ -31,7 +31,8 @@ struct DataFile {
   friend bool operator==(const DataFile&, const DataFile&) = default;
 };
 
-/// True when `file` is `<anything>_<split>.npz` (the suffix decides, never the folders).
+/// True when `file` is an .npz whose name says `split` (engine::parse_problem_name: the
+/// `_<split>` suffix decides, never the folders).
 bool in_split(const std::filesystem::path& file, engine::Split split);
 
 /// The npz files of one split: for each configuration folder under `root` (in ConfigId order,

@@ -1,5 +1,5 @@
 // rave.solve and rave.check: the solver's public API (solver/solver.hpp, batch.hpp,
-// dataset_check.hpp) on a Problem in memory, a problem file or a folder, results as Python values.
+// problem_check.hpp) on a Problem in memory, a problem file or a folder, results as Python values.
 #include <pybind11/stl.h>
 
 #include <algorithm>
@@ -15,7 +15,7 @@
 #include "engine/formats/problem_files.hpp"
 #include "engine/model/configuration.hpp"
 #include "jobs/batch.hpp"
-#include "jobs/dataset_check.hpp"
+#include "jobs/problem_check.hpp"
 #include "python/binding.hpp"
 #include "solver/explain.hpp"
 #include "solver/solver.hpp"

@@ -60,7 +60,7 @@ MAY_REACH = {
                                           "rave_jobs"},
     # the command-line framework (cli/), and its neural half (cli/neural/, rave-train alone)
     "rave_cli": BASE | {"rave_engine_model", "rave_engine_rules", "rave_engine_answers", "rave_engine_render",
-                        "rave_perception"},
+                        "rave_engine_formats", "rave_perception"},
     "rave_cli_neural": BASE | ENGINE_PARTS | {"rave_engine", "rave_solver", "rave_evaluation", "rave_neural",
                                               "rave_cli", "rave_perception"},
 }

@@ -56,7 +56,7 @@ std::string label(int config) {
 void from_npz(benchmark::State& state, bool compressed) {
   const int config = static_cast<int>(state.range(0));
   const auto& set = npz_bytes(config, compressed);
-  solver::Solver s(solver::Backend::kHeuristic, jobs::pixel_options());
+  solver::Solver s(solver::Backend::kHeuristic, solver::readings_options());
   std::size_t i = 0;
   for (auto _ : state) {
     const auto file = rave::engine::parse_npz(set[i], "bench.npz", {"image"});

@@ -8,6 +8,7 @@
 
 #include "common/atomic_file.hpp"
 #include "common/error.hpp"
+#include "common/lines.hpp"
 #include "common/text.hpp"
 #include "engine/formats/internal/asig_panel.hpp"
 #include "engine/formats/layout.hpp"
@@ -56,15 +57,10 @@ std::vector<Field> split_fields(std::string_view line, std::size_t offset) {
 // The lines that carry content: blank lines and `#` comments are skipped, '\r' before '\n' dropped.
 std::vector<Line> content_lines(std::string_view text) {
   std::vector<Line> out;
-  for (std::size_t start = 0; start < text.size();) {
-    std::size_t end = text.find('\n', start);
-    if (end == std::string_view::npos) end = text.size();
-    std::string_view line = text.substr(start, end - start);
-    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-    auto fields = split_fields(line, start);
+  for (const TextLine& line : text_lines(text)) {
+    auto fields = split_fields(line.text, line.offset);
     if (!fields.empty() && !fields[0].text.starts_with('#'))
-      out.push_back({line, start, std::move(fields)});
-    start = end + 1;
+      out.push_back({line.text, line.offset, std::move(fields)});
   }
   return out;
 }
@@ -76,7 +72,7 @@ class AsigReader {
 
  private:
   [[noreturn]] void fail(std::size_t offset, const std::string& message) const {
-    throw InputError(std::string(file_), internal::line_col(text_, offset), message);
+    throw InputError(std::string(file_), line_col(text_, offset), message);
   }
   int integer(const Field& field, int lo, int hi, std::string_view what) const;
   void expect_fields(const Line& line, std::size_t count, std::string_view form) const;
@@ -122,7 +118,7 @@ void AsigReader::expect_fields(const Line& line, std::size_t count, std::string_
 void AsigReader::first_given(std::optional<std::size_t>& first, const Line& line,
                              const std::string& what) const {
   if (first) {
-    const std::string place = internal::line_col(text_, *first);
+    const std::string place = line_col(text_, *first);
     fail(line.offset, "expected " + what + " once, got it again (first on line " +
                           place.substr(0, place.find(':')) + ")");
   }

@@ -6,6 +6,7 @@
 #include <charconv>
 #include <optional>
 
+#include "common/lines.hpp"
 #include "common/text.hpp"
 #include "engine/formats/asig_io.hpp"
 #include "engine/formats/internal/asig_panel.hpp"
@@ -63,8 +64,7 @@ class PanelReader {
 
  private:
   [[noreturn]] void fail_at(std::size_t sentence_offset, const std::string& message) const {
-    throw InputError(std::string(file_), internal::line_col(text_, offset_ + sentence_offset),
-                     message);
+    throw InputError(std::string(file_), line_col(text_, offset_ + sentence_offset), message);
   }
   [[noreturn]] void fail_node(NodeId node, const std::string& message) const {
     fail_at(where_.nodes[node], message);
@@ -184,15 +184,6 @@ ComponentPanel PanelReader::read_layout(NodeId node, const LayoutSpec& spec) con
 }  // namespace
 
 namespace internal {
-
-std::string line_col(std::string_view text, std::size_t offset) {
-  offset = std::min(offset, text.size());
-  const std::size_t line_start =
-      offset == 0 ? 0 : text.rfind('\n', offset - 1) + 1;  // npos + 1 == 0
-  const auto line =
-      1 + std::count(text.begin(), text.begin() + static_cast<long>(line_start), '\n');
-  return std::to_string(line) + ":" + std::to_string(offset - line_start + 1);
-}
 
 Panel read_panel_sentence(ConfigId config, std::string_view text, std::size_t offset,
                           std::size_t length, std::string_view file) {

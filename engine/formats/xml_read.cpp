@@ -21,6 +21,7 @@
 
 #include "common/atomic_file.hpp"
 #include "common/error.hpp"
+#include "common/lines.hpp"
 #include "common/text.hpp"
 #include "engine/formats/internal/xml_fields.hpp"
 #include "engine/formats/layout.hpp"
@@ -296,10 +297,9 @@ Problem parse_whole(std::string_view text, const XmlContext& x) {
   const pugi::xml_parse_result parsed =
       doc.load_buffer_inplace(copy.data(), copy.size(), kPugixmlParseOptions, pugi::encoding_utf8);
   if (!parsed)
-    throw InputError(file,
-                     internal::xml_line_col(text, static_cast<std::size_t>(
-                                                      std::max<std::ptrdiff_t>(parsed.offset, 0))),
-                     std::string("XML syntax: ") + parsed.description());
+    throw InputError(
+        file, line_col(text, static_cast<std::size_t>(std::max<std::ptrdiff_t>(parsed.offset, 0))),
+        std::string("XML syntax: ") + parsed.description());
   internal::check_xml_tree(doc, text, copy.data(), file);
   CutCheck no_cuts(copy.data(), {});
   return read_document(x, doc, no_cuts);

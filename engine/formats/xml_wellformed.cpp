@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "common/error.hpp"
+#include "common/lines.hpp"
 #include "common/text.hpp"
 #include "engine/formats/internal/xml_fields.hpp"
 
@@ -17,7 +18,7 @@ namespace {
 
 [[noreturn]] void fail_at(std::string_view text, std::size_t offset, const std::string& file,
                           const std::string& message) {
-  throw InputError(file, xml_line_col(text, offset), "XML syntax: " + message);
+  throw InputError(file, line_col(text, offset), "XML syntax: " + message);
 }
 
 // Whether eight bytes hold one that needs a closer look: a byte >= 0x80 (UTF-8) or < 0x20 (a
@@ -93,14 +94,6 @@ pugi::xml_node next_element(pugi::xml_node node, pugi::xml_node root) {
 }
 
 }  // namespace
-
-std::string xml_line_col(std::string_view text, std::size_t offset) {
-  const std::size_t end = std::min(text.size(), offset);
-  std::size_t line = 1, line_start = 0;
-  for (std::size_t i = 0; i < end; ++i)
-    if (text[i] == '\n') ++line, line_start = i + 1;
-  return std::to_string(line) + ":" + std::to_string(end - line_start + 1);
-}
 
 // A numeric character reference at text[at] ('&', then '#') names a character XML allows (section
 // 4.1: "must match the production for Char"): &#0; or &#99999999999; is refused where it stands,

@@ -15,19 +15,15 @@
 #include <memory>
 #include <string>
 
+#include "common/lines.hpp"
+
 namespace rave::evaluation::internal {
 
-/// Where a piece of text starts: byte offset, line and column (both from 1; columns in bytes).
+/// Where a piece of text starts: byte offset, and line and column (common/lines.hpp).
 struct TextPlace {
   std::uint64_t offset = 0;
-  std::uint32_t line = 1;
-  std::uint32_t col = 1;
+  TextPosition position;
 };
-
-/// "line:col", as errors name a place.
-std::string place_text(const TextPlace& at);
-/// The place of byte `n` of `text`, which starts at `start`.
-TextPlace place_in(const std::string& text, std::size_t n, TextPlace start);
 
 /// Bytes by offset from a file (pread: safe from many threads at once) or from text.
 class ByteSource {

@@ -84,7 +84,7 @@ bool pair_partly_exists(const std::filesystem::path& root, const std::string& pr
 /// name `ours` accepts when it is given; returns how many.
 std::uint64_t remove_temporary_files(const std::vector<std::filesystem::path>& folders,
                                      const std::function<bool(std::string_view name)>& ours = {});
-/// Whether `folder` holds a RAVEN problem file (RAVEN_*.npz or RAVEN_*.xml).
+/// Whether `folder` holds a RAVEN problem file (RAVEN_<k>[_<split>].npz or .xml).
 bool holds_problem_files(const std::filesystem::path& folder);
 
 }  // namespace rave::jobs::internal

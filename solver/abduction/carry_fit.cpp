@@ -60,6 +60,36 @@ bool fits_copies(const CarryKey& key, int attr, int slots, const ComponentView& 
   return true;
 }
 
+using SetPanels = std::array<std::array<int, 3>, 3>;  // [set][row]: the panel showing it, 8: 9th
+
+// Which panel shows each of row 1's slot sets in each row (the 9th panel the one set row 3 lacks);
+// the index of that set, or -1 when a row does not show all three sets once.
+int place_sets(const std::array<std::uint16_t, 3>& sets, const ComponentView& view,
+               SetPanels& panel_at) {
+  for (auto& rows : panel_at) rows.fill(-1);
+  for (int i = 0; i < 8; ++i) {
+    int x = 0;
+    while (x < 3 && sets[x] != view.panels[i].mask) ++x;
+    if (x == 3 || panel_at[x][i / 3] >= 0) return -1;
+    panel_at[x][i / 3] = i;
+  }
+  int answer = 0;
+  while (answer < 3 && panel_at[answer][2] >= 0) ++answer;
+  if (answer == 3) return -1;
+  panel_at[answer][2] = 8;
+  return answer;
+}
+
+// The signature of one slot of set x: its level nibble in each row's panel (none for the 9th).
+std::uint16_t slot_signature(const SetPanels& panel_at, int x, int attr, int slot,
+                             const ComponentView& view) {
+  int sig = 0;
+  for (int r = 0; r < 3; ++r)
+    if (panel_at[x][r] != 8)
+      sig |= level_nibble(view.panels[panel_at[x][r]], attr, slot) << (4 * r);
+  return static_cast<std::uint16_t>(sig);
+}
+
 }  // namespace
 
 // The three slot sets are row 1's; which set each panel shows is found by its mask (every row
@@ -71,29 +101,16 @@ bool fits_copies(const CarryKey& key, int attr, int slots, const ComponentView& 
 bool fit_move(int attr, const ComponentView& view, MoveFit& out, double& log_ratio) {
   const std::array<std::uint16_t, 3> sets{view.panels[0].mask, view.panels[1].mask,
                                           view.panels[2].mask};
-  std::array<std::array<int, 3>, 3> panel_at;  // [set][row]: the panel showing it, 8 for the 9th
-  for (auto& rows : panel_at) rows.fill(-1);
-  for (int i = 0; i < 8; ++i) {
-    int x = 0;
-    while (x < 3 && sets[x] != view.panels[i].mask) ++x;
-    if (x == 3 || panel_at[x][i / 3] >= 0) return false;
-    panel_at[x][i / 3] = i;
-  }
-  int answer = 0;
-  while (answer < 3 && panel_at[answer][2] >= 0) ++answer;
-  if (answer == 3) return false;
-  panel_at[answer][2] = 8;
+  SetPanels panel_at;
+  const int answer = place_sets(sets, view, panel_at);
+  if (answer < 0) return false;
   Signatures full[2], partial;
   for (int x = 0, f = 0; x < 3; ++x) {
     Signatures& into = x == answer ? partial : full[f++];
     for (int slot = 0; slot < kMaxSlots; ++slot) {
       if (!((sets[x] >> slot) & 1u)) continue;
-      int sig = 0;
-      for (int r = 0; r < 3; ++r)
-        if (panel_at[x][r] != 8)
-          sig |= level_nibble(view.panels[panel_at[x][r]], attr, slot) << (4 * r);
-      into.v[into.n++] = static_cast<std::uint16_t>(sig);
-      if (x == answer) out.partial[slot] = static_cast<std::uint16_t>(sig);
+      into.v[into.n++] = slot_signature(panel_at, x, attr, slot, view);
+      if (x == answer) out.partial[slot] = into.v[into.n - 1];
     }
   }
   for (Signatures* list : {&full[0], &full[1], &partial}) list->sort();

@@ -207,6 +207,11 @@ grep -q 'truth-field.jsonl:line 1: "answers_shuffled": 5, but the shuffle seed g
 [[ $(run "$rave" score "$work/solver.jsonl" --data "$work/set.jsonl" --json) == 0 ]] || fail "json export key: $(cat "$work/err")"
 [[ $(field "$work/out" 'd["accuracy"], [r["label"] for r in d["rows"]][1:]') == "(100.0, ['Solver', 'Context-blind'])" ]] ||
   fail "json export key: $(head -c 300 "$work/out")"
+# --no-references: no reference rows, and no note blaming the key for lacking them.
+for key in "$work/set" "$work/set.jsonl"; do
+  [[ $(run "$rave" score "$work/solver.jsonl" --data "$key" --no-references) == 0 ]] || fail "--no-references: $(cat "$work/err")"
+  grep -q "text export\|^| Solver " "$work/out" && fail "--no-references on $key: $(cat "$work/out")"
+done
 
 # Which problems count: the groups (default), the answered ones, a named subset.
 head -3 "$work/solver.jsonl" >"$work/three.jsonl"

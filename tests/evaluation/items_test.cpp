@@ -49,15 +49,10 @@ TEST(Items, IdsAreThePathBelowTheRootHoweverItIsSpelled) {
             "RAVEN_0_train");  // a file as the root: its stem
 }
 
-TEST(Items, TheSplitIsTheFileNamesSuffix) {
-  EXPECT_EQ(split_of("a/RAVEN_3_val.xml"), "val");
-  EXPECT_EQ(split_of("RAVEN_3_train.asig"), "train");
-  EXPECT_EQ(split_of("x/RAVEN_3_test"), "test");
-  EXPECT_EQ(split_of("x/RAVEN_3_test.tar.xml"), "");  // the stem is RAVEN_3_test.tar
-  EXPECT_EQ(split_of("x/_test.xml"), "");             // nothing before the suffix
-  EXPECT_EQ(split_of("x/test.xml"), "");
-  EXPECT_EQ(split_of("x_val/RAVEN_3.xml"), "");  // the folder does not count
-  EXPECT_EQ(split_of("x/.hidden_val"), "val");   // a leading dot starts no extension
+TEST(Items, TheSplitIsTheOneTheFileNameSays) {  // the name's rules: engine/formats/layout_test
+  EXPECT_EQ(named_split("a/RAVEN_3_val.xml"), "val");
+  EXPECT_EQ(named_split("RAVEN_3_train.asig"), "train");
+  EXPECT_EQ(named_split("x_val/RAVEN_3.xml"), "");  // the folder does not count
 }
 
 }  // namespace

@@ -8,12 +8,15 @@
 
 #include <cmath>
 
+#include "common/atomic_file.hpp"
 #include "common/error.hpp"
 #include "engine/audit.hpp"
 #include "engine/formats/problem_files.hpp"
+#include "evaluation/export.hpp"
 #include "evaluation/shuffle.hpp"
 #include "solver/heuristic.hpp"
 #include "tests/engine/support/reference_support.hpp"
+#include "tests/support/test_support.hpp"
 
 #include "evaluation/report.hpp"
 #include "evaluation/score_subset.hpp"
@@ -326,6 +329,29 @@ TEST_P(ReferenceScore, SolverAndContextBlindRates) {
   EXPECT_DOUBLE_EQ(blind.total.accuracy(), 100.0 * audit.accuracy());
   EXPECT_DOUBLE_EQ(player_score(key, blind.evaluated, Player::kContextBlind).total.accuracy(),
                    100.0 * audit.accuracy());
+}
+
+// rave score --no-references: a json export's problems are not solved (the lines give the
+// verdicts), so the key has no Solver answers; with references they are solved.
+TEST(Score, AJsonExportKeyIsSolvedOnlyForTheReferences) {
+  const std::filesystem::path dir = engine::testing::reference_set_dir("raven");
+  std::string text;
+  export_set(dir, {.format = ExportFormat::kJson}, 1, text);
+  const std::filesystem::path file = rave::testing::scratch_dir("score_key") / "set.jsonl";
+  write_file_atomic(file, text);
+  const AnswerKey with = AnswerKey::load(file, 1);
+  const AnswerKey without = AnswerKey::load(file, 1, {.references = false});
+  EXPECT_TRUE(with.has_references());
+  EXPECT_FALSE(without.has_references());
+  ASSERT_EQ(with.items().size(), without.items().size());
+  int solved = 0;
+  for (std::size_t i = 0; i < with.items().size(); ++i) {
+    solved += with.items()[i].solver_answer >= 0 ? 1 : 0;
+    EXPECT_EQ(without.items()[i].solver_answer, -1) << with.items()[i].id;
+    EXPECT_EQ(without.items()[i].verdict, with.items()[i].verdict) << with.items()[i].id;
+  }
+  EXPECT_GT(solved, 0);
+  std::filesystem::remove_all(file.parent_path());
 }
 
 INSTANTIATE_TEST_SUITE_P(Sets, ReferenceScore, ::testing::Values("raven", "iraven", "fair"));

@@ -35,7 +35,7 @@ Solution solve_images(Solver& solver, std::span<const std::uint8_t> images) {
 // manifest's hash of the original npz image.
 TEST(FromPixels, ReferenceProblemsAreAnsweredFromTheirImages) {
   int files = 0;
-  Solver solver(Backend::kHeuristic, pixel_options());
+  Solver solver(Backend::kHeuristic, readings_options());
   for (const std::string set : {"raven", "iraven", "fair"})
     for (const auto& ref : rave::testing::reference_problems(set)) {
       const std::string image =
@@ -53,8 +53,8 @@ TEST(FromPixels, ReferenceProblemsAreAnsweredFromTheirImages) {
 // readings marginalised), and the answer is the one the true symbols give (some generated problems
 // are ambiguous as symbols too) unless the answer's image is a distractor's.
 TEST(FromPixels, GeneratedProblemsAreAnsweredAsTheirSymbolsAre) {
-  Solver pixels(Backend::kHeuristic, pixel_options()),
-      symbols(Backend::kHeuristic, pixel_options());
+  Solver pixels(Backend::kHeuristic, readings_options()),
+      symbols(Backend::kHeuristic, readings_options());
   int problems = 0, agree = 0;
   for (auto strategy : {AnswerStrategy::kRaven, AnswerStrategy::kIRaven, AnswerStrategy::kFair})
     for (int c = 0; c < engine::kNumConfigs; ++c)
@@ -78,7 +78,7 @@ TEST(FromPixels, AnAnswerWhoseImageADistractorSharesIsAmbiguous) {
       engine::generate_problem(ConfigId::kDistributeFour, AnswerStrategy::kIRaven, 8, 2);
   const int twin = (*p.target + 3) % engine::kCandidates;
   p.candidates[twin] = p.candidates[*p.target];
-  Solver solver(Backend::kHeuristic, pixel_options());
+  Solver solver(Backend::kHeuristic, readings_options());
   const Solution s = solve_images(solver, panel_bytes(engine::render_problem(p)));
   EXPECT_EQ(s.verdict, Verdict::kAmbiguous);
   EXPECT_TRUE(s.answer == p.target || s.answer == twin);
@@ -89,7 +89,7 @@ TEST(FromPixels, AnAnswerWhoseImageADistractorSharesIsAmbiguous) {
 // Marginalising needs readings beyond the first: with only each panel's first reading, some O-IG
 // problems lose their answer; with all of them, none does.
 TEST(FromPixels, ReadingsThatRenderIdenticallyAreMarginalised) {
-  Solver solver(Backend::kHeuristic, pixel_options());
+  Solver solver(Backend::kHeuristic, readings_options());
   int needed = 0;
   for (std::uint64_t k = 0; k < 80; ++k) {
     const engine::Problem p =
@@ -108,7 +108,7 @@ TEST(FromPixels, ReadingsThatRenderIdenticallyAreMarginalised) {
 }
 
 TEST(FromPixels, Z3AgreesOnTheConsistentSetFromPixels) {
-  Solver heuristic(Backend::kHeuristic, pixel_options()), z3(Backend::kZ3, pixel_options());
+  Solver heuristic(Backend::kHeuristic, readings_options()), z3(Backend::kZ3, readings_options());
   for (int c = 0; c < engine::kNumConfigs; ++c)
     for (std::uint64_t k = 0; k < 3; ++k) {
       const engine::Problem p =
@@ -125,7 +125,7 @@ TEST(FromPixels, Z3AgreesOnTheConsistentSetFromPixels) {
 TEST(FromPixels, NoisyImagesStillSolve) {
   std::mt19937_64 gen(10);
   std::normal_distribution<double> noise(0.0, 10.0);
-  Solver solver(Backend::kHeuristic, pixel_options());
+  Solver solver(Backend::kHeuristic, readings_options());
   int problems = 0, correct = 0;
   for (int c = 0; c < engine::kNumConfigs; ++c)
     for (std::uint64_t k = 0; k < 3; ++k) {
@@ -145,7 +145,7 @@ TEST(FromPixels, ImagesThatAreNoRavenPanelsGiveNoneAndNoAnswer) {
                                    engine::kPanelPixels);
   std::mt19937 gen(4);
   for (auto& v : random) v = static_cast<std::uint8_t>(gen() & 0xFF);
-  Solver solver(Backend::kHeuristic, pixel_options());
+  Solver solver(Backend::kHeuristic, readings_options());
   const Solution s = solve_images(solver, random);
   EXPECT_EQ(s.verdict, Verdict::kNone);
   EXPECT_FALSE(s.answer.has_value());

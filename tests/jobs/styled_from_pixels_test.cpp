@@ -52,7 +52,7 @@ std::string misread(const engine::Problem& truth, const PerceivedProblem& seen) 
 
 void expect_read(const Case& c, int problems) {
   const engine::RenderStyle style = engine::parse_style(c.style);
-  solver::Solver solver(solver::Backend::kHeuristic, jobs::pixel_options());
+  solver::Solver solver(solver::Backend::kHeuristic, solver::readings_options());
   int correct = 0, total = 0;
   for (const engine::Configuration& config : engine::all_configurations()) {
     if (!engine::style_defect(style, c.variant, config.id).empty()) continue;
@@ -91,7 +91,7 @@ TEST(StyledPerceive, MoreLevelsConfoundersAndLargerMatrices) {
 }
 
 TEST(StyledPerceive, TheOriginalStylesLargerMatricesReadBack) {
-  solver::Solver solver(solver::Backend::kHeuristic, jobs::pixel_options());
+  solver::Solver solver(solver::Backend::kHeuristic, solver::readings_options());
   for (const engine::Configuration& config : engine::all_configurations()) {
     const engine::Variant v{.grid = 4};
     const engine::Problem p =

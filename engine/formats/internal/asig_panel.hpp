@@ -15,7 +15,5 @@ namespace rave::engine::internal {
 /// `text`) or grammar::SyntaxError located in `text`.
 Panel read_panel_sentence(ConfigId config, std::string_view text, std::size_t offset,
                           std::size_t length, std::string_view file);
-/// "line:col" (1-based) of byte `offset` of `text`.
-std::string line_col(std::string_view text, std::size_t offset);
 
 }  // namespace rave::engine::internal

@@ -114,8 +114,6 @@ struct XmlContext {
                                                                    const Place& place) const;
 };
 
-/// "line:col" (1-based) of byte `offset` of `text`.
-std::string xml_line_col(std::string_view text, std::size_t offset);
 /// Throws InputError(file, line:col) at the first byte that is not valid UTF-8 or is a character
 /// XML does not allow (control characters other than tab, LF, CR; U+FFFE, U+FFFF).
 void check_xml_characters(std::string_view text, const std::string& file);

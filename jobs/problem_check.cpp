@@ -1,4 +1,4 @@
-#include "jobs/dataset_check.hpp"
+#include "jobs/problem_check.hpp"
 
 #include <oneapi/tbb/enumerable_thread_specific.h>
 

@@ -4,7 +4,7 @@
 // layout, one entry per file, every problem listed, the counts those entries give), against the
 // folder (every listed file there with its size and CRC-32, every other file and folder reported).
 // The generator's replay of every problem is jobs/dataset_replay.hpp's, in the same pass as the
-// problems' own checks (jobs/dataset_check.hpp). A path that leaves the layout is never opened.
+// problems' own checks (jobs/problem_check.hpp). A path that leaves the layout is never opened.
 //
 //   FolderAudit a = audit_folder("out/raven", *read_manifest("out/raven/rave.json"));
 //   for (const std::string& d : a.defects) puts(d.c_str());    // "seed ...", "... missing"

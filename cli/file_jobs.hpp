@@ -1,7 +1,8 @@
 #pragma once
 // Commands that turn many input files into as many output files (`rave convert --to`, `rave
-// render`): where each output goes, and running the jobs so that one bad file is reported on its
-// own line and never stops the others.
+// render`): where each output goes (-o), and running the jobs so that one bad file is reported on
+// its own line and never stops the others. CLI behaviour (it prints and picks the exit code), so
+// it lives in cli/, not in the libraries.
 //
 //   auto planned = plan_file_jobs({"data/raven"}, "out", ".npz");  // out/center_single/...npz
 //   return run_file_jobs(planned, "rendered",
@@ -12,7 +13,7 @@
 #include <string_view>
 #include <vector>
 
-namespace rave::jobs {
+namespace rave::cli {
 
 /// One input file and the file it becomes.
 struct FileJob {
@@ -34,4 +35,4 @@ std::vector<FileJob> plan_file_jobs(const std::vector<std::string>& inputs, cons
 int run_file_jobs(const std::vector<FileJob>& jobs, std::string_view done,
                   const std::function<void(const FileJob&)>& job);
 
-}  // namespace rave::jobs
+}  // namespace rave::cli

@@ -1,7 +1,6 @@
-#include "jobs/dataset_audit.hpp"
+#include "jobs/folder_audit.hpp"
 
 #include <algorithm>
-#include <charconv>
 #include <map>
 #include <optional>
 #include <set>
@@ -36,13 +35,11 @@ std::optional<ListedProblem> parse_listed(const std::string& path, const Dataset
   if (slash == std::string::npos) return std::nullopt;
   const std::string folder = path.substr(0, slash), name = path.substr(slash + 1);
   const auto at = std::find(m.configurations.begin(), m.configurations.end(), folder);
-  if (at == m.configurations.end() || !name.starts_with("RAVEN_")) return std::nullopt;
-  ListedProblem p{static_cast<std::size_t>(at - m.configurations.begin()), 0, false};
-  const char* first = name.data() + 6;
-  const auto [end, ec] = std::from_chars(first, name.data() + name.size(), p.k);
-  if (ec != std::errc() || end == first || (*first == '0' && end - first > 1)) return std::nullopt;
+  const ProblemName parsed = parse_problem_name(name);
+  if (at == m.configurations.end() || !parsed.k) return std::nullopt;
+  ListedProblem p{static_cast<std::size_t>(at - m.configurations.begin()), *parsed.k, false};
   if (p.k >= m.num_samples || m.val < 0 || m.test < 0 || m.val + m.test > 10) return std::nullopt;
-  const std::string stem = problem_stem(p.k, split_of(p.k, m.val, m.test));
+  const std::string stem = problem_stem(p.k, split_of(p.k, m.val, m.test));  // the only spelling
   p.npz = name == stem + ".npz";
   if (!p.npz && name != stem + ".xml") return std::nullopt;
   return p;

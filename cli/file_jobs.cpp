@@ -1,4 +1,4 @@
-#include "jobs/file_jobs.hpp"
+#include "cli/file_jobs.hpp"
 
 #include <cstdio>
 #include <map>
@@ -7,8 +7,7 @@
 #include "common/error.hpp"
 #include "engine/formats/problem_files.hpp"
 
-namespace rave::jobs {
-using namespace rave::engine;  // jobs work on their values
+namespace rave::cli {
 namespace {
 
 namespace fs = std::filesystem;
@@ -81,4 +80,4 @@ int run_file_jobs(const std::vector<FileJob>& jobs, std::string_view done,
   return failed == 0 ? 0 : 1;
 }
 
-}  // namespace rave::jobs
+}  // namespace rave::cli
