@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import shlex
+import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -39,6 +40,18 @@ class Plan:
     defaults: list[str] = field(default_factory=list)
     runs: dict[str, Run] = field(default_factory=dict)
     tables: dict[str, Table] = field(default_factory=dict)
+    # rave's own defaults per command ({"train": {"--epochs": "200", ...}}, read_defaults), so that
+    # neither the plan nor the scripts restate them: a plan leaves out a flag at its default.
+    rave_defaults: dict[str, dict[str, str]] = field(default_factory=dict)
+
+
+def read_defaults(plan: Plan, rave: Path) -> None:
+    """Fills plan.rave_defaults from `rave generate --print-defaults` and `rave train --print-defaults`."""
+    for command in ("generate", "train"):
+        done = subprocess.run([str(rave), command, "--print-defaults"], capture_output=True, text=True)
+        if done.returncode != 0:
+            raise PlanError(f"{rave} {command} --print-defaults failed: {done.stderr.strip()}")
+        plan.rave_defaults[command] = json.loads(done.stdout)
 
 
 def parse_plan(path: Path) -> Plan:
