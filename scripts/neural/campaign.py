@@ -38,7 +38,7 @@ from pathlib import Path
 import evidence
 from measure import measure
 from transfer import import_runs, imported_epochs
-from plan import (COLUMNS, Plan, PlanError, Run, Table, flag_value, metrics, merged, parse_plan, read_defaults, run_dir,
+from plan import (COLUMNS, Plan, PlanError, Run, Table, flag_value, metrics, merged, parse_plan, rave_default, run_dir,
                   sittings)
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -51,9 +51,9 @@ def run_state(plan: Plan, out: Path, run: Run, elsewhere: set[int] = frozenset()
     history = metrics(out, run.name)
     done = (run_dir(out, run.name) / "test.md").exists()
     best = max(history, key=lambda m: (m["val_accuracy"], -m["epoch"]), default=None)
-    train = plan.rave_defaults["train"]
-    epochs = int(flag_value(flags, ("-e", "--epochs"), train["--epochs"]))
-    patience = int(flag_value(flags, ("--patience",), train["--patience"] if run.kind == "rave" else "20"))
+    epochs = int(flag_value(flags, ("-e", "--epochs"), rave_default(plan, "train", "--epochs")))
+    patience = int(flag_value(flags, ("--patience",),
+                              rave_default(plan, "train", "--patience") if run.kind == "rave" else "20"))
     threads = int(flag_value(flags, ("-j", "--threads"), str(os.cpu_count() or 1)))
     seconds = sum(m["seconds"] for m in history)
     mine = [m for i, m in enumerate(history) if i not in elsewhere]  # this machine's epochs
@@ -476,7 +476,7 @@ def main(argv: list[str]) -> int:
         plan = parse_plan(a.plan)
         if not a.rave.exists():
             raise PlanError(f"no rave binary at {a.rave} (build it, or give --rave / RAVE=)")
-        read_defaults(plan, a.rave)
+        plan.rave = a.rave
         if a.command == "status":
             print(status_text(plan, a.out), end="")
             return 0

@@ -40,19 +40,23 @@ class Plan:
     defaults: list[str] = field(default_factory=list)
     runs: dict[str, Run] = field(default_factory=dict)
     tables: dict[str, Table] = field(default_factory=dict)
-    # rave's own defaults per command ({"train": {"--epochs": "200", ...}}, read_defaults), so that
+    # rave's own defaults per command ({"train": {"--epochs": "200", ...}}, rave_default), so that
     # neither the plan nor the scripts restate them: a plan leaves out a flag at its default.
+    rave: Path | None = None
     rave_defaults: dict[str, dict[str, str]] = field(default_factory=dict)
 
 
-def read_defaults(plan: Plan, rave: Path) -> None:
-    """Fills plan.rave_defaults from `rave generate --print-defaults` and `rave train --print-defaults`."""
-    for command in ("generate", "train"):
-        done = subprocess.run([str(rave), command, "--print-defaults"], capture_output=True, text=True)
+def rave_default(plan: Plan, command: str, flag: str) -> str:
+    """rave's default of `flag` of `rave COMMAND`, from `rave COMMAND --print-defaults` (read once,
+    when first needed: rave-train loads LibTorch)."""
+    if command not in plan.rave_defaults:
+        if plan.rave is None:
+            raise PlanError(f"rave's defaults of `rave {command}` are needed, and no rave binary was given")
+        done = subprocess.run([str(plan.rave), command, "--print-defaults"], capture_output=True, text=True)
         if done.returncode != 0:
-            raise PlanError(f"{rave} {command} --print-defaults failed: {done.stderr.strip()}")
+            raise PlanError(f"{plan.rave} {command} --print-defaults failed: {done.stderr.strip()}")
         plan.rave_defaults[command] = json.loads(done.stdout)
-
+    return plan.rave_defaults[command][flag]
 
 def parse_plan(path: Path) -> Plan:
     plan = Plan(path)
