@@ -18,6 +18,15 @@ neural::DeviceSpec device_from_word(const std::string& word) {
   return *device;
 }
 
+std::string device_word(const neural::DeviceSpec& device) {
+  switch (device.kind) {
+    case neural::Device::kAuto: return "auto";
+    case neural::Device::kCpu: return "cpu";
+    case neural::Device::kCuda: break;
+  }
+  return device.index < 0 ? "cuda" : "cuda:" + std::to_string(device.index);
+}
+
 neural::Precision precision_from_word(const std::string& word) {
   const auto precision = neural::parse_precision(word);
   if (!precision) throw UsageError("unknown precision '" + word + "'; known: fp32, bf16");
