@@ -178,7 +178,7 @@ def main(argv: list[str]) -> int:
     p.add_argument("files", nargs="*", type=Path)
     p.add_argument("--code", type=Path, required=True)
     p.add_argument("-o", "--out", type=Path)
-    a = p.parse_args(argv)
+    a = p.parse_intermixed_args(argv)
     if a.command == "count":
         model = public_model(a.code)
         print(sum(p.numel() for p in model.parameters()))
