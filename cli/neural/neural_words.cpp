@@ -8,7 +8,7 @@ namespace rave::cli {
 neural::ModelKind model_from_word(const std::string& word) {
   const auto kind = neural::parse_model_kind(word);
   if (!kind)
-    throw UsageError("unknown model '" + word + "'; known: cnn, resnet, lstm, wren, predrnet");
+    throw UsageError("unknown model '" + word + "'; known: cnn, resnet, lstm, wren, predrnet, scl");
   return *kind;
 }
 
