@@ -127,7 +127,7 @@ Runner add_eval(CLI::App& app) {
       ->delimiter(',');
   cmd->add_option(
       "--model,-m", a->model,
-      "Fail unless every checkpoint holds this model (cnn, resnet, lstm, wren, predrnet)");
+      "Fail unless every checkpoint holds this model (cnn, resnet, lstm, wren, predrnet, scl)");
   cmd->add_flag("--candidates-only", a->candidates_only,
                 "Zero the context panels (default: as the checkpoint was trained)");
   cmd->add_flag("--no-candidates-only", a->with_context,

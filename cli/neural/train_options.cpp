@@ -24,7 +24,7 @@ int threads_per_rank() {
 // The flags in the order --help lists them, five at a time.
 void bind_model_and_data(CLI::App& cmd, TrainFlags& f) {
   neural::TrainOptions& o = f.options;
-  cmd.add_option("--model,-m", f.model, "cnn | resnet | lstm | wren | predrnet")->required();
+  cmd.add_option("--model,-m", f.model, "cnn | resnet | lstm | wren | predrnet | scl")->required();
   cmd.add_flag("--drt", o.model.drt, "Add the Dynamic Residual Tree (structure sentence as input)");
   cmd.add_option("--drt-width", o.model.drt_width,
                  "Width of the tree's inner nodes (default: the feature width, the reference's): "
