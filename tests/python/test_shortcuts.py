@@ -20,7 +20,7 @@ def sets(rave_cli, tmp_path_factory):
     root = tmp_path_factory.mktemp("shortcuts")
     made = {}
     # balanced: 200 per configuration (80 left a learner at chance a 3-sigma fluke away from the bound: on
-    # seed 7 a build of rave 0.5.1 read 21.3% on 160 problems and 8.1-14.4% on six other seeds)
+    # seed 7 the own-rules-first build read 21.3% on 160 problems and 8.1-14.4% on six other seeds)
     for name, options in {"fair": ["-n", 80, "-a", "fair"], "balanced": ["-n", 200, "-a", "balanced"],
                           "fair-variant": ["-n", 80, "-a", "fair", "--grid", "4", "--values", "100"]}.items():
         rave_cli("generate", "-c", GRIDS, "-o", root / name, "--seed", 7, "-j", 2, "--symbolic-only", *options)
