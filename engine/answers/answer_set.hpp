@@ -55,6 +55,9 @@ struct AnswerSet {
   /// answer's replicas offered none: built as the strategy's variant was before (a rare case whose
   /// answer is not exchangeable; docs/answer-sets.md#balanced-an-exchangeable-answer).
   bool fell_back = false;
+  /// An exchangeable set whose replicas were drawn under rules drawn afresh within the classes of
+  /// the matrix's own, because the pools under its own rules offered no shape.
+  bool fresh_rules = false;
 };
 
 /// How a panel looks: RAVEN-FAIR rejects a candidate drawn like an existing one.

@@ -1,6 +1,7 @@
 // Exchangeable answer sets (docs/answer-sets.md#balanced-an-exchangeable-answer): every
 // distractor is the answer with some blocks taken from replicas of the answer (the matrix sampled
-// again under rules drawn afresh within its own rules' classes: rule_class), each block's values
+// again under its own rules; where those offer no shape, under rules drawn afresh within their
+// classes: rule_class), each block's values
 // coming from a group of pool items that all show it differently. The pool is exchangeable (its
 // items are independent draws of one law), the groups are drawn equivariantly and the shape of
 // the set is chosen from what every member of a group would see alike, so the answer is a
@@ -172,9 +173,10 @@ bool passes_checks(const Matrix& matrix, const std::array<Panel, kCandidates>& c
 // One exchangeable set from a fresh pool; nullopt when the pool offers no shape or a check fails.
 // Whether a shape exists is the same whichever member of the groups used is the answer, so a fresh
 // pool after a failure conditions on nothing a single pool does not.
-std::optional<AnswerSet> try_exchangeable(const Matrix& matrix, bool tree, Rng& rng) {
+std::optional<AnswerSet> try_exchangeable(const Matrix& matrix, bool tree, bool fresh_rules,
+                                          Rng& rng) {
   Pool pool;
-  make_pool(matrix, rng, pool);
+  make_pool(matrix, fresh_rules, rng, pool);
   std::optional<std::vector<std::vector<std::pair<Block, int>>>> vertices;
   if (tree) vertices = tree_vertices(pool, rng);
   if (!vertices)
@@ -195,8 +197,13 @@ std::optional<AnswerSet> try_exchangeable(const Matrix& matrix, bool tree, Rng& 
 }  // namespace
 
 std::optional<AnswerSet> build_exchangeable(const Matrix& matrix, bool tree, Rng& rng) {
-  for (int attempt = 0; attempt < kExchangeableAttempts; ++attempt)
-    if (auto set = try_exchangeable(matrix, tree, rng)) return set;
+  for (int attempt = 0; attempt < kOwnRuleAttempts + kExchangeableAttempts; ++attempt) {
+    const bool fresh_rules = attempt >= kOwnRuleAttempts;
+    if (auto set = try_exchangeable(matrix, tree, fresh_rules, rng)) {
+      set->fresh_rules = fresh_rules;
+      return set;
+    }
+  }
   return std::nullopt;
 }
 

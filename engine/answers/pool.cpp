@@ -1,7 +1,7 @@
 // The pool of an exchangeable answer set (engine/answers/internal/balanced.hpp,
 // docs/answer-sets.md#balanced-an-exchangeable-answer): the answer and replicas of it drawn from
-// its own law (the matrix sampled again under rules drawn afresh within its rules' classes, each
-// layout at the answer's uniformity), the blocks a distractor may take from a replica, and the nested groups of item 0.
+// its own law (the matrix sampled again under its own rules, or under rules drawn afresh within
+// its rules' classes where those offer no shape; each layout at the answer's uniformity), the blocks a distractor may take from a replica, and the nested groups of item 0.
 #include <algorithm>
 #include <numeric>
 
@@ -200,11 +200,11 @@ Rule draw_in_class(const Matrix& matrix, int component, int group, const Rule& r
   return rule;
 }
 
-// The rules one replica is drawn under: every group's afresh within its class (the matrix's own
-// when it has no table).
-std::vector<RuleGroup> replica_rules(const Matrix& matrix, Rng& rng) {
+// The rules one replica is drawn under: the matrix's own, or (`fresh`) every group's afresh within
+// its class (the matrix's own when it has no table).
+std::vector<RuleGroup> replica_rules(const Matrix& matrix, bool fresh, Rng& rng) {
   std::vector<RuleGroup> rules = matrix.rules;
-  if (matrix.table == nullptr) return rules;
+  if (!fresh || matrix.table == nullptr) return rules;
   for (int c = 0; c < static_cast<int>(rules.size()); ++c)
     for (int g = 0; g < kNumRuleGroups; ++g) {
       Rule& rule = rules[at(c)].rules[at(g)];
@@ -213,7 +213,7 @@ std::vector<RuleGroup> replica_rules(const Matrix& matrix, Rng& rng) {
   return rules;
 }
 
-std::vector<Panel> replicas_of(const Matrix& matrix, Rng& rng) {
+std::vector<Panel> replicas_of(const Matrix& matrix, bool fresh, Rng& rng) {
   Configuration spec = matrix.configuration();
   for (std::size_t c = 0; c < spec.components.size(); ++c) {
     const int u = matrix.answer().components[c].uniformity;
@@ -226,7 +226,7 @@ std::vector<Panel> replicas_of(const Matrix& matrix, Rng& rng) {
                           .balanced_answers = matrix.balanced_answers};
   std::vector<Panel> out{matrix.answer()};
   for (int i = 1; i < kPoolItems; ++i)
-    out.push_back(sample_matrix(model, replica_rules(matrix, rng), rng).answer());
+    out.push_back(sample_matrix(model, replica_rules(matrix, fresh, rng), rng).answer());
   return out;
 }
 
@@ -257,13 +257,13 @@ std::array<std::vector<int>, 3> column_groups(const std::vector<std::vector<int>
 
 }  // namespace
 
-void make_pool(const Matrix& matrix, Rng& rng, Pool& pool) {
+void make_pool(const Matrix& matrix, bool fresh_rules, Rng& rng, Pool& pool) {
   RAVE_CHECK(pool.blocks.empty(), "make_pool fills an empty pool");
   const std::vector<Block> blocks = answer_blocks(matrix);
   pool.column = column_of(matrix);
   if (std::any_of(blocks.begin(), blocks.end(),
                   [&](const Block& b) { return !from_column(matrix, b); }))
-    pool.replicas = replicas_of(matrix, rng);
+    pool.replicas = replicas_of(matrix, fresh_rules, rng);
   for (const Block& block : blocks) {
     const bool column = from_column(matrix, block);
     const std::vector<Panel>& items = column ? pool.column : pool.replicas;

@@ -68,6 +68,7 @@ def _conditional_logit(train_x, train_y, test_x, penalty=1.0):
     """Scores of a conditional logit: w fitted on softmax over each problem's 8 candidates."""
     from scipy.optimize import minimize
     from scipy.special import logsumexp
+    from threadpoolctl import threadpool_limits
     train_x, test_x = _standardize(train_x.astype(np.float64), test_x.astype(np.float64))
     n, k, f = train_x.shape
     flat = train_x.reshape(n * k, f)
@@ -82,7 +83,10 @@ def _conditional_logit(train_x, train_y, test_x, penalty=1.0):
         grad = flat.T @ (p - chosen).reshape(-1) / n + penalty * w / n
         return value, grad
 
-    w = minimize(loss, np.zeros(f), jac=True, method="L-BFGS-B", options={"maxiter": 150}).x
+    # One BLAS thread: the products are small (8 x problems rows), and a pool of BLAS threads spinning
+    # on them costs more than it saves on a shared machine (docs/answer-sets.md#the-learner-audit).
+    with threadpool_limits(limits=1, user_api="blas"):
+        w = minimize(loss, np.zeros(f), jac=True, method="L-BFGS-B", options={"maxiter": 150}).x
     return test_x @ w
 
 

@@ -1,7 +1,7 @@
 #pragma once
 // Internals of the exchangeable answer sets (docs/answer-sets.md#balanced-an-exchangeable-answer):
-// the pool of the answer and its replicas (the last panel of the matrix sampled again under rules
-// drawn within its rules' classes and the same uniformity), the blocks a distractor may take from a replica, and per
+// the pool of the answer and its replicas (the last panel of the matrix sampled again under its own
+// rules, or rules drawn within their classes, and the same uniformity), the blocks a distractor may take from a replica, and per
 // block the nested groups of the pool that item 0 (the answer) belongs to. Not part of the public
 // API; tests include it to check the pieces one by one.
 //
@@ -72,8 +72,10 @@ std::vector<int> block_key(const Matrix& matrix, const Block& block, const Panel
 /// Whether `block` draws from the matrix's last column (a variant's block under Constant or
 /// Distribute_Three over more than the original tables' 10 levels) rather than from replicas.
 bool from_column(const Matrix& matrix, const Block& block);
-/// The pool of `matrix` (make_pool fills `pool`, which must be empty: blocks point into it).
-void make_pool(const Matrix& matrix, Rng& rng, Pool& pool);
+/// The pool of `matrix` (make_pool fills `pool`, which must be empty: blocks point into it): its
+/// replicas drawn under the matrix's own rules, or (`fresh_rules`) under rules drawn afresh within
+/// their classes (rule_class).
+void make_pool(const Matrix& matrix, bool fresh_rules, Rng& rng, Pool& pool);
 /// Item 0's groups over `keys` (one per item; 2, 4, 8 or 16 items): the items in a uniformly random
 /// order sorted by key (keys in a uniformly random order), position p's group of g items the
 /// positions congruent to p modulo n / g; kept when its keys differ. Equivariant: relabelling the
@@ -83,13 +85,16 @@ std::array<std::vector<int>, 3> item0_groups(const std::vector<std::vector<int>>
 /// A candidate: the answer with, for each (block, item) in `taken`, the block of that item.
 Panel assemble(const Pool& pool, const std::vector<std::pair<Block, int>>& taken);
 
-/// Pools drawn for one exchangeable set before the caller falls back.
+/// Pools drawn under the matrix's own rules for one exchangeable set, first.
+inline constexpr int kOwnRuleAttempts = 1;
+/// Pools drawn under fresh rules of the class after those, before the caller falls back.
 inline constexpr int kExchangeableAttempts = 4;
 
 /// The exchangeable answer sets: the cube of I-RAVEN's shape (`tree` false; also `--answers
 /// balanced`) or a RAVEN-FAIR-like random tree with the answer at a uniformly random node, from
-/// the first of kExchangeableAttempts pools that offers one. nullopt when none does (the caller
-/// falls back and counts it).
+/// the first pool that offers one: kOwnRuleAttempts pools of replicas under the matrix's own rules,
+/// then kExchangeableAttempts under fresh rules of their classes (the set's `fresh_rules`). nullopt
+/// when none does (the caller falls back and counts it).
 std::optional<AnswerSet> build_exchangeable(const Matrix& matrix, bool tree, Rng& rng);
 
 }  // namespace rave::engine::internal
