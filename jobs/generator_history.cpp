@@ -20,7 +20,7 @@ struct GeneratorChange {
 
 // Newest last. A change to the 3 x 3 originals' output would break their byte-identity with the
 // original generators and never belongs here.
-constexpr std::array<GeneratorChange, 4> kChanges{{
+constexpr std::array<GeneratorChange, 5> kChanges{{
     {{0, 3, 0},
      "rave 0.3.0 draws a variant's answer sets without the originals' shortcuts (--grid above 3 "
      "or --values)",
@@ -41,6 +41,14 @@ constexpr std::array<GeneratorChange, 4> kChanges{{
      "rave 0.5.0 draws the replicas of an exchangeable answer set under rules drawn afresh, so "
      "that no set falls back to the old draw (--answers balanced at any size; iraven and fair "
      "at any --grid, --values, --confounders or --regime)",
+     [](const engine::Variant& v, engine::AnswerStrategy s) {
+       return s == engine::AnswerStrategy::kBalanced ||
+              (!v.is_original() && s != engine::AnswerStrategy::kRaven);
+     }},
+    {{0, 6, 0},
+     "rave 0.6.0 draws the replicas of an exchangeable answer set under the matrix's own rules "
+     "first, under rules drawn afresh only where those offer no shape (--answers balanced at "
+     "any size; iraven and fair at any --grid, --values, --confounders or --regime)",
      [](const engine::Variant& v, engine::AnswerStrategy s) {
        return s == engine::AnswerStrategy::kBalanced ||
               (!v.is_original() && s != engine::AnswerStrategy::kRaven);

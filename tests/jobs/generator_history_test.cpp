@@ -60,6 +60,21 @@ TEST(GeneratorHistory, FreshRulesForReplicasTouchTheExchangeableSets) {
   EXPECT_EQ(since(Variant{.grid = 10, .values = 1000}, AnswerStrategy::kRaven), "");
 }
 
+// rave 0.6.0 draws replicas under the matrix's own rules first: the same sets as 0.5.0 are touched,
+// and a 0.5.0 folder of them no longer replays; 0.5.0's 3 x 3 originals still do.
+TEST(GeneratorHistory, OwnRulesFirstTouchTheExchangeableSets) {
+  using engine::AnswerStrategy;
+  const auto since = [](const Variant& v, AnswerStrategy s) {
+    return generator_changes_since("0.5.0", v, s);
+  };
+  EXPECT_TRUE(names(since(Variant{}, AnswerStrategy::kBalanced), "rave 0.6.0"));
+  EXPECT_TRUE(names(since(Variant{.grid = 10, .values = 1000}, AnswerStrategy::kIRaven), "0.6.0"));
+  EXPECT_FALSE(names(since(Variant{.grid = 5}, AnswerStrategy::kFair), "rave 0.5.0"));
+  for (const AnswerStrategy s :
+       {AnswerStrategy::kRaven, AnswerStrategy::kIRaven, AnswerStrategy::kFair})
+    EXPECT_EQ(since(Variant{}, s), "") << engine::strategy_name(s);
+}
+
 DatasetManifest manifest(const std::string& made_by, int grid) {
   DatasetManifest m;
   m.rave_version = made_by;
