@@ -4,7 +4,7 @@
 #include <cmath>
 
 #include "engine/formats/png.hpp"
-#include "engine/render/chart.hpp"
+#include "engine/chart/chart.hpp"
 
 namespace rave::evaluation {
 

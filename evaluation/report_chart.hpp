@@ -1,5 +1,5 @@
 #pragma once
-// The report of report.hpp as a grouped bar chart (engine/render/chart.hpp, a gray PNG): one group
+// The report of report.hpp as a grouped bar chart (engine/chart/chart.hpp, a gray PNG): one group
 // per column (Avg and the seven configurations), one bar per row, the 95% interval of each cell
 // as error bars (Wilson for one run, t over seeds clipped to 0..100), chance (12.5%) as a dashed
 // line named in the x-axis caption (a label on the line would cover the first group's bars). A 0%

@@ -5,7 +5,7 @@
 
 #include "engine/formats/png.hpp"
 #include "engine/formats/problem_files.hpp"
-#include "engine/render/chart.hpp"
+#include "engine/chart/chart.hpp"
 #include "evaluation/items.hpp"
 
 namespace rave::cli {

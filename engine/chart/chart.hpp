@@ -3,7 +3,8 @@
 // drawn with OpenCV: Hershey fonts for the text (cv::putText, anti-aliased), the y-axis label
 // turned upright, series told apart by gray level and hatching (bars) or dash pattern (lines), so
 // they survive black-and-white printing, and error bars with caps. Text is ASCII (the Hershey fonts
-// have no other glyphs). engine/formats/png.hpp writes the PNG.
+// have no other glyphs). engine/formats/png.hpp writes the PNG. The drawing happens in the drawing
+// module that engine/render loads (internal/chart_module.hpp); this library is its front.
 //
 //   GrayImage chart = bar_chart({.title = "test accuracy", .x_label = "configuration",
 //                                .y_label = "accuracy (%)", .y_min = 0, .y_max = 100, .reference

@@ -1,5 +1,6 @@
-// The OpenCV charts of engine/render/chart.hpp, drawn inside the drawing module.
-#include "engine/render/opencv/drawing.hpp"
+// The OpenCV charts of engine/chart/chart.hpp, compiled into the drawing module librave_opencv.so
+// (the one target that links OpenCV) and exported as its `rave_chart_module` table.
+#include "engine/chart/internal/chart_module.hpp"
 
 #include <opencv2/imgproc.hpp>
 
@@ -9,6 +10,7 @@
 #include <limits>
 
 #include "common/error.hpp"
+#include "engine/chart/chart.hpp"
 
 namespace rave::engine::opencv {
 namespace {
@@ -225,8 +227,6 @@ std::pair<double, double> whisker(const Series& s, std::size_t i) {
   return {s.y[i] - e, s.y[i] + e};
 }
 
-}  // namespace
-
 GrayImage line_chart(const ChartLabels& labels, const std::vector<Series>& series) {
   const auto legend = legend_layout(series);
   const Axes a = fit_axes(labels, series, plot_top(legend));
@@ -294,4 +294,16 @@ GrayImage bar_chart(const ChartLabels& labels, const std::vector<std::string>& c
   return picture(img);
 }
 
+}  // namespace
 }  // namespace rave::engine::opencv
+
+extern "C" __attribute__((visibility("default"))) const rave::engine::internal::ChartModule*
+rave_chart_module() {
+  static const rave::engine::internal::ChartModule table{
+      .abi = rave::engine::internal::kChartModuleAbi,
+      .size = sizeof(rave::engine::internal::ChartModule),
+      .line_chart = &rave::engine::opencv::line_chart,
+      .bar_chart = &rave::engine::opencv::bar_chart,
+  };
+  return &table;
+}

@@ -1,6 +1,6 @@
 // The charts: the documented width, a height that grows with the legend, error bars and data that
 // change the picture, NaN as a gap.
-#include "engine/render/chart.hpp"
+#include "engine/chart/chart.hpp"
 
 #include <gtest/gtest.h>
 
