@@ -14,7 +14,7 @@
 #include "engine/formats/problem_files.hpp"
 #include "evaluation/report_chart.hpp"
 #include "neural/dataset.hpp"
-#include "neural/trainer.hpp"
+#include "neural/epoch_loop.hpp"
 
 namespace rave::apps {
 namespace {

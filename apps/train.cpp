@@ -20,7 +20,7 @@
 #include "common/error.hpp"
 #include "jobs/dataset_manifest.hpp"
 #include "neural/label_embeddings.hpp"
-#include "neural/trainer.hpp"
+#include "neural/epoch_loop.hpp"
 
 namespace rave::apps {
 namespace {

@@ -1,7 +1,7 @@
-// The epoch loop of trainer.hpp: data from the TBB pipeline, steps from training.hpp, checkpoints
+// The epoch loop of epoch_loop.hpp: data from the TBB pipeline, steps from train_step.hpp, checkpoints
 // from internal/checkpoint.hpp, and, with several ranks, the collectives of
 // internal/collective.hpp.
-#include "neural/trainer.hpp"
+#include "neural/epoch_loop.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -14,133 +14,25 @@
 #include "common/random.hpp"
 #include "neural/internal/checkpoint.hpp"
 #include "neural/internal/collective.hpp"
+#include "neural/internal/eval_pass.hpp"
 #include "neural/internal/resume.hpp"
 #include "neural/internal/shared_memory.hpp"
-#include "neural/training.hpp"
+#include "neural/train_step.hpp"
 
 namespace rave::neural {
 namespace fs = std::filesystem;
 namespace {
 
-using Clock = std::chrono::steady_clock;
+using internal::Clock;
+using internal::EvalTotals;
+using internal::evaluate_files;
+using internal::mean;
+using internal::PhaseMeter;
+using internal::reduce;
+using internal::seconds_since;
+using internal::threads_or_hardware;
 
 constexpr auto kRendezvousTimeout = std::chrono::minutes(5);
-
-double seconds_since(Clock::time_point t0) {
-  return std::chrono::duration<double>(Clock::now() - t0).count();
-}
-
-// Running totals of one phase (train, val, test) and the progress reports made from them.
-class PhaseMeter {
- public:
-  PhaseMeter(std::string_view phase, int epoch, int epochs, std::size_t steps,
-             const ProgressFn& report)
-      : report_(report), start_(Clock::now()) {
-    progress_ = {phase, epoch, epochs, 0, steps, 0, 0, 0, 0};
-  }
-  void add(const StepStats& s) {
-    totals_.loss += s.loss;
-    totals_.correct += s.correct;
-    totals_.problems += s.problems;
-    ++progress_.step;
-    if (!report_) return;
-    const double elapsed = seconds();
-    const auto n = static_cast<double>(std::max<std::int64_t>(totals_.problems, 1));
-    progress_.loss = totals_.loss / n;
-    progress_.accuracy = static_cast<double>(totals_.correct) / n;
-    progress_.rate = elapsed > 0 ? static_cast<double>(totals_.problems) / elapsed : 0.0;
-    progress_.eta_seconds = elapsed / static_cast<double>(progress_.step) *
-                            static_cast<double>(progress_.steps - progress_.step);
-    report_(progress_);
-  }
-  StepStats& totals() { return totals_; }
-  double seconds() const { return seconds_since(start_); }
-
- private:
-  const ProgressFn& report_;
-  Clock::time_point start_;
-  Progress progress_;
-  StepStats totals_;
-};
-
-double mean(double sum, std::int64_t n) { return n ? sum / static_cast<double>(n) : 0.0; }
-
-// Sums a phase's totals over the ranks (a no-op alone).
-void reduce(internal::Collective* group, StepStats& s) {
-  if (!group) return;
-  auto t = torch::tensor({s.loss, static_cast<double>(s.correct), static_cast<double>(s.problems)},
-                         torch::kDouble);
-  t = group->sum_over_ranks(t);
-  s = {t[0].item<double>(), static_cast<std::int64_t>(t[1].item<double>()),
-       static_cast<std::int64_t>(t[2].item<double>())};
-}
-
-struct EvalTotals {
-  double loss_sum = 0;
-  AccuracyByConfig accuracy;
-  double mean_loss() const { return mean(loss_sum, accuracy.problems()); }
-  std::vector<ProblemScores>
-      predictions;  // with EvalPass::keep_scores: every problem's answer logits
-};
-
-ProblemScores problem_scores(const DataFile& file, const float* logits) {
-  ProblemScores p{.file = file.path, .config = file.config, .logits = {}, .answer = 0};
-  std::copy(logits, logits + p.logits.size(), p.logits.begin());
-  p.answer =
-      static_cast<int>(std::max_element(p.logits.begin(), p.logits.end()) - p.logits.begin());
-  return p;
-}
-
-void reduce(internal::Collective* group, EvalTotals& e) {
-  if (!group) return;
-  std::vector<double> v{e.loss_sum};
-  for (auto n : e.accuracy.correct) v.push_back(static_cast<double>(n));
-  for (auto n : e.accuracy.total) v.push_back(static_cast<double>(n));
-  auto t = torch::tensor(v, torch::kDouble);
-  t = group->sum_over_ranks(t);
-  e.loss_sum = t[0].item<double>();
-  for (std::size_t c = 0; c < e.accuracy.correct.size(); ++c) {
-    e.accuracy.correct[c] =
-        static_cast<std::int64_t>(t[static_cast<std::int64_t>(1 + c)].item<double>());
-    e.accuracy.total[c] = static_cast<std::int64_t>(
-        t[static_cast<std::int64_t>(1 + engine::kNumConfigs + c)].item<double>());
-  }
-}
-
-// Where a pass evaluates and how.
-struct EvalPass {
-  const torch::Device& device;
-  Precision precision;
-  internal::Collective* group;  // each rank evaluates its shard; totals summed (nullptr: alone)
-  bool keep_scores = false;  // also keep every problem's answer logits (a pass alone, not sharded)
-};
-
-// One pass in eval mode over this rank's share of `files`, accuracy counted per configuration.
-EvalTotals evaluate_files(RavenModelImpl& model, const std::vector<DataFile>& files,
-                          const PipelineOptions& options, const EvalPass& pass,
-                          const Progress& label, const ProgressFn& progress,
-                          ProblemCache* cache = nullptr) {
-  BatchStream stream(files, options, 0, cache);
-  PhaseMeter meter(label.phase, label.epoch, label.epochs, stream.size(), progress);
-  EvalTotals out;
-  std::vector<std::uint8_t> right;
-  std::vector<float> logits;
-  while (auto batch = stream.next()) {
-    meter.add(eval_step(model, to_tensors(*batch, pass.device), &right, pass.precision,
-                        pass.keep_scores ? &logits : nullptr));
-    for (std::size_t i = 0; i < right.size(); ++i) {
-      const auto c = static_cast<std::size_t>(batch->configs[i]);
-      out.accuracy.correct[c] += right[i];
-      ++out.accuracy.total[c];
-      if (pass.keep_scores)
-        out.predictions.push_back(
-            problem_scores(files[batch->positions[i]], &logits[kAnswerLogits * i]));
-    }
-  }
-  out.loss_sum = meter.totals().loss;
-  reduce(pass.group, out);
-  return out;
-}
 
 void check_options(const TrainOptions& o) {
   validate(o.model);
@@ -151,11 +43,6 @@ void check_options(const TrainOptions& o) {
   if (o.out.empty()) throw UsageError("a run folder is needed");
   internal::resolved_weights(o);
   if (o.distributed.world_size > 1) (void)internal::shared_memory_allowed();
-}
-
-int threads_or_hardware(int threads) {
-  return threads > 0 ? threads
-                     : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
 }
 
 void write_metrics(const fs::path& path, const std::vector<EpochMetrics>& history) {
@@ -209,26 +96,6 @@ std::uint64_t dropout_seed(std::uint64_t seed, int epoch, int rank) {
   return rank == 0 ? s : mix64(s ^ static_cast<std::uint64_t>(rank));
 }
 
-}  // namespace
-
-double AccuracyByConfig::accuracy(engine::ConfigId config) const {
-  const auto i = static_cast<std::size_t>(engine::config_index(config));
-  return total[i] ? static_cast<double>(correct[i]) / static_cast<double>(total[i]) : std::nan("");
-}
-
-double AccuracyByConfig::overall() const {
-  std::int64_t c = 0, t = 0;
-  for (std::size_t i = 0; i < total.size(); ++i) c += correct[i], t += total[i];
-  return t ? static_cast<double>(c) / static_cast<double>(t) : std::nan("");
-}
-
-std::int64_t AccuracyByConfig::problems() const {
-  std::int64_t t = 0;
-  for (auto n : total) t += n;
-  return t;
-}
-
-namespace {
 
 // One training run: the model, Adam, the run record, the pipelines and caches of its splits and,
 // with several ranks, the process group.
@@ -294,47 +161,27 @@ class Run {
   EpochMetrics run_epoch(int epoch, const ProgressFn& progress) {
     torch::manual_seed(dropout_seed(o_.seed, epoch, rank_));
     const auto t0 = Clock::now();
-    BatchStream stream(files_.train, train_pipe_, epoch, &train_cache_);
-    PhaseMeter meter("train", epoch, o_.epochs, stream.size(), progress);
-    for (std::size_t step = 1; auto batch = stream.next(); ++step) {
-      const StepStats s = train_step(
-          *model_, adam_, to_tensors(*batch, device_), weights_,
-          {.precision = o_.precision, .group = group_.get(), .global_batch = batch->global_size});
-      // Alone, stop at the first step; the ranks of a group stop together, on the summed loss.
-      if (!group_ && !std::isfinite(s.loss))
-        diverged(epoch, "the training loss of step " + std::to_string(step) + " of " +
-                            std::to_string(stream.size()) + " is " + not_finite_text(s.loss));
-      meter.add(s);
-    }
-    const double train_seconds = meter.seconds();
-    StepStats train = meter.totals();
-    reduce(group_.get(), train);
-    if (!std::isfinite(train.loss))
-      diverged(epoch, "the training loss is " + not_finite_text(train.loss));
-    const EvalTotals val = evaluate_files(
-        *model_, files_.val, eval_pipe_, {device_, o_.precision, group_.get()},
-        {.phase = "val", .epoch = epoch, .epochs = o_.epochs}, progress, &val_cache_);
+    const TrainTotals train = train_phase(epoch, progress);
+    const EvalTotals val = evaluate_phase("val", epoch, files_.val, &val_cache_, progress);
     if (!std::isfinite(val.loss_sum))
       diverged(epoch, "the validation loss is " + not_finite_text(val.loss_sum));
     if (auto what = internal::non_finite_weights(*model_); !what.empty())
       diverged(epoch, "after its last step, " + what);
     EpochMetrics m{
         .epoch = epoch,
-        .train_loss = mean(train.loss, train.problems),
-        .train_accuracy = mean(static_cast<double>(train.correct), train.problems),
+        .train_loss = mean(train.stats.loss, train.stats.problems),
+        .train_accuracy = mean(static_cast<double>(train.stats.correct), train.stats.problems),
         .val_loss = val.mean_loss(),
         .val_accuracy = val.accuracy.overall(),
         .seconds = seconds_since(t0),
-        .train_rate = static_cast<double>(train.problems) / std::max(train_seconds, 1e-9),
+        .train_rate = static_cast<double>(train.stats.problems) / std::max(train.seconds, 1e-9),
         .best = val.accuracy.overall() > info_.best_val_accuracy,
         .device = device_.str(),
         .has_test = false,
         .test_loss = 0,
         .test = {}};
     if (o_.log_test) {  // diagnosis only: nothing below reads it to choose a checkpoint
-      const EvalTotals test = evaluate_files(
-          *model_, files_.test, eval_pipe_, {device_, o_.precision, group_.get()},
-          {.phase = "test", .epoch = epoch, .epochs = o_.epochs}, progress, &test_cache_);
+      const EvalTotals test = evaluate_phase("test", epoch, files_.test, &test_cache_, progress);
       m.has_test = true;
       m.test_loss = test.mean_loss();
       m.test = test.accuracy;
@@ -386,6 +233,36 @@ class Run {
   }
 
  private:
+  // The training half of an epoch: its totals summed over the ranks, and its seconds (this rank's).
+  struct TrainTotals {
+    StepStats stats;
+    double seconds;
+  };
+  TrainTotals train_phase(int epoch, const ProgressFn& progress) {
+    BatchStream stream(files_.train, train_pipe_, epoch, &train_cache_);
+    PhaseMeter meter("train", epoch, o_.epochs, stream.size(), progress);
+    for (std::size_t step = 1; auto batch = stream.next(); ++step) {
+      const StepStats s = train_step(
+          *model_, adam_, to_tensors(*batch, device_), weights_,
+          {.precision = o_.precision, .group = group_.get(), .global_batch = batch->global_size});
+      // Alone, stop at the first step; the ranks of a group stop together, on the summed loss.
+      if (!group_ && !std::isfinite(s.loss))
+        diverged(epoch, "the training loss of step " + std::to_string(step) + " of " +
+                            std::to_string(stream.size()) + " is " + not_finite_text(s.loss));
+      meter.add(s);
+    }
+    TrainTotals out{meter.totals(), meter.seconds()};
+    reduce(group_.get(), out.stats);
+    if (!std::isfinite(out.stats.loss))
+      diverged(epoch, "the training loss is " + not_finite_text(out.stats.loss));
+    return out;
+  }
+  // The validation or test pass of an epoch, over the ranks.
+  EvalTotals evaluate_phase(std::string_view phase, int epoch, const std::vector<DataFile>& files,
+                            ProblemCache* cache, const ProgressFn& progress) {
+    return evaluate_files(*model_, files, eval_pipe_, {device_, o_.precision, group_.get()},
+                          {.phase = phase, .epoch = epoch, .epochs = o_.epochs}, progress, cache);
+  }
   // Stops the run before epoch `epoch` writes anything: the checkpoints keep the last finite one.
   [[noreturn]] void diverged(int epoch, const std::string& what) const {
     const std::string kept = info_.epoch == 0
@@ -478,42 +355,6 @@ TrainResult train(const TrainOptions& o, const ProgressFn& progress, const Epoch
   TrainResult result = run.finish(progress);
   result.stopped_early = stopped_early;
   return result;
-}
-
-CheckpointInfo read_checkpoint_info(const fs::path& checkpoint) {
-  return internal::open_checkpoint(checkpoint).info;
-}
-
-EvalResult evaluate(const EvalOptions& o, const ProgressFn& progress) {
-  if (o.batch_size < 1) throw UsageError("batch size must be at least 1");
-  set_compute_threads(o.threads);
-  const torch::Device device = resolve_device(o.device);
-  auto c = internal::open_checkpoint(o.checkpoint, device);
-  const auto& info = c.info;
-  if (o.expect_model && *o.expect_model != info.model.kind)
-    throw InputError(o.checkpoint.string(), "model_kind",
-                     "checkpoint holds a " + display_name(info.model) + " model, not " +
-                         std::string(model_paper_name(*o.expect_model)));
-  auto model = internal::load_model(c, o.checkpoint, device);
-  const auto files = list_split(o.data, o.split, o.configs);
-  const PipelineOptions pipe{.image_size = resolved_image_size(info.model),
-                             .batch_size = o.batch_size,
-                             .threads = threads_or_hardware(o.threads),
-                             .seed = 0,
-                             .shuffle = false,
-                             .candidates_only = o.candidates_only.value_or(info.candidates_only)};
-  EvalTotals t = evaluate_files(
-      *model, files, pipe,
-      {.device = device, .precision = o.precision, .group = nullptr, .keep_scores = true},
-      {.phase = engine::split_name(o.split)}, progress);
-  return {info, t.accuracy, t.mean_loss(), files.size(), std::move(t.predictions)};
-}
-
-std::string resolve_device_name(const DeviceSpec& device) { return resolve_device(device).str(); }
-
-void set_compute_threads(int threads) {
-  if (threads <= 0) threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-  torch::set_num_threads(threads);  // OpenMP's and MKL's inside the wheel's LibTorch
 }
 
 }  // namespace rave::neural

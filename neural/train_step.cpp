@@ -1,4 +1,4 @@
-#include "neural/training.hpp"
+#include "neural/train_step.hpp"
 
 #include <ATen/autocast_mode.h>
 #include <torch/cuda.h>

@@ -1,8 +1,8 @@
 #pragma once
-// The pieces of a training step, torch-facing (trainer.cpp, tests, rave-bench): a host batch as
+// The pieces of a training step, torch-facing (epoch_loop.cpp, tests, rave-bench): a host batch as
 // device tensors, the loss of docs/neural-reference.md#losses, Adam with the reference settings
 // (docs/neural-reference.md#training-and-evaluation), one optimisation step and one evaluation
-// pass. trainer.hpp builds the epoch loop on these.
+// pass. epoch_loop.hpp builds the epoch loop on these.
 //
 //   auto model = make_model({.kind = ModelKind::kCnn, .drt = true});
 //   auto adam = make_adam(*model, {});

@@ -8,8 +8,8 @@
 
 #include "neural/adam.hpp"
 #include "neural/models.hpp"
-#include "neural/trainer.hpp"
-#include "neural/training.hpp"
+#include "neural/epoch_loop.hpp"
+#include "neural/train_step.hpp"
 
 namespace {
 

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "evaluation/report.hpp"
-#include "neural/trainer.hpp"
+#include "neural/epoch_loop.hpp"
 
 namespace rave::cli {
 

@@ -17,7 +17,7 @@
 
 #include "neural/adam.hpp"
 #include "neural/models.hpp"
-#include "neural/trainer.hpp"
+#include "neural/epoch_loop.hpp"
 
 namespace rave::neural::internal {
 

@@ -5,8 +5,8 @@
 
 #include "engine/model/structure.hpp"
 #include "neural/structure_input.hpp"
-#include "neural/trainer.hpp"
-#include "neural/training.hpp"
+#include "neural/epoch_loop.hpp"
+#include "neural/train_step.hpp"
 
 namespace rave::neural {
 namespace {

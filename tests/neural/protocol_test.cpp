@@ -16,8 +16,8 @@
 #include "neural/models.hpp"
 #include "neural/pipeline.hpp"
 #include "neural/structure_input.hpp"
-#include "neural/trainer.hpp"
-#include "neural/training.hpp"
+#include "neural/epoch_loop.hpp"
+#include "neural/train_step.hpp"
 #include "tests/neural/neural_support.hpp"
 #include "tests/support/test_support.hpp"
 
