@@ -112,7 +112,8 @@ int cli_main(int argc, char** argv, const Program& program, const std::vector<Ad
   } catch (const ParameterError& e) {  // the parameter as this face spells it: --hold-out
     std::string flag = "--" + e.parameter();
     std::replace(flag.begin(), flag.end(), '_', '-');
-    std::fprintf(stderr, "%s: error: %s\n", name, printable(flag + e.rest()).c_str());
+    const std::string fixes = ParameterError::remedies_as(e.remedies(), "--", "-");
+    std::fprintf(stderr, "%s: error: %s\n", name, printable(flag + e.rest() + fixes).c_str());
     return 2;
   } catch (const UsageError& e) {
     std::fprintf(stderr, "%s: error: %s\n", name, printable(e.what()).c_str());
