@@ -9,7 +9,7 @@
 
 #include "common/error.hpp"
 #include "evaluation/items.hpp"
-#include "evaluation/vlm.hpp"
+#include "evaluation/export/vlm.hpp"
 #include "jobs/dataset_manifest.hpp"
 #include "study/http_server.hpp"
 #include "study/page.hpp"

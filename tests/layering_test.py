@@ -34,6 +34,9 @@ OWNERS = {
 ENGINE_PARTS = {"rave_engine_model", "rave_engine_rules", "rave_engine_answers", "rave_engine_render",
                 "rave_engine_formats"}
 CHART = {"rave_engine_chart"}  # charts for reports: evaluation's and rave-train's, not the engine's
+# evaluation: the shared items, export and scoring (which reads answers against export's prompts),
+# and rave_evaluation, the two halves together for the faces
+EVALUATION = {"rave_evaluation", "rave_evaluation_items", "rave_evaluation_export", "rave_evaluation_scoring"}
 BASE = {"rave_common", "rave_grammar"}
 MAY_REACH = {
     "rave_common": set(),
@@ -50,22 +53,28 @@ MAY_REACH = {
     "rave_perception": BASE | {"rave_engine_model", "rave_engine_render"},  # the renderer is its forward model
     # solver and perception are siblings: problems in, solutions out; pixels in, problems out
     "rave_solver": BASE | ENGINE_PARTS | {"rave_engine"},
-    # evaluation reads pictures back through perception for the probes (which questions they determine)
-    "rave_evaluation": BASE | ENGINE_PARTS | CHART | {"rave_engine", "rave_perception", "rave_solver"},
+    "rave_evaluation_items": BASE | ENGINE_PARTS | {"rave_engine", "rave_solver"},
+    # export reads pictures back through perception for the probes (which questions they determine)
+    "rave_evaluation_export": BASE | ENGINE_PARTS | {"rave_engine", "rave_perception", "rave_solver",
+                                                     "rave_evaluation_items"},
+    "rave_evaluation_scoring": BASE | ENGINE_PARTS | CHART | {"rave_engine", "rave_perception", "rave_solver",
+                                                              "rave_evaluation_items", "rave_evaluation_export"},
+    "rave_evaluation": BASE | ENGINE_PARTS | CHART | (EVALUATION - {"rave_evaluation"}) | {
+        "rave_engine", "rave_perception", "rave_solver"},
     # jobs: the work over files and folders, between the libraries and the faces
     "rave_jobs": BASE | ENGINE_PARTS | {"rave_engine", "rave_perception", "rave_solver"},
     "rave_neural": BASE | {"rave_engine_model", "rave_engine_formats"},
     # the human study: a set's problems served to people, their answers in a database
-    "rave_study": BASE | ENGINE_PARTS | CHART | {"rave_engine", "rave_perception", "rave_solver", "rave_evaluation",
-                                         "rave_jobs"},
+    "rave_study": BASE | ENGINE_PARTS | CHART | EVALUATION | {"rave_engine", "rave_perception", "rave_solver",
+                                                              "rave_jobs"},
     # the Python module: everything symbolic, never neural (import rave must not load LibTorch)
-    "rave_python": BASE | ENGINE_PARTS | CHART | {"rave_engine", "rave_perception", "rave_solver", "rave_evaluation",
-                                          "rave_jobs"},
+    "rave_python": BASE | ENGINE_PARTS | CHART | EVALUATION | {"rave_engine", "rave_perception", "rave_solver",
+                                                               "rave_jobs"},
     # the command-line framework (cli/), and its neural half (cli/neural/, rave-train alone)
     "rave_cli": BASE | {"rave_engine_model", "rave_engine_rules", "rave_engine_answers", "rave_engine_render",
                         "rave_engine_formats", "rave_perception"},
-    "rave_cli_neural": BASE | ENGINE_PARTS | CHART | {"rave_engine", "rave_solver", "rave_evaluation", "rave_neural",
-                                              "rave_cli", "rave_perception"},
+    "rave_cli_neural": BASE | ENGINE_PARTS | CHART | EVALUATION | {"rave_engine", "rave_solver", "rave_neural",
+                                                                   "rave_cli", "rave_perception"},
 }
 # Executables that must not reach some libraries.
 MUST_NOT_REACH = {
@@ -89,7 +98,9 @@ FOLDERS = {
     "engine/": "rave_engine",
     "perception/": "rave_perception",
     "solver/": "rave_solver",
-    "evaluation/": "rave_evaluation",
+    "evaluation/": "rave_evaluation_items",
+    "evaluation/export/": "rave_evaluation_export",
+    "evaluation/scoring/": "rave_evaluation_scoring",
     "jobs/": "rave_jobs",
     "study/": "rave_study",
     "cli/": "rave_cli",

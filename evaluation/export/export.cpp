@@ -1,4 +1,4 @@
-#include "evaluation/export.hpp"
+#include "evaluation/export/export.hpp"
 
 #include <nlohmann/json.hpp>
 

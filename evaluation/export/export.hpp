@@ -21,7 +21,7 @@
 
 #include "engine/model/problem.hpp"
 #include "evaluation/items.hpp"
-#include "evaluation/text_prompt.hpp"
+#include "evaluation/export/text_prompt.hpp"
 
 namespace rave::evaluation {
 

@@ -1,4 +1,4 @@
-#include "evaluation/gym.hpp"
+#include "evaluation/export/gym.hpp"
 
 #include <algorithm>
 #include <array>
@@ -16,7 +16,7 @@
 #include "engine/render/sheet.hpp"
 #include "engine/rules/variant_rules.hpp"
 #include "evaluation/items.hpp"
-#include "evaluation/vlm.hpp"
+#include "evaluation/export/vlm.hpp"
 #include "solver/solver.hpp"
 
 namespace rave::evaluation {

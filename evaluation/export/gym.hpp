@@ -22,7 +22,7 @@
 #include "engine/model/configuration.hpp"
 #include "engine/model/problem.hpp"
 #include "engine/model/variant.hpp"
-#include "evaluation/text_prompt.hpp"
+#include "evaluation/export/text_prompt.hpp"
 #include "solver/solution.hpp"
 
 namespace rave::evaluation {

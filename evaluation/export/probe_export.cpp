@@ -1,4 +1,4 @@
-// `rave probes` (evaluation/probes.hpp): the questions of every problem of a set, an answer-balanced
+// `rave probes` (evaluation/export/probes.hpp): the questions of every problem of a set, an answer-balanced
 // draw among them, their JSON lines and the images they refer to, in a folder written whole.
 #include <algorithm>
 #include <array>
@@ -15,11 +15,11 @@
 #include "engine/formats/problem_files.hpp"
 #include "engine/model/configuration.hpp"
 #include "evaluation/internal/json_writer.hpp"
-#include "evaluation/internal/staged_folder.hpp"
+#include "evaluation/export/internal/staged_folder.hpp"
 #include "evaluation/items.hpp"
-#include "evaluation/probes.hpp"
+#include "evaluation/export/probes.hpp"
 #include "evaluation/shuffle.hpp"
-#include "evaluation/vlm.hpp"
+#include "evaluation/export/vlm.hpp"
 
 namespace rave::evaluation {
 namespace fs = std::filesystem;

@@ -1,5 +1,5 @@
-// The visual facts behind the perception probes (evaluation/internal/probe_facts.hpp).
-#include "evaluation/internal/probe_facts.hpp"
+// The visual facts behind the perception probes (evaluation/export/internal/probe_facts.hpp).
+#include "evaluation/export/internal/probe_facts.hpp"
 
 #include <algorithm>
 #include <cstddef>

@@ -1,5 +1,5 @@
-// The words of the perception probes (evaluation/internal/probe_names.hpp).
-#include "evaluation/internal/probe_names.hpp"
+// The words of the perception probes (evaluation/export/internal/probe_names.hpp).
+#include "evaluation/export/internal/probe_names.hpp"
 
 #include <algorithm>
 #include <bit>
@@ -7,7 +7,7 @@
 
 #include "common/error.hpp"
 #include "engine/model/attributes.hpp"
-#include "evaluation/internal/probe_facts.hpp"
+#include "evaluation/export/internal/probe_facts.hpp"
 
 namespace rave::evaluation::internal {
 namespace {

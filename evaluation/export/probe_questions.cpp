@@ -1,4 +1,4 @@
-// The questions of each probe type and their answers (evaluation/probes.hpp, docs/probes.md).
+// The questions of each probe type and their answers (evaluation/export/probes.hpp, docs/probes.md).
 #include <algorithm>
 #include <optional>
 #include <string>
@@ -7,9 +7,9 @@
 
 #include "engine/model/attributes.hpp"
 #include "engine/model/configuration.hpp"
-#include "evaluation/internal/probe_facts.hpp"
-#include "evaluation/internal/probe_names.hpp"
-#include "evaluation/probes.hpp"
+#include "evaluation/export/internal/probe_facts.hpp"
+#include "evaluation/export/internal/probe_names.hpp"
+#include "evaluation/export/probes.hpp"
 
 namespace rave::evaluation {
 namespace {

@@ -1,13 +1,13 @@
-// The wording of the perception probes (evaluation/probes.hpp, docs/probes.md): the question of a
+// The wording of the perception probes (evaluation/export/probes.hpp, docs/probes.md): the question of a
 // probe in the sheet form (panels named by their place) or the panels form (by image number).
 #include <string>
 #include <vector>
 
 #include "common/error.hpp"
 #include "engine/model/configuration.hpp"
-#include "evaluation/internal/probe_facts.hpp"
-#include "evaluation/internal/probe_names.hpp"
-#include "evaluation/probes.hpp"
+#include "evaluation/export/internal/probe_facts.hpp"
+#include "evaluation/export/internal/probe_names.hpp"
+#include "evaluation/export/probes.hpp"
 
 namespace rave::evaluation {
 namespace {

@@ -1,5 +1,5 @@
-// Benchmark folders written whole (evaluation/internal/staged_folder.hpp).
-#include "evaluation/internal/staged_folder.hpp"
+// Benchmark folders written whole (evaluation/export/internal/staged_folder.hpp).
+#include "evaluation/export/internal/staged_folder.hpp"
 
 #include <unistd.h>
 

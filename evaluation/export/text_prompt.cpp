@@ -1,7 +1,7 @@
 // The prompt styles of text_prompt.hpp: IBM's `rpm_dataset.Shape / Grid / Branch / Component /
 // RPM` and lm-raven's classes of the same names, followed step by step (including the order of
 // numpy's draws for uncertain values: the shown context panels first, then the candidates).
-#include "evaluation/text_prompt.hpp"
+#include "evaluation/export/text_prompt.hpp"
 
 #include <algorithm>
 #include <array>
@@ -14,7 +14,7 @@
 #include "common/error.hpp"
 #include "common/pyformat.hpp"
 #include "engine/model/configuration.hpp"
-#include "evaluation/numpy_random.hpp"
+#include "evaluation/export/numpy_random.hpp"
 
 namespace rave::evaluation {
 namespace {

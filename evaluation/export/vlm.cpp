@@ -1,6 +1,6 @@
-// One problem of an image benchmark (evaluation/vlm.hpp): its answer-free sheet, its panels, the
+// One problem of an image benchmark (evaluation/export/vlm.hpp): its answer-free sheet, its panels, the
 // prompts and its JSON line.
-#include "evaluation/vlm.hpp"
+#include "evaluation/export/vlm.hpp"
 
 #include <string>
 #include <vector>

@@ -1,4 +1,4 @@
-// export_vlm (evaluation/vlm.hpp): every problem of a set into a benchmark folder built under a
+// export_vlm (evaluation/export/vlm.hpp): every problem of a set into a benchmark folder built under a
 // temporary name beside its destination and renamed into place whole.
 #include <optional>
 #include <string>
@@ -10,9 +10,9 @@
 #include "common/error.hpp"
 #include "common/parallel.hpp"
 #include "engine/formats/problem_files.hpp"
-#include "evaluation/internal/staged_folder.hpp"
+#include "evaluation/export/internal/staged_folder.hpp"
 #include "evaluation/items.hpp"
-#include "evaluation/vlm.hpp"
+#include "evaluation/export/vlm.hpp"
 
 namespace rave::evaluation {
 namespace fs = std::filesystem;

@@ -1,4 +1,4 @@
-#include "evaluation/breakdown.hpp"
+#include "evaluation/scoring/breakdown.hpp"
 
 #include <nlohmann/json.hpp>
 

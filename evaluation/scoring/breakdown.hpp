@@ -7,7 +7,7 @@
 //   std::string table = rule_table(key, report);   // markdown, one line per rule
 #include <string>
 
-#include "evaluation/report.hpp"
+#include "evaluation/scoring/report.hpp"
 
 namespace rave::evaluation {
 

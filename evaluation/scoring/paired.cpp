@@ -1,4 +1,4 @@
-#include "evaluation/paired.hpp"
+#include "evaluation/scoring/paired.hpp"
 
 #include <nlohmann/json.hpp>
 

@@ -13,7 +13,7 @@
 #include <cstdint>
 #include <string>
 
-#include "evaluation/report.hpp"
+#include "evaluation/scoring/report.hpp"
 
 namespace rave::evaluation {
 

@@ -1,4 +1,4 @@
-#include "evaluation/predictions.hpp"
+#include "evaluation/scoring/predictions.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -10,7 +10,7 @@
 #include "common/atomic_file.hpp"
 #include "common/error.hpp"
 #include "common/lines.hpp"
-#include "evaluation/score_forms.hpp"
+#include "evaluation/scoring/score_forms.hpp"
 
 namespace rave::evaluation {
 namespace {

@@ -1,4 +1,4 @@
-#include "evaluation/reply.hpp"
+#include "evaluation/scoring/reply.hpp"
 
 #include <algorithm>
 #include <array>

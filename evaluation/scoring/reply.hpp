@@ -2,7 +2,7 @@
 // A model's free-text reply read as the candidate it names, in the labelling its prompt asked for
 // (docs/evaluation.md#free-text-replies): rave's image prompts ask for a label 1..8, the harness
 // forms for an option letter A..H, IBM's text prompts number the candidates "Answer #0".."Answer
-// #7" (the RL environment's text form, evaluation/gym.hpp, reads those). One documented rule decides which label counts when a reply
+// #7" (the RL environment's text form, evaluation/export/gym.hpp, reads those). One documented rule decides which label counts when a reply
 // holds several, and a reply it cannot read is nullopt, never a guess:
 //  1. the last *marked* label: "answer" (and "candidate", "option", "choice") followed, within a
 //     few filler words ("is", "would be", "the final", ":", "#", "(", ...), by a label; a label

@@ -1,4 +1,4 @@
-#include "evaluation/report.hpp"
+#include "evaluation/scoring/report.hpp"
 
 #include <nlohmann/json.hpp>
 

@@ -13,8 +13,8 @@
 #include <string>
 #include <vector>
 
-#include "evaluation/score.hpp"
-#include "evaluation/stats.hpp"
+#include "evaluation/scoring/score.hpp"
+#include "evaluation/scoring/stats.hpp"
 
 namespace rave::evaluation {
 

@@ -1,4 +1,4 @@
-#include "evaluation/report_chart.hpp"
+#include "evaluation/scoring/report_chart.hpp"
 
 #include <algorithm>
 #include <cmath>

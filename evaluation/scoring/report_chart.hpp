@@ -9,7 +9,7 @@
 #include <string>
 
 #include "engine/model/image.hpp"
-#include "evaluation/report.hpp"
+#include "evaluation/scoring/report.hpp"
 
 namespace rave::evaluation {
 

@@ -1,4 +1,4 @@
-#include "evaluation/score.hpp"
+#include "evaluation/scoring/score.hpp"
 
 #include <algorithm>
 #include <cmath>

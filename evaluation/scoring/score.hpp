@@ -24,8 +24,8 @@
 
 #include "engine/model/configuration.hpp"
 #include "evaluation/items.hpp"
-#include "evaluation/predictions.hpp"
-#include "evaluation/score_forms.hpp"
+#include "evaluation/scoring/predictions.hpp"
+#include "evaluation/scoring/score_forms.hpp"
 
 namespace rave::evaluation {
 

@@ -1,4 +1,4 @@
-#include "evaluation/score_forms.hpp"
+#include "evaluation/scoring/score_forms.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -8,8 +8,8 @@
 #include <regex>
 
 #include "common/error.hpp"
-#include "evaluation/reply.hpp"
-#include "evaluation/text_prompt.hpp"
+#include "evaluation/scoring/reply.hpp"
+#include "evaluation/export/text_prompt.hpp"
 
 namespace rave::evaluation {
 namespace {

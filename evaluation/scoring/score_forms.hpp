@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "engine/model/problem.hpp"
-#include "evaluation/predictions.hpp"
+#include "evaluation/scoring/predictions.hpp"
 
 namespace rave::evaluation {
 
@@ -51,7 +51,7 @@ enum class TextAnswer {
   kLabel,   ///< a label 1..n as rave's image prompts ask, by read_reply's rule (reply.hpp)
   kLetter,  ///< an option letter A..H as the harness forms ask, by read_reply's rule
   /// the 0-based "Answer #k" of IBM's text prompts by read_reply's rule (the RL environment's text
-  /// form, evaluation/gym.hpp), not IBM's first number
+  /// form, evaluation/export/gym.hpp), not IBM's first number
   kAnswerIndex,
 };
 /// "index", "values", "label", "letter", "answer-index"

@@ -14,7 +14,7 @@
 #include "common/error.hpp"
 #include "engine/audit.hpp"
 #include "evaluation/internal/problem_json.hpp"
-#include "evaluation/score.hpp"
+#include "evaluation/scoring/score.hpp"
 #include "solver/heuristic.hpp"
 
 namespace rave::evaluation {

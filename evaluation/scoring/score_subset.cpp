@@ -1,4 +1,4 @@
-#include "evaluation/score_subset.hpp"
+#include "evaluation/scoring/score_subset.hpp"
 
 #include <nlohmann/json.hpp>
 

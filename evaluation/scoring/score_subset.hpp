@@ -15,7 +15,7 @@
 #include <string_view>
 #include <vector>
 
-#include "evaluation/score.hpp"
+#include "evaluation/scoring/score.hpp"
 
 namespace rave::evaluation {
 

@@ -1,4 +1,4 @@
-#include "evaluation/stats.hpp"
+#include "evaluation/scoring/stats.hpp"
 
 #include <algorithm>
 #include <cmath>

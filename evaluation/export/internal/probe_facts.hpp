@@ -1,5 +1,5 @@
 #pragma once
-// What the pictures of a problem show, for the perception probes (evaluation/probes.hpp): per
+// What the pictures of a problem show, for the perception probes (evaluation/export/probes.hpp): per
 // panel whether perception reads its pixels back to the problem's own entities, and per entity
 // which of Type, Size and Color its readings leave open; and the values the questions compare.
 //
@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "engine/model/problem.hpp"
-#include "evaluation/probes.hpp"
+#include "evaluation/export/probes.hpp"
 
 namespace rave::evaluation::internal {
 

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "engine/model/configuration.hpp"
-#include "evaluation/probes.hpp"
+#include "evaluation/export/probes.hpp"
 
 namespace rave::evaluation::internal {
 

@@ -8,7 +8,7 @@
 #include <filesystem>
 #include <string_view>
 
-#include "evaluation/vlm.hpp"
+#include "evaluation/export/vlm.hpp"
 
 namespace rave::evaluation::internal {
 

@@ -1,6 +1,6 @@
 // The export: the json form reads back to the same symbolic problems, shuffling moves the answer
 // with its candidate, --no-answer withholds it, --drop-ambiguous keeps the provably unique items.
-#include "evaluation/export.hpp"
+#include "evaluation/export/export.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,7 +1,7 @@
-// The RL environment's entries (evaluation/gym.hpp): the exporter's query and the image
+// The RL environment's entries (evaluation/export/gym.hpp): the exporter's query and the image
 // benchmark's prompt and sheet, redraws exactly where the solver proves no unique answer (checked
 // by the Z3 backend, which decides alone), the same bytes for any thread count, and the refusals.
-#include "evaluation/gym.hpp"
+#include "evaluation/export/gym.hpp"
 
 #include <gtest/gtest.h>
 
@@ -12,7 +12,7 @@
 #include "engine/generate.hpp"
 #include "engine/render/render.hpp"
 #include "engine/render/sheet.hpp"
-#include "evaluation/vlm.hpp"
+#include "evaluation/export/vlm.hpp"
 #include "solver/solver.hpp"
 
 namespace rave::evaluation {

@@ -1,8 +1,8 @@
-// Perception probes (evaluation/probes.hpp): the answers are those of the problem perception reads
+// Perception probes (evaluation/export/probes.hpp): the answers are those of the problem perception reads
 // back from the pixels (so the picture determines them), every question of each type on a sample of
 // each configuration, the answer among the choices, and a folder written the same for any thread
 // count with answers balanced per type.
-#include "evaluation/probes.hpp"
+#include "evaluation/export/probes.hpp"
 
 #include <gtest/gtest.h>
 

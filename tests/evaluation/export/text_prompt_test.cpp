@@ -1,7 +1,7 @@
 // The text prompts against golden files written by hand from the reference XML (one problem per
 // configuration: tests/fixtures/reference/raven/<configuration>/RAVEN_0_train.xml), and the
 // disentangled form and larger panel counts on small hand-made problems.
-#include "evaluation/text_prompt.hpp"
+#include "evaluation/export/text_prompt.hpp"
 
 #include <gtest/gtest.h>
 

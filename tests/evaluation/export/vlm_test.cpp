@@ -1,7 +1,7 @@
 // Image benchmarks for vision-language models: the files and JSON line of one problem, the answer
 // drawn and named nowhere unless asked, N x N prompts, the values > 5 refusal, and whole folders
 // written the same for any thread count and not at all on a bad file.
-#include "evaluation/vlm.hpp"
+#include "evaluation/export/vlm.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,7 +1,7 @@
 // The paired comparison of two models: McNemar's exact p against hand-counted binomial tails, the
 // difference and discordant counts of hand-made credits, a bootstrap interval that holds the
 // difference and is the same on every run, and a seeds row refused.
-#include "evaluation/paired.hpp"
+#include "evaluation/scoring/paired.hpp"
 
 #include <gtest/gtest.h>
 

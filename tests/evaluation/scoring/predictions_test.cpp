@@ -1,5 +1,5 @@
 // Reading predictions: JSON Lines (ids or rave solve's "file"), CSV, and one-line errors.
-#include "evaluation/predictions.hpp"
+#include "evaluation/scoring/predictions.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,7 +1,7 @@
 // Free-text replies read as the candidate they name: every reply of the corpus
 // (tests/data/evaluation/replies/corpus.jsonl: plain, markdown, reasoning, refusals, hedges,
 // out-of-range labels) is read as its "label" says, or found unreadable when that is null.
-#include "evaluation/reply.hpp"
+#include "evaluation/scoring/reply.hpp"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>

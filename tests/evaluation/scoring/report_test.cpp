@@ -1,7 +1,7 @@
 // The report: a seeds row's mean, sd and interval per column against a hand computation, and the
 // table, CSV and JSON renderings.
-#include "evaluation/report.hpp"
-#include "evaluation/report_chart.hpp"
+#include "evaluation/scoring/report.hpp"
+#include "evaluation/scoring/report_chart.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,7 +1,7 @@
 // IBM's text2num, majority_vote, find_best_match and guard_answer against hand-worked cases (from
 // src/solver_pred.py and solver_disc.py), and the text and attribute answers on a reference
 // problem's own candidate values.
-#include "evaluation/score_forms.hpp"
+#include "evaluation/scoring/score_forms.hpp"
 
 #include <gtest/gtest.h>
 

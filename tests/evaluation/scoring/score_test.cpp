@@ -2,7 +2,7 @@
 // missing / duplicated / unknown ids are reported (duplicates refused with the line), answers that
 // are no candidate are refused, shuffled exports are mapped back, tied single-candidate scores
 // share.
-#include "evaluation/score.hpp"
+#include "evaluation/scoring/score.hpp"
 
 #include <gtest/gtest.h>
 
@@ -12,14 +12,14 @@
 #include "common/error.hpp"
 #include "engine/audit.hpp"
 #include "engine/formats/problem_files.hpp"
-#include "evaluation/export.hpp"
+#include "evaluation/export/export.hpp"
 #include "evaluation/shuffle.hpp"
 #include "solver/heuristic.hpp"
 #include "tests/engine/support/reference_support.hpp"
 #include "tests/support/test_support.hpp"
 
-#include "evaluation/report.hpp"
-#include "evaluation/score_subset.hpp"
+#include "evaluation/scoring/report.hpp"
+#include "evaluation/scoring/score_subset.hpp"
 
 namespace rave::evaluation {
 namespace {

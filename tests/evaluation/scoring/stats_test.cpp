@@ -1,5 +1,5 @@
 // Means, standard deviations and t intervals against hand computation and the printed t table.
-#include "evaluation/stats.hpp"
+#include "evaluation/scoring/stats.hpp"
 
 #include <gtest/gtest.h>
 
