@@ -19,8 +19,8 @@
 #include "common/atomic_file.hpp"
 #include "common/error.hpp"
 #include "jobs/dataset_manifest.hpp"
-#include "neural/label_embeddings.hpp"
 #include "neural/epoch_loop.hpp"
+#include "neural/label_embeddings.hpp"
 
 namespace rave::apps {
 namespace {

@@ -49,14 +49,14 @@ void check_variant_spec(const DatasetSpec& spec) {
   const Variant& v = spec.variant;
   check_variant(v);
   if (!v.drawable() && !spec.symbolic_only && spec.style.is_original())
-    throw ParameterError("values",
-                         " " + std::to_string(v.values) +
-                             " cannot be drawn in the original style: Type has " +
-                             std::to_string(kMaxDrawableValues) + " shapes, so images need at most " +
-                             std::to_string(kMaxDrawableValues) +
-                             " values; draw them in another style (docs/rendering.md) or write "
-                             "symbols only",
-                         {"style", "symbolic_only"});
+    throw ParameterError(
+        "values",
+        " " + std::to_string(v.values) + " cannot be drawn in the original style: Type has " +
+            std::to_string(kMaxDrawableValues) + " shapes, so images need at most " +
+            std::to_string(kMaxDrawableValues) +
+            " values; draw them in another style (docs/rendering.md) or write "
+            "symbols only",
+        {"style", "symbolic_only"});
   if (!spec.symbolic_only)
     for (ConfigId id : chosen_configs(spec))
       if (std::string why = style_defect(spec.style, v, id); !why.empty()) throw UsageError(why);

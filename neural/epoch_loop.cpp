@@ -96,7 +96,6 @@ std::uint64_t dropout_seed(std::uint64_t seed, int epoch, int rank) {
   return rank == 0 ? s : mix64(s ^ static_cast<std::uint64_t>(rank));
 }
 
-
 // One training run: the model, Adam, the run record, the pipelines and caches of its splits and,
 // with several ranks, the process group.
 class Run {

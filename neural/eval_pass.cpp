@@ -80,8 +80,7 @@ void reduce(Collective* group, StepStats& s) {
 
 EvalTotals evaluate_files(RavenModelImpl& model, const std::vector<DataFile>& files,
                           const PipelineOptions& options, const EvalPass& pass,
-                          const Progress& label, const ProgressFn& progress,
-                          ProblemCache* cache) {
+                          const Progress& label, const ProgressFn& progress, ProblemCache* cache) {
   BatchStream stream(files, options, 0, cache);
   PhaseMeter meter(label.phase, label.epoch, label.epochs, stream.size(), progress);
   EvalTotals out;

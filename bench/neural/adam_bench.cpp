@@ -7,8 +7,8 @@
 #include <memory>
 
 #include "neural/adam.hpp"
-#include "neural/models.hpp"
 #include "neural/epoch_loop.hpp"
+#include "neural/models.hpp"
 #include "neural/train_step.hpp"
 
 namespace {

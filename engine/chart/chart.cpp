@@ -12,8 +12,10 @@ const internal::ChartModule* find_chart_module() {
   using Entry = const internal::ChartModule* (*)();
   const auto entry = reinterpret_cast<Entry>(internal::drawing_module_symbol("rave_chart_module"));
   const internal::ChartModule* m = entry != nullptr ? entry() : nullptr;
-  if (m == nullptr || m->abi != internal::kChartModuleAbi || m->size != sizeof(internal::ChartModule))
-    throw Error(internal::drawing_module_path() + " holds no charts of this build's layout (rebuild rave)");
+  if (m == nullptr || m->abi != internal::kChartModuleAbi ||
+      m->size != sizeof(internal::ChartModule))
+    throw Error(internal::drawing_module_path() +
+                " holds no charts of this build's layout (rebuild rave)");
   return m;
 }
 

@@ -20,8 +20,8 @@
 #include <string_view>
 
 #include "engine/model/problem.hpp"
-#include "evaluation/items.hpp"
 #include "evaluation/export/text_prompt.hpp"
+#include "evaluation/items.hpp"
 
 namespace rave::evaluation {
 

@@ -15,8 +15,8 @@
 #include "engine/render/render.hpp"
 #include "engine/render/sheet.hpp"
 #include "engine/rules/variant_rules.hpp"
-#include "evaluation/items.hpp"
 #include "evaluation/export/vlm.hpp"
+#include "evaluation/items.hpp"
 #include "solver/solver.hpp"
 
 namespace rave::evaluation {

@@ -14,12 +14,12 @@
 #include "common/random.hpp"
 #include "engine/formats/problem_files.hpp"
 #include "engine/model/configuration.hpp"
-#include "evaluation/internal/json_writer.hpp"
 #include "evaluation/export/internal/staged_folder.hpp"
-#include "evaluation/items.hpp"
 #include "evaluation/export/probes.hpp"
-#include "evaluation/shuffle.hpp"
 #include "evaluation/export/vlm.hpp"
+#include "evaluation/internal/json_writer.hpp"
+#include "evaluation/items.hpp"
+#include "evaluation/shuffle.hpp"
 
 namespace rave::evaluation {
 namespace fs = std::filesystem;

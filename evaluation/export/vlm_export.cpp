@@ -11,8 +11,8 @@
 #include "common/parallel.hpp"
 #include "engine/formats/problem_files.hpp"
 #include "evaluation/export/internal/staged_folder.hpp"
-#include "evaluation/items.hpp"
 #include "evaluation/export/vlm.hpp"
+#include "evaluation/items.hpp"
 
 namespace rave::evaluation {
 namespace fs = std::filesystem;

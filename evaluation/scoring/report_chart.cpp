@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
-#include "engine/formats/png.hpp"
 #include "engine/chart/chart.hpp"
+#include "engine/formats/png.hpp"
 
 namespace rave::evaluation {
 

@@ -8,8 +8,8 @@
 #include <regex>
 
 #include "common/error.hpp"
-#include "evaluation/scoring/reply.hpp"
 #include "evaluation/export/text_prompt.hpp"
+#include "evaluation/scoring/reply.hpp"
 
 namespace rave::evaluation {
 namespace {

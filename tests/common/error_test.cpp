@@ -18,7 +18,8 @@ TEST(ParameterError, EachFaceSpellsTheRemediesItsOwnWay) {
             " (--style, --symbolic-only)");
   EXPECT_EQ(ParameterError::remedies_as({"a_b_c"}, "", "__"), " (a__b__c)");
   EXPECT_EQ(ParameterError::remedies_as({}, "--", "-"), "");
-  EXPECT_STREQ(ParameterError("shard", " K/N takes 1 <= K <= N").what(), "shard K/N takes 1 <= K <= N");
+  EXPECT_STREQ(ParameterError("shard", " K/N takes 1 <= K <= N").what(),
+               "shard K/N takes 1 <= K <= N");
 }
 
 }  // namespace

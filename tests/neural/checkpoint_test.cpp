@@ -16,8 +16,8 @@
 
 #include "common/error.hpp"
 #include "engine/formats/zip.hpp"
-#include "neural/internal/checkpoint.hpp"
 #include "neural/epoch_loop.hpp"
+#include "neural/internal/checkpoint.hpp"
 #include "neural/train_step.hpp"
 #include "tests/neural/neural_support.hpp"
 #include "tests/support/test_support.hpp"

@@ -4,8 +4,8 @@
 #include <gtest/gtest.h>
 
 #include "engine/model/structure.hpp"
-#include "neural/structure_input.hpp"
 #include "neural/epoch_loop.hpp"
+#include "neural/structure_input.hpp"
 #include "neural/train_step.hpp"
 
 namespace rave::neural {
