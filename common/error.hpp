@@ -10,7 +10,6 @@
 //   RAVE_CHECK(level >= 0, "level out of range");
 #include <stdexcept>
 #include <string>
-#include <vector>
 
 namespace rave {
 
@@ -45,29 +44,17 @@ class UsageError : public Error {
 
 /// A wrong value of one parameter, named as the libraries name it (`grid`, `hold_out`); each face
 /// spells the name its own way in front of the rest (`--grid 2 is out of range...` on the command
-/// line, `grid 2 ...` as a Python keyword), so no library spells a face's option. `remedies` names
-/// the other parameters that would mend it (`style`, `symbolic_only`); what() lists them after the
-/// rest as the libraries name them, and each face spells them its own way (remedies_as).
+/// line, `grid 2 ...` as a Python keyword), so no library spells a face's option.
 class ParameterError : public UsageError {
  public:
-  ParameterError(std::string parameter, const std::string& rest,
-                 std::vector<std::string> remedies = {})
-      : UsageError(parameter + rest + remedies_as(remedies, "", "")),
-        parameter_(std::move(parameter)),
-        rest_(rest),
-        remedies_(std::move(remedies)) {}
+  ParameterError(std::string parameter, const std::string& rest)
+      : UsageError(parameter + rest), parameter_(std::move(parameter)), rest_(rest) {}
   const std::string& parameter() const { return parameter_; }
   const std::string& rest() const { return rest_; }
-  const std::vector<std::string>& remedies() const { return remedies_; }
-  /// " (a, b)" for remedies {a, b}, each written as prefix + name with '_' turned into
-  /// `underscore` when that is not empty (" (--style, --symbolic-only)"); "" when there are none.
-  static std::string remedies_as(const std::vector<std::string>& remedies,
-                                 const std::string& prefix, const std::string& underscore);
 
  private:
   std::string parameter_;
   std::string rest_;
-  std::vector<std::string> remedies_;
 };
 
 [[noreturn]] void check_failed(const char* condition, const std::string& message, const char* file,

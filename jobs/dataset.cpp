@@ -10,6 +10,7 @@
 #include "common/error.hpp"
 #include "common/folder_lock.hpp"
 #include "common/parallel.hpp"
+#include "common/parameter_remedies.hpp"
 #include "common/version.hpp"
 #include "engine/encode.hpp"
 #include "engine/formats/zip.hpp"
@@ -49,7 +50,7 @@ void check_variant_spec(const DatasetSpec& spec) {
   const Variant& v = spec.variant;
   check_variant(v);
   if (!v.drawable() && !spec.symbolic_only && spec.style.is_original())
-    throw ParameterError(
+    throw ParameterErrorWithRemedies(
         "values",
         " " + std::to_string(v.values) + " cannot be drawn in the original style: Type has " +
             std::to_string(kMaxDrawableValues) + " shapes, so images need at most " +
