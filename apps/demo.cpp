@@ -6,6 +6,7 @@
 
 #include "apps/commands.hpp"
 #include "cli/cli_util.hpp"
+#include "cli/dataset_options.hpp"
 #include "common/atomic_file.hpp"
 #include "engine/audit.hpp"
 #include "engine/formats/png.hpp"
@@ -17,13 +18,6 @@
 
 namespace rave::apps {
 namespace {
-
-struct DemoArgs {
-  std::string dir = "rave-demo";
-  std::int64_t per_config = 10;
-  std::string answers = "raven";
-  std::string seed = "1234";
-};
 
 std::string rules_text(const engine::Problem& p) {
   std::string out;
@@ -57,20 +51,15 @@ void describe_config(const jobs::DatasetSpec& spec, engine::ConfigId id,
               *problems[0].target, rules_text(problems[0]).c_str());
 }
 
-int run_demo(const DemoArgs& args) {
-  jobs::DatasetSpec spec{.dir = args.dir,
-                         .configs = {},
-                         .num_samples = static_cast<std::uint64_t>(args.per_config),
-                         .seed = cli::parse_whole_number(args.seed, "--seed", 0, UINT64_MAX),
-                         .answers = cli::parse_answer_strategy(args.answers),
-                         .threads = cli::default_threads()};
+int run_demo(jobs::DatasetSpec spec) {
   spec.command = jobs::dataset_command(spec);
   const auto report = jobs::write_dataset(spec);
   std::printf(
       "rave demo: %llu problems (%s answer sets, seed %llu) in "
       "%s/<configuration>/RAVEN_<k>_<split>.{npz,xml}\n",
-      static_cast<unsigned long long>(report.written), args.answers.c_str(),
-      static_cast<unsigned long long>(spec.seed), cli::shown(args.dir).c_str());
+      static_cast<unsigned long long>(report.written),
+      std::string(engine::strategy_name(spec.answers)).c_str(),
+      static_cast<unsigned long long>(spec.seed), cli::shown(spec.dir).c_str());
   engine::BlindAudit audit;
   for (const auto& config : engine::all_configurations()) describe_config(spec, config.id, audit);
   std::printf(
@@ -81,26 +70,29 @@ int run_demo(const DemoArgs& args) {
       100.0 * audit.accuracy(), audit.problems);
   std::printf(
       "next: rave generate --help, rave show %s/center_single/RAVEN_0_train.npz -o sheet.png\n",
-      cli::shown(args.dir).c_str());
+      cli::shown(spec.dir).c_str());
   return 0;
 }
 
 }  // namespace
 
+// A small dataset of the spec's defaults (its seed and answers unless given), in rave-demo/.
 Runner add_demo(CLI::App& app) {
-  auto args = std::make_shared<DemoArgs>();
+  auto flags = std::make_shared<cli::DatasetFlags>();
+  flags->spec.dir = "rave-demo";
+  flags->num_samples = "10";
   auto* cmd = app.add_subcommand("demo",
                                  "Generate a small sample of every configuration and describe it "
                                  "(the quickest way to see what rave makes)");
-  cmd->add_option("-o,--save-dir", args->dir, "Output folder")->capture_default_str();
-  cmd->add_option("-n,--num-samples", args->per_config, "Problems per configuration")
+  cmd->add_option("-o,--save-dir", flags->spec.dir, "Output folder")->capture_default_str();
+  cmd->add_option("-n,--num-samples", flags->num_samples, "Problems per configuration")
       ->capture_default_str()
       ->check(CLI::Range(1, 100000));
-  cmd->add_option("-a,--answers", args->answers, "raven, iraven, fair or balanced")
+  cmd->add_option("-a,--answers", flags->answers, "raven, iraven, fair or balanced")
       ->capture_default_str();
-  cmd->add_option("-s,--seed", args->seed, "Random seed, 0..18446744073709551615")
+  cmd->add_option("-s,--seed", flags->seed, "Random seed, 0..18446744073709551615")
       ->capture_default_str();
-  return [args] { return run_demo(*args); };
+  return [flags] { return run_demo(cli::dataset_spec(*flags)); };
 }
 
 }  // namespace rave::apps

@@ -19,13 +19,18 @@
 namespace rave::apps {
 namespace {
 
-struct EvalArgs {
-  std::vector<std::string> checkpoints;
-  std::string data, split = "test", model, device = "auto", precision = "fp32", chart, csv, title,
-                    predictions;
-  std::vector<std::string> configs;
-  int batch_size = 32, threads = cli::default_threads();
-  bool candidates_only = false, with_context = false, no_solver = false, seeds = false;
+// One checkpoint's options are neural::EvalOptions (its defaults bound by the flags, the words
+// converted in to_options); the report's outputs are this command's own.
+struct EvalFlags {
+  EvalFlags() { options.threads = cli::default_threads(); }
+  neural::EvalOptions options;
+  std::vector<std::string> checkpoints, configs;
+  std::string data, split{engine::split_name(options.split)},
+      device{cli::device_word(options.device)},
+      precision{neural::precision_name(options.precision)}, model;
+  bool candidates_only = false, with_context = false;
+  std::string chart, csv, title, predictions;
+  bool no_solver = false, seeds = false;
 };
 
 engine::Split parse_split(const std::string& word) {
@@ -34,14 +39,12 @@ engine::Split parse_split(const std::string& word) {
   throw UsageError("unknown split '" + word + "'; known: train, val, test");
 }
 
-neural::EvalOptions to_options(const EvalArgs& a, const std::string& checkpoint) {
-  neural::EvalOptions o;
+neural::EvalOptions to_options(const EvalFlags& a, const std::string& checkpoint) {
+  neural::EvalOptions o = a.options;
   o.checkpoint = checkpoint;
   o.data = a.data;
   o.split = parse_split(a.split);
   o.configs = cli::parse_config_list(a.configs);
-  o.batch_size = a.batch_size;
-  o.threads = a.threads;
   o.device = cli::device_from_word(a.device);
   o.precision = cli::precision_from_word(a.precision);
   if (a.candidates_only && a.with_context)
@@ -59,7 +62,7 @@ std::string label_of(const neural::EvalResult& r, bool candidates_only) {
 
 // Where a checkpoint's predictions go: `out` itself for one checkpoint, else <out>/<run
 // folder>.jsonl.
-std::filesystem::path predictions_path(const EvalArgs& a, const std::string& checkpoint) {
+std::filesystem::path predictions_path(const EvalFlags& a, const std::string& checkpoint) {
   if (a.checkpoints.size() == 1) return a.predictions;
   std::filesystem::create_directories(a.predictions);
   return std::filesystem::path(a.predictions) /
@@ -68,14 +71,15 @@ std::filesystem::path predictions_path(const EvalArgs& a, const std::string& che
 
 // The report: scored against the set's answer key when its .xml files are there (the solver and
 // context-blind rows beside), else from the models' own counts.
-evaluation::Report make_report(const EvalArgs& a, const std::vector<evaluation::LabeledFile>& files,
+evaluation::Report make_report(const EvalFlags& a,
+                               const std::vector<evaluation::LabeledFile>& files,
                                const std::vector<neural::EvalResult>& results) {
   std::vector<neural::AccuracyByConfig> counts;
   for (const auto& r : results) counts.push_back(r.accuracy);
-  return cli::answers_report(a.data, files, counts, a.threads, a.seeds, !a.no_solver);
+  return cli::answers_report(a.data, files, counts, a.options.threads, a.seeds, !a.no_solver);
 }
 
-int run_eval(const EvalArgs& args) {
+int run_eval(const EvalFlags& args) {
   std::vector<evaluation::LabeledFile> files;
   std::vector<neural::EvalResult> results;
   for (const auto& checkpoint : args.checkpoints) {
@@ -106,7 +110,7 @@ int run_eval(const EvalArgs& args) {
 }  // namespace
 
 Runner add_eval(CLI::App& app) {
-  auto a = std::make_shared<EvalArgs>();
+  auto a = std::make_shared<EvalFlags>();
   auto* cmd = app.add_subcommand(
       "eval",
       "Evaluate trained checkpoints (rave train's best.pt) on a split of a dataset: accuracy per\n"
@@ -128,8 +132,9 @@ Runner add_eval(CLI::App& app) {
                 "Zero the context panels (default: as the checkpoint was trained)");
   cmd->add_flag("--no-candidates-only", a->with_context,
                 "Show the context panels even to a checkpoint trained with --candidates-only");
-  cmd->add_option("--batch-size,-b", a->batch_size, "Problems per batch")->capture_default_str();
-  cmd->add_option("-j,--threads", a->threads, "Torch and BLAS threads")
+  cmd->add_option("--batch-size,-b", a->options.batch_size, "Problems per batch")
+      ->capture_default_str();
+  cmd->add_option("-j,--threads", a->options.threads, "Torch and BLAS threads")
       ->capture_default_str()
       ->check(CLI::PositiveNumber);
   cmd->add_option("--device", a->device, "auto | cpu | cuda | cuda:K")->capture_default_str();

@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <exception>
 #include <new>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <utility>
 
@@ -63,6 +64,24 @@ std::optional<std::string> help_request(CLI::App& app, int argc, char** argv) {
   return std::nullopt;  // an unknown command: parse() names it
 }
 
+// `<command> --print-defaults`: the defaults its --help shows, as one JSON object {"--flag":
+// "value"}: what scripts read rather than restate rave's defaults (scripts/neural/campaign.py).
+// A forwarder (`rave train` -> rave-train) leaves the flag to the program it forwards to.
+void add_print_defaults(CLI::App& sub) {
+  if (sub.get_prefix_command()) return;
+  sub.add_flag_callback(
+      "--print-defaults",
+      [&sub] {
+        nlohmann::ordered_json out = nlohmann::ordered_json::object();
+        for (const CLI::Option* option : sub.get_options())
+          if (!option->get_default_str().empty() && !option->get_lnames().empty())
+            out["--" + option->get_lnames().front()] = option->get_default_str();
+        std::printf("%s\n", out.dump(1).c_str());
+        throw CLI::Success();
+      },
+      "Print the defaults of this command's options as JSON, and exit");
+}
+
 int parse_and_run(int argc, char** argv, const Program& program, const std::vector<Adder>& adders) {
   CLI::App app{program.description, program.name};
   app.require_subcommand(1);
@@ -71,6 +90,7 @@ int parse_and_run(int argc, char** argv, const Program& program, const std::vect
   for (Adder adder : adders) {
     Runner runner = adder(app);
     runners.emplace_back(app.get_subcommands({}).back(), std::move(runner));
+    add_print_defaults(*runners.back().first);
   }
   if (const auto help = help_request(app, argc, argv)) {
     std::fputs(help->c_str(), stdout);

@@ -9,6 +9,7 @@
 
 #include "common/error.hpp"
 #include "neural/adam.hpp"
+#include "neural/scl.hpp"
 
 namespace rave::neural {
 namespace {
@@ -238,6 +239,7 @@ std::shared_ptr<RavenModelImpl> make_model(const ModelOptions& options) {
     case ModelKind::kLstm: return std::make_shared<CnnLstmImpl>(options);
     case ModelKind::kWReN: return std::make_shared<WReNImpl>(options);
     case ModelKind::kPredRNet: return std::make_shared<PredRNetImpl>(options);
+    case ModelKind::kScl: return std::make_shared<SclImpl>(options);
   }
   RAVE_CHECK(false, "unknown ModelKind");
   return nullptr;

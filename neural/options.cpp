@@ -13,12 +13,13 @@ struct ModelName {
   std::string_view key;
   std::string_view paper;
 };
-constexpr std::array<ModelName, 5> kModelNames{{
+constexpr std::array<ModelName, 6> kModelNames{{
     {ModelKind::kLstm, "lstm", "LSTM"},
     {ModelKind::kWReN, "wren", "WReN"},
     {ModelKind::kCnn, "cnn", "CNN"},
     {ModelKind::kResNet, "resnet", "ResNet"},
     {ModelKind::kPredRNet, "predrnet", "PredRNet"},
+    {ModelKind::kScl, "scl", "SCL"},
 }};
 
 const ModelName& entry(ModelKind kind) {
@@ -37,7 +38,10 @@ std::optional<ModelKind> parse_model_kind(std::string_view word) {
 
 std::string_view model_key(ModelKind kind) { return entry(kind).key; }
 std::string_view model_paper_name(ModelKind kind) { return entry(kind).paper; }
-int default_image_size(ModelKind kind) { return kind == ModelKind::kResNet ? 224 : 80; }
+int default_image_size(ModelKind kind) {
+  if (kind == ModelKind::kScl) return 160;
+  return kind == ModelKind::kResNet ? 224 : 80;
+}
 
 std::optional<DeviceSpec> parse_device(std::string_view word) {
   if (word == "auto") return DeviceSpec{Device::kAuto, -1};
@@ -80,7 +84,8 @@ std::string display_name(const ModelOptions& options) {
 
 void validate(const ModelOptions& options) {
   const int size = resolved_image_size(options);
-  if (options.kind == ModelKind::kResNet || options.kind == ModelKind::kPredRNet) {
+  if (options.kind == ModelKind::kResNet || options.kind == ModelKind::kPredRNet ||
+      options.kind == ModelKind::kScl) {
     if (size < 32 || size > 1024)
       throw UsageError("image size " + std::to_string(size) + ": " +
                        std::string(model_paper_name(options.kind)) + " needs 32..1024 pixels");
@@ -90,8 +95,9 @@ void validate(const ModelOptions& options) {
                      " is defined for 80x80 panels only (its conv stack flattens 4x4 maps, "
                      "docs/neural-reference.md#models)");
   }
-  if (options.kind == ModelKind::kPredRNet && options.drt)
-    throw UsageError("PredRNet has no Dynamic Residual Tree (drop --drt)");
+  if ((options.kind == ModelKind::kPredRNet || options.kind == ModelKind::kScl) && options.drt)
+    throw UsageError(std::string(model_paper_name(options.kind)) +
+                     " has no Dynamic Residual Tree (drop --drt)");
   if (options.drt_width < 0 || (options.drt_width > 0 && !options.drt))
     throw UsageError("the tree width needs --drt and a positive width");
   if (!options.label_embeddings.empty() &&

@@ -15,17 +15,18 @@
 namespace rave::neural {
 
 /// The four baselines of the paper (docs/neural-reference.md), in the paper's row order, then
-/// PredRNet (Yang et al., ICML 2023; docs/neural.md#predrnet), a model of today's state of the art.
-enum class ModelKind { kLstm, kWReN, kCnn, kResNet, kPredRNet };
+/// PredRNet (Yang et al., ICML 2023; docs/neural.md#predrnet) and SCL (Wu et al., 2020;
+/// docs/neural.md#scl), models of today's state of the art.
+enum class ModelKind { kLstm, kWReN, kCnn, kResNet, kPredRNet, kScl };
 
-/// "cnn", "resnet", "lstm", "wren", "predrnet" (the CLI's words); nullopt for anything else.
+/// "cnn", "resnet", "lstm", "wren", "predrnet", "scl" (the CLI's words); nullopt for anything else.
 std::optional<ModelKind> parse_model_kind(std::string_view word);
 /// The CLI word of a model.
 std::string_view model_key(ModelKind kind);
-/// The paper's name: "CNN", "ResNet", "LSTM", "WReN", "PredRNet".
+/// The paper's name: "CNN", "ResNet", "LSTM", "WReN", "PredRNet", "SCL".
 std::string_view model_paper_name(ModelKind kind);
-/// The reference input size: 224 for ResNet18_MLP (argparse default), 80 for the others
-/// (hard-coded).
+/// The reference input size: 224 for ResNet18_MLP (argparse default), 160 for SCL (its argparse
+/// default), 80 for the others (hard-coded).
 int default_image_size(ModelKind kind);
 
 /// Where tensors live. kAuto picks CUDA when the linked LibTorch has it and a GPU is present.

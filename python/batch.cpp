@@ -22,7 +22,9 @@
 #include "engine/model/drt_input.hpp"
 #include "engine/model/resize.hpp"
 #include "engine/model/structure.hpp"
+#include "engine/model/style.hpp"
 #include "engine/model/style_limits.hpp"
+#include "engine/model/variant.hpp"
 #include "engine/render/render.hpp"
 #include "engine/render/styled.hpp"
 #include "engine/rules/variant_rules.hpp"
@@ -59,13 +61,14 @@ struct BatchSpec {
   engine::AnswerStrategy strategy;
   std::uint64_t seed;
   engine::Variant variant;
-  std::optional<engine::Split> split;  ///< nullopt: from the index, as the CLI's --val 2 --test 2
+  std::optional<engine::Split> split;  ///< nullopt: from the index, as a dataset's default splits
   bool images;
   int side;
   engine::RenderStyle style;  ///< its size is `side`: drawn at the model's size, not resized
 
   engine::Split split_for(std::uint64_t k) const {
-    return split ? *split : engine::split_of(k, 2, 2);
+    const jobs::DatasetSpec& d = dataset_defaults();
+    return split ? *split : engine::split_of(k, d.val, d.test);
   }
   std::size_t panels() const { return static_cast<std::size_t>(engine::panel_count(variant.grid)); }
 };
@@ -265,11 +268,13 @@ py::dict generate_batch(const py::object& configs, const py::object& indices, st
 }  // namespace
 
 void bind_batch(py::module_& m) {
-  m.def("generate_batch", &generate_batch, "configs"_a, "indices"_a, "seed"_a = 1234,
-        "answers"_a = "raven", "image_size"_a = engine::kPanelSize, "threads"_a = 1,
-        "out"_a = py::none(), py::kw_only(), "grid"_a = engine::kDefaultGrid,
-        "values"_a = py::none(), "confounders"_a = 0, "regime"_a = "neutral", "hold_out"_a = "",
-        "split"_a = py::none(), "images"_a = true, "style"_a = "original",
+  const jobs::DatasetSpec& d = dataset_defaults();
+  m.def("generate_batch", &generate_batch, "configs"_a, "indices"_a, "seed"_a = d.seed,
+        "answers"_a = std::string(engine::strategy_name(d.answers)),
+        "image_size"_a = engine::kPanelSize, "threads"_a = 1, "out"_a = py::none(), py::kw_only(),
+        "grid"_a = d.variant.grid, "values"_a = py::none(), "confounders"_a = d.variant.confounders,
+        "regime"_a = std::string(engine::regime_name(d.variant.regime)), "hold_out"_a = "",
+        "split"_a = py::none(), "images"_a = true, "style"_a = engine::style_text(d.style),
         "problems `indices` of `configs` (one name, or one per index) as a model takes them: a "
         "dict of numpy arrays\n"
         "image (B, P, S, S) uint8 (P = grid*grid - 1 + 8; absent with images=False), target (B,), "

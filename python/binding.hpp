@@ -17,6 +17,7 @@
 #include "engine/answers/answer_set.hpp"
 #include "engine/model/image.hpp"
 #include "engine/model/problem.hpp"
+#include "jobs/dataset.hpp"
 
 namespace rave::python {
 
@@ -49,6 +50,9 @@ class WriteError : public std::runtime_error {
 py::array panel_array(std::shared_ptr<const void> owner, const std::uint8_t* panels,
                       std::size_t count, int side);
 
+/// A default-constructed DatasetSpec: the one home of the defaults of rave.generate,
+/// rave.generate_batch and rave.defaults() (so of rave.torch), as of `rave generate`'s flags.
+const jobs::DatasetSpec& dataset_defaults();
 /// The configuration a name (folder, paper name or alias) stands for; ValueError otherwise.
 engine::ConfigId config_arg(const std::string& name);
 /// "raven" | "iraven" | "fair"; ValueError otherwise.

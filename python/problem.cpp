@@ -17,6 +17,8 @@
 #include "engine/generate.hpp"
 #include "engine/model/configuration.hpp"
 #include "engine/model/structure.hpp"
+#include "engine/model/style.hpp"
+#include "engine/model/variant.hpp"
 #include "engine/render/render.hpp"
 #include "engine/rules/variant_rules.hpp"
 #include "jobs/dataset.hpp"
@@ -25,6 +27,12 @@
 #include "solver/explain.hpp"
 
 namespace rave::python {
+
+const jobs::DatasetSpec& dataset_defaults() {
+  static const jobs::DatasetSpec spec;
+  return spec;
+}
+
 namespace {
 
 using namespace pybind11::literals;
@@ -141,7 +149,7 @@ PyProblem generate(const std::string& config, std::int64_t index, std::uint64_t 
   const std::uint64_t k = index_arg(index);
   if (attempt < 0) throw UsageError("attempt " + std::to_string(attempt) + " is negative");
   const auto draw = static_cast<std::uint64_t>(attempt);
-  jobs::DatasetSpec spec;  // a dataset's default splits, as `rave generate` makes it
+  jobs::DatasetSpec spec = dataset_defaults();  // its splits, as `rave generate` makes them
   spec.seed = seed;
   spec.answers = strategy;
   spec.variant = engine::variant_from_options(grid, values, confounders, regime, hold_out);
@@ -276,17 +284,31 @@ void bind_problem(py::module_& m) {
            "writes <path>.npz and <path>.xml as `rave generate` does (both or neither)")
       .def("__repr__", &repr)
       .def(py::pickle(&pickle_state, &unpickle));
-  m.def("generate", &generate, "config"_a, "index"_a, "seed"_a = 1234, "answers"_a = "raven",
-        py::kw_only(), "grid"_a = engine::kDefaultGrid, "values"_a = py::none(),
-        "confounders"_a = 0, "regime"_a = "neutral", "hold_out"_a = "", "style"_a = "original",
-        "attempt"_a = 0,
+  const jobs::DatasetSpec& d = dataset_defaults();
+  m.def("generate", &generate, "config"_a, "index"_a, "seed"_a = d.seed,
+        "answers"_a = std::string(engine::strategy_name(d.answers)), py::kw_only(),
+        "grid"_a = d.variant.grid, "values"_a = py::none(), "confounders"_a = d.variant.confounders,
+        "regime"_a = std::string(engine::regime_name(d.variant.regime)), "hold_out"_a = "",
+        "style"_a = engine::style_text(d.style), "attempt"_a = 0,
         "problem `index` of `config` as `rave generate --seed seed --answers answers` writes it; "
         "the keywords are\n"
         "the variant options of `rave generate` (docs/variants.md: --grid, --values, "
         "--confounders, --regime,\n"
-        "--hold-out, --style), the split taken from the index as the CLI's default --val 2 "
-        "--test 2 does; `attempt` > 0: its\n"
+        "--hold-out, --style), the split taken from the index as the CLI's default --val and "
+        "--test do; `attempt` > 0: its\n"
         "redraw number `attempt`, as `rave generate --unique-only` redraws (docs/dataset.md)");
+  m.def(
+      "defaults",
+      [] {
+        const jobs::DatasetSpec& spec = dataset_defaults();
+        return py::dict("seed"_a = spec.seed, "val"_a = spec.val, "test"_a = spec.test,
+                        "answers"_a = std::string(engine::strategy_name(spec.answers)),
+                        "grid"_a = spec.variant.grid, "confounders"_a = spec.variant.confounders,
+                        "regime"_a = std::string(engine::regime_name(spec.variant.regime)),
+                        "style"_a = engine::style_text(spec.style));
+      },
+      "the defaults of a dataset (seed, val, test, answers, grid, confounders, regime, style) as "
+      "`rave generate`,\nrave.generate and rave.torch take them: one home, jobs::DatasetSpec");
   m.def(
       "manifest",
       [](const std::string& path) {

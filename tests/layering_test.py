@@ -70,11 +70,11 @@ MAY_REACH = {
     # the Python module: everything symbolic, never neural (import rave must not load LibTorch)
     "rave_python": BASE | ENGINE_PARTS | CHART | EVALUATION | {"rave_engine", "rave_perception", "rave_solver",
                                                                "rave_jobs"},
-    # the command-line framework (cli/), and its neural half (cli/neural/, rave-train alone)
-    "rave_cli": BASE | {"rave_engine_model", "rave_engine_rules", "rave_engine_answers", "rave_engine_render",
-                        "rave_engine_formats", "rave_perception"},
+    # the command-line framework (cli/), and its neural half (cli/neural/, rave-train alone); each binds
+    # flags onto the options of the jobs (cli/dataset_options: jobs::DatasetSpec), so reaches jobs
+    "rave_cli": BASE | ENGINE_PARTS | {"rave_engine", "rave_perception", "rave_solver", "rave_jobs"},
     "rave_cli_neural": BASE | ENGINE_PARTS | CHART | EVALUATION | {"rave_engine", "rave_solver", "rave_neural",
-                                                                   "rave_cli", "rave_perception"},
+                                                                   "rave_cli", "rave_perception", "rave_jobs"},
 }
 # Executables that must not reach some libraries.
 MUST_NOT_REACH = {

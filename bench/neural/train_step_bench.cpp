@@ -68,6 +68,7 @@ void BM_TrainStep_CnnLstmDrt(benchmark::State& s) {
   train_steps(s, {.kind = ModelKind::kLstm, .drt = true});
 }
 void BM_TrainStep_WReN(benchmark::State& s) { train_steps(s, {.kind = ModelKind::kWReN}); }
+void BM_TrainStep_Scl(benchmark::State& s) { train_steps(s, {.kind = ModelKind::kScl}); }
 
 #define RAVE_STEP_BENCH(fn)                                         \
   BENCHMARK(fn)                                                     \
@@ -87,6 +88,7 @@ RAVE_STEP_BENCH(BM_TrainStep_ResNet18MlpDrt);
 RAVE_STEP_BENCH(BM_TrainStep_ResNet18MlpDrt80);
 RAVE_STEP_BENCH(BM_TrainStep_CnnLstmDrt);
 RAVE_STEP_BENCH(BM_TrainStep_WReN);
+RAVE_STEP_BENCH(BM_TrainStep_Scl);
 
 }  // namespace
 

@@ -8,7 +8,7 @@ namespace rave::cli {
 neural::ModelKind model_from_word(const std::string& word) {
   const auto kind = neural::parse_model_kind(word);
   if (!kind)
-    throw UsageError("unknown model '" + word + "'; known: cnn, resnet, lstm, wren, predrnet");
+    throw UsageError("unknown model '" + word + "'; known: cnn, resnet, lstm, wren, predrnet, scl");
   return *kind;
 }
 
@@ -16,6 +16,15 @@ neural::DeviceSpec device_from_word(const std::string& word) {
   const auto device = neural::parse_device(word);
   if (!device) throw UsageError("unknown device '" + word + "'; known: auto, cpu, cuda, cuda:K");
   return *device;
+}
+
+std::string device_word(const neural::DeviceSpec& device) {
+  switch (device.kind) {
+    case neural::Device::kAuto: return "auto";
+    case neural::Device::kCpu: return "cpu";
+    case neural::Device::kCuda: break;
+  }
+  return device.index < 0 ? "cuda" : "cuda:" + std::to_string(device.index);
 }
 
 neural::Precision precision_from_word(const std::string& word) {

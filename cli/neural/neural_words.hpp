@@ -11,6 +11,8 @@ namespace rave::cli {
 neural::ModelKind model_from_word(const std::string& word);
 /// "auto" | "cpu" | "cuda" | "cuda:K"; UsageError otherwise.
 neural::DeviceSpec device_from_word(const std::string& word);
+/// The word of a device: "auto", "cpu", "cuda" (index -1) or "cuda:K".
+std::string device_word(const neural::DeviceSpec& device);
 /// "fp32" | "bf16"; UsageError otherwise.
 neural::Precision precision_from_word(const std::string& word);
 

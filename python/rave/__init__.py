@@ -3,7 +3,7 @@
 The generator, the solver and the RAVEN files in process, no temporary folders::
 
     import rave
-    p = rave.generate("center_single", 0, seed=1234, answers="iraven")
+    p = rave.generate("center_single", 0, seed=7, answers="iraven")
     p.image.shape                      # (16, 160, 160) uint8, rendered on first access
     p.save("out/RAVEN_0_train")        # the npz + xml pair, byte for byte as `rave generate` writes it
     s = rave.solve(p)                  # s.answer == p.target, s.verdict == "unique", s.rules

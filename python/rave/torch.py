@@ -34,11 +34,13 @@ import torch
 from torch.utils.data import Dataset, IterableDataset, get_worker_info
 
 import rave
+from rave._rave import defaults as _core_defaults
 from rave._shared_batch import SharedBatch
 
 __all__ = ["DRT_FIELDS", "FIELDS", "RavenFolder", "RavenStream", "shard_of"]
 
 _SPLITS = ("train", "val", "test")
+_DATASET = _core_defaults()  # a dataset's defaults (seed, answers, variant): jobs::DatasetSpec's, not restated
 _SPLIT_NAMES = {"validation": "val"}  # the Hugging Face hub's name for val
 _NUMBER = re.compile(r"_(\d+)_")
 
@@ -178,10 +180,11 @@ class RavenStream(IterableDataset):
     to each sample (a tensor of them for a batch). `rank` / `world_size` override torch.distributed's.
     """
 
-    def __init__(self, configs=None, answers="raven", seed=1234, image_size=80, length=None, batch_size=None,
-                 start=0, transform=None, dtype=torch.float32, return_index=False, rank=None, world_size=None,
-                 chunk=64, shared_batches=True, *, grid=3, values=None, confounders=0, regime="neutral",
-                 hold_out="", split=None, fields=FIELDS):
+    def __init__(self, configs=None, answers=_DATASET["answers"], seed=_DATASET["seed"], image_size=80, length=None,
+                 batch_size=None, start=0, transform=None, dtype=torch.float32, return_index=False, rank=None,
+                 world_size=None, chunk=64, shared_batches=True, *, grid=_DATASET["grid"], values=None,
+                 confounders=_DATASET["confounders"], regime=_DATASET["regime"], hold_out="", split=None,
+                 fields=FIELDS):
         self.configs = _config_list(configs)
         self.fields = _field_list(fields, return_index)
         self.variant = dict(grid=grid, values=values, confounders=confounders, regime=regime, hold_out=hold_out,

@@ -38,7 +38,8 @@ from pathlib import Path
 import evidence
 from measure import measure
 from transfer import import_runs, imported_epochs
-from plan import COLUMNS, Plan, PlanError, Run, Table, flag_value, metrics, merged, parse_plan, run_dir, sittings
+from plan import (COLUMNS, Plan, PlanError, Run, Table, flag_value, metrics, merged, parse_plan, rave_default, run_dir,
+                  sittings)
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -50,8 +51,9 @@ def run_state(plan: Plan, out: Path, run: Run, elsewhere: set[int] = frozenset()
     history = metrics(out, run.name)
     done = (run_dir(out, run.name) / "test.md").exists()
     best = max(history, key=lambda m: (m["val_accuracy"], -m["epoch"]), default=None)
-    epochs = int(flag_value(flags, ("-e", "--epochs"), "200"))
-    patience = int(flag_value(flags, ("--patience",), "0" if run.kind == "rave" else "20"))
+    epochs = int(flag_value(flags, ("-e", "--epochs"), rave_default(plan, "train", "--epochs")))
+    patience = int(flag_value(flags, ("--patience",),
+                              rave_default(plan, "train", "--patience") if run.kind == "rave" else "20"))
     threads = int(flag_value(flags, ("-j", "--threads"), str(os.cpu_count() or 1)))
     seconds = sum(m["seconds"] for m in history)
     mine = [m for i, m in enumerate(history) if i not in elsewhere]  # this machine's epochs
@@ -472,11 +474,12 @@ def main(argv: list[str]) -> int:
     a = parser.parse_args(argv)
     try:
         plan = parse_plan(a.plan)
+        if not a.rave.exists():
+            raise PlanError(f"no rave binary at {a.rave} (build it, or give --rave / RAVE=)")
+        plan.rave = a.rave
         if a.command == "status":
             print(status_text(plan, a.out), end="")
             return 0
-        if not a.rave.exists():
-            raise PlanError(f"no rave binary at {a.rave} (build it, or give --rave / RAVE=)")
         if a.slots < 1:
             raise PlanError("--slots must be at least 1")
         a.out.mkdir(parents=True, exist_ok=True)

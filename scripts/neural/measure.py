@@ -7,19 +7,19 @@ import shutil
 import socket
 from pathlib import Path
 
-from plan import Plan, Run, flag_value, merged, metrics, replaced, run_dir
+from plan import Plan, Run, flag_value, merged, metrics, rave_default, replaced, run_dir
 
 
 def full_scale(plan: Plan, run: Run) -> tuple[int, int, int]:
     """Training and validation problems and the most epochs of `run` at the plan's scale."""
     per_config = int(flag_value(plan.data[run.data], ("-n", "--num-samples"), "0"))
-    val = int(flag_value(plan.data[run.data], ("--val",), "2"))
-    test = int(flag_value(plan.data[run.data], ("--test",), "2"))
+    val = int(flag_value(plan.data[run.data], ("--val",), rave_default(plan, "generate", "--val")))
+    test = int(flag_value(plan.data[run.data], ("--test",), rave_default(plan, "generate", "--test")))
     configs = 7  # the plan's data are all seven configurations
     train = per_config * (10 - val - test) // 10
     flags = merged(plan.defaults, run.flags)
     limit = int(flag_value(flags, ("--train-limit",), "0"))
-    epochs = int(flag_value(flags, ("-e", "--epochs"), "200"))
+    epochs = int(flag_value(flags, ("-e", "--epochs"), rave_default(plan, "train", "--epochs")))
     return configs * (min(train, limit) if limit else train), configs * per_config * val // 10, epochs
 
 

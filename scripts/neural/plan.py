@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import shlex
+import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -39,7 +40,23 @@ class Plan:
     defaults: list[str] = field(default_factory=list)
     runs: dict[str, Run] = field(default_factory=dict)
     tables: dict[str, Table] = field(default_factory=dict)
+    # rave's own defaults per command ({"train": {"--epochs": "200", ...}}, rave_default), so that
+    # neither the plan nor the scripts restate them: a plan leaves out a flag at its default.
+    rave: Path | None = None
+    rave_defaults: dict[str, dict[str, str]] = field(default_factory=dict)
 
+
+def rave_default(plan: Plan, command: str, flag: str) -> str:
+    """rave's default of `flag` of `rave COMMAND`, from `rave COMMAND --print-defaults` (read once,
+    when first needed: rave-train loads LibTorch)."""
+    if command not in plan.rave_defaults:
+        if plan.rave is None:
+            raise PlanError(f"rave's defaults of `rave {command}` are needed, and no rave binary was given")
+        done = subprocess.run([str(plan.rave), command, "--print-defaults"], capture_output=True, text=True)
+        if done.returncode != 0:
+            raise PlanError(f"{plan.rave} {command} --print-defaults failed: {done.stderr.strip()}")
+        plan.rave_defaults[command] = json.loads(done.stdout)
+    return plan.rave_defaults[command][flag]
 
 def parse_plan(path: Path) -> Plan:
     plan = Plan(path)

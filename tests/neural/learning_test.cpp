@@ -1,6 +1,7 @@
-// Every model can learn: each of the eight (four baselines, with and without the DRT) memorises a
-// small set of random problems with random answers, reaching 100% accuracy in eval mode within a
-// bounded number of Adam steps. Sized for CI: 8 problems of 80x80 panels (ResNet too), one thread.
+// Every model can learn: each of the eight (four baselines, with and without the DRT), and SCL,
+// memorises a small set of random problems with random answers, reaching 100% accuracy in eval mode
+// within a bounded number of Adam steps. Sized for CI: 8 problems of 80x80 panels (ResNet and SCL
+// too), one thread.
 #include <gtest/gtest.h>
 
 #include "engine/model/structure.hpp"
@@ -79,8 +80,8 @@ INSTANTIATE_TEST_SUITE_P(
                       LearningCase{{.kind = ModelKind::kWReN}, 50},
                       LearningCase{{.kind = ModelKind::kWReN, .drt = true}, 50},
                       LearningCase{{.kind = ModelKind::kResNet, .image_size = 80}, 60},
-                      LearningCase{{.kind = ModelKind::kResNet, .drt = true, .image_size = 80},
-                                   60}),
+                      LearningCase{{.kind = ModelKind::kResNet, .drt = true, .image_size = 80}, 60},
+                      LearningCase{{.kind = ModelKind::kScl, .image_size = 80}, 30}),
     case_name);
 
 }  // namespace

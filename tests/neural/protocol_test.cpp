@@ -19,6 +19,7 @@
 #include "neural/structure_input.hpp"
 #include "neural/train_step.hpp"
 #include "tests/neural/neural_support.hpp"
+#include "tests/neural/reference_formula.hpp"
 #include "tests/support/test_support.hpp"
 
 namespace rave::neural {
@@ -34,36 +35,6 @@ class ProtocolTest : public ::testing::Test {
   }
 };
 
-// scripts/neural/predrnet_reference.py's formula for a tensor of the fixture, by name.
-torch::Tensor formula(const std::string& name, c10::IntArrayRef shape) {
-  int k = 0;
-  for (unsigned char c : name) k += c;
-  k %= 997;
-  const std::int64_t n = c10::multiply_integers(shape);
-  const auto base = torch::sin(0.731 * torch::arange(n, torch::kDouble) + 0.37 * k);
-  const auto ends = [&](std::string_view s) { return name.ends_with(s); };
-  torch::Tensor v;
-  if (ends("running_mean") || ends("bias"))
-    v = 0.1 * base;
-  else if (ends("running_var"))
-    v = 1 + 0.5 * base.abs();
-  else if (shape.size() == 1)
-    v = 1 + 0.1 * base;
-  else {
-    const auto fan_in = n / shape[0];  // whole: n is shape[0] times the fan-in
-    v = 3 * base / std::sqrt(static_cast<double>(fan_in));
-  }
-  return v.reshape(shape).to(torch::kFloat);
-}
-
-torch::Tensor formula_input(std::int64_t batch) {
-  const auto j = torch::arange(batch * 16 * 80 * 80, torch::kDouble);
-  const auto panel = torch::remainder(torch::floor_divide(j, 6400), 16);
-  return (127.5 * (1 + torch::sin(0.0123 * j * (1 + 0.37 * panel))))
-      .reshape({batch, 16, 80, 80})
-      .to(torch::kFloat);
-}
-
 // The public code's count in its README's RAVEN setting (scripts/neural/predrnet_reference.py count).
 TEST_F(ProtocolTest, PredRNetHasThePublicCodesParameterCount) {
   const auto model = make_model({.kind = ModelKind::kPredRNet});
@@ -78,14 +49,8 @@ TEST_F(ProtocolTest, PredRNetForwardEqualsThePublicCode) {
   std::ifstream in(rave::testing::source_dir() / "tests/fixtures/neural/predrnet-forward.json");
   const auto fixture = nlohmann::json::parse(in);
   const auto model = make_model({.kind = ModelKind::kPredRNet});
-  {
-    torch::NoGradGuard no_grad;
-    for (auto& p : model->named_parameters()) p.value().copy_(formula(p.key(), p.value().sizes()));
-    for (auto& b : model->named_buffers())
-      if (!b.key().ends_with("num_batches_tracked"))
-        b.value().copy_(formula(b.key(), b.value().sizes()));
-  }
-  const ModelInput input{formula_input(3), torch::full({3, 6}, -1, torch::kLong),
+  testing::fill_by_formula(*model);
+  const ModelInput input{testing::formula_input(3, 80), torch::full({3, 6}, -1, torch::kLong),
                          torch::zeros({3})};
   const auto expect = [&](const char* key, const torch::Tensor& got) {
     for (int row = 0; row < 3; ++row) {
