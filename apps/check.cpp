@@ -172,7 +172,7 @@ std::optional<jobs::Replay> replay_of(const CheckArgs& args, const std::string& 
   std::string why;
   std::optional<jobs::Replay> replay = jobs::Replay::of(m, why);
   if (!replay) {
-    std::printf("%s: cannot replay the generator: %s\n", file.c_str(), why.c_str());
+    std::printf("%s: cannot replay the generator: %s (--no-replay)\n", file.c_str(), why.c_str());
     ++t.folder_defects;
   } else if (!replay->same_version()) {
     std::printf(

@@ -1,5 +1,5 @@
 // `rave eval`: test accuracy of trained checkpoints per configuration, in the paper's column order,
-// through the evaluation harness (evaluation/report.hpp): beside the solver's ceiling and the
+// through the evaluation harness (evaluation/scoring/report.hpp): beside the solver's ceiling and the
 // context-blind shortcut on the same problems when the set's .xml files are there; each
 // checkpoint's answers can be written as a predictions file for `rave score`.
 #include <cstdio>
@@ -12,9 +12,9 @@
 #include "common/atomic_file.hpp"
 #include "common/error.hpp"
 #include "engine/formats/problem_files.hpp"
-#include "evaluation/report_chart.hpp"
+#include "evaluation/scoring/report_chart.hpp"
 #include "neural/dataset.hpp"
-#include "neural/trainer.hpp"
+#include "neural/epoch_loop.hpp"
 
 namespace rave::apps {
 namespace {

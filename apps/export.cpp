@@ -1,7 +1,7 @@
 // `rave export`: an evaluation set as JSON Lines for language models and other pipelines: the text
 // prompts of IBM's I-RAVEN / I-RAVEN-X code or of lm-raven, each as that code writes them, one
 // prompt per branch, or the symbolic panels as plain data, each line with the id, configuration,
-// split, answer and the solver's verdict (evaluation/export.hpp, docs/evaluation.md).
+// split, answer and the solver's verdict (evaluation/export/export.hpp, docs/evaluation.md).
 #include <array>
 #include <charconv>
 #include <cstdio>
@@ -16,7 +16,7 @@
 #include "cli/python_forward.hpp"
 #include "common/atomic_writer.hpp"
 #include "common/error.hpp"
-#include "evaluation/export.hpp"
+#include "evaluation/export/export.hpp"
 
 namespace rave::apps {
 namespace {

@@ -1,5 +1,5 @@
 // `rave probes DIR -o OUT`: perception probes of a set for vision-language models
-// (evaluation/probes.hpp, docs/probes.md): per problem, questions about what its pictures show with
+// (evaluation/export/probes.hpp, docs/probes.md): per problem, questions about what its pictures show with
 // the exact answers, as OUT/probes.jsonl beside the images `rave show --vlm` draws.
 #include <cstdint>
 #include <cstdio>
@@ -10,7 +10,7 @@
 #include "apps/commands.hpp"
 #include "cli/cli_util.hpp"
 #include "common/error.hpp"
-#include "evaluation/probes.hpp"
+#include "evaluation/export/probes.hpp"
 
 namespace rave::apps {
 namespace {

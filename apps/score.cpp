@@ -1,7 +1,7 @@
 // `rave score`: any model's answers scored against a set's answer key: accuracy per configuration
 // in the paper's columns, on the provably unique items, beside the solver's ceiling and the
 // context-blind shortcut; several seeds of a model summarized with a 95% interval
-// (evaluation/report.hpp). Table on stdout, or one JSON object; CSV and PNG chart to files.
+// (evaluation/scoring/report.hpp). Table on stdout, or one JSON object; CSV and PNG chart to files.
 #include <cstdio>
 #include <memory>
 #include <string>
@@ -11,11 +11,11 @@
 #include "cli/cli_util.hpp"
 #include "common/atomic_file.hpp"
 #include "common/error.hpp"
-#include "evaluation/breakdown.hpp"
-#include "evaluation/paired.hpp"
-#include "evaluation/report.hpp"
-#include "evaluation/report_chart.hpp"
-#include "evaluation/score_subset.hpp"
+#include "evaluation/scoring/breakdown.hpp"
+#include "evaluation/scoring/paired.hpp"
+#include "evaluation/scoring/report.hpp"
+#include "evaluation/scoring/report_chart.hpp"
+#include "evaluation/scoring/score_subset.hpp"
 
 namespace rave::apps {
 namespace {

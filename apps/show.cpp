@@ -1,6 +1,6 @@
 // `rave show`: a contact sheet PNG of one problem (the N x N matrix above the 8 numbered
 // candidates), or with --vlm an image benchmark of a whole set for vision-language models
-// (evaluation/vlm.hpp).
+// (evaluation/export/vlm.hpp).
 #include <cstdio>
 #include <memory>
 
@@ -13,7 +13,7 @@
 #include "engine/formats/problem_files.hpp"
 #include "engine/render/render.hpp"
 #include "engine/render/sheet.hpp"
-#include "evaluation/vlm.hpp"
+#include "evaluation/export/vlm.hpp"
 
 namespace rave::apps {
 namespace {

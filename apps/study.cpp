@@ -2,7 +2,7 @@
 // baseline for any rave dataset (study/, docs/study.md). serve runs the study's web application
 // until SIGINT or SIGTERM; export writes each participant's test problems and answers as a
 // predictions file for `rave score`; report prints the Human row (rave score's report,
-// evaluation/report.hpp) straight from the database.
+// evaluation/scoring/report.hpp) straight from the database.
 #include <pthread.h>
 #include <unistd.h>
 
@@ -16,7 +16,7 @@
 #include "apps/commands.hpp"
 #include "cli/cli_util.hpp"
 #include "common/error.hpp"
-#include "evaluation/report.hpp"
+#include "evaluation/scoring/report.hpp"
 #include "study/export.hpp"
 #include "study/server.hpp"
 #include "study/store.hpp"

@@ -18,7 +18,7 @@
 #include "cli/progress.hpp"
 #include "common/atomic_file.hpp"
 #include "common/error.hpp"
-#include "neural/trainer.hpp"
+#include "neural/epoch_loop.hpp"
 
 namespace rave::apps {
 namespace {

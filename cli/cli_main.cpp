@@ -14,6 +14,7 @@
 #include <utility>
 
 #include "common/error.hpp"
+#include "common/parameter_remedies.hpp"
 #include "common/text.hpp"
 #include "common/version.hpp"
 
@@ -132,7 +133,10 @@ int cli_main(int argc, char** argv, const Program& program, const std::vector<Ad
   } catch (const ParameterError& e) {  // the parameter as this face spells it: --hold-out
     std::string flag = "--" + e.parameter();
     std::replace(flag.begin(), flag.end(), '_', '-');
-    std::fprintf(stderr, "%s: error: %s\n", name, printable(flag + e.rest()).c_str());
+    const auto* mended = dynamic_cast<const ParameterErrorWithRemedies*>(&e);
+    const std::string rest =
+        mended ? mended->bare_rest() + remedies_as(mended->remedies(), "--", "-") : e.rest();
+    std::fprintf(stderr, "%s: error: %s\n", name, printable(flag + rest).c_str());
     return 2;
   } catch (const UsageError& e) {
     std::fprintf(stderr, "%s: error: %s\n", name, printable(e.what()).c_str());

@@ -46,6 +46,32 @@ int shared(const Panel& a, const Panel& b) {
   return count;
 }
 
+// Type, Size and Color: an entity's level of attribute a.
+int level_of(const Entity& e, std::size_t a) { return a == 0 ? e.type : a == 1 ? e.size : e.color; }
+
+// The Type, Size and Color levels the context shows in component c, each sorted and unique.
+using ShownLevels = std::array<std::vector<int>, 3>;
+ShownLevels levels_shown(const std::vector<Panel>& context, std::size_t c) {
+  ShownLevels shown;
+  for (const Panel& p : context)
+    for (const Entity& e : p.components.at(c).entities)
+      for (std::size_t a = 0; a < 3; ++a) shown[a].push_back(level_of(e, a));
+  for (auto& v : shown) {
+    std::sort(v.begin(), v.end());
+    v.erase(std::unique(v.begin(), v.end()), v.end());
+  }
+  return shown;
+}
+
+// Adds a candidate component's values to its share: how many the context shows, of how many.
+void count_seen(const ComponentPanel& component, const ShownLevels& shown, SeenShare& share) {
+  for (const Entity& e : component.entities)
+    for (std::size_t a = 0; a < 3; ++a) {
+      share.seen += std::binary_search(shown[a].begin(), shown[a].end(), level_of(e, a));
+      ++share.total;
+    }
+}
+
 }  // namespace
 
 int shared_values(const Panel& a, const Panel& b) { return shared(a, b); }
@@ -71,22 +97,9 @@ std::array<SeenShare, kCandidates> values_seen_shares(const Problem& problem) {
   std::array<SeenShare, kCandidates> shares{};
   const std::size_t components = problem.candidates[0].components.size();
   for (std::size_t c = 0; c < components; ++c) {
-    std::array<std::vector<int>, 3> shown;  // Type, Size, Color levels of the context, sorted
-    for (const Panel& p : problem.context)
-      for (const Entity& e : p.components.at(c).entities)
-        for (std::size_t a = 0; a < 3; ++a)
-          shown[a].push_back(a == 0 ? e.type : a == 1 ? e.size : e.color);
-    for (auto& v : shown) {
-      std::sort(v.begin(), v.end());
-      v.erase(std::unique(v.begin(), v.end()), v.end());
-    }
+    const ShownLevels shown = levels_shown(problem.context, c);
     for (std::size_t i = 0; i < kCandidates; ++i)
-      for (const Entity& e : problem.candidates[i].components.at(c).entities)
-        for (std::size_t a = 0; a < 3; ++a) {
-          const int level = a == 0 ? e.type : a == 1 ? e.size : e.color;
-          shares[i].seen += std::binary_search(shown[a].begin(), shown[a].end(), level);
-          ++shares[i].total;
-        }
+      count_seen(problem.candidates[i].components.at(c), shown, shares[i]);
   }
   return shares;
 }

@@ -10,6 +10,7 @@
 #include "common/error.hpp"
 #include "common/folder_lock.hpp"
 #include "common/parallel.hpp"
+#include "common/parameter_remedies.hpp"
 #include "common/version.hpp"
 #include "engine/encode.hpp"
 #include "engine/formats/zip.hpp"
@@ -49,10 +50,14 @@ void check_variant_spec(const DatasetSpec& spec) {
   const Variant& v = spec.variant;
   check_variant(v);
   if (!v.drawable() && !spec.symbolic_only && spec.style.is_original())
-    throw UsageError("--values " + std::to_string(v.values) + " cannot be drawn in the original " +
-                     "style: Type has " + std::to_string(kMaxDrawableValues) +
-                     " shapes, so images need --values <= " + std::to_string(kMaxDrawableValues) +
-                     "; add --style NAME (docs/rendering.md) or --symbolic-only");
+    throw ParameterErrorWithRemedies(
+        "values",
+        " " + std::to_string(v.values) + " cannot be drawn in the original style: Type has " +
+            std::to_string(kMaxDrawableValues) + " shapes, so images need at most " +
+            std::to_string(kMaxDrawableValues) +
+            " values; draw them in another style (docs/rendering.md) or write "
+            "symbols only",
+        {"style", "symbolic_only"});
   if (!spec.symbolic_only)
     for (ConfigId id : chosen_configs(spec))
       if (std::string why = style_defect(spec.style, v, id); !why.empty()) throw UsageError(why);
@@ -334,7 +339,7 @@ void check_dataset_spec(const DatasetSpec& spec) {
                      std::to_string(configs) + " configurations are more than the " +
                      std::to_string(kMaxDatasetProblems) + " problems one dataset may hold");
   if (spec.shard.count < 1 || spec.shard.index < 1 || spec.shard.index > spec.shard.count)
-    throw UsageError("--shard K/N takes 1 <= K <= N");
+    throw ParameterError("shard", " K/N takes 1 <= K <= N");
   check_variant_spec(spec);
 }
 

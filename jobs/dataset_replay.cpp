@@ -82,7 +82,7 @@ std::optional<Replay> Replay::of(const DatasetManifest& m, std::string& why) {
     if (!changed.empty()) {
       why = "rave.json was written by rave " + m.rave_version + ", and " + changed + ": rave " +
             std::string(version()) + " cannot make its problems again (check it with rave " +
-            m.rave_version + ", or with --no-replay)";
+            m.rave_version + ", or without replaying its generator)";
       return std::nullopt;
     }
     Replay replay(m, *strategy, variant);

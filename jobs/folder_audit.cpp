@@ -189,7 +189,7 @@ FolderAudit audit_folder(const fs::path& root, const DatasetManifest& manifest, 
   for (std::string& line : manifest_mismatches(root, safe, threads, crc))
     a.defects.push_back(std::move(line));
   if (!manifest.complete)
-    a.defects.push_back("complete: false (the run did not finish: --resume it)");
+    a.defects.push_back("complete: false (the run did not finish: resume it)");
   const Index index = index_of(safe);
   a.unlisted = unlisted_entries(root, manifest, index);
   return a;

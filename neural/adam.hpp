@@ -8,7 +8,7 @@
 // amsgrad take torch's step. The arithmetic is torch's, operation by operation, without fused multiply-adds (torch's vector
 // kernels fuse some), so after 50 steps a parameter agrees with torch's Adam to about a unit in
 // the last place (tests/neural/adam_test.cpp), and the result is the same on every x86 CPU.
-// Torch-facing: included by training.hpp.
+// Torch-facing: included by train_step.hpp.
 //
 // A data-parallel rank can instead apply the step in pieces to its share of the elements
 // (Collective::reduce_and_step): begin_pieces(), update_piece() for each piece, and the moments

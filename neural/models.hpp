@@ -186,7 +186,7 @@ TORCH_MODULE(PredictiveReasoningBlock);
 /// PredRNet (docs/neural.md#predrnet; Yang et al., ICML 2023): a residual encoder per panel, three
 /// predictive reasoning blocks over each candidate's 3x3 matrix, one score per candidate; the
 /// published RAVEN configuration, 1,277,889 parameters, its parameters named as in its code.
-/// Trained with binary cross-entropy over the one-hot answer (its loss, training.hpp).
+/// Trained with binary cross-entropy over the one-hot answer (its loss, train_step.hpp).
 class PredRNetImpl : public RavenModelImpl {
  public:
   explicit PredRNetImpl(ModelOptions options);

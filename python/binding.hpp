@@ -80,7 +80,7 @@ void bind_solve(py::module_& m);
 void bind_shortcuts(py::module_& m);
 /// read_reply: a model's free-text reply as the candidate `rave score` reads it.
 void bind_reply(py::module_& m);
-/// The RL environment's entries (_gym_items, evaluation/gym.hpp).
+/// The RL environment's entries (_gym_items, evaluation/export/gym.hpp).
 void bind_gym(py::module_& m);
 
 }  // namespace rave::python

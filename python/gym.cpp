@@ -1,5 +1,5 @@
 // The C++ half of rave.gym (the RL environment, docs/rl.md): the entries of a set made by
-// evaluation/gym.hpp on `threads` workers with the GIL released. Replies are read by
+// evaluation/export/gym.hpp on `threads` workers with the GIL released. Replies are read by
 // rave.read_reply (python/reply.cpp), as `rave score --text-answer` reads them.
 #include <pybind11/stl.h>
 
@@ -9,7 +9,7 @@
 
 #include "common/error.hpp"
 #include "engine/model/configuration.hpp"
-#include "evaluation/gym.hpp"
+#include "evaluation/export/gym.hpp"
 #include "evaluation/items.hpp"
 #include "python/binding.hpp"
 #include "solver/solution.hpp"
@@ -67,7 +67,7 @@ py::list gym_items(const std::vector<std::string>& configs,
 void bind_gym(py::module_& m) {
   m.def("_gym_items", &gym_items, "configs"_a, "indices"_a, "seed"_a, "answers"_a, "grid"_a,
         "values"_a, "confounders"_a, "form"_a, "image_size"_a, "prefix"_a, "redraw"_a, "threads"_a,
-        "entries `indices` of the RL environment's set (evaluation/gym.hpp): one dict each "
+        "entries `indices` of the RL environment's set (evaluation/export/gym.hpp): one dict each "
         "(rave.gym builds the reasoning-gym entries from them)");
 }
 

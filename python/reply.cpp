@@ -1,5 +1,5 @@
 // rave.read_reply: a model's free-text reply read as `rave score --text-answer` reads it
-// (evaluation/score_forms.hpp, reply.hpp), so a harness that scores with it (the task folders of
+// (evaluation/scoring/score_forms.hpp, reply.hpp), so a harness that scores with it (the task folders of
 // rave.harness) reports the figure `rave score` gives for the same replies.
 #include <pybind11/stl.h>
 
@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "common/error.hpp"
-#include "evaluation/score_forms.hpp"
+#include "evaluation/scoring/score_forms.hpp"
 #include "python/binding.hpp"
 
 namespace rave::python {

@@ -40,7 +40,7 @@ class Solver {
 Solution solve_rule_free(const engine::Problem& problem);
 /// Whether `solution` proves `problem`'s answer unique: the verdict is unique and its answer the
 /// target (false without a target). What `rave generate --unique-only` redraws by, and what the RL
-/// environment rewards on (evaluation/gym.hpp).
+/// environment rewards on (evaluation/export/gym.hpp).
 bool proves_answer_unique(const engine::Problem& problem, const Solution& solution);
 
 }  // namespace rave::solver

@@ -14,7 +14,7 @@
 #include <filesystem>
 #include <vector>
 
-#include "evaluation/predictions.hpp"
+#include "evaluation/scoring/predictions.hpp"
 #include "study/store.hpp"
 
 namespace rave::study {

@@ -8,8 +8,8 @@
 #include <unordered_map>
 
 #include "common/error.hpp"
+#include "evaluation/export/vlm.hpp"
 #include "evaluation/items.hpp"
-#include "evaluation/vlm.hpp"
 #include "jobs/dataset_manifest.hpp"
 #include "study/http_server.hpp"
 #include "study/page.hpp"

@@ -33,6 +33,10 @@ OWNERS = {
 # library must be added here: the test fails on a library it does not know.
 ENGINE_PARTS = {"rave_engine_model", "rave_engine_rules", "rave_engine_answers", "rave_engine_render",
                 "rave_engine_formats"}
+CHART = {"rave_engine_chart"}  # charts for reports: evaluation's and rave-train's, not the engine's
+# evaluation: the shared items, export and scoring (which reads answers against export's prompts),
+# and rave_evaluation, the two halves together for the faces
+EVALUATION = {"rave_evaluation", "rave_evaluation_items", "rave_evaluation_export", "rave_evaluation_scoring"}
 BASE = {"rave_common", "rave_grammar"}
 MAY_REACH = {
     "rave_common": set(),
@@ -43,26 +47,34 @@ MAY_REACH = {
     "rave_engine_render": BASE | {"rave_engine_model"},
     "rave_engine_render_opencv": BASE | {"rave_engine_model"},  # loaded by engine_render with dlopen
     "rave_engine_formats": BASE | {"rave_engine_model"},
+    # charts draw through render's drawing module, the one owner of OpenCV
+    "rave_engine_chart": BASE | {"rave_engine_model", "rave_engine_render"},
     "rave_engine": BASE | ENGINE_PARTS,
     "rave_perception": BASE | {"rave_engine_model", "rave_engine_render"},  # the renderer is its forward model
     # solver and perception are siblings: problems in, solutions out; pixels in, problems out
     "rave_solver": BASE | ENGINE_PARTS | {"rave_engine"},
-    # evaluation reads pictures back through perception for the probes (which questions they determine)
-    "rave_evaluation": BASE | ENGINE_PARTS | {"rave_engine", "rave_perception", "rave_solver"},
+    "rave_evaluation_items": BASE | ENGINE_PARTS | {"rave_engine", "rave_solver"},
+    # export reads pictures back through perception for the probes (which questions they determine)
+    "rave_evaluation_export": BASE | ENGINE_PARTS | {"rave_engine", "rave_perception", "rave_solver",
+                                                     "rave_evaluation_items"},
+    "rave_evaluation_scoring": BASE | ENGINE_PARTS | CHART | {"rave_engine", "rave_perception", "rave_solver",
+                                                              "rave_evaluation_items", "rave_evaluation_export"},
+    "rave_evaluation": BASE | ENGINE_PARTS | CHART | (EVALUATION - {"rave_evaluation"}) | {
+        "rave_engine", "rave_perception", "rave_solver"},
     # jobs: the work over files and folders, between the libraries and the faces
     "rave_jobs": BASE | ENGINE_PARTS | {"rave_engine", "rave_perception", "rave_solver"},
     "rave_neural": BASE | {"rave_engine_model", "rave_engine_formats"},
     # the human study: a set's problems served to people, their answers in a database
-    "rave_study": BASE | ENGINE_PARTS | {"rave_engine", "rave_perception", "rave_solver", "rave_evaluation",
-                                         "rave_jobs"},
+    "rave_study": BASE | ENGINE_PARTS | CHART | EVALUATION | {"rave_engine", "rave_perception", "rave_solver",
+                                                              "rave_jobs"},
     # the Python module: everything symbolic, never neural (import rave must not load LibTorch)
-    "rave_python": BASE | ENGINE_PARTS | {"rave_engine", "rave_perception", "rave_solver", "rave_evaluation",
-                                          "rave_jobs"},
+    "rave_python": BASE | ENGINE_PARTS | CHART | EVALUATION | {"rave_engine", "rave_perception", "rave_solver",
+                                                               "rave_jobs"},
     # the command-line framework (cli/), and its neural half (cli/neural/, rave-train alone); each binds
     # flags onto the options of the jobs (cli/dataset_options: jobs::DatasetSpec), so reaches jobs
     "rave_cli": BASE | ENGINE_PARTS | {"rave_engine", "rave_perception", "rave_solver", "rave_jobs"},
-    "rave_cli_neural": BASE | ENGINE_PARTS | {"rave_engine", "rave_solver", "rave_evaluation", "rave_neural",
-                                              "rave_cli", "rave_perception", "rave_jobs"},
+    "rave_cli_neural": BASE | ENGINE_PARTS | CHART | EVALUATION | {"rave_engine", "rave_solver", "rave_neural",
+                                                                   "rave_cli", "rave_perception", "rave_jobs"},
 }
 # Executables that must not reach some libraries.
 MUST_NOT_REACH = {
@@ -80,11 +92,15 @@ FOLDERS = {
     "engine/answers/": "rave_engine_answers",
     "engine/render/": "rave_engine_render",
     "engine/render/opencv/": "rave_engine_render_opencv",
+    "engine/chart/": "rave_engine_chart",
+    "engine/chart/opencv/": "rave_engine_render_opencv",  # compiled into the drawing module
     "engine/formats/": "rave_engine_formats",
     "engine/": "rave_engine",
     "perception/": "rave_perception",
     "solver/": "rave_solver",
-    "evaluation/": "rave_evaluation",
+    "evaluation/": "rave_evaluation_items",
+    "evaluation/export/": "rave_evaluation_export",
+    "evaluation/scoring/": "rave_evaluation_scoring",
     "jobs/": "rave_jobs",
     "study/": "rave_study",
     "cli/": "rave_cli",
@@ -145,9 +161,10 @@ def check_links(graph):
 
 
 # Headers a target may include without linking their library: the drawing module implements
-# engine/render's declarations (the entry-point table, chart and geometry types) and is loaded by
-# engine/render; it uses those headers' types, never render's code.
-HEADERS_ONLY = {"rave_engine_render_opencv": {"rave_engine_render"}}
+# engine/render's declarations (the entry-point table and geometry types) and is loaded by
+# engine/render, and engine/chart's chart drawing compiled into it; it uses those headers' types,
+# never render's or chart's code.
+HEADERS_ONLY = {"rave_engine_render_opencv": {"rave_engine_render", "rave_engine_chart"}}
 
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 

@@ -11,8 +11,8 @@
 
 #include "engine/encode.hpp"
 #include "engine/generate.hpp"
-#include "evaluation/export.hpp"
-#include "evaluation/score.hpp"
+#include "evaluation/export/export.hpp"
+#include "evaluation/scoring/score.hpp"
 
 namespace {
 

@@ -1,4 +1,4 @@
-// Image benchmarks for vision-language models (`rave show DIR --vlm OUT`, evaluation/vlm.hpp), one
+// Image benchmarks for vision-language models (`rave show DIR --vlm OUT`, evaluation/export/vlm.hpp), one
 // thread: the whole export from files on disk (read each XML and the target from its npz, render
 // the panels, draw the answer-free sheet, encode the PNGs, write them and the JSON lines into a
 // folder renamed into place), the sheet alone and with every panel as its own PNG; and one problem
@@ -12,7 +12,7 @@
 
 #include "engine/encode.hpp"
 #include "engine/generate.hpp"
-#include "evaluation/vlm.hpp"
+#include "evaluation/export/vlm.hpp"
 
 namespace {
 

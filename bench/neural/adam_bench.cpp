@@ -7,9 +7,9 @@
 #include <memory>
 
 #include "neural/adam.hpp"
+#include "neural/epoch_loop.hpp"
 #include "neural/models.hpp"
-#include "neural/trainer.hpp"
-#include "neural/training.hpp"
+#include "neural/train_step.hpp"
 
 namespace {
 

@@ -8,7 +8,7 @@
 //   LossWeights w = step_loss_weights(ModelKind::kWReN);   // {0, 10}
 #include "engine/model/structure.hpp"
 #include "neural/structure_input.hpp"
-#include "neural/training.hpp"
+#include "neural/train_step.hpp"
 
 namespace rave::neural {
 

@@ -15,8 +15,8 @@
 #include <string>
 
 #include "bench/neural/step_inputs.hpp"
-#include "neural/trainer.hpp"
-#include "neural/training.hpp"
+#include "neural/epoch_loop.hpp"
+#include "neural/train_step.hpp"
 
 namespace {
 

@@ -3,9 +3,9 @@
 
 #include <cstdio>
 
+#include "engine/chart/chart.hpp"
 #include "engine/formats/png.hpp"
 #include "engine/formats/problem_files.hpp"
-#include "engine/render/chart.hpp"
 #include "evaluation/items.hpp"
 
 namespace rave::cli {

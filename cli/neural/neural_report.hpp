@@ -1,6 +1,6 @@
 #pragma once
 // What `rave train` and `rave eval` print and draw, through the evaluation harness
-// (evaluation/report.hpp): test accuracy per configuration in the paper's columns, the learning
+// (evaluation/scoring/report.hpp): test accuracy per configuration in the paper's columns, the learning
 // curves as a PNG, and a checkpoint's answers as a predictions file that `rave score` reads.
 //
 //   evaluation::Report r = counts_report("CNN+DRT", result.test, "runs/cnn-drt");
@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "evaluation/report.hpp"
-#include "neural/trainer.hpp"
+#include "evaluation/scoring/report.hpp"
+#include "neural/epoch_loop.hpp"
 
 namespace rave::cli {
 

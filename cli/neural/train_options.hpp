@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "neural/trainer.hpp"
+#include "neural/epoch_loop.hpp"
 
 namespace rave::cli {
 

@@ -23,6 +23,7 @@ constexpr const char* kModuleFile = "librave_opencv.so";
 
 struct Loaded {
   const DrawingModule* module;
+  void* handle;
   std::string path;
 };
 
@@ -51,8 +52,8 @@ std::vector<fs::path> candidates() {
   return out;
 }
 
-const DrawingModule* open_module(const fs::path& path, std::string& why) {
-  void* handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+const DrawingModule* open_module(const fs::path& path, std::string& why, void*& handle) {
+  handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (handle == nullptr) {
     why = dlerror();
     return nullptr;
@@ -63,6 +64,7 @@ const DrawingModule* open_module(const fs::path& path, std::string& why) {
   if (m == nullptr || m->abi != kDrawingModuleAbi || m->size != sizeof(DrawingModule)) {
     why = path.string() + " is not this build's drawing module (rebuild rave)";
     dlclose(handle);
+    handle = nullptr;
     return nullptr;
   }
   return m;  // never closed: the module's code is called until the process ends
@@ -76,8 +78,9 @@ Loaded load() {
       tried += (tried.empty() ? "" : ", ") + path.string();
       continue;
     }
-    if (const DrawingModule* m = open_module(path, why))
-      return {m, path.lexically_normal().string()};
+    void* handle = nullptr;
+    if (const DrawingModule* m = open_module(path, why, handle))
+      return {m, handle, path.lexically_normal().string()};
     throw Error("cannot load the drawing module: " + why);
   }
   throw Error(std::string("cannot find the drawing module ") + kModuleFile +
@@ -92,6 +95,8 @@ const Loaded& loaded() {
 }  // namespace
 
 const DrawingModule& drawing_module() { return *loaded().module; }
+
+void* drawing_module_symbol(const char* name) { return dlsym(loaded().handle, name); }
 
 const std::string& drawing_module_path() { return loaded().path; }
 

@@ -3,7 +3,7 @@
 // 0..7 as in the npz `target` (or 1..8, as a model is asked to answer), the answer framed only when
 // it is given. Panels keep their side (160 pixels for the original style, so a 10 x 10 sheet is
 // 1732 pixels wide). Used by
-// `rave show`, `rave demo` and the image benchmarks of evaluation/vlm.hpp; engine/formats/png.hpp
+// `rave show`, `rave demo` and the image benchmarks of evaluation/export/vlm.hpp; engine/formats/png.hpp
 // turns the picture into a PNG file.
 //
 //   GrayImage sheet = problem_sheet(render_problem(problem), problem.target);

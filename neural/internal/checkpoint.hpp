@@ -16,8 +16,8 @@
 #include <memory>
 
 #include "neural/adam.hpp"
+#include "neural/epoch_loop.hpp"
 #include "neural/models.hpp"
-#include "neural/trainer.hpp"
 
 namespace rave::neural::internal {
 

@@ -1,5 +1,5 @@
 #pragma once
-// A c10d process group for data-parallel training (trainer.cpp, sync batch norm, tests): the ranks
+// A c10d process group for data-parallel training (epoch_loop.cpp, sync batch norm, tests): the ranks
 // meet through a TCPStore served by rank 0 at MASTER_ADDR:MASTER_PORT, then exchange tensors over
 // Gloo (CPU tensors; CUDA tensors go through the host) or NCCL (CUDA, where the linked LibTorch and
 // the build have it). Tensors travel in flat buckets of at most kBucketBytes, as

@@ -7,7 +7,7 @@
 //   check_resume(checkpoint_info, options, "runs/cnn/last.pt");  // UsageError: each difference
 #include <string>
 
-#include "neural/trainer.hpp"
+#include "neural/epoch_loop.hpp"
 
 namespace rave::neural::internal {
 

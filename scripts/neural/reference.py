@@ -18,7 +18,7 @@ no gradient, and torch's Adam skips them), which is the paper's CNN row as far a
 Weights travel by name: `to_reference` / `to_rave` map rave's state dict (rave train's checkpoints,
 `read_rave_checkpoint`) onto the reference's and back; `rave train --init-weights FILE` reads a
 `torch.save`d dict in rave's names. rave's epoch order and dropout seed (neural/pipeline.cpp,
-neural/trainer.cpp) are re-computed here (`epoch_order`, `dropout_seed`), so the reference can take
+neural/epoch_loop.cpp) are re-computed here (`epoch_order`, `dropout_seed`), so the reference can take
 the very batches and dropout masks rave took (same torch wheel, same CPU generator).
 """
 from __future__ import annotations
@@ -93,7 +93,7 @@ def epoch_order(n: int, seed: int, epoch: int) -> list[int]:
 
 
 def dropout_seed(seed: int, epoch: int, rank: int = 0) -> int:
-    """torch's generator seed at the start of `epoch` (neural/trainer.cpp)."""
+    """torch's generator seed at the start of `epoch` (neural/epoch_loop.cpp)."""
     s = mix64(seed ^ mix64(epoch))
     return s if rank == 0 else mix64(s ^ rank)
 

@@ -92,6 +92,30 @@ std::uint16_t slot_signature(const SetPanels& panel_at, int x, int attr, int slo
 
 }  // namespace
 
+// The slot signatures of the two sets row 3 shows whole and of the answer's partial one.
+struct MoveSignatures {
+  Signatures full[2], partial;
+  // Sorted, the two full sets are equal multisets and the partial one is the full one restricted
+  // to rows 1-2.
+  bool agree() {
+    for (Signatures* list : {&full[0], &full[1], &partial}) list->sort();
+    Signatures projected = full[0];
+    for (int k = 0; k < projected.n; ++k) projected.v[k] &= 0xFFu;
+    projected.sort();
+    return full[0] == full[1] && projected == partial;
+  }
+};
+
+// The signatures of set x's slots into `into`; for the answer's set, each also into partial[slot].
+void collect_signatures(std::uint16_t set, const SetPanels& panel_at, int x, int attr,
+                        const ComponentView& view, Signatures& into, std::uint16_t* partial) {
+  for (int slot = 0; slot < kMaxSlots; ++slot) {
+    if (!((set >> slot) & 1u)) continue;
+    into.v[into.n++] = slot_signature(panel_at, x, attr, slot, view);
+    if (partial) partial[slot] = into.v[into.n - 1];
+  }
+}
+
 // The three slot sets are row 1's; which set each panel shows is found by its mask (every row
 // must show all three: Latin rows, as the Distribute_Three Position fit also requires). The
 // signatures of the two sets that row 3 shows whole must be equal multisets; the 9th panel's set
@@ -104,24 +128,15 @@ bool fit_move(int attr, const ComponentView& view, MoveFit& out, double& log_rat
   SetPanels panel_at;
   const int answer = place_sets(sets, view, panel_at);
   if (answer < 0) return false;
-  Signatures full[2], partial;
-  for (int x = 0, f = 0; x < 3; ++x) {
-    Signatures& into = x == answer ? partial : full[f++];
-    for (int slot = 0; slot < kMaxSlots; ++slot) {
-      if (!((sets[x] >> slot) & 1u)) continue;
-      into.v[into.n++] = slot_signature(panel_at, x, attr, slot, view);
-      if (x == answer) out.partial[slot] = into.v[into.n - 1];
-    }
-  }
-  for (Signatures* list : {&full[0], &full[1], &partial}) list->sort();
-  Signatures projected = full[0];
-  for (int k = 0; k < projected.n; ++k) projected.v[k] &= 0xFFu;
-  projected.sort();
-  if (!(full[0] == full[1]) || !(projected == partial)) return false;
+  MoveSignatures sig;
+  for (int x = 0, f = 0; x < 3; ++x)
+    collect_signatures(sets[x], panel_at, x, attr, view, x == answer ? sig.partial : sig.full[f++],
+                       x == answer ? out.partial.data() : nullptr);
+  if (!sig.agree()) return false;
   out.answer_mask = sets[answer];
-  out.count = full[0].n;
-  out.expected = full[0].v;
-  log_ratio = log_runs(full[0]) - log_runs(partial);
+  out.count = sig.full[0].n;
+  out.expected = sig.full[0].v;
+  log_ratio = log_runs(sig.full[0]) - log_runs(sig.partial);
   return true;
 }
 

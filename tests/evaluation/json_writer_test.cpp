@@ -9,7 +9,7 @@
 #include <nlohmann/json.hpp>
 #include <random>
 
-#include "evaluation/export.hpp"
+#include "evaluation/export/export.hpp"
 #include "tests/engine/support/reference_support.hpp"
 #include "tests/support/test_support.hpp"
 

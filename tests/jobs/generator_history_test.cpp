@@ -87,7 +87,7 @@ TEST(GeneratorHistory, CheckRefusesToReplayWhatThisRaveMakesDifferently) {
   std::string why;
   EXPECT_FALSE(Replay::of(manifest("0.3.0", 4), why).has_value());
   EXPECT_TRUE(names(why, "rave.json was written by rave 0.3.0, and rave 0.4.0 draws")) << why;
-  EXPECT_TRUE(names(why, "check it with rave 0.3.0, or with --no-replay")) << why;
+  EXPECT_TRUE(names(why, "check it with rave 0.3.0, or without replaying its generator")) << why;
   why.clear();
   EXPECT_TRUE(Replay::of(manifest("0.3.0", 3), why).has_value()) << why;
   DatasetManifest balanced = manifest("0.4.0", 3);

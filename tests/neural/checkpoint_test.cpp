@@ -16,9 +16,9 @@
 
 #include "common/error.hpp"
 #include "engine/formats/zip.hpp"
+#include "neural/epoch_loop.hpp"
 #include "neural/internal/checkpoint.hpp"
-#include "neural/trainer.hpp"
-#include "neural/training.hpp"
+#include "neural/train_step.hpp"
 #include "tests/neural/neural_support.hpp"
 #include "tests/support/test_support.hpp"
 

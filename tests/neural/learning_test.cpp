@@ -5,9 +5,9 @@
 #include <gtest/gtest.h>
 
 #include "engine/model/structure.hpp"
+#include "neural/epoch_loop.hpp"
 #include "neural/structure_input.hpp"
-#include "neural/trainer.hpp"
-#include "neural/training.hpp"
+#include "neural/train_step.hpp"
 
 namespace rave::neural {
 namespace {

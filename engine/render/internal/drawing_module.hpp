@@ -17,14 +17,13 @@
 #include <vector>
 
 #include "engine/model/image.hpp"
-#include "engine/render/chart.hpp"
 #include "engine/render/entity_geometry.hpp"
 #include "engine/render/sheet.hpp"
 
 namespace rave::engine::internal {
 
 /// Bumped whenever DrawingModule changes: a module of another layout is refused, not called.
-inline constexpr int kDrawingModuleAbi = 3;
+inline constexpr int kDrawingModuleAbi = 4;
 
 /// The module's entry points: plain function pointers over the engine's own types (the module is
 /// built from the same sources and headers, by the same build, as its loader).
@@ -34,13 +33,14 @@ struct DrawingModule {
   void (*draw_shape)(const ShapeGeometry& shape, int fill, int outline, std::uint8_t* frame);
   Image (*warp_reference)(const Affine& forward, const Image& src);
   GrayImage (*problem_sheet)(const PanelStack& panels, const SheetOptions& options);
-  GrayImage (*line_chart)(const ChartLabels& labels, const std::vector<Series>& series);
-  GrayImage (*bar_chart)(const ChartLabels& labels, const std::vector<std::string>& categories,
-                         const std::vector<Series>& series);
 };
 
 /// The loaded module (loaded once, thread-safe); throws rave::Error naming the paths tried.
 const DrawingModule& drawing_module();
+
+/// Another exported symbol of the loaded module (loads it if not yet loaded), or nullptr: the
+/// tables of libraries above the renderer that draw through the same module (engine/chart).
+void* drawing_module_symbol(const char* name);
 
 /// The file the module was loaded from (loads it if not yet loaded).
 const std::string& drawing_module_path();

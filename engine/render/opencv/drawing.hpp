@@ -1,8 +1,8 @@
 #pragma once
 // The drawing module's own functions (librave_opencv.so, the only code of rave that calls OpenCV):
 // what engine/render reaches through internal::drawing_module(). Nothing outside
-// engine/render/opencv/ includes this header; the public forms are in engine/render/chart.hpp,
-// sheet.hpp and internal/opencv_reference.hpp.
+// engine/render/opencv/ includes this header; the public forms are in sheet.hpp and
+// internal/opencv_reference.hpp (engine/chart/ adds its charts to the module).
 //
 //   Image frame{};
 //   opencv::draw_shape(shape, 140, 255, frame.data());   // as cv::fillConvexPoly + cv::polylines
@@ -13,7 +13,6 @@
 #include <vector>
 
 #include "engine/model/image.hpp"
-#include "engine/render/chart.hpp"
 #include "engine/render/entity_geometry.hpp"
 #include "engine/render/sheet.hpp"
 
@@ -25,10 +24,5 @@ void draw_shape(const ShapeGeometry& shape, int fill, int outline, std::uint8_t*
 Image warp_reference(const Affine& forward, const Image& src);
 /// engine::problem_sheet.
 GrayImage problem_sheet(const PanelStack& panels, const SheetOptions& options);
-/// engine::line_chart.
-GrayImage line_chart(const ChartLabels& labels, const std::vector<Series>& series);
-/// engine::bar_chart.
-GrayImage bar_chart(const ChartLabels& labels, const std::vector<std::string>& categories,
-                    const std::vector<Series>& series);
 
 }  // namespace rave::engine::opencv

@@ -11,8 +11,6 @@ rave_drawing_module() {
       .draw_shape = &draw::draw_shape,
       .warp_reference = &draw::warp_reference,
       .problem_sheet = &draw::problem_sheet,
-      .line_chart = &draw::line_chart,
-      .bar_chart = &draw::bar_chart,
   };
   return &table;
 }

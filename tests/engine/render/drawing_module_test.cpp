@@ -7,7 +7,6 @@
 #include <algorithm>
 #include <filesystem>
 
-#include "engine/render/chart.hpp"
 #include "engine/render/sheet.hpp"
 
 namespace rave::engine::internal {
