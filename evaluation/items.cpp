@@ -162,17 +162,28 @@ std::string named_split(const fs::path& file) {
   return split ? std::string(engine::split_name(*split)) : std::string();
 }
 
+std::vector<fs::path> problem_files_under(const fs::path& root) {
+  auto files = engine::collect_problem_files({root});
+  if (files.empty())
+    throw InputError(root.string(), "", "no problems here (no .xml or .asig files)");
+  return files;
+}
+
+void UniqueIds::take(const std::string& id, std::size_t i) {
+  if (const auto [at, fresh] = seen_.emplace(id, i); !fresh)
+    throw InputError(files_[i].string(), "",
+                     "has the id " + id + " of " + files_[at->second].string());
+}
+
 void for_each_item(const fs::path& root, int threads,
                    const std::function<void(const Item&, const engine::Problem&)>& visit) {
   std::error_code ec;
   if (is_ibm_json(root) && !fs::is_directory(root, ec))
     return for_each_ibm_item(root, threads, visit);
-  const auto files = engine::collect_problem_files({root});
-  if (files.empty())
-    throw InputError(root.string(), "", "no problems here (no .xml or .asig files)");
+  const auto files = problem_files_under(root);
   Solvers solvers;
   std::vector<Slot> slots(std::min(files.size(), kChunk));
-  std::unordered_map<std::string, std::size_t> seen;
+  UniqueIds ids(files);
   const IdMaker id_of(root);
   run_ordered(
       files.size(), threads,
@@ -180,10 +191,7 @@ void for_each_item(const fs::path& root, int threads,
       [&](std::size_t i) {
         const Slot& slot = slots[i % kChunk];
         if (slot.error) throw *slot.error;
-        const auto [at, fresh] = seen.emplace(slot.item.id, i);
-        if (!fresh)
-          throw InputError(files[i].string(), "",
-                           "has the id " + slot.item.id + " of " + files[at->second].string());
+        ids.take(slot.item.id, i);
         visit(slot.item, slot.problem);
       });
 }

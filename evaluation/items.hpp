@@ -13,6 +13,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "engine/model/configuration.hpp"
@@ -46,6 +47,22 @@ std::vector<std::string> rule_labels(const engine::Problem& problem);
 std::string item_id(const std::filesystem::path& root, const std::filesystem::path& file);
 /// The split a file's name says ("a/RAVEN_3_val.xml" -> "val"; engine::parse_problem_name), or "".
 std::string named_split(const std::filesystem::path& file);
+
+/// The problem files under `root` (.xml and .asig, engine::collect_problem_files' order); throws
+/// InputError naming `root` when there are none.
+std::vector<std::filesystem::path> problem_files_under(const std::filesystem::path& root);
+
+/// The ids of a folder's problems, taken in file order: `take` throws InputError naming both files
+/// when file `i`'s id is one an earlier file had (RAVEN_0_train.xml beside RAVEN_0_train.asig).
+class UniqueIds {
+ public:
+  explicit UniqueIds(const std::vector<std::filesystem::path>& files) : files_(files) {}
+  void take(const std::string& id, std::size_t i);
+
+ private:
+  const std::vector<std::filesystem::path>& files_;
+  std::unordered_map<std::string, std::size_t> seen_;
+};
 
 /// Reads every problem under `root` (a folder walked recursively, one file, or an IBM .json) on
 /// `threads` workers and calls `visit` in file order on the calling thread. Throws InputError for

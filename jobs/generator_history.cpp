@@ -18,6 +18,12 @@ struct GeneratorChange {
   bool (*touches)(const engine::Variant&, engine::AnswerStrategy);
 };
 
+// The sets drawn exchangeably: `balanced` at every size, iraven and fair at every variant.
+bool touches_exchangeable_sets(const engine::Variant& v, engine::AnswerStrategy s) {
+  return s == engine::AnswerStrategy::kBalanced ||
+         (!v.is_original() && s != engine::AnswerStrategy::kRaven);
+}
+
 // Newest last. A change to the 3 x 3 originals' output would break their byte-identity with the
 // original generators and never belongs here.
 constexpr std::array<GeneratorChange, 5> kChanges{{
@@ -41,18 +47,12 @@ constexpr std::array<GeneratorChange, 5> kChanges{{
      "rave 0.5.0 draws the replicas of an exchangeable answer set under rules drawn afresh, so "
      "that no set falls back to the old draw (--answers balanced at any size; iraven and fair "
      "at any --grid, --values, --confounders or --regime)",
-     [](const engine::Variant& v, engine::AnswerStrategy s) {
-       return s == engine::AnswerStrategy::kBalanced ||
-              (!v.is_original() && s != engine::AnswerStrategy::kRaven);
-     }},
+     touches_exchangeable_sets},
     {{0, 6, 0},
      "rave 0.6.0 draws the replicas of an exchangeable answer set under the matrix's own rules "
      "first, under rules drawn afresh only where those offer no shape (--answers balanced at "
      "any size; iraven and fair at any --grid, --values, --confounders or --regime)",
-     [](const engine::Variant& v, engine::AnswerStrategy s) {
-       return s == engine::AnswerStrategy::kBalanced ||
-              (!v.is_original() && s != engine::AnswerStrategy::kRaven);
-     }},
+     touches_exchangeable_sets},
 }};
 
 std::optional<Version> parse_version(std::string_view text) {

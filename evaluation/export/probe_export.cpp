@@ -182,12 +182,10 @@ ProbeCounts export_probes(const fs::path& root, const fs::path& out, const Probe
     throw UsageError(out.string() + " exists and is not a probe folder (no " +
                      std::string(kProbeIndex) + "): name a new or empty folder");
   if (options.per_type < 1) throw UsageError("--per-type must be at least 1");
-  const auto files = engine::collect_problem_files({root});
-  if (files.empty())
-    throw InputError(root.string(), "", "no problems here (no .xml or .asig files)");
+  const auto files = problem_files_under(root);
   internal::StagedFolder staged(internal::folder_path(out));
   std::vector<Slot> slots(std::min(files.size(), kChunk));
-  std::unordered_map<std::string, std::size_t> seen;
+  UniqueIds ids(files);
   AnswerBalance balance;
   std::string lines;
   ProbeCounts counts;
@@ -197,9 +195,7 @@ ProbeCounts export_probes(const fs::path& root, const fs::path& out, const Probe
       [&](std::size_t i) {
         const Slot& slot = slots[i % kChunk];
         if (slot.error) throw *slot.error;
-        if (const auto [at, fresh] = seen.emplace(slot.id, i); !fresh)
-          throw InputError(files[i].string(), "",
-                           "has the id " + slot.id + " of " + files[at->second].string());
+        ids.take(slot.id, i);
         emit(slot, options, balance, lines, counts);
       });
   write_file_atomic(staged.path() / kProbeIndex, lines);

@@ -3,7 +3,6 @@
 #include <optional>
 #include <string>
 #include <system_error>
-#include <unordered_map>
 #include <vector>
 
 #include "common/atomic_file.hpp"
@@ -58,12 +57,10 @@ VlmCounts export_vlm(const fs::path& root, const fs::path& out, const VlmOptions
   if (!vlm_output_replaceable(out))
     throw UsageError(out.string() + " exists and is not a benchmark folder (no " +
                      std::string(kVlmIndex) + "): name a new or empty folder");
-  const auto files = engine::collect_problem_files({root});
-  if (files.empty())
-    throw InputError(root.string(), "", "no problems here (no .xml or .asig files)");
+  const auto files = problem_files_under(root);
   StagedFolder staged(folder_path(out));
   std::vector<Slot> slots(std::min(files.size(), kChunk));
-  std::unordered_map<std::string, std::size_t> seen;
+  UniqueIds ids(files);
   std::string lines;
   VlmCounts counts;
   run_ordered(
@@ -72,9 +69,7 @@ VlmCounts export_vlm(const fs::path& root, const fs::path& out, const VlmOptions
       [&](std::size_t i) {
         const Slot& slot = slots[i % kChunk];
         if (slot.error) throw *slot.error;
-        if (const auto [at, fresh] = seen.emplace(slot.id, i); !fresh)
-          throw InputError(files[i].string(), "",
-                           "has the id " + slot.id + " of " + files[at->second].string());
+        ids.take(slot.id, i);
         lines += slot.line;
         lines += '\n';
         ++counts.problems;

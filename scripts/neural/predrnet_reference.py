@@ -9,7 +9,7 @@ it in this repository) beside rave's PredRNet (neural/predrnet.cpp).
 The setting is its README's for RAVEN / I-RAVEN / RAVEN-FAIR (`-a predrnet_raven --num-extra-stages 3
 --block-drop 0.1 --classifier-drop 0.1`, argparse defaults otherwise: 32 filters, classifier
 hidreduce 4, one input channel, no --enable-rc). `fixture` fills every tensor of its model by a
-formula of its name and index (the same formula as tests/neural/protocol_test.cpp), feeds a formula
+formula of its name and index (reference_formula.py; tests/neural/reference_formula.hpp computes the same), feeds a formula
 input (grey levels 0..255, normalised as its main.py does) and records the logits in eval mode and
 in train mode with the dropouts off (batch statistics): the C++ test rebuilds the same weights in
 rave's model, whose tensors carry the same names, and must give the same logits.
@@ -18,11 +18,12 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import sys
 from pathlib import Path
 
 import torch
+
+from reference_formula import formula_input, formula_state
 
 SETTING = dict(block_drop=0.1, classifier_drop=0.1, classifier_hidreduce=4, num_filters=32,
                num_extra_stages=3, in_channels=1, enable_rc=False)
@@ -36,36 +37,11 @@ def public_model(code: Path):
     return predrnet_raven(**SETTING)
 
 
-def formula(name: str, shape: tuple[int, ...]) -> torch.Tensor:
-    """The fixture's value of tensor `name` (tests/neural/protocol_test.cpp computes the same)."""
-    k = sum(name.encode()) % 997
-    n = math.prod(shape)
-    base = torch.sin(0.731 * torch.arange(n, dtype=torch.float64) + 0.37 * k)
-    if name.endswith("running_mean") or name.endswith("bias"):
-        value = 0.1 * base
-    elif name.endswith("running_var"):
-        value = 1 + 0.5 * base.abs()
-    elif len(shape) == 1:  # a batch-norm weight
-        value = 1 + 0.1 * base
-    else:
-        value = 3 * base / math.sqrt(n / shape[0])
-    return value.reshape(shape).float()
-
-
-def formula_input(batch: int) -> torch.Tensor:
-    """Grey levels 0..255, element j of panel p (16 per problem) 127.5 (1 + sin(0.0123 j (1 + 0.37 p)))."""
-    j = torch.arange(batch * 16 * 80 * 80, dtype=torch.float64)
-    panel = (j // 6400) % 16
-    return (127.5 * (1 + torch.sin(0.0123 * j * (1 + 0.37 * panel)))).reshape(batch, 16, 80, 80).float()
-
-
 def fixture(code: Path, out: Path) -> None:
     torch.set_num_threads(1)
     model = public_model(code)
-    state = {n: (t if n.endswith("num_batches_tracked") else formula(n, tuple(t.shape)))
-             for n, t in model.state_dict().items()}
-    model.load_state_dict(state)
-    x = formula_input(3)
+    model.load_state_dict(formula_state(model))
+    x = formula_input(3, 80)
     normalised = (x / 255.0 - 0.5) * 2  # their utils.normalize_image, applied by main.py
     model.eval()
     with torch.no_grad():

@@ -16,8 +16,8 @@ and get_logger. They are re-stated below as shims with the same parameters, para
 forward (jactorch.nn.cnn.layers.MLPLayer, jactorch.nn.cnn.conv.Conv2d with zero padding); nothing
 else of Jacinle is needed to build the model and run it forward.
 
-`fixture` fills every tensor of its model by a formula of its name and index (the same formula as
-tests/neural/protocol_test.cpp and scripts/neural/predrnet_reference.py), feeds a formula input
+`fixture` fills every tensor of its model by a formula of its name and index (reference_formula.py,
+as predrnet_reference.py does; tests/neural/reference_formula.hpp computes the same), feeds a formula input
 (grey levels 0..255, fed raw as its Visual2Symbolic does) and records the logits in eval mode and in
 train mode (batch statistics): rave's model carries the same tensor names and must give the same
 logits.
@@ -27,12 +27,13 @@ from __future__ import annotations
 import argparse
 import json
 import logging
-import math
 import sys
 import types
 from pathlib import Path
 
 import torch
+
+from reference_formula import formula_input, formula_state
 from torch import nn
 
 SETTING = dict(model_name="analogy", nr_features=80, nr_experts=5, shared_group_mlp=True,
@@ -116,36 +117,11 @@ def logits(model, images: torch.Tensor) -> torch.Tensor:
     return model.symbolic_model(model.v2s(images))["logits"]
 
 
-def formula(name: str, shape: tuple[int, ...]) -> torch.Tensor:
-    """The fixture's value of tensor `name` (tests/neural/protocol_test.cpp computes the same)."""
-    k = sum(name.encode()) % 997
-    n = math.prod(shape)
-    base = torch.sin(0.731 * torch.arange(n, dtype=torch.float64) + 0.37 * k)
-    if name.endswith("running_mean") or name.endswith("bias"):
-        value = 0.1 * base
-    elif name.endswith("running_var"):
-        value = 1 + 0.5 * base.abs()
-    elif len(shape) == 1:  # a batch-norm or layer-norm weight
-        value = 1 + 0.1 * base
-    else:
-        value = 3 * base / math.sqrt(n / shape[0])
-    return value.reshape(shape).float()
-
-
-def formula_input(batch: int) -> torch.Tensor:
-    """Grey levels 0..255, element j of panel p (16 per problem) 127.5 (1 + sin(0.0123 j (1 + 0.37 p)))."""
-    j = torch.arange(batch * 16 * SIDE * SIDE, dtype=torch.float64)
-    panel = (j // (SIDE * SIDE)) % 16
-    return (127.5 * (1 + torch.sin(0.0123 * j * (1 + 0.37 * panel)))).reshape(batch, 16, SIDE, SIDE).float()
-
-
 def fixture(code: Path, out: Path) -> None:
     torch.set_num_threads(1)
     model = public_model(code)
-    state = {n: (t if n.endswith("num_batches_tracked") else formula(n, tuple(t.shape)))
-             for n, t in model.state_dict().items()}
-    model.load_state_dict(state)
-    x = formula_input(2)
+    model.load_state_dict(formula_state(model))
+    x = formula_input(2, SIDE)
     model.eval()
     with torch.no_grad():
         eval_logits = logits(model, x.clone())

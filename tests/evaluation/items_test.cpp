@@ -6,7 +6,10 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <string>
+#include <vector>
 
+#include "common/error.hpp"
 #include "tests/support/test_support.hpp"
 
 namespace rave::evaluation {
@@ -53,6 +56,35 @@ TEST(Items, TheSplitIsTheOneTheFileNameSays) {  // the name's rules: engine/form
   EXPECT_EQ(named_split("a/RAVEN_3_val.xml"), "val");
   EXPECT_EQ(named_split("RAVEN_3_train.asig"), "train");
   EXPECT_EQ(named_split("x_val/RAVEN_3.xml"), "");  // the folder does not count
+}
+
+TEST(Items, AFolderWithoutProblemsIsNamedInTheError) {
+  const fs::path dir = testing::scratch_dir("item-none");
+  std::ofstream(dir / "notes.txt") << "no problem here";
+  try {
+    problem_files_under(dir);
+    FAIL() << "no error for a folder without problems";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find(dir.string()), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("no problems here"), std::string::npos) << e.what();
+  }
+}
+
+TEST(Items, ARepeatedIdNamesBothFiles) {
+  const std::vector<fs::path> files{"d/RAVEN_0_train.xml", "d/RAVEN_1_train.xml",
+                                    "d/RAVEN_0_train.asig"};
+  UniqueIds ids(files);
+  ids.take("RAVEN_0_train", 0);
+  ids.take("RAVEN_1_train", 1);
+  try {
+    ids.take("RAVEN_0_train", 2);
+    FAIL() << "no error for a repeated id";
+  } catch (const InputError& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("d/RAVEN_0_train.asig"), std::string::npos) << what;
+    EXPECT_NE(what.find("has the id RAVEN_0_train of d/RAVEN_0_train.xml"), std::string::npos)
+        << what;
+  }
 }
 
 }  // namespace
