@@ -25,7 +25,7 @@ constexpr std::uint64_t kSeed = 2024;
 // The set on disk, written once.
 const fs::path& dataset() {
   static const fs::path dir = [] {
-    const fs::path root = fs::temp_directory_path() / "rave-bench-evaluation";
+    fs::path root = fs::temp_directory_path() / "rave-bench-evaluation";
     fs::remove_all(root);
     for (int c = 0; c < rave::engine::kNumConfigs; ++c) {
       const auto id = static_cast<rave::engine::ConfigId>(c);

@@ -31,7 +31,7 @@ rave::engine::Problem problem(int config, int k) {
 // The set on disk, written once.
 const fs::path& dataset() {
   static const fs::path dir = [] {
-    const fs::path root = fs::temp_directory_path() / "rave-bench-vlm";
+    fs::path root = fs::temp_directory_path() / "rave-bench-vlm";
     fs::remove_all(root);
     for (int c = 0; c < rave::engine::kNumConfigs; ++c) {
       const auto id = static_cast<rave::engine::ConfigId>(c);
