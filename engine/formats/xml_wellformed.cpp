@@ -93,6 +93,20 @@ pugi::xml_node next_element(pugi::xml_node node, pugi::xml_node root) {
   return {};
 }
 
+// A digit's value in a character reference (hexadecimal when `hex`), or -1.
+int reference_digit(char c, bool hex) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (hex && c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (hex && c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+// Whether XML's Char production allows the code point `value` (section 2.2).
+bool xml_char_allowed(std::uint64_t value) {
+  return value == 0x9 || value == 0xA || value == 0xD || (value >= 0x20 && value <= 0xD7FF) ||
+         (value >= 0xE000 && value <= 0xFFFD) || (value >= 0x10000 && value <= 0x10FFFF);
+}
+
 }  // namespace
 
 // A numeric character reference at text[at] ('&', then '#') names a character XML allows (section
@@ -104,19 +118,12 @@ void check_character_reference(std::string_view text, std::size_t at, const std:
   std::uint64_t value = 0;
   std::size_t digits = 0;
   for (; i < text.size() && digits < 16; ++i, ++digits) {
-    const char c = text[i];
-    const int d = c >= '0' && c <= '9'          ? c - '0'
-                  : hex && c >= 'a' && c <= 'f' ? c - 'a' + 10
-                  : hex && c >= 'A' && c <= 'F' ? c - 'A' + 10
-                                                : -1;
+    const int d = reference_digit(text[i], hex);
     if (d < 0) break;
     value = value * (hex ? 16 : 10) + static_cast<std::uint64_t>(d);
   }
   const bool ends = i < text.size() && text[i] == ';' && digits > 0;
-  const bool allowed = value == 0x9 || value == 0xA || value == 0xD ||
-                       (value >= 0x20 && value <= 0xD7FF) || (value >= 0xE000 && value <= 0xFFFD) ||
-                       (value >= 0x10000 && value <= 0x10FFFF);
-  if (ends && allowed) return;
+  if (ends && xml_char_allowed(value)) return;
   const std::size_t shown = std::min<std::size_t>({text.size() - at, i + 1 - at, 24});
   fail_at(text, at, file,
           "character reference " + printable(text.substr(at, shown)) +

@@ -45,6 +45,19 @@ bool whole_number(std::string_view text, std::size_t begin, std::size_t end) {
   return !(end + 1 < text.size() && (text[end] == '.' || text[end] == ',') && digit(text[end + 1]));
 }
 
+// The word (lower-cased; `upper` for a one-letter capital) or number text[i, j) as a token.
+Token word_or_number(std::string_view text, std::size_t i, std::size_t j) {
+  const bool word = letter(text[i]);
+  Token t{word ? Token::kWord : Token::kNumber, std::string(text.substr(i, j - i))};
+  if (!word) {
+    t.whole = whole_number(text, i, j);
+    return t;
+  }
+  t.upper = j - i == 1 && std::isupper(static_cast<unsigned char>(text[i]));
+  for (char& c : t.text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return t;
+}
+
 std::vector<Token> tokens(std::string_view text) {
   std::vector<Token> out;
   for (std::size_t i = 0; i < text.size();) {
@@ -56,14 +69,7 @@ std::vector<Token> tokens(std::string_view text) {
     if (letter(text[i]) || digit(text[i])) {
       const bool word = letter(text[i]);
       while (j < text.size() && (word ? letter(text[j]) : digit(text[j]))) ++j;
-      Token t{word ? Token::kWord : Token::kNumber, std::string(text.substr(i, j - i))};
-      if (word) {
-        t.upper = j - i == 1 && std::isupper(static_cast<unsigned char>(text[i]));
-        for (char& c : t.text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-      } else {
-        t.whole = whole_number(text, i, j);
-      }
-      out.push_back(std::move(t));
+      out.push_back(word_or_number(text, i, j));
     } else {
       out.push_back({Token::kMark, std::string(1, text[i])});
       j = i + 1;
