@@ -43,13 +43,13 @@ import sys
 import types
 
 
-def stub_modules(names):
+def placeholder_modules(names):
     """Empty stand-ins for the imports their model code needs (API clients, tqdm, scipy)."""
     for name in names:
         if name in sys.modules:
             continue
         module = types.ModuleType(name)
-        module.__path__ = []  # a package, so submodules can be stubbed too
+        module.__path__ = []  # a package, so submodules can be replaced too
         module.__getattr__ = lambda attr, _n=name: type(attr, (), {})
         sys.modules[name] = module
     sys.modules["tqdm"].tqdm = lambda x, *a, **k: x
@@ -76,7 +76,7 @@ class CollectingModel:
 
 
 def ibm_solver(code_dir):
-    stub_modules(["tqdm", "scipy", "scipy.stats", "src.models"])
+    placeholder_modules(["tqdm", "scipy", "scipy.stats", "src.models"])
     sys.modules["scipy.stats"].mode = None
     sys.modules["src.models"].get_model = lambda *a, **k: RecordingModel()
     sys.path.insert(0, code_dir)
@@ -87,8 +87,8 @@ def ibm_solver(code_dir):
 
 
 def lm_raven_classes(code_dir):
-    """lm-raven's inference.py with its model imports stubbed (only its text classes run)."""
-    stub_modules(["accelerate", "openai", "requests", "torch", "torch.nn", "torch.nn.functional",
+    """lm-raven's inference.py with its model imports replaced by empty modules (only its text classes run)."""
+    placeholder_modules(["accelerate", "openai", "requests", "torch", "torch.nn", "torch.nn.functional",
                   "tqdm", "transformers"])
     sys.modules["torch.nn.functional"].log_softmax = None
     namespace = {"__name__": "lm_raven_inference"}
@@ -405,7 +405,7 @@ def match(args):
     import random
     import subprocess
     import tempfile
-    stub_modules(["tqdm", "src.models"])
+    placeholder_modules(["tqdm", "src.models"])
     sys.path.insert(0, args.code)
     sp = importlib.import_module("src.solver_pred")
     s = sp.Solver_pred.__new__(sp.Solver_pred)

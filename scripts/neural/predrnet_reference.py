@@ -23,7 +23,7 @@ from pathlib import Path
 
 import torch
 
-from reference_formula import formula_input, formula_state
+from reference_formula import formula_input, formula_state, rave_weights
 
 SETTING = dict(block_drop=0.1, classifier_drop=0.1, classifier_hidreduce=4, num_filters=32,
                num_extra_stages=3, in_channels=1, enable_rc=False)
@@ -61,13 +61,7 @@ def fixture(code: Path, out: Path) -> None:
 
 def export(code: Path, checkpoint: Path, out: Path) -> None:
     model = public_model(code)
-    archive = torch.jit.load(str(checkpoint), map_location="cpu")
-    weights = {n: t for n, t in archive.model.named_parameters()}
-    weights.update({n: t for n, t in archive.model.named_buffers()})
-    missing = set(model.state_dict()) - set(weights)
-    if missing:
-        raise SystemExit(f"predrnet_reference: {checkpoint} lacks {sorted(missing)[:3]}...: not a PredRNet checkpoint")
-    model.load_state_dict({n: weights[n] for n in model.state_dict()})
+    model.load_state_dict(rave_weights(model, checkpoint, "a PredRNet"))
     torch.save({"state_dict": model.state_dict(), "arch": "predrnet_raven"}, out)
     print(f"wrote {out}")
 
@@ -78,7 +72,7 @@ def main(argv: list[str]) -> int:
     p.add_argument("files", nargs="*", type=Path)
     p.add_argument("--code", type=Path, required=True)
     p.add_argument("-o", "--out", type=Path)
-    a = p.parse_args(argv)
+    a = p.parse_intermixed_args(argv)
     if a.command == "count":
         model = public_model(a.code)
         print(sum(p.numel() for p in model.parameters()))

@@ -5,10 +5,13 @@ shape, so a model whose tensors carry the public code's names can be given the s
     from reference_formula import formula_state, formula_input
     model.load_state_dict(formula_state(model))
     x = formula_input(batch=2, side=160)       # grey levels 0..255, [batch, 16, side, side]
+    model.load_state_dict(rave_weights(model, checkpoint, "an SCL"))   # a rave checkpoint, by name
 """
 from __future__ import annotations
 
 import math
+import sys
+from pathlib import Path
 
 import torch
 
@@ -40,3 +43,15 @@ def formula_input(batch: int, side: int) -> torch.Tensor:
     j = torch.arange(batch * 16 * side * side, dtype=torch.float64)
     panel = (j // (side * side)) % 16
     return (127.5 * (1 + torch.sin(0.0123 * j * (1 + 0.37 * panel)))).reshape(batch, 16, side, side).float()
+
+
+def rave_weights(model: torch.nn.Module, checkpoint, what: str) -> dict[str, torch.Tensor]:
+    """`model`'s state read by name from a rave checkpoint (TorchScript archive); exits naming
+    `checkpoint` when it lacks a tensor of `model` (not `what` checkpoint)."""
+    archive = torch.jit.load(str(checkpoint), map_location="cpu")
+    weights = {n: t for n, t in archive.model.named_parameters()}
+    weights.update({n: t for n, t in archive.model.named_buffers()})
+    missing = set(model.state_dict()) - set(weights)
+    if missing:
+        raise SystemExit(f"{Path(sys.argv[0]).stem}: {checkpoint} lacks {sorted(missing)[:3]}...: not {what} checkpoint")
+    return {n: weights[n] for n in model.state_dict()}

@@ -33,7 +33,7 @@ from pathlib import Path
 
 import torch
 
-from reference_formula import formula_input, formula_state
+from reference_formula import formula_input, formula_state, rave_weights
 from torch import nn
 
 SETTING = dict(model_name="analogy", nr_features=80, nr_experts=5, shared_group_mlp=True,
@@ -137,13 +137,7 @@ def fixture(code: Path, out: Path) -> None:
 
 def export(code: Path, checkpoint: Path, out: Path) -> None:
     model = public_model(code)
-    archive = torch.jit.load(str(checkpoint), map_location="cpu")
-    weights = {n: t for n, t in archive.model.named_parameters()}
-    weights.update({n: t for n, t in archive.model.named_buffers()})
-    missing = set(model.state_dict()) - set(weights)
-    if missing:
-        raise SystemExit(f"scl_reference: {checkpoint} lacks {sorted(missing)[:3]}...: not an SCL checkpoint")
-    model.load_state_dict({n: weights[n] for n in model.state_dict()})
+    model.load_state_dict(rave_weights(model, checkpoint, "an SCL"))
     torch.save({"model": model.state_dict()}, out)
     print(f"wrote {out}")
 

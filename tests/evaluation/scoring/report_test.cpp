@@ -121,7 +121,7 @@ int pixel(const engine::GrayImage& image, int x, int y) {
 }
 
 TEST(ReportChart, AZeroBarIsVisibleAndNumbered) {
-  // Against the same chart without values, a 0% bar changes more than the axis row: a stub of a
+  // Against the same chart without values, a 0% bar changes more than the axis row: a sliver of a
   // few pixels and the "0" above it (a bar of height 0 changed one or two rows).
   const auto zero = report_chart_image(flat_report(0), "t");
   const auto none = report_chart_image(flat_report(NAN), "t");
