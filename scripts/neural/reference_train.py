@@ -58,6 +58,7 @@ def _sample(i: int) -> tuple:
     the receiving process keeps open, six per problem, past the open-file limit on a 42,000-problem
     split (the pool's workers then die: BrokenProcessPool)."""
     image, target, meta_target, meta_structure, embedding, indicator = _worker_dataset[i]
+    assert 0 <= float(image.min()) and float(image.max()) <= 255, "panels are uint8 grey levels"
     fields = (image.to(torch.uint8), target, meta_target, meta_structure, embedding, indicator)
     return tuple(torch.as_tensor(f).numpy() for f in fields)
 
@@ -71,7 +72,6 @@ def load_split(code: Path, data: Path, split: str, work: Path, workers: int) -> 
     with ProcessPoolExecutor(workers, initializer=_init_worker, initargs=(str(code), str(data), split, str(work))) as pool:
         samples = list(pool.map(_sample, [i for _, i in ids], chunksize=64))
     fields = [torch.from_numpy(np.stack([s[k] for s in samples])) for k in range(6)]
-    assert torch.all(fields[0].to(torch.int32) <= 255), "panels are uint8 grey levels"
     configs = [CONFIGS.index(i.split("/")[0]) for i, _ in ids]
     return {"ids": [i for i, _ in ids], "configs": configs, "fields": fields}
 
