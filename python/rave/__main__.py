@@ -95,7 +95,7 @@ def export_harness(args):
     parser.add_argument("harness", choices=harness.HARNESSES)
     parser.add_argument("dir", help="the problems, as `rave export` reads them, or a `rave probes` folder")
     parser.add_argument("-o", "--output", required=True, help="the task folder (new, empty or a previous one)")
-    parser.add_argument("--style", default="ibm-2025", help="text harnesses: ibm-2025, ibm-2024 or lm-raven")
+    parser.add_argument("--style", default=harness.STYLE, help="text harnesses: ibm-2025, ibm-2024 or lm-raven")
     parser.add_argument("--answers-shuffled", metavar="SEED", help="show the candidates in the order drawn from SEED")
     parser.add_argument("--task-name", default="rave", help="the task prefix (lm-eval, lmms-eval; VLMEvalKit: upper case)")
     parser.add_argument("--split", choices=["train", "val", "test"], help="only the problems of this split")
@@ -108,7 +108,7 @@ def export_harness(args):
         parser.error(f"unrecognized arguments: {' '.join(bad)}")
     if o.samples < 1:
         parser.error("--samples must be at least 1")
-    if o.harness in ("lmms-eval", "vlmevalkit") and (o.style != "ibm-2025" or text_args):
+    if o.harness in ("lmms-eval", "vlmevalkit") and (o.style != harness.STYLE or text_args):
         parser.error(f"{o.harness} shows images: the text prompt flags (--style, {', '.join(harness.TEXT_FLAGS)}) "
                      "do not apply")
     try:
