@@ -105,3 +105,22 @@ def test_solve_and_check_bindings_take_the_options_defaults():
 def test_harness_takes_the_export_style():
     from rave import harness
     assert inspect.signature(harness.export_harness).parameters["style"].default == OPTIONS["export"]["style"]
+
+
+def test_python_owned_defaults_are_the_same_on_every_face(rave_cli):
+    # the learner audit's folds and learners (rave.shortcuts) and the harness's task name and samples
+    # (rave.harness) are the Python package's: `rave check` / `rave export` show them, and rave.check
+    # passes them on; a face that drifts from them fails here
+    shortcuts = pytest.importorskip("rave.shortcuts")
+    from rave import harness
+    audit = inspect.signature(shortcuts.audit).parameters
+    wrapper = inspect.signature(rave.check).parameters
+    for name in ("folds", "seed", "learners"):
+        assert wrapper[name].default == audit[name].default, name
+    check = json.loads(rave_cli("check", "--print-defaults").stdout)
+    assert check["--folds"] == str(audit["folds"].default)
+    assert check["--shortcut-learners"] == ",".join(audit["learners"].default)
+    writer = inspect.signature(harness.export_harness).parameters
+    export = json.loads(rave_cli("export", "--print-defaults").stdout)
+    assert export["--task-name"] == writer["name"].default
+    assert export["--samples"] == str(writer["samples"].default)
