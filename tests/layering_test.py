@@ -74,8 +74,10 @@ MAY_REACH = {
     "rave_python": BASE | ENGINE_PARTS | CHART | EVALUATION | {"rave_engine", "rave_perception", "rave_solver",
                                                                "rave_jobs"},
     # the command-line framework (faces/cli/), and its neural half (cli/neural/, rave-train alone); each
-    # binds flags onto the options of the jobs (cli/dataset_options: jobs::DatasetSpec), so reaches jobs
-    "rave_cli": BASE | ENGINE_PARTS | {"rave_engine", "rave_perception", "rave_solver", "rave_jobs"},
+    # binds flags onto the options of the jobs (cli/dataset_options: jobs::DatasetSpec; cli/export_options and
+    # cli/score_options: evaluation's ExportOptions and ScoreOptions), so reaches jobs and evaluation
+    "rave_cli": BASE | ENGINE_PARTS | CHART | EVALUATION | {"rave_engine", "rave_perception", "rave_solver",
+                                                            "rave_jobs"},
     "rave_cli_neural": BASE | ENGINE_PARTS | CHART | EVALUATION | {"rave_engine", "rave_solver", "rave_neural",
                                                                    "rave_cli", "rave_perception", "rave_jobs"},
 }

@@ -222,6 +222,8 @@ double top_score_credit(const std::vector<double>& scores, int answer, TieRule t
   return 1.0 / static_cast<double>(std::count(scores.begin(), scores.end(), top));
 }
 
+std::string_view tie_rule_name(TieRule rule) { return rule == TieRule::kAny ? "any" : "split"; }
+
 std::optional<TieRule> parse_tie_rule(std::string_view name) {
   if (name == "split") return TieRule::kSplit;
   if (name == "any") return TieRule::kAny;

@@ -50,7 +50,8 @@ enum class TieRule {
   kSplit,  ///< 1/k for k tied maxima: the expected accuracy of breaking the tie at random
   kAny,    ///< 1 when the answer is among them (lm-raven's evaluation.py: logprobs[0] == max)
 };
-std::optional<TieRule> parse_tie_rule(std::string_view name);  ///< "split", "any"
+std::string_view tie_rule_name(TieRule rule);  ///< "split", "any"
+std::optional<TieRule> parse_tie_rule(std::string_view name);
 
 /// What the scorer is told besides the files.
 struct ScoreOptions {

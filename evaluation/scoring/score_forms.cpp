@@ -192,6 +192,16 @@ int attribute_candidate(const std::vector<AttributeAnswer>& answers, const Candi
   return static_cast<int>(std::max_element(count.begin(), count.end()) - count.begin());
 }
 
+std::string_view logprob_score_name(LogprobScore how) {
+  return how == LogprobScore::kSum ? "sum" : "mean";
+}
+
+std::optional<LogprobScore> parse_logprob_score(std::string_view name) {
+  if (name == "mean") return LogprobScore::kMean;
+  if (name == "sum") return LogprobScore::kSum;
+  return std::nullopt;
+}
+
 std::vector<double> logprob_scores(const Prediction& p, LogprobScore how, int candidates,
                                    const std::string& file) {
   std::vector<double> scores(static_cast<std::size_t>(candidates), 0.0);

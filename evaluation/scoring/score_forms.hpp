@@ -90,10 +90,13 @@ std::vector<double> attribute_value(const AttributeAnswer& answer, std::string_v
 int attribute_candidate(const std::vector<AttributeAnswer>& answers, const CandidateValues& values,
                         std::string_view answer_queue, const std::string& file, std::size_t line);
 
+/// How a candidate's token log-probabilities make its score of a sub-prompt.
+enum class LogprobScore { kMean, kSum };
+std::string_view logprob_score_name(LogprobScore how);  ///< "mean", "sum"
+std::optional<LogprobScore> parse_logprob_score(std::string_view name);
 /// lm-raven's candidate scores from token log-probabilities: per candidate, the sum over
 /// sub-prompts of the mean (lm-raven's) or the sum of the tokens. InputError naming the line for
 /// a sub-prompt without one token list per candidate or an empty token list.
-enum class LogprobScore { kMean, kSum };
 std::vector<double> logprob_scores(const Prediction& p, LogprobScore how, int candidates,
                                    const std::string& file);
 

@@ -21,6 +21,7 @@
 #include "cli/cli_util.hpp"
 #include "cli/progress.hpp"
 #include "cli/python_forward.hpp"
+#include "cli/solve_options.hpp"
 #include "common/error.hpp"
 #include "common/version.hpp"
 #include "engine/formats/problem_files.hpp"
@@ -31,20 +32,6 @@
 
 namespace rave::apps {
 namespace {
-
-struct CheckArgs {
-  std::vector<std::string> paths;
-  std::string backend = "heuristic";
-  bool strict = false;
-  bool allow_extra = false;
-  bool no_manifest = false;
-  bool no_replay = false;
-  bool shortcuts = false;
-  int folds = 5;
-  std::string learners = "logit,gbm";
-  std::vector<std::string> train;
-  int threads = cli::default_threads();
-};
 
 // Counts of one column (a configuration, or all).
 struct Column {
@@ -131,7 +118,7 @@ struct Tally {
 // the manifest's fields and paths, every listed file's size and CRC-32, and every file it leaves
 // out (a defect unless --allow-extra). Returns the manifest; nullopt when there is none (a defect
 // unless --no-manifest).
-std::optional<jobs::DatasetManifest> gate(const CheckArgs& args, const std::string& path,
+std::optional<jobs::DatasetManifest> gate(const cli::CheckFlags& args, const std::string& path,
                                           Tally& t) {
   const std::filesystem::path file = std::filesystem::path(path) / jobs::kManifestName;
   std::optional<jobs::DatasetManifest> m = jobs::read_manifest(file);
@@ -144,7 +131,7 @@ std::optional<jobs::DatasetManifest> gate(const CheckArgs& args, const std::stri
     ++t.folder_defects;
     return m;
   }
-  const jobs::FolderAudit a = jobs::audit_folder(path, *m, args.threads, /*crc=*/false);
+  const jobs::FolderAudit a = jobs::audit_folder(path, *m, args.options.threads, /*crc=*/false);
   std::printf("%s: made by rave %s with `%s`; %zu files listed, %zu differ; %zu unlisted\n",
               cli::shown(file).c_str(), m->rave_version.c_str(), joined(m->command).c_str(),
               a.listed, a.defects.size(), a.unlisted.size());
@@ -161,7 +148,7 @@ std::optional<jobs::DatasetManifest> gate(const CheckArgs& args, const std::stri
 
 // The manifest's generator, to replay every problem; says so when it cannot be (a defect) or when
 // --no-replay turns it off, and when another rave version made the dataset.
-std::optional<jobs::Replay> replay_of(const CheckArgs& args, const std::string& path,
+std::optional<jobs::Replay> replay_of(const cli::CheckFlags& args, const std::string& path,
                                       const jobs::DatasetManifest& m, Tally& t) {
   const std::string file = cli::shown(std::filesystem::path(path) / jobs::kManifestName);
   if (args.no_replay) {
@@ -209,7 +196,7 @@ std::vector<std::filesystem::path> listed(const std::vector<std::filesystem::pat
 }
 
 // One problem's result: counted, and its defects printed.
-void take(const CheckArgs& args, const jobs::FileCheck& r, Tally& t) {
+void take(const cli::CheckFlags& args, const jobs::FileCheck& r, Tally& t) {
   if (!r.ok()) {
     ++t.errors;
     std::fflush(stdout);
@@ -227,8 +214,8 @@ void take(const CheckArgs& args, const jobs::FileCheck& r, Tally& t) {
 }
 
 // Every problem under one path: a folder's gate, then each problem's files, replay and audit.
-void check_path(const CheckArgs& args, const std::string& path,
-                const std::vector<std::filesystem::path>& files, solver::Backend backend,
+void check_path(const cli::CheckFlags& args, const std::string& path,
+                const std::vector<std::filesystem::path>& files, jobs::CheckOptions options,
                 cli::ProgressLine& progress, std::uint64_t& done, Tally& t) {
   std::error_code ec;
   std::optional<jobs::DatasetManifest> m;
@@ -239,17 +226,13 @@ void check_path(const CheckArgs& args, const std::string& path,
   const std::vector<std::filesystem::path> audited = m ? listed(files, path, *m) : files;
   const std::size_t replayed = t.replayed;
   done += files.size() - audited.size();
-  jobs::check_files(audited,
-                    {.backend = backend,
-                     .threads = args.threads,
-                     .content = true,
-                     .root = path,
-                     .replay = replay ? &*replay : nullptr,
-                     .manifest = m ? &*m : nullptr},
-                    [&](const jobs::FileCheck& r) {
-                      progress.update(++done);
-                      take(args, r, t);
-                    });
+  options.root = path;
+  options.replay = replay ? &*replay : nullptr;
+  options.manifest = m ? &*m : nullptr;
+  jobs::check_files(audited, options, [&](const jobs::FileCheck& r) {
+    progress.update(++done);
+    take(args, r, t);
+  });
   if (replay)
     std::printf("%s: %zu of %zu problems made again from its parameters\n",
                 cli::shown(std::filesystem::path(path) / jobs::kManifestName).c_str(),
@@ -258,7 +241,7 @@ void check_path(const CheckArgs& args, const std::string& path,
 
 // The learner audit (--shortcuts, docs/answer-sets.md#the-learner-audit): the Python package learns
 // (scikit-learn) from the features the C++ core reads; the solver's counts go with it.
-int run_shortcuts(const CheckArgs& args, const std::array<Column, 7>& cols) {
+int run_shortcuts(const cli::CheckFlags& args, const std::array<Column, 7>& cols) {
   std::string solver;
   for (std::size_t c = 0; c < cols.size(); ++c)
     if (cols[c].with_target > 0)
@@ -266,7 +249,7 @@ int run_shortcuts(const CheckArgs& args, const std::array<Column, 7>& cols) {
                 "=" + std::to_string(cols[c].answered) + "/" + std::to_string(cols[c].with_target);
   std::vector<std::string> words{"shortcuts",
                                  "-j",
-                                 std::to_string(args.threads),
+                                 std::to_string(args.options.threads),
                                  "--folds",
                                  std::to_string(args.folds),
                                  "--learners",
@@ -279,9 +262,8 @@ int run_shortcuts(const CheckArgs& args, const std::array<Column, 7>& cols) {
   return cli::run_python_rave(words);
 }
 
-int run_check(const CheckArgs& args) {
-  const auto backend = solver::parse_backend(args.backend);
-  if (!backend) throw UsageError("--backend must be heuristic or z3, not '" + args.backend + "'");
+int run_check(const cli::CheckFlags& args) {
+  const jobs::CheckOptions options = cli::check_options(args);
   std::vector<std::vector<std::filesystem::path>> files;
   std::size_t all = 0;
   for (const std::string& path : args.paths) {
@@ -293,7 +275,7 @@ int run_check(const CheckArgs& args) {
   cli::ProgressLine progress("check", all);
   std::uint64_t done = 0;
   for (std::size_t i = 0; i < args.paths.size(); ++i)
-    check_path(args, args.paths[i], files[i], *backend, progress, done, t);
+    check_path(args, args.paths[i], files[i], options, progress, done, t);
   progress.finish();
   print_table(t.total, t.cols, t.errors);
   const int failed = t.total.failed > 0 || t.errors > 0 || t.folder_defects > 0 ? 3 : 0;
@@ -305,7 +287,7 @@ int run_check(const CheckArgs& args) {
 }  // namespace
 
 Runner add_check(CLI::App& app) {
-  auto args = std::make_shared<CheckArgs>();
+  auto args = std::make_shared<cli::CheckFlags>();
   auto* cmd = app.add_subcommand(
       "check",
       "Audit a dataset, every problem: its npz's members, pixels (against its XML re-rendered),\n"
@@ -316,41 +298,7 @@ Runner add_check(CLI::App& app) {
       "rave.json as a gate: its fields and paths, every listed file (size, CRC-32), every problem\n"
       "made again from its parameters, and every file it does not list. Exit code 3 when a\n"
       "problem, the manifest or the folder fails (docs/dataset.md#checking-a-dataset).");
-  cmd->add_option("paths", args->paths, "Dataset folders or problem files")->required();
-  cmd->add_option("--backend,-b", args->backend, "heuristic or z3")->capture_default_str();
-  cmd->add_flag("--strict", args->strict,
-                "Also fail problems that are ambiguous without the rules");
-  cmd->add_flag("--allow-extra", args->allow_extra,
-                "Files and folders that rave.json does not list are reported, not failed (notes "
-                "kept beside a dataset)");
-  cmd->add_flag("--no-manifest", args->no_manifest,
-                "Audit the problems of a folder without rave.json (made by another tool) without "
-                "failing it for that");
-  cmd->add_flag("--no-replay", args->no_replay,
-                "Do not make the problems again from rave.json's parameters (a dataset of another "
-                "rave version whose generator changed); said in the output");
-  cmd->add_flag(
-      "--shortcuts", args->shortcuts,
-      "Also the learner audit: per configuration, learners that see the candidates alone, "
-      "or with the context as a bag of values, cross-validated by problem, their accuracy "
-      "beside chance and the solver (Python with scikit-learn; "
-      "docs/answer-sets.md#the-learner-audit)");
-  cmd->add_option("--folds", args->folds, "Cross-validation folds of --shortcuts")
-      ->capture_default_str()
-      ->check(CLI::Range(2, 100));
-  cmd->add_option(
-         "--shortcut-learners", args->learners,
-         "The learners of --shortcuts: logit (a conditional logit), gbm (gradient boosting) "
-         "or both, comma-separated")
-      ->capture_default_str()
-      ->needs("--shortcuts");
-  cmd->add_option("--shortcuts-train", args->train,
-                  "--shortcuts learns from these folders instead and scores every checked problem "
-                  "(a few problems of another generator, read with models learnt on many)")
-      ->needs("--shortcuts");
-  cmd->add_option("-j,--jobs", args->threads, "Worker threads")
-      ->capture_default_str()
-      ->check(cli::jobs_range());
+  cli::bind_check_flags(*cmd, *args);
   return [args] { return run_check(*args); };
 }
 

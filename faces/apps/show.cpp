@@ -6,6 +6,7 @@
 
 #include "apps/commands.hpp"
 #include "cli/cli_util.hpp"
+#include "cli/export_options.hpp"
 #include "common/atomic_file.hpp"
 #include "common/error.hpp"
 #include "engine/formats/npz.hpp"
@@ -18,21 +19,11 @@
 namespace rave::apps {
 namespace {
 
-struct ShowArgs {
-  std::string input;
-  std::string output;
-  std::string vlm;
-  bool no_answer = false, panels = false, with_answer = false;
-  std::optional<std::string> shuffle_seed;
-  std::optional<std::string> style;
-  int threads = 1;
-};
-
-std::optional<int> shown_answer(const ShowArgs& args, std::optional<int> target) {
+std::optional<int> shown_answer(const cli::ShowFlags& args, std::optional<int> target) {
   return args.no_answer ? std::nullopt : target;
 }
 
-std::string sheet_from_npz(const ShowArgs& args) {
+std::string sheet_from_npz(const cli::ShowFlags& args) {
   if (args.style)
     throw UsageError("--style draws symbols (.xml, .asig); an npz's panels are shown as stored");
   const engine::NpzFile file = engine::read_npz(args.input);
@@ -45,7 +36,7 @@ std::string sheet_from_npz(const ShowArgs& args) {
 }
 
 // .xml or .asig: drawn from the symbols, in their style or --style's.
-std::string sheet_from_symbols(const ShowArgs& args) {
+std::string sheet_from_symbols(const cli::ShowFlags& args) {
   engine::Problem problem = engine::read_problem(args.input);
   if (args.style) problem.style = engine::parse_style(*args.style);
   evaluation::check_drawable(problem, args.input);
@@ -55,12 +46,12 @@ std::string sheet_from_symbols(const ShowArgs& args) {
       images, engine::SheetOptions{.answer = shown_answer(args, problem.target)}));
 }
 
-int run_sheet(const ShowArgs& args) {
+int run_sheet(const cli::ShowFlags& args) {
   const std::filesystem::path input(args.input), output(args.output);
   if (args.output.empty()) throw UsageError("rave show needs -o SHEET.png (or --vlm FOLDER)");
   if (output.extension() != ".png")
     throw UsageError("-o " + args.output + ": rave show writes PNG; name the output .png");
-  if (args.panels || args.with_answer || args.shuffle_seed)
+  if (args.options.panels || args.options.with_answer || args.shuffle_seed)
     throw UsageError("--panels, --with-answer and --answers-shuffled go with --vlm FOLDER");
   std::string png;
   if (input.extension() == ".npz")
@@ -76,17 +67,13 @@ int run_sheet(const ShowArgs& args) {
   return 0;
 }
 
-int run_vlm(const ShowArgs& args) {
+int run_vlm(const cli::ShowFlags& args) {
   if (!args.output.empty()) throw UsageError("-o and --vlm: choose one");
-  evaluation::VlmOptions options{.panels = args.panels, .with_answer = args.with_answer};
-  if (args.style) options.style = engine::parse_style(*args.style);
-  if (args.shuffle_seed)
-    options.shuffle_seed =
-        cli::parse_whole_number(*args.shuffle_seed, "--answers-shuffled", 0, UINT64_MAX);
+  const evaluation::VlmOptions options = cli::vlm_options(args);
   const evaluation::VlmCounts n =
       evaluation::export_vlm(args.input, args.vlm, options, args.threads);
   std::printf("wrote %zu problems (%zu images, %s) to %s\n", n.problems, n.images,
-              args.with_answer ? "answers in the JSON lines" : "answer-free",
+              options.with_answer ? "answers in the JSON lines" : "answer-free",
               cli::shown(std::filesystem::path(args.vlm) / evaluation::kVlmIndex).c_str());
   return 0;
 }
@@ -94,7 +81,7 @@ int run_vlm(const ShowArgs& args) {
 }  // namespace
 
 Runner add_show(CLI::App& app) {
-  auto args = std::make_shared<ShowArgs>();
+  auto args = std::make_shared<cli::ShowFlags>();
   auto* cmd = app.add_subcommand(
       "show",
       "Draw a problem as a PNG sheet: the 3x3 (or N x N) matrix, missing panel marked ?, above "
@@ -102,28 +89,7 @@ Runner add_show(CLI::App& app) {
       "With --vlm FOLDER, a whole set as an image benchmark for vision-language models: per "
       "problem an answer-free sheet with the candidates labelled 1..8 (and with --panels each "
       "panel), and FOLDER/vlm.jsonl naming the images and the prompts (docs/evaluation.md).");
-  cmd->add_option("problem", args->input,
-                  "Problem .npz (images as stored), or .xml or .asig (rendered); with --vlm a "
-                  "folder of problems (.xml with the .npz beside it, or .asig) or one file")
-      ->required();
-  cmd->add_option("-o,--output", args->output, "Output .png");
-  cmd->add_flag("--no-answer", args->no_answer, "Draw the sheet answer-free (no frame)");
-  cmd->add_option("--vlm", args->vlm,
-                  "Write an image benchmark into this folder (replaced whole if it holds one)");
-  cmd->add_flag("--panels", args->panels,
-                "--vlm: also each context and candidate panel as its own PNG");
-  cmd->add_flag("--with-answer", args->with_answer,
-                "--vlm: name the answer in vlm.jsonl (never drawn)");
-  cmd->add_option("--answers-shuffled", args->shuffle_seed,
-                  "--vlm: show the candidates in a per-problem order drawn from this seed (as "
-                  "rave export's); rave score maps the answers back");
-  cmd->add_option("--style", args->style,
-                  "Draw the symbols (.xml, .asig; with --vlm every problem) in this render style "
-                  "instead of their own. " +
-                      cli::style_help());
-  cmd->add_option("-j,--jobs", args->threads, "--vlm: worker threads (the output is the same)")
-      ->capture_default_str()
-      ->check(cli::jobs_range());
+  cli::bind_show_flags(*cmd, *args);
   return [args] { return args->vlm.empty() ? run_sheet(*args) : run_vlm(*args); };
 }
 

@@ -14,6 +14,7 @@
 #include "cli/cli_util.hpp"
 #include "cli/perception_text.hpp"
 #include "cli/progress.hpp"
+#include "cli/solve_options.hpp"
 #include "common/error.hpp"
 #include "evaluation/ibm_json.hpp"
 #include "jobs/batch.hpp"
@@ -24,20 +25,6 @@ namespace {
 
 using jobs::FileResult;
 using solver::Verdict;
-
-struct SolveArgs {
-  std::vector<std::string> paths;
-  std::string backend = "heuristic";
-  bool use_rules = false;
-  bool no_occam = false;
-  bool explain = false;
-  bool json = false;
-  bool from_pixels = false;
-  bool show_parse = false;
-  unsigned rlimit = 0;
-  unsigned timeout_ms = 0;
-  int threads = cli::default_threads();
-};
 
 nlohmann::ordered_json rules_json(const engine::Problem& problem, const solver::Reading& reading) {
   nlohmann::ordered_json out = nlohmann::ordered_json::array();
@@ -92,7 +79,7 @@ std::string text_line(const FileResult& r) {
   return line;
 }
 
-void print_result(const FileResult& r, const SolveArgs& args, bool single) {
+void print_result(const FileResult& r, const cli::SolveFlags& args, bool single) {
   if (!r.ok()) {
     if (args.json) std::printf("%s\n", json_line(r).c_str());
     std::fflush(stdout);  // keep the error line in place when both streams go to a terminal
@@ -129,15 +116,15 @@ std::string exact_text(const jobs::AccuracyTable::Cell& cell) {
   return buf;
 }
 
-void print_summary(const jobs::AccuracyTable& t, const SolveArgs& args, double seconds) {
+void print_summary(const jobs::AccuracyTable& t, const cli::SolveFlags& args, double seconds) {
   FILE* out = args.json ? stderr : stdout;
   const auto& c = t.total;
   std::fprintf(out,
                "%d problems (%s backend, %s): %d unique, %d ambiguous, %d none, %d unknown; %d "
                "errors; %.2f s\n",
                c.problems, args.backend.c_str(),
-               args.use_rules ? "rule names given" : "rules abduced", c.unique, c.ambiguous, c.none,
-               c.unknown, t.errors, seconds);
+               args.options.solve.use_rules ? "rule names given" : "rules abduced", c.unique,
+               c.ambiguous, c.none, c.unknown, t.errors, seconds);
   if (c.with_target == 0) {
     std::fprintf(out, "no problem has a known target (no npz beside the XML): no accuracy\n");
     return;
@@ -184,28 +171,22 @@ void solve_ibm(const evaluation::IbmFile& file, const jobs::BatchOptions& option
       [&](std::size_t i) { return file.read(i).problem; }, on_result);
 }
 
-int run_solve(const SolveArgs& args) {
-  const auto backend = solver::parse_backend(args.backend);
-  if (!backend) throw UsageError("--backend must be heuristic or z3, not '" + args.backend + "'");
+int run_solve(const cli::SolveFlags& args) {
+  const jobs::BatchOptions options = cli::solve_options(args);
   std::vector<std::filesystem::path> inputs(args.paths.begin(), args.paths.end());
   const auto ibm = ibm_files(inputs);
   std::size_t problems = 0;
   for (const evaluation::IbmFile& file : ibm) problems += file.size();
-  if (args.from_pixels && problems > 0)
+  if (options.from_pixels && problems > 0)
     throw UsageError("--from-pixels reads npz images; an IBM .json holds symbols only");
   const auto files = inputs.empty() ? std::vector<std::filesystem::path>()
-                                    : jobs::collect_inputs(inputs, args.from_pixels);
+                                    : jobs::collect_inputs(inputs, options.from_pixels);
   if (files.empty() && problems == 0)
-    throw UsageError(args.from_pixels
+    throw UsageError(options.from_pixels
                          ? "no .npz files under the given paths"
                          : "no .xml, .asig or lone .npz problem files under the given paths");
-  if (args.from_pixels && args.use_rules)
+  if (options.from_pixels && options.solve.use_rules)
     throw UsageError("--use-rules needs the rules of an XML; --from-pixels reads none");
-  const jobs::BatchOptions options{.backend = *backend,
-                                   .solve = {.use_rules = args.use_rules, .occam = !args.no_occam},
-                                   .budget = {.rlimit = args.rlimit, .timeout_ms = args.timeout_ms},
-                                   .threads = args.threads,
-                                   .from_pixels = args.from_pixels};
   jobs::AccuracyTable table;
   const std::size_t total = files.size() + problems;
   cli::ProgressLine progress("solve", total);
@@ -225,7 +206,7 @@ int run_solve(const SolveArgs& args) {
 }  // namespace
 
 Runner add_solve(CLI::App& app) {
-  auto args = std::make_shared<SolveArgs>();
+  auto args = std::make_shared<cli::SolveFlags>();
   auto* cmd = app.add_subcommand(
       "solve",
       "Solve problem files by rule abduction: infer each component's rules and parameters from "
@@ -236,32 +217,7 @@ Runner add_solve(CLI::App& app) {
       ".npz with no XML beside it, or any file with --from-pixels, is solved from its image "
       "alone.\nAn IBM I-RAVEN / I-RAVEN-X .json is read as its many problems "
       "(docs/evaluation.md#ibms-json-files).");
-  cmd->add_option("paths", args->paths,
-                  "Problem files or folders (walked recursively), or IBM .json files")
-      ->required();
-  cmd->add_option("--backend,-b", args->backend,
-                  "heuristic (posterior ranking) or z3 (proves the consistent set)")
-      ->capture_default_str();
-  cmd->add_flag("--use-rules", args->use_rules,
-                "Only the rule names stored in the file (the paper's setting); parameters are "
-                "still inferred");
-  cmd->add_flag("--no-occam", args->no_occam,
-                "Keep noise readings that a structured rule explains (ablation)");
-  cmd->add_flag("--explain", args->explain, "Print the rules found for every answer");
-  cmd->add_flag("--json", args->json,
-                "One JSON object per problem and line on stdout (summary on stderr)");
-  cmd->add_flag("--from-pixels", args->from_pixels,
-                "Solve from the npz image alone, ignoring any XML beside it");
-  cmd->add_flag("--show-parse", args->show_parse,
-                "Print what perception read in each panel (problems solved from pixels)");
-  cmd->add_option("--rlimit", args->rlimit,
-                  "Z3 resource limit per check (0: none); exhausted -> verdict unknown")
-      ->capture_default_str();
-  cmd->add_option("--timeout-ms", args->timeout_ms, "Z3 time limit per check in ms (0: none)")
-      ->capture_default_str();
-  cmd->add_option("-j,--jobs", args->threads, "Worker threads (output does not depend on it)")
-      ->capture_default_str()
-      ->check(cli::jobs_range());
+  cli::bind_solve_flags(*cmd, *args);
   return [args] { return run_solve(*args); };
 }
 

@@ -82,5 +82,7 @@ void bind_shortcuts(py::module_& m);
 void bind_reply(py::module_& m);
 /// The RL environment's entries (_gym_items, evaluation/export/gym.hpp).
 void bind_gym(py::module_& m);
+/// option_defaults: export's, score's, solve's and check's defaults (python/defaults.cpp).
+void bind_defaults(py::module_& m);
 
 }  // namespace rave::python

@@ -120,4 +120,5 @@ PYBIND11_MODULE(_rave, m) {
   bind_shortcuts(m);
   bind_reply(m);
   bind_gym(m);
+  bind_defaults(m);
 }

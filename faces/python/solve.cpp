@@ -215,13 +215,18 @@ void bind_solve(py::module_& m) {
       .def_readonly("config", &PySolution::config, "the configuration's folder name")
       .def_readonly("file", &PySolution::file, "the file solved ('' for a Problem in memory)")
       .def("__repr__", &repr);
-  m.def("solve", &solve, "problem"_a, "backend"_a = "heuristic", "use_rules"_a = false,
-        "threads"_a = 1,
+  const jobs::BatchOptions solving;  // the defaults `rave solve` shows, but -j: the machine's
+  m.def("solve", &solve, "problem"_a,
+        "backend"_a = std::string(solver::backend_name(solving.backend)),
+        "use_rules"_a = solving.solve.use_rules, "threads"_a = solving.threads,
         "solves a Problem, a problem file (.xml, .asig, .npz) or every problem file under a folder "
         "(a list, in file "
         "order, on `threads` workers) without being told the rules (use_rules=True: told their "
         "names)");
-  m.def("check", &check, "path"_a, "backend"_a = "heuristic", "strict"_a = false, "threads"_a = 1,
+  const jobs::CheckOptions checking;
+  m.def("check", &check, "path"_a,
+        "backend"_a = std::string(solver::backend_name(checking.backend)), "strict"_a = false,
+        "threads"_a = checking.threads,
         "audits the problem files under `path` as `rave check` does: one dict per file");
 }
 

@@ -32,6 +32,7 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
+import numpy as np
 import torch
 import torch.nn.functional as F
 
@@ -53,8 +54,13 @@ def _init_worker(code: str, data: str, split: str, work: str) -> None:
 
 
 def _sample(i: int) -> tuple:
+    """One problem as numpy arrays: a tensor would travel back as a shared-memory file descriptor that
+    the receiving process keeps open, six per problem, past the open-file limit on a 42,000-problem
+    split (the pool's workers then die: BrokenProcessPool)."""
     image, target, meta_target, meta_structure, embedding, indicator = _worker_dataset[i]
-    return image.to(torch.uint8), target, meta_target, meta_structure, embedding, indicator
+    assert 0 <= float(image.min()) and float(image.max()) <= 255, "panels are uint8 grey levels"
+    fields = (image.to(torch.uint8), target, meta_target, meta_structure, embedding, indicator)
+    return tuple(torch.as_tensor(f).numpy() for f in fields)
 
 
 def load_split(code: Path, data: Path, split: str, work: Path, workers: int) -> dict:
@@ -65,8 +71,7 @@ def load_split(code: Path, data: Path, split: str, work: Path, workers: int) -> 
     ids = sorted((Path(p).parent.name + "/" + Path(p).stem, i) for i, p in enumerate(dataset.file_names))
     with ProcessPoolExecutor(workers, initializer=_init_worker, initargs=(str(code), str(data), split, str(work))) as pool:
         samples = list(pool.map(_sample, [i for _, i in ids], chunksize=64))
-    fields = [torch.stack([s[k] for s in samples]) for k in range(6)]
-    assert torch.all(fields[0].to(torch.int32) <= 255), "panels are uint8 grey levels"
+    fields = [torch.from_numpy(np.stack([s[k] for s in samples])) for k in range(6)]
     configs = [CONFIGS.index(i.split("/")[0]) for i, _ in ids]
     return {"ids": [i for i, _ in ids], "configs": configs, "fields": fields}
 

@@ -46,6 +46,7 @@ from rave._rave import (
     load,
     load_arrays,
     manifest as _manifest_text,
+    option_defaults as _option_defaults,
     read_reply,
     resize,
     solve,
@@ -69,8 +70,11 @@ def manifest(path):
     return json.loads(_manifest_text(str(path)))
 
 
-def check(path, backend="heuristic", strict=False, threads=1, shortcuts=False, folds=5, seed=0,
-          learners=("logit", "gbm")):
+_CHECK = _option_defaults()["check"]  # jobs::CheckOptions', as `rave check` shows them
+
+
+def check(path, backend=_CHECK["backend"], strict=False, threads=_CHECK["threads"], shortcuts=False, folds=5,
+          seed=0, learners=("logit", "gbm")):
     """Audits the problem files under `path` as `rave check` does: one dict per file (its verdict, whether the
     solver answered it, its defects, the two rule-free shortcut picks, ...). With shortcuts=True the learner audit
     runs too (rave.shortcuts, docs/answer-sets.md#the-learner-audit; scikit-learn): each file's dict gains

@@ -85,8 +85,10 @@ def export_harness(args):
     """`export-harness HARNESS DIR -o OUT`: a task folder for lm-eval, inspect, lmms-eval or VLMEvalKit
     (rave.harness); errors are one line `rave: error: ...`, exit code 1 (2 for a wrong flag)."""
     import argparse
+    import inspect
     from rave import harness
     from rave.harness import probes
+    default = {k: p.default for k, p in inspect.signature(harness.export_harness).parameters.items()}
     parser = argparse.ArgumentParser(
         prog="rave export-harness",
         description="Write a folder a harness runs as it is: lm-eval (YAML tasks and a group, log-likelihood and "
@@ -95,20 +97,20 @@ def export_harness(args):
     parser.add_argument("harness", choices=harness.HARNESSES)
     parser.add_argument("dir", help="the problems, as `rave export` reads them, or a `rave probes` folder")
     parser.add_argument("-o", "--output", required=True, help="the task folder (new, empty or a previous one)")
-    parser.add_argument("--style", default="ibm-2025", help="text harnesses: ibm-2025, ibm-2024 or lm-raven")
+    parser.add_argument("--style", default=default["style"], help="text harnesses: ibm-2025, ibm-2024 or lm-raven")
     parser.add_argument("--answers-shuffled", metavar="SEED", help="show the candidates in the order drawn from SEED")
-    parser.add_argument("--task-name", default="rave", help="the task prefix (lm-eval, lmms-eval; VLMEvalKit: upper case)")
+    parser.add_argument("--task-name", default=default["name"], help="the task prefix (lm-eval, lmms-eval; VLMEvalKit: upper case)")
     parser.add_argument("--split", choices=["train", "val", "test"], help="only the problems of this split")
     parser.add_argument("--drop-ambiguous", action="store_true", help="only the problems the solver proves unique")
-    parser.add_argument("--samples", type=int, default=1, help="lm-eval chat tasks: samples voted (IBM's nreturn)")
-    parser.add_argument("-j", "--jobs", type=int, default=1, help="worker threads of rave export / show")
+    parser.add_argument("--samples", type=int, default=default["samples"], help="lm-eval chat tasks: samples voted (IBM's nreturn)")
+    parser.add_argument("-j", "--jobs", type=int, default=default["jobs"], help="worker threads of rave export / show")
     o, text_args = parser.parse_known_args(args)
     bad = [a for a in text_args if a.startswith("-") and a.split("=")[0] not in harness.TEXT_FLAGS]
     if bad:
         parser.error(f"unrecognized arguments: {' '.join(bad)}")
     if o.samples < 1:
         parser.error("--samples must be at least 1")
-    if o.harness in ("lmms-eval", "vlmevalkit") and (o.style != "ibm-2025" or text_args):
+    if o.harness in ("lmms-eval", "vlmevalkit") and (o.style != harness.STYLE or text_args):
         parser.error(f"{o.harness} shows images: the text prompt flags (--style, {', '.join(harness.TEXT_FLAGS)}) "
                      "do not apply")
     try:

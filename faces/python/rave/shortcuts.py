@@ -27,6 +27,7 @@ import numpy as np
 from rave import _rave
 
 LEARNERS = ("logit", "gbm")
+FOLDS = 5
 VIEWS = ("blind", "bag")
 CHANCE = 1.0 / 8
 
@@ -152,7 +153,7 @@ def _known(data):
     return (data["target"] >= 0) & np.array([e == "" for e in data["errors"]], dtype=bool)
 
 
-def audit(paths, threads=1, folds=5, seed=0, learners=LEARNERS, solver=None, train=None):
+def audit(paths, threads=1, folds=FOLDS, seed=0, learners=LEARNERS, solver=None, train=None):
     """The learner audit of every problem file under `paths`, per configuration and over all.
 
     `solver` (optional): {configuration folder name: (hits, problems)}, shown beside the learners.
@@ -254,7 +255,7 @@ def main(argv):
     parser = argparse.ArgumentParser(prog="rave shortcuts", description=__doc__.split("\n\n")[0])
     parser.add_argument("paths", nargs="+", help="dataset folders or problem files")
     parser.add_argument("-j", "--jobs", type=int, default=1, help="threads reading the files")
-    parser.add_argument("--folds", type=int, default=5, help="cross-validation folds (default 5)")
+    parser.add_argument("--folds", type=int, default=FOLDS, help="cross-validation folds (default %(default)s)")
     parser.add_argument("--seed", type=int, default=0, help="the folds' and learners' seed")
     parser.add_argument("--learners", default=",".join(LEARNERS),
                         help="comma-separated: logit (conditional logit), gbm (gradient boosting); default both")

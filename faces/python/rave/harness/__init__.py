@@ -15,10 +15,12 @@ the order `rave export --answers-shuffled SEED` draws, which the answers carry b
 import os
 import tempfile
 
+from rave._rave import option_defaults
 from rave.harness import _common as c
 from rave.harness._common import HarnessError
 
 HARNESSES = ("lm-eval", "inspect", "lmms-eval", "vlmevalkit")
+STYLE = option_defaults()["export"]["style"]  # `rave export --style`'s default, evaluation::TextOptions'
 TEXT_FLAGS = ("--rows-shown", "--no-offsets", "--no-scaling", "--angle", "--uncertainty", "--uncertainty-range",
               "--uncertainty-seed", "--prefix")
 
@@ -57,7 +59,7 @@ def _verdicts(data, tmp, jobs):
     return path
 
 
-def export_harness(data, out, harness, style="ibm-2025", shuffle=None, name="rave", split=None,
+def export_harness(data, out, harness, style=STYLE, shuffle=None, name="rave", split=None,
                    drop_ambiguous=False, samples=1, text_args=(), jobs=1):
     """Writes the task folder `out` for `harness` from the problems `data` (what `rave export` reads), or from
     a `rave probes` folder (rave.harness.probes); returns (the task groups or dataset names, {key: items})."""
@@ -65,12 +67,12 @@ def export_harness(data, out, harness, style="ibm-2025", shuffle=None, name="rav
         raise HarnessError(f"--harness must be one of {', '.join(HARNESSES)}, not '{harness}'")
     from rave.harness import probes
     if probes.is_probes(data):
-        if style != "ibm-2025" or text_args or shuffle is not None or drop_ambiguous or samples != 1:
+        if style != STYLE or text_args or shuffle is not None or drop_ambiguous or samples != 1:
             raise HarnessError(f"{data}: a probes folder is exported as `rave probes` wrote it (only --task-name and "
                                "--split apply)")
         return probes.export(data, out, harness, name, split)
     visual = harness in ("lmms-eval", "vlmevalkit")
-    if visual and (style != "ibm-2025" or text_args):
+    if visual and (style != STYLE or text_args):
         raise HarnessError(f"{harness} shows images: the text prompt flags (--style, {', '.join(TEXT_FLAGS)}) "
                            "do not apply")
     final = os.path.abspath(out)
