@@ -3,7 +3,7 @@ include_guard(GLOBAL)
 
 option(RAVE_BUILD_NEURAL "Build neural/ (needs LibTorch)" ON)
 option(RAVE_BUILD_BENCH "Build rave-bench (needs Google Benchmark)" ON)
-option(RAVE_BUILD_PYTHON "Build the Python package (python/; needs pybind11, skipped when it is not found)" ON)
+option(RAVE_BUILD_PYTHON "Build the Python package (faces/python/; needs pybind11, skipped when it is not found)" ON)
 option(RAVE_BUILD_FUZZERS "Build libFuzzer targets (needs clang)" OFF)
 option(RAVE_ENABLE_SANITIZERS "Build with AddressSanitizer and UndefinedBehaviorSanitizer" OFF)
 option(RAVE_WARNINGS_AS_ERRORS "Treat compiler warnings as errors" OFF)

@@ -1,6 +1,6 @@
 # The Python interpreter of the build: the one in the repository's virtual environment (.venv, made
 # by scripts/setup.sh from PyPI with requirements.txt) unless Python_EXECUTABLE names another, or
-# the one scikit-build-core runs under `pip install .`. The Python package (python/), the pytest
+# the one scikit-build-core runs under `pip install .`. The Python package (faces/python/), the pytest
 # files and LibTorch's location (cmake/RaveTorch.cmake) all come from it.
 include_guard(GLOBAL)
 

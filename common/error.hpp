@@ -4,7 +4,7 @@
 //  - bad input or I/O throws rave::InputError with the file and the place (line:col or element
 //  path);
 //  - broken invariants are bugs: RAVE_CHECK throws std::logic_error, always on.
-// apps/ catches once and prints `rave: error: <what()>`.
+// faces/apps/ catches once and prints `rave: error: <what()>`.
 //
 //   throw rave::InputError("a.xml", "Data/Panels/Panel[3]", "missing attribute 'Type'");
 //   RAVE_CHECK(level >= 0, "level out of range");

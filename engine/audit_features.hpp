@@ -13,7 +13,7 @@
 //    the candidate, how often the context shows it (raw, per panel, modulo the matrix side, its rank
 //    among the 8), how far it lies from the context's other values, and how often the context shows
 //    the candidate's entity count and slot set.
-// Learning is Python's (python/rave/shortcuts.py); this is the part that reads every problem at C++
+// Learning is Python's (faces/python/rave/shortcuts.py); this is the part that reads every problem at C++
 // speed. A component the configuration lacks reads as zeros, so every problem has the same width.
 //
 //   std::vector<float> blind(kCandidates * blind_feature_names().size());

@@ -2,7 +2,7 @@
 // The learner audit's input (`rave check --shortcuts`, docs/answer-sets.md#the-learner-audit): the
 // per-candidate features of engine/audit_features.hpp for every problem file under some paths,
 // read on worker threads, in file order. The learning is the Python package's
-// (python/rave/shortcuts.py), which gets this table through rave._rave.shortcut_features.
+// (faces/python/rave/shortcuts.py), which gets this table through rave._rave.shortcut_features.
 //
 //   ShortcutTable t = shortcut_table(engine::collect_problem_files({"data/iraven"}), 2);
 //   t.blind[(p * 8 + i) * t.blind_width + f]   // feature f of candidate i of problem p

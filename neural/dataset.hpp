@@ -21,7 +21,7 @@
 
 namespace rave::neural {
 
-/// Pillow's bilinear resize, shared with python/ (engine/model/resize.hpp).
+/// Pillow's bilinear resize, shared with faces/python/ (engine/model/resize.hpp).
 using engine::PanelResizer;
 
 /// One problem file and the configuration folder it sits in.

@@ -1,6 +1,6 @@
 #pragma once
 // Training and evaluation of the paper's baselines (docs/neural-reference.md#losses,
-// docs/neural-reference.md#training-and-evaluation), torch-free for apps/: Adam with the reference
+// docs/neural-reference.md#training-and-evaluation), torch-free for faces/apps/: Adam with the reference
 // hyper-parameters, cross-entropy plus the optional auxiliary losses, validation each epoch, the
 // best-validation checkpoint, resume, a metrics file per epoch, and test accuracy per
 // configuration. Files written into the run folder (atomically):

@@ -1,7 +1,7 @@
 #pragma once
 // What a neural run is made of: one of the RAVEN paper's four baselines, with or without the
 // Dynamic Residual Tree, at its input size, on a device (docs/neural-reference.md). Torch-free, so
-// apps/ can include it without compiling LibTorch headers.
+// faces/apps/ can include it without compiling LibTorch headers.
 //
 //   ModelOptions m{.kind = ModelKind::kResNet, .drt = true};
 //   m.image_size == 0;  resolved_image_size(m) == 224;  display_name(m) == "ResNet+DRT"

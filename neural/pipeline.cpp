@@ -243,7 +243,7 @@ std::size_t capacity_of(std::size_t files, const PipelineOptions& o, std::size_t
 
 // Zero-filled memory of this process for a cache, mapped apart from malloc: with the block from
 // calloc, one-process CNN+DRT training took 3.0 M page faults in 3 epochs instead of 0.09 M and
-// ran at 410 problems/s instead of 950 (rave-train runs with MALLOC_TOP_PAD_, apps/forward.cpp,
+// ran at 410 problems/s instead of 950 (rave-train runs with MALLOC_TOP_PAD_, faces/apps/forward.cpp,
 // whose gain depends on how the heap is laid out; why the block upset it was not traced).
 // Pages are taken as problems are kept.
 CacheMemory own_memory(std::size_t bytes) {

@@ -7,7 +7,7 @@ answer, written three ways: bare, with reasoning, inside <answer> tags) exactly 
 proves the answer unique and the answer is shown unlike every other candidate (its "Answer #k"
 text, or its panel's pixels), and 0.0 for every other candidate, a refusal and no reply. With --z3 N the
 Z3 backend, which decides on its own, also proves the verdict of every unrewarded entry and of the
-first N rewarded ones. tests/python/test_gym.py runs the same check on 2,800 entries in CI.
+first N rewarded ones. tests/faces/python/test_gym.py runs the same check on 2,800 entries in CI.
 
     PYTHONPATH=build/python .venv/bin/python scripts/gym_check.py --size 10000 --answers raven --non-unique mark --z3 500
 """

@@ -449,7 +449,7 @@ def match(args):
 
 
 # --- The conformance fixture (tests/fixtures/prompts): cases.json names the cases, expected.json
-# holds their code's prompts as hashes; tests/python/test_prompt_conformance.py checks rave's. ---
+# holds their code's prompts as hashes; tests/faces/python/test_prompt_conformance.py checks rave's. ---
 
 CASES = "tests/fixtures/prompts/cases.json"
 

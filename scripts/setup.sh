@@ -46,7 +46,7 @@ full_packages=(
   clang libclang-rt-14-dev                 # the readers' fuzzers (libFuzzer)
   clang-format                             # the house format, checked by CI (scripts/check_format.sh)
   clang-tidy                               # the house checks on changed files (scripts/tidy_changed.sh)
-  chromium chromium-driver                 # the human study's browser test (tests/study/browser_test.py)
+  chromium chromium-driver                 # the human study's browser test (tests/faces/study/browser_test.py)
 )
 
 python="${RAVE_PYTHON:-$(command -v python3 || echo /usr/bin/python3)}"

@@ -16,6 +16,28 @@ std::string component_name(const engine::Problem& problem, int component) {
   return std::string(config.components[component].name);
 }
 
+// Whether some reading has another rule for component c's group g than the first (or lacks c).
+bool group_differs(const std::vector<std::pair<int, Reading>>& readings, const Reading& first,
+                   int c, int g) {
+  for (const auto& [i, r] : readings)
+    if (r.count <= c ||
+        rule_with_noise(r.components[c], g) != rule_with_noise(first.components[c], g))
+      return true;
+  return false;
+}
+
+// Each reading's rule for component c's group g and its candidate, joined by " | ".
+std::string group_choices(const std::vector<std::pair<int, Reading>>& readings, int c, int g) {
+  std::string out;
+  for (std::size_t k = 0; k < readings.size(); ++k) {
+    const auto& [i, r] = readings[k];
+    if (k > 0) out += " | ";
+    out += (r.count > c ? rule_with_noise(r.components[c], g) : std::string("?")) + " (candidate " +
+           std::to_string(i) + ")";
+  }
+  return out;
+}
+
 }  // namespace
 
 std::vector<std::string> explain_lines(const engine::Problem& problem, const Reading& reading) {
@@ -45,19 +67,9 @@ std::string competing_readings(const engine::Problem& problem,
   const Reading& first = readings.front().second;
   for (int c = 0; c < first.count; ++c)
     for (int g = 0; g < 4; ++g) {
-      bool differs = false;
-      for (const auto& [i, r] : readings)
-        differs = differs || r.count <= c ||
-                  rule_with_noise(r.components[c], g) != rule_with_noise(first.components[c], g);
-      if (!differs) continue;
+      if (!group_differs(readings, first, c, g)) continue;
       if (!out.empty()) out += "; ";
-      out += component_name(problem, c) + ": ";
-      for (std::size_t k = 0; k < readings.size(); ++k) {
-        const auto& [i, r] = readings[k];
-        if (k > 0) out += " | ";
-        out += (r.count > c ? rule_with_noise(r.components[c], g) : std::string("?")) +
-               " (candidate " + std::to_string(i) + ")";
-      }
+      out += component_name(problem, c) + ": " + group_choices(readings, c, g);
     }
   if (!out.empty()) return out;
   out = "same rules (candidates";

@@ -8,7 +8,10 @@ the sources, and fails when
     pugixml, zlib, libdeflate: engine/formats; Z3: solver; torch: neural; pybind11: python),
   - a library links a rave library its layer may not reach (engine's parts, neural, the symbolic
     `rave` executable, which must never load LibTorch), or a library is not placed in the table,
-  - a source file includes a header of a library its own target does not reach.
+  - a source file includes a header of a library its own target does not reach,
+  - an arrow between the top-level rooms (a link or an include) does not point down the house
+    (FLOORS: common < grammar < engine < perception | solver | neural < evaluation | jobs < faces);
+    the house is drawn on every run.
 
 usage: layering_test.py BUILD/rave_link_graph.txt SOURCE_DIR
 """
@@ -70,8 +73,8 @@ MAY_REACH = {
     # the Python module: everything symbolic, never neural (import rave must not load LibTorch)
     "rave_python": BASE | ENGINE_PARTS | CHART | EVALUATION | {"rave_engine", "rave_perception", "rave_solver",
                                                                "rave_jobs"},
-    # the command-line framework (cli/), and its neural half (cli/neural/, rave-train alone); each binds
-    # flags onto the options of the jobs (cli/dataset_options: jobs::DatasetSpec; cli/export_options and
+    # the command-line framework (faces/cli/), and its neural half (cli/neural/, rave-train alone); each
+    # binds flags onto the options of the jobs (cli/dataset_options: jobs::DatasetSpec; cli/export_options and
     # cli/score_options: evaluation's ExportOptions and ScoreOptions), so reaches jobs and evaluation
     "rave_cli": BASE | ENGINE_PARTS | CHART | EVALUATION | {"rave_engine", "rave_perception", "rave_solver",
                                                             "rave_jobs"},
@@ -104,12 +107,15 @@ FOLDERS = {
     "evaluation/export/": "rave_evaluation_export",
     "evaluation/scoring/": "rave_evaluation_scoring",
     "jobs/": "rave_jobs",
-    "study/": "rave_study",
-    "cli/": "rave_cli",
-    "cli/neural/": "rave_cli_neural",
     "neural/": "rave_neural",
-    "python/": "rave_python",
+    "faces/study/": "rave_study",
+    "faces/python/": "rave_python",
+    "faces/cli/": "rave_cli",
+    "faces/cli/neural/": "rave_cli_neural",
 }
+# The faces' headers keep their names ("cli/progress.hpp", "study/server.hpp"): faces/ is on their
+# include path (faces/CMakeLists.txt), so an include is looked for at the top first, then there.
+INCLUDE_ROOTS = ("", "faces/")
 
 
 def read_graph(path):
@@ -171,27 +177,79 @@ HEADERS_ONLY = {"rave_engine_render_opencv": {"rave_engine_render", "rave_engine
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 
 
-def check_includes(graph, source_dir):
-    errors = []
+def resolve(header, root):
+    """An include's path in the tree: as written, or under faces/ (INCLUDE_ROOTS)."""
+    for prefix in INCLUDE_ROOTS:
+        if (root / prefix / header).is_file():
+            return prefix + header
+    return header
+
+
+def includes(source_dir):
+    """(file, its target, the header as written, the header's target) for every rave include."""
     root = pathlib.Path(source_dir)
     for file in sorted(root.rglob("*")):
-        if file.suffix not in (".cpp", ".hpp") or "build" in file.relative_to(root).parts[:1]:
+        if file.suffix not in (".cpp", ".hpp") or file.relative_to(root).parts[0] in ("build", ".venv"):
             continue
         rel = file.relative_to(root).as_posix()
         own = owner_of(rel)
         if own is None:
             continue
-        allowed = reach(graph, own) | {own} | HEADERS_ONLY.get(own, set())
         for header in INCLUDE.findall(file.read_text(errors="replace")):
-            needed = owner_of(header)
-            if needed is not None and needed not in allowed:
-                errors.append(f"{rel} includes {header} ({needed}), which {own} does not link")
+            needed = owner_of(resolve(header, root))
+            if needed is not None:
+                yield rel, own, header, needed
+
+
+def check_includes(graph, source_dir):
+    errors = []
+    for rel, own, header, needed in includes(source_dir):
+        allowed = reach(graph, own) | {own} | HEADERS_ONLY.get(own, set())
+        if needed not in allowed:
+            errors.append(f"{rel} includes {header} ({needed}), which {own} does not link")
     return errors
+
+
+# The house: the top-level rooms floor by floor, bottom up (DESIGN.md "Layout"); rooms on one floor
+# are siblings. An arrow (a link or an include from one room into another) may only point down.
+FLOORS = [("common",), ("grammar",), ("engine",), ("perception", "solver", "neural"), ("evaluation", "jobs"),
+          ("faces",)]
+FLOOR_OF = {room: level for level, rooms in enumerate(FLOORS) for room in rooms}
+EXECUTABLE_ROOMS = {"rave": "faces", "rave-train": "faces"}
+
+
+def room_of(target):
+    if target in EXECUTABLE_ROOMS:
+        return EXECUTABLE_ROOMS[target]
+    folders = [folder for folder, owner in FOLDERS.items() if owner == target]
+    return folders[0].split("/")[0] if folders else None
+
+
+def house(graph, source_dir):
+    """The arrows between rooms, and the errors: rooms off the plan, arrows up or sideways."""
+    arrows = {(room_of(t), room_of(item)) for t, links in graph.items() for item in links}
+    arrows |= {(room_of(own), room_of(needed)) for _, own, _, needed in includes(source_dir)}
+    arrows = {(a, b) for a, b in arrows if a and b and a != b}
+    errors = [f"the house has no floor for room {r}" for r in sorted({r for arrow in arrows for r in arrow} - set(FLOOR_OF))]
+    errors += [f"{a} (floor {FLOOR_OF[a]}) uses {b} (floor {FLOOR_OF[b]}): an arrow that does not point down"
+               for a, b in sorted(arrows) if a in FLOOR_OF and b in FLOOR_OF and FLOOR_OF[b] >= FLOOR_OF[a]]
+    return arrows, errors
+
+
+def draw(arrows, errors):
+    print("the house, top floor first (room -> the rooms it uses):")
+    for level in reversed(range(len(FLOORS))):
+        for room in FLOORS[level]:
+            below = sorted({b for a, b in arrows if a == room}, key=lambda r: (-FLOOR_OF.get(r, -1), r))
+            print(f"  {level} {room:<11} -> {' '.join(below) or '-'}")
+    print(f"  arrows up or sideways: {len(errors)}")
 
 
 def main():
     graph = read_graph(sys.argv[1])
-    errors = check_links(graph) + check_includes(graph, sys.argv[2])
+    arrows, house_errors = house(graph, sys.argv[2])
+    draw(arrows, house_errors)
+    errors = check_links(graph) + check_includes(graph, sys.argv[2]) + house_errors
     for e in errors:
         print("layering:", e)
     if errors:

@@ -2,7 +2,7 @@
 // The Dynamic Residual Tree's per-problem input (docs/neural-reference.md#dynamic-residual-tree):
 // the A-SIG structure of the problem as at most 6 label rows in pre-order (scene, structure, first
 // component, first layout, second component, second layout) and the indicator that the second
-// branch exists. Torch-free, so that `rave train` (neural/) and the Python package (python/) feed
+// branch exists. Torch-free, so that `rave train` (neural/) and the Python package (faces/python/) feed
 // models the same rows. The npz `structure` sentence is parsed into a grammar::Tree first, so a
 // malformed sentence is an input error with a position, not a silently shifted row.
 //

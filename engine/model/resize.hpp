@@ -2,7 +2,7 @@
 // Panel resizing exactly as the original loader did it: scipy.misc.imresize on uint8, i.e. Pillow's
 // bilinear resampling (Resample.c), which is scale-aware (docs/neural-reference.md). A pure
 // function on the model's pixels (no OpenCV, no torch): `rave train` (neural/) and the Python
-// package's in-memory batches (python/) feed their models through this one resizer. Downscaling 160
+// package's in-memory batches (faces/python/) feed their models through this one resizer. Downscaling 160
 // -> 80 widens the triangle filter to 4 taps ([1,3,3,1]/8); upscaling 160 -> 224 is half-pixel
 // bilinear with edge clamp. Pillow's fixed-point arithmetic (22 fractional bits, a horizontal pass
 // rounded to uint8, then a vertical pass) is reproduced, so results are Pillow's bytes.

@@ -23,11 +23,8 @@ short saturate_short(float v) {
       std::clamp<long>(r, std::numeric_limits<short>::min(), std::numeric_limits<short>::max()));
 }
 
-// initInterTab2D(INTER_LINEAR, fixpt=true) of imgwarp.cpp. The sum correction indexes
-// k1, k2 in {1, 2} of a 2x2 kernel, i.e. offsets 3..6 from the entry, which reach into the next
-// (still zero) entries; it only fires for entry 0, whose weight 1.0 saturates to 32767, and
-// moves the missing unit to the bottom-right weight. `flat` has room for that overreach.
-BilinearWeights build_weights() {
+// The 1-D linear weights (1 - x, x) of each of the kTabSize sub-pixel offsets.
+std::array<float, 2 * kTabSize> linear_weights() {
   std::array<float, 2 * kTabSize> tab1{};
   const float scale = 1.f / kTabSize;
   for (int i = 0; i < kTabSize; ++i) {
@@ -35,6 +32,34 @@ BilinearWeights build_weights() {
     tab1[static_cast<std::size_t>(2 * i)] = 1.f - x;
     tab1[static_cast<std::size_t>(2 * i + 1)] = x;
   }
+  return tab1;
+}
+
+// initInterTab2D's sum correction of one entry whose weights add up to `isum`, not kCoefScale:
+// the difference taken from the largest of k1, k2 in {1, 2} (when short) or the smallest (when
+// over). See build_weights for the offsets it reaches.
+void correct_sum(short* itab, int isum) {
+  const int diff = isum - kCoefScale;
+  int big1 = 1, big2 = 1, small1 = 1, small2 = 1;
+  for (int k1 = 1; k1 < 3; ++k1)
+    for (int k2 = 1; k2 < 3; ++k2) {
+      if (itab[k1 * 2 + k2] < itab[small1 * 2 + small2])
+        small1 = k1, small2 = k2;
+      else if (itab[k1 * 2 + k2] > itab[big1 * 2 + big2])
+        big1 = k1, big2 = k2;
+    }
+  if (diff < 0)
+    itab[big1 * 2 + big2] = static_cast<short>(itab[big1 * 2 + big2] - diff);
+  else
+    itab[small1 * 2 + small2] = static_cast<short>(itab[small1 * 2 + small2] - diff);
+}
+
+// initInterTab2D(INTER_LINEAR, fixpt=true) of imgwarp.cpp. The sum correction indexes
+// k1, k2 in {1, 2} of a 2x2 kernel, i.e. offsets 3..6 from the entry, which reach into the next
+// (still zero) entries; it only fires for entry 0, whose weight 1.0 saturates to 32767, and
+// moves the missing unit to the bottom-right weight. `flat` has room for that overreach.
+BilinearWeights build_weights() {
+  const std::array<float, 2 * kTabSize> tab1 = linear_weights();
   std::array<short, kTabSize * kTabSize * 4 + 4> flat{};
   for (int i = 0; i < kTabSize; ++i)
     for (int j = 0; j < kTabSize; ++j) {
@@ -46,21 +71,7 @@ BilinearWeights build_weights() {
                           tab1[static_cast<std::size_t>(2 * j + k2)];
           isum += itab[k1 * 2 + k2] = saturate_short(v * kCoefScale);
         }
-      if (isum != kCoefScale) {
-        const int diff = isum - kCoefScale;
-        int big1 = 1, big2 = 1, small1 = 1, small2 = 1;
-        for (int k1 = 1; k1 < 3; ++k1)
-          for (int k2 = 1; k2 < 3; ++k2) {
-            if (itab[k1 * 2 + k2] < itab[small1 * 2 + small2])
-              small1 = k1, small2 = k2;
-            else if (itab[k1 * 2 + k2] > itab[big1 * 2 + big2])
-              big1 = k1, big2 = k2;
-          }
-        if (diff < 0)
-          itab[big1 * 2 + big2] = static_cast<short>(itab[big1 * 2 + big2] - diff);
-        else
-          itab[small1 * 2 + small2] = static_cast<short>(itab[small1 * 2 + small2] - diff);
-      }
+      if (isum != kCoefScale) correct_sum(itab, isum);
     }
   BilinearWeights out{};
   for (std::size_t e = 0; e < out.size(); ++e)

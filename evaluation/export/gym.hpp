@@ -1,5 +1,5 @@
 #pragma once
-// The problems of the RL environment (python/rave/gym.py, docs/rl.md), made on the fly: entry i of
+// The problems of the RL environment (faces/python/rave/gym.py, docs/rl.md), made on the fly: entry i of
 // a set is problem k = i / C of configuration configs[i % C] (C configurations, interleaved) as
 // `rave generate --seed S --unique-only` makes it: redrawn from the further streams of (seed,
 // configuration, k) until the rule-free solver proves its answer unique, or, with `redraw` off,

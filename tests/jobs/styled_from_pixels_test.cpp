@@ -22,30 +22,38 @@ struct Case {
   engine::Variant variant;
 };
 
+// The first difference between one component as drawn and as read ("" when none): its entities
+// matched by slot, each with the `drawn` of its `k` confounders that a picture shows.
+std::string component_misread(const engine::ComponentPanel& want, const engine::ComponentPanel& got,
+                              std::size_t k, std::size_t drawn) {
+  if (got.entities.size() != want.entities.size()) return ": entity count";
+  for (std::size_t j = 0; j < want.entities.size(); ++j) {
+    const engine::Entity& a = want.entities[j];
+    std::size_t g = 0;
+    while (g < got.entities.size() && got.entities[g].slot != a.slot) ++g;
+    if (g == got.entities.size()) return ": slot missed";
+    const engine::Entity& b = got.entities[g];
+    if (a.type != b.type || a.size != b.size || a.color != b.color)
+      return " entity " + std::to_string(j);
+    for (std::size_t q = 0; q < drawn; ++q)
+      if (want.confounders[j * k + q] != got.confounders[g * k + q])
+        return " confounder " + std::to_string(q);
+  }
+  return "";
+}
+
 // Whether what was read is the problem, entity by entity (Angle aside: symmetric shapes hide it),
 // with every confounder a picture shows.
 std::string misread(const engine::Problem& truth, const PerceivedProblem& seen) {
   const bool out_in = engine::configuration(truth.config).structure == "Out_In";
+  const std::size_t k = static_cast<std::size_t>(truth.variant.confounders);
   for (int i = 0; i < truth.panel_count(); ++i)
     for (std::size_t c = 0; c < truth.panel(i).components.size(); ++c) {
-      const auto& want = truth.panel(i).components[c];
-      const auto& got = seen.panels[static_cast<std::size_t>(i)].panel.components[c];
-      if (got.entities.size() != want.entities.size())
-        return "panel " + std::to_string(i) + ": entity count";
-      const std::size_t k = static_cast<std::size_t>(truth.variant.confounders);
       const std::size_t drawn = std::min<std::size_t>(k, out_in && c == 0 ? 2 : 4);
-      for (std::size_t j = 0; j < want.entities.size(); ++j) {  // matched by slot
-        const engine::Entity& a = want.entities[j];
-        std::size_t g = 0;
-        while (g < got.entities.size() && got.entities[g].slot != a.slot) ++g;
-        if (g == got.entities.size()) return "panel " + std::to_string(i) + ": slot missed";
-        const engine::Entity& b = got.entities[g];
-        if (a.type != b.type || a.size != b.size || a.color != b.color)
-          return "panel " + std::to_string(i) + " entity " + std::to_string(j);
-        for (std::size_t q = 0; q < drawn; ++q)
-          if (want.confounders[j * k + q] != got.confounders[g * k + q])
-            return "panel " + std::to_string(i) + " confounder " + std::to_string(q);
-      }
+      const std::string wrong =
+          component_misread(truth.panel(i).components[c],
+                            seen.panels[static_cast<std::size_t>(i)].panel.components[c], k, drawn);
+      if (!wrong.empty()) return "panel " + std::to_string(i) + wrong;
     }
   return "";
 }

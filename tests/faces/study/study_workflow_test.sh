@@ -7,8 +7,8 @@
 # the 3, and says what it rests on. A damaged export file is one error line naming file and line.
 # Usage: study_workflow_test.sh RAVE_BINARY
 set -u
-# shellcheck source=../cli_lib.sh
-source "$(dirname "${BASH_SOURCE[0]}")/../cli_lib.sh"
+# shellcheck source=../../cli_lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../../cli_lib.sh"
 set_dir="$work/study-set"
 [[ $(run "$rave" generate -n 20 -o "$set_dir" --answers iraven -s 4 -j 2) == 0 ]] || fail "generate: $(cat "$work/err")"
 # The set holds 4 test problems per configuration; the study shows 2 of each: 14 of the 28.

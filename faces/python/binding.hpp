@@ -76,7 +76,7 @@ void bind_batch(py::module_& m);
 void bind_arrays(py::module_& m);
 /// solve, check, Solution.
 void bind_solve(py::module_& m);
-/// shortcut_features (the learner audit's input, python/rave/shortcuts.py).
+/// shortcut_features (the learner audit's input, faces/python/rave/shortcuts.py).
 void bind_shortcuts(py::module_& m);
 /// read_reply: a model's free-text reply as the candidate `rave score` reads it.
 void bind_reply(py::module_& m);

@@ -6,8 +6,8 @@
 # Usage: kill_resume_test.sh RAVE_BINARY [N] [SIGKILLS] [SIGTERMS] [RANDOM_SEED]
 #   ctest runs a short version; the issue's measure is `kill_resume_test.sh build/apps/rave 300 20 20`.
 set -u
-# shellcheck source=../cli_lib.sh
-source "$(dirname "${BASH_SOURCE[0]}")/../cli_lib.sh"
+# shellcheck source=../../cli_lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../../cli_lib.sh"
 rave="$(cd "$(dirname "$rave")" && pwd)/$(basename "$rave")"  # the runs cd into their own folders
 n="${2:-30}"
 kills="${3:-2}"

@@ -2,8 +2,8 @@
 """Train a small WReN-like model on problems generated on the fly, then test it per configuration
 beside the solver's ceiling (rave.solve on the same test problems).
 
-    .venv/bin/python python/examples/train_wren_like.py                 # 300 steps, ~1-2 minutes on 2 cores
-    .venv/bin/python python/examples/train_wren_like.py --steps 2000 --answers iraven
+    .venv/bin/python faces/python/examples/train_wren_like.py                 # 300 steps, ~1-2 minutes on 2 cores
+    .venv/bin/python faces/python/examples/train_wren_like.py --steps 2000 --answers iraven
 
 No dataset on disk: training draws from RavenStream(seed=1), the test set from a held-out seed (2),
 so no test problem was seen in training. The model embeds each panel with a small CNN (plus a tag

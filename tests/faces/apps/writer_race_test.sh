@@ -5,8 +5,8 @@
 # every problem file, the record .rave-parameters.json and any manifest agree, and two writers
 # with different parameters never both succeed. Usage: writer_race_test.sh RAVE_BINARY [TRIALS]
 set -u
-# shellcheck source=../cli_lib.sh
-source "$(dirname "${BASH_SOURCE[0]}")/../cli_lib.sh"
+# shellcheck source=../../cli_lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../../cli_lib.sh"
 trials="${2:-10}"
 
 # The distinct confounders="K" of the folder's XML files, the record's and the manifests'.

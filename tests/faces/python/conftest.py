@@ -1,4 +1,4 @@
-"""Shared fixtures of the Python package's tests (tests/python/CMakeLists.txt runs each file with
+"""Shared fixtures of the Python package's tests (tests/faces/python/CMakeLists.txt runs each file with
 PYTHONPATH at the built package and RAVE_CLI at the `rave` executable)."""
 import concurrent.futures
 import hashlib
@@ -36,7 +36,7 @@ def cli_error(result):
 
 @pytest.fixture(scope="session")
 def source_dir():
-    return pathlib.Path(os.environ.get("RAVE_SOURCE_DIR", pathlib.Path(__file__).resolve().parents[2]))
+    return pathlib.Path(os.environ.get("RAVE_SOURCE_DIR", pathlib.Path(__file__).resolve().parents[3]))
 
 
 @pytest.fixture(scope="session")
@@ -46,7 +46,7 @@ def reference_dir(source_dir, tmp_path_factory, request):
     tests do: each XML copied, its npz rendered by `rave render` with the manifest's answer, and
     checked against the original's sha256 (RAVEN-FAIR's whole file differs only in the shape of
     `predict`, [] here and [1] there, so its image bytes are checked)."""
-    root = pathlib.Path(os.environ.get("RAVE_SHARED_DIR", pathlib.Path(__file__).resolve().parents[3] / "shared"))
+    root = pathlib.Path(os.environ.get("RAVE_SHARED_DIR", pathlib.Path(__file__).resolve().parents[4] / "shared"))
     data = root / "data"
     if (data / "raven-reference").is_dir():
         return data

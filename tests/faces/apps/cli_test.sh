@@ -176,7 +176,7 @@ grep -q "drawing module" "$work/err" || fail "a missing drawing module is not na
 
 # rave train / rave eval replace rave by rave-train found beside it, with the arguments as given,
 # the exit code kept, and glibc's 256 MB top pad in the environment unless the user set one
-# (apps/forward.cpp). A stand-in rave-train reports what it received.
+# (faces/apps/forward.cpp). A stand-in rave-train reports what it received.
 mkdir -p "$work/fwd"
 cp "$rave" "$work/fwd/rave"
 cat >"$work/fwd/rave-train" <<'SH'

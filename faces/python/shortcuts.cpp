@@ -1,5 +1,5 @@
 // rave._rave.shortcut_features: the learner audit's per-candidate features (engine/audit_features.hpp)
-// of every problem file under some paths, as numpy arrays for python/rave/shortcuts.py.
+// of every problem file under some paths, as numpy arrays for faces/python/rave/shortcuts.py.
 #include <pybind11/stl.h>
 
 #include <cstring>

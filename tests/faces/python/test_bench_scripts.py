@@ -6,7 +6,7 @@ import pathlib
 
 import pytest
 
-SOURCE = pathlib.Path(os.environ.get("RAVE_SOURCE_DIR", pathlib.Path(__file__).parents[2]))
+SOURCE = pathlib.Path(os.environ.get("RAVE_SOURCE_DIR", pathlib.Path(__file__).parents[3]))
 
 
 @pytest.fixture(scope="module")

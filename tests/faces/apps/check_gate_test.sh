@@ -6,8 +6,8 @@
 # caught by the problems' own checks (also without rave.json, where the edit needs none) or by the
 # replay of the generator. Usage: check_gate_test.sh RAVE_BINARY
 set -u
-# shellcheck source=../cli_lib.sh
-source "$(dirname "${BASH_SOURCE[0]}")/../cli_lib.sh"
+# shellcheck source=../../cli_lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../../cli_lib.sh"
 
 "$rave" generate -n 10 -c center,2x2 -o "$work/base" -j 2 >/dev/null 2>&1 || fail "generate"
 [[ $(run "$rave" check "$work/base") == 0 ]] || fail "the untouched set: $(cat "$work/out" "$work/err")"

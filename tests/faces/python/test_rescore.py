@@ -13,7 +13,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-ROOT = Path(os.environ.get("RAVE_SOURCE_DIR", Path(__file__).resolve().parents[2]))
+ROOT = Path(os.environ.get("RAVE_SOURCE_DIR", Path(__file__).resolve().parents[3]))
 sys.path.insert(0, str(ROOT / "scripts" / "neural"))
 import evidence  # noqa: E402
 import rescore  # noqa: E402

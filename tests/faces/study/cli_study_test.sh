@@ -5,8 +5,8 @@
 # database.
 # Usage: cli_study_test.sh RAVE_BINARY
 set -u
-# shellcheck source=../cli_lib.sh
-source "$(dirname "${BASH_SOURCE[0]}")/../cli_lib.sh"
+# shellcheck source=../../cli_lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../../cli_lib.sh"
 one_line() { [[ $(wc -l <"$work/err") == 1 ]] && grep -q "^rave: error: .*$1" "$work/err" || fail "$2: $(cat "$work/err")"; }
 
 [[ $(run "$rave" study serve "$work/nowhere" --port 0) == 1 ]] || fail "missing set accepted"

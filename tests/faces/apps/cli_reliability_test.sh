@@ -5,8 +5,8 @@
 # the rough edges a new user meets.
 # Usage: cli_reliability_test.sh RAVE_BINARY
 set -u
-# shellcheck source=../cli_lib.sh
-source "$(dirname "${BASH_SOURCE[0]}")/../cli_lib.sh"
+# shellcheck source=../../cli_lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../../cli_lib.sh"
 
 one_line() { [[ $(wc -l <"$work/err") -le 1 ]] || fail "$1: error is not one line: $(head -c 400 "$work/err")"; }
 tree_sum() { (cd "$1" && find . -type f | sort | xargs sha256sum); }
@@ -149,7 +149,7 @@ grep -v '^rule ' "$work/p.asig" >"$work/norules.asig"
 [[ $(run "$rave" solve "$work/norules.asig") == 0 ]] || fail "an .asig without rule lines: $(cat "$work/err")"
 # A rule the matrix does not follow, with --use-rules: verdict none, and no answer claimed (the Type
 # rule of data/raven/center_single/RAVEN_0_train is a Progression).
-data="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)/data"
+data="$(cd "$(dirname "${BASH_SOURCE[0]}")/../../.." && pwd)/data"
 "$rave" convert "$data/raven/center_single/RAVEN_0_train.xml" "$work/ref.asig" >/dev/null 2>&1
 sed 's/^rule 0 Progression Type ?/rule 0 Distribute_Three Type ?/' "$work/ref.asig" >"$work/none.asig"
 "$rave" solve "$work/none.asig" --use-rules --json >"$work/none.json" 2>/dev/null

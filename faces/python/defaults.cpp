@@ -1,6 +1,6 @@
 // rave._rave.option_defaults(): the defaults of export, score, solve and check as the libraries'
 // options structs hold them, for the package's pure-Python faces (rave.harness, rave.check) and the
-// test that every face shows the same (tests/python/test_defaults.py); rave._rave.defaults() is a
+// test that every face shows the same (tests/faces/python/test_defaults.py); rave._rave.defaults() is a
 // dataset's.
 #include <pybind11/stl.h>
 

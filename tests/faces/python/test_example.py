@@ -1,4 +1,4 @@
-"""python/examples/train_wren_like.py runs end to end (a few steps) and prints the 7-column table."""
+"""faces/python/examples/train_wren_like.py runs end to end (a few steps) and prints the 7-column table."""
 import subprocess
 import sys
 
@@ -10,7 +10,7 @@ pytest.importorskip("torch")
 
 
 def test_example_trains_and_prints_the_table(source_dir):
-    script = source_dir / "python" / "examples" / "train_wren_like.py"
+    script = source_dir / "faces" / "python" / "examples" / "train_wren_like.py"
     result = subprocess.run([sys.executable, str(script), "--steps", "3", "--batch", "4", "--image-size", "40",
                              "--test-per-config", "2", "--workers", "0"], capture_output=True, text=True, timeout=600)
     assert result.returncode == 0, result.stderr

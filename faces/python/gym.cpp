@@ -1,6 +1,6 @@
 // The C++ half of rave.gym (the RL environment, docs/rl.md): the entries of a set made by
 // evaluation/export/gym.hpp on `threads` workers with the GIL released. Replies are read by
-// rave.read_reply (python/reply.cpp), as `rave score --text-answer` reads them.
+// rave.read_reply (faces/python/reply.cpp), as `rave score --text-answer` reads them.
 #include <pybind11/stl.h>
 
 #include <optional>

@@ -23,7 +23,7 @@ namespace fs = std::filesystem;
 fs::path neural_executable() {
   std::error_code ec;
   const fs::path self = fs::read_symlink("/proc/self/exe", ec);
-  const fs::path candidate = (ec ? fs::path("rave") : self).parent_path() / "rave-train";
+  fs::path candidate = (ec ? fs::path("rave") : self).parent_path() / "rave-train";
   if (!fs::is_regular_file(candidate, ec))
     throw Error(
         "the neural commands need rave-train beside rave (" + candidate.string() +
