@@ -6,24 +6,14 @@
 #include <vector>
 
 #include "common/error.hpp"
+#include "tests/faces/cli/parse_flags.hpp"
 
 namespace rave::cli {
 namespace {
 
-// Parses `words` (after the subcommand) with `bind`'s flags.
-template <typename Flags>
-void parse(Flags& flags, void (*bind)(CLI::App&, Flags&), std::vector<std::string> words) {
-  CLI::App app;
-  bind(*app.add_subcommand("command"), flags);
-  words.insert(words.begin(), "command");
-  std::vector<const char*> argv{"rave"};
-  for (const auto& w : words) argv.push_back(w.c_str());
-  app.parse(static_cast<int>(argv.size()), argv.data());
-}
-
 evaluation::ExportOptions parsed_export(const std::vector<std::string>& words) {
   ExportFlags flags;
-  parse(flags, bind_export_flags, words);
+  parse_flags(flags, bind_export_flags, words);
   return export_options(flags);
 }
 
@@ -93,7 +83,7 @@ TEST(ExportOptions, BadWordsNameTheirFlag) {
 TEST(ProbeOptions, DefaultsAreTheLibrarys) {
   const evaluation::ProbeOptions library;
   ProbeFlags flags;
-  parse(flags, bind_probe_flags, {"set"});
+  parse_flags(flags, bind_probe_flags, {"set"});
   const evaluation::ProbeOptions cli = probe_options(flags);
   EXPECT_EQ(cli.panels, library.panels);
   EXPECT_EQ(cli.seed, library.seed);
@@ -103,8 +93,8 @@ TEST(ProbeOptions, DefaultsAreTheLibrarys) {
 
 TEST(ProbeOptions, FlagsSetTheirFields) {
   ProbeFlags flags;
-  parse(flags, bind_probe_flags,
-        {"set", "--panels", "--per-type", "3", "--seed", "8", "--types", "count,shape"});
+  parse_flags(flags, bind_probe_flags,
+              {"set", "--panels", "--per-type", "3", "--seed", "8", "--types", "count,shape"});
   const evaluation::ProbeOptions o = probe_options(flags);
   EXPECT_TRUE(o.panels);
   EXPECT_EQ(o.per_type, 3);
@@ -115,7 +105,7 @@ TEST(ProbeOptions, FlagsSetTheirFields) {
 TEST(VlmOptions, DefaultsAreTheLibrarys) {
   const evaluation::VlmOptions library;
   ShowFlags flags;
-  parse(flags, bind_show_flags, {"set"});
+  parse_flags(flags, bind_show_flags, {"set"});
   const evaluation::VlmOptions cli = vlm_options(flags);
   EXPECT_EQ(cli.panels, library.panels);
   EXPECT_EQ(cli.with_answer, library.with_answer);

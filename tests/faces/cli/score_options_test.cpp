@@ -3,22 +3,19 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "common/error.hpp"
+#include "tests/faces/cli/parse_flags.hpp"
 
 namespace rave::cli {
 namespace {
 
 // The options `rave score` makes of `words` (after the subcommand).
 evaluation::ScoreOptions parsed(std::vector<std::string> words) {
-  CLI::App app;
   ScoreFlags flags;
-  bind_score_flags(*app.add_subcommand("score"), flags);
-  words.insert(words.begin(), "score");
-  std::vector<const char*> argv{"rave"};
-  for (const auto& w : words) argv.push_back(w.c_str());
-  app.parse(static_cast<int>(argv.size()), argv.data());
+  parse_flags(flags, bind_score_flags, std::move(words));
   return score_options(flags);
 }
 

@@ -7,24 +7,14 @@
 
 #include "cli/cli_util.hpp"
 #include "common/error.hpp"
+#include "tests/faces/cli/parse_flags.hpp"
 
 namespace rave::cli {
 namespace {
 
-// Parses `words` (after the subcommand) with `bind`'s flags.
-template <typename Flags>
-void parse(Flags& flags, void (*bind)(CLI::App&, Flags&), std::vector<std::string> words) {
-  CLI::App app;
-  bind(*app.add_subcommand("command"), flags);
-  words.insert(words.begin(), "command");
-  std::vector<const char*> argv{"rave"};
-  for (const auto& w : words) argv.push_back(w.c_str());
-  app.parse(static_cast<int>(argv.size()), argv.data());
-}
-
 jobs::BatchOptions parsed_solve(const std::vector<std::string>& words) {
   SolveFlags flags;
-  parse(flags, bind_solve_flags, words);
+  parse_flags(flags, bind_solve_flags, words);
   return solve_options(flags);
 }
 
@@ -58,7 +48,7 @@ TEST(SolveOptions, FlagsSetTheirFields) {
 TEST(CheckOptions, DefaultsAreTheLibrarys) {
   const jobs::CheckOptions library;
   CheckFlags flags;
-  parse(flags, bind_check_flags, {"set"});
+  parse_flags(flags, bind_check_flags, {"set"});
   const jobs::CheckOptions cli = check_options(flags);
   EXPECT_EQ(cli.backend, library.backend);
   EXPECT_EQ(cli.budget.rlimit, library.budget.rlimit);
@@ -69,7 +59,7 @@ TEST(CheckOptions, DefaultsAreTheLibrarys) {
 
 TEST(CheckOptions, FlagsSetTheirFields) {
   CheckFlags flags;
-  parse(flags, bind_check_flags, {"set", "-b", "z3", "-j", "3"});
+  parse_flags(flags, bind_check_flags, {"set", "-b", "z3", "-j", "3"});
   const jobs::CheckOptions o = check_options(flags);
   EXPECT_EQ(o.backend, solver::Backend::kZ3);
   EXPECT_EQ(o.threads, 3);
