@@ -41,6 +41,38 @@ void finish_variant(Problem& problem, const VariantSpace& space, std::uint64_t s
   for (int i = 0; i < panels; ++i) add_confounders(problem.panel(i), problem.variant, rng);
 }
 
+// A matrix of `model` and its answer set. For an exchangeable set, a matrix whose pool under its
+// own rules offers no shape is put back and drawn again (own_rule_answer_set: a set from a matrix's
+// first pool is exchangeable by construction, one from a later pool is not): first its values
+// under the same rules, kValueDraws matrices in all, so that the rules keep the table's law; then,
+// for rules whose values rarely offer a shape, other rules, kRuleDraws times. The last matrix's set
+// is build_answer_set's (pools under fresh rules, then the fallback). Any other strategy draws one
+// matrix and nothing more from `rng` than before (the 3x3 originals stay byte-identical).
+std::pair<Matrix, AnswerSet> matrix_and_answers(const MatrixModel& model, AnswerStrategy strategy,
+                                                Rng& rng, PanelImageFn draw) {
+  Matrix matrix = sample_matrix(model, rng);
+  if (!draws_exchangeably(matrix, strategy)) {
+    AnswerSet set = build_answer_set(matrix, strategy, rng, draw);
+    return {std::move(matrix), std::move(set)};
+  }
+  int redraws = 0;
+  for (int r = 0; r < kRuleDraws; ++r) {
+    if (r > 0) matrix = sample_matrix(model, rng);
+    for (int v = 0; v < kValueDraws; ++v, ++redraws) {
+      if (v > 0) matrix = sample_matrix(model, std::vector<RuleGroup>(matrix.rules), rng);
+      if (auto set = own_rule_answer_set(matrix, strategy, rng)) {
+        set->matrix_redraws = redraws;
+        set->rule_redraws = r;
+        return {std::move(matrix), std::move(*set)};
+      }
+    }
+  }
+  AnswerSet set = build_answer_set(matrix, strategy, rng, draw);
+  set.matrix_redraws = redraws;
+  set.rule_redraws = kRuleDraws;
+  return {std::move(matrix), std::move(set)};
+}
+
 }  // namespace
 
 Problem assemble_problem(const Matrix& matrix, AnswerSet answers, int predict) {
@@ -56,34 +88,43 @@ Problem assemble_problem(const Matrix& matrix, AnswerSet answers, int predict) {
   return problem;
 }
 
+DrawnProblem draw_matrix_and_answers(ConfigId config, AnswerStrategy strategy, std::uint64_t seed,
+                                     std::uint64_t k, const Variant& variant, Split split,
+                                     std::uint64_t attempt) {
+  Rng rng = Rng::for_problem(seed, config_index(config), k, attempt);
+  if (variant.is_original()) {
+    auto [matrix, answers] = matrix_and_answers(matrix_model(config), strategy, rng, render_panel);
+    return {std::move(matrix), std::move(answers), rng};
+  }
+  const std::optional<Split> known =
+      variant.regime == Regime::kNeutral ? std::nullopt : std::optional(split);
+  const VariantSpace& space = variant_space(config, variant, known);
+  MatrixModel model = matrix_model(config, variant, known);
+  // Every variant's answer sets are balanced, confounders and regimes on the 3x3 original tables
+  // too (docs/answer-sets.md#balanced-an-exchangeable-answer): only the original is the original's.
+  model.balanced_answers = true;
+  const PanelImageFn draw = variant.drawable() && space.identity ? render_panel : nullptr;
+  auto [matrix, answers] = matrix_and_answers(model, strategy, rng, draw);
+  return {std::move(matrix), std::move(answers), rng};
+}
+
 Problem generate_problem(ConfigId config, AnswerStrategy strategy, std::uint64_t seed,
                          std::uint64_t k, std::uint64_t attempt) {
-  Rng rng = Rng::for_problem(seed, config_index(config), k, attempt);
-  const Matrix matrix = sample_matrix(config, rng);
-  AnswerSet answers = build_answer_set(matrix, strategy, rng, render_panel);
-  const int predict = oracle_predict(matrix, answers.candidates, rng);
-  return assemble_problem(matrix, std::move(answers), predict);
+  return generate_problem(config, strategy, seed, k, Variant{}, Split::kTrain, attempt);
 }
 
 Problem generate_problem(ConfigId config, AnswerStrategy strategy, std::uint64_t seed,
                          std::uint64_t k, const Variant& variant, Split split,
                          std::uint64_t attempt) {
-  if (variant.is_original()) return generate_problem(config, strategy, seed, k, attempt);
+  DrawnProblem drawn = draw_matrix_and_answers(config, strategy, seed, k, variant, split, attempt);
+  const int predict = oracle_predict(drawn.matrix, drawn.answers.candidates, drawn.rng);
+  Problem problem = assemble_problem(drawn.matrix, std::move(drawn.answers), predict);
+  if (variant.is_original()) return problem;
   const std::optional<Split> known =
       variant.regime == Regime::kNeutral ? std::nullopt : std::optional(split);
-  const VariantSpace& space = variant_space(config, variant, known);
-  Rng rng = Rng::for_problem(seed, config_index(config), k, attempt);
-  Matrix matrix = sample_matrix(matrix_model(config, variant, known), rng);
-  // Every variant's answer sets are balanced, confounders and regimes on the 3x3 original tables
-  // too (docs/answer-sets.md#balanced-an-exchangeable-answer): only the original is the original's.
-  matrix.balanced_answers = true;
-  const PanelImageFn draw = variant.drawable() && space.identity ? render_panel : nullptr;
-  AnswerSet answers = build_answer_set(matrix, strategy, rng, draw);
-  const int predict = oracle_predict(matrix, answers.candidates, rng);
-  Problem problem = assemble_problem(matrix, std::move(answers), predict);
   problem.variant = variant;
   problem.split = known;
-  finish_variant(problem, space, seed, k, attempt);
+  finish_variant(problem, variant_space(config, variant, known), seed, k, attempt);
   return problem;
 }
 

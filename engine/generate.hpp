@@ -27,6 +27,18 @@ Problem generate_problem(ConfigId config, AnswerStrategy strategy, std::uint64_t
                          std::uint64_t k, const Variant& variant, Split split,
                          std::uint64_t attempt = 0);
 
+/// What generate_problem draws before the solver's prediction, the level maps and the confounders:
+/// the matrix, its answer set with what the files do not carry (AnswerSet::matrix_redraws,
+/// fresh_rules, fell_back), and the problem's stream where the prediction continues it.
+struct DrawnProblem {
+  Matrix matrix;
+  AnswerSet answers;
+  Rng rng;
+};
+DrawnProblem draw_matrix_and_answers(ConfigId config, AnswerStrategy strategy, std::uint64_t seed,
+                                     std::uint64_t k, const Variant& variant, Split split,
+                                     std::uint64_t attempt = 0);
+
 /// Assembles a Problem from a sampled matrix and its answer set (context = all panels but the
 /// last).
 Problem assemble_problem(const Matrix& matrix, AnswerSet answers, int predict);

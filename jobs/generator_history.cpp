@@ -26,7 +26,7 @@ bool touches_exchangeable_sets(const engine::Variant& v, engine::AnswerStrategy 
 
 // Newest last. A change to the 3 x 3 originals' output would break their byte-identity with the
 // original generators and never belongs here.
-constexpr std::array<GeneratorChange, 5> kChanges{{
+constexpr std::array<GeneratorChange, 6> kChanges{{
     {{0, 3, 0},
      "rave 0.3.0 draws a variant's answer sets without the originals' shortcuts (--grid above 3 "
      "or --values)",
@@ -52,6 +52,12 @@ constexpr std::array<GeneratorChange, 5> kChanges{{
      "rave 0.6.0 draws the replicas of an exchangeable answer set under the matrix's own rules "
      "first, under rules drawn afresh only where those offer no shape (--answers balanced at "
      "any size; iraven and fair at any --grid, --values, --confounders or --regime)",
+     touches_exchangeable_sets},
+    {{0, 7, 0},
+     "rave 0.7.0 draws the matrix of an exchangeable answer set again where a pool under its own "
+     "rules offers no shape, instead of drawing pools under fresh rules for the same answer "
+     "(--answers balanced at any size; iraven and fair at any --grid, --values, --confounders "
+     "or --regime)",
      touches_exchangeable_sets},
 }};
 

@@ -82,4 +82,17 @@ AnswerSet build_answer_set(const Matrix& matrix, AnswerStrategy strategy, Rng& r
   return set;
 }
 
+bool draws_exchangeably(const Matrix& matrix, AnswerStrategy strategy) {
+  return strategy == AnswerStrategy::kBalanced ||
+         (matrix.balanced_answers && strategy != AnswerStrategy::kRaven);
+}
+
+std::optional<AnswerSet> own_rule_answer_set(const Matrix& matrix, AnswerStrategy strategy,
+                                             Rng& rng) {
+  RAVE_CHECK(draws_exchangeably(matrix, strategy), "own_rule_answer_set: not an exchangeable set");
+  auto set = internal::own_rule_exchangeable(matrix, strategy == AnswerStrategy::kFair, rng);
+  if (set) check_answer_set(matrix, *set);
+  return set;
+}
+
 }  // namespace rave::engine

@@ -58,6 +58,10 @@ struct AnswerSet {
   /// An exchangeable set whose replicas were drawn under rules drawn afresh within the classes of
   /// the matrix's own, because the pools under its own rules offered no shape.
   bool fresh_rules = false;
+  /// Matrices drawn and put back before this one because a pool under their own rules offered no
+  /// shape (generate_problem), and how many of their rule draws were put back with them.
+  int matrix_redraws = 0;
+  int rule_redraws = 0;
 };
 
 /// How a panel looks: RAVEN-FAIR rejects a candidate drawn like an existing one.
@@ -72,5 +76,23 @@ using PanelImageFn = Image (*)(ConfigId config, const Panel& panel);
 /// equal.
 AnswerSet build_answer_set(const Matrix& matrix, AnswerStrategy strategy, Rng& rng,
                            PanelImageFn draw = nullptr);
+
+/// Whether `strategy` builds an exchangeable set for `matrix`: kBalanced, and kIRaven and kFair on
+/// a variant's matrix (`balanced_answers`; docs/answer-sets.md#balanced-an-exchangeable-answer).
+bool draws_exchangeably(const Matrix& matrix, AnswerStrategy strategy);
+
+/// For draws_exchangeably: the set from one pool of replicas under the matrix's own rules, or
+/// nullopt when that pool offers no shape. The generator then draws another matrix rather than
+/// another pool: the answer of a second pool would be conditioned on the first one's failure while
+/// its replicas are not, so only a set from a matrix's first pool is exchangeable by construction.
+/// Checked as build_answer_set's.
+std::optional<AnswerSet> own_rule_answer_set(const Matrix& matrix, AnswerStrategy strategy,
+                                             Rng& rng);
+
+/// generate_problem's draws for an exchangeable set: matrices under one draw of rules, and draws of
+/// rules, before it builds the last matrix's set with build_answer_set (pools under fresh rules,
+/// then the fallback).
+inline constexpr int kValueDraws = 8;
+inline constexpr int kRuleDraws = 8;
 
 }  // namespace rave::engine

@@ -196,6 +196,10 @@ std::optional<AnswerSet> try_exchangeable(const Matrix& matrix, bool tree, bool 
 
 }  // namespace
 
+std::optional<AnswerSet> own_rule_exchangeable(const Matrix& matrix, bool tree, Rng& rng) {
+  return try_exchangeable(matrix, tree, false, rng);
+}
+
 std::optional<AnswerSet> build_exchangeable(const Matrix& matrix, bool tree, Rng& rng) {
   for (int attempt = 0; attempt < kOwnRuleAttempts + kExchangeableAttempts; ++attempt) {
     const bool fresh_rules = attempt >= kOwnRuleAttempts;

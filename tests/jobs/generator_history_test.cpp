@@ -75,6 +75,22 @@ TEST(GeneratorHistory, OwnRulesFirstTouchTheExchangeableSets) {
     EXPECT_EQ(since(Variant{}, s), "") << engine::strategy_name(s);
 }
 
+// rave 0.7.0 draws the matrix again where its own rules' pool offers no shape: the exchangeable sets
+// again, and nothing else.
+TEST(GeneratorHistory, MatrixRedrawsTouchTheExchangeableSets) {
+  using engine::AnswerStrategy;
+  const auto since = [](const Variant& v, AnswerStrategy s) {
+    return generator_changes_since("0.6.0", v, s);
+  };
+  EXPECT_TRUE(names(since(Variant{}, AnswerStrategy::kBalanced), "rave 0.7.0"));
+  EXPECT_TRUE(names(since(Variant{.grid = 5}, AnswerStrategy::kFair), "0.7.0"));
+  EXPECT_TRUE(names(since(Variant{.confounders = 3}, AnswerStrategy::kIRaven), "0.7.0"));
+  EXPECT_EQ(since(Variant{.grid = 5}, AnswerStrategy::kRaven), "");
+  for (const AnswerStrategy s :
+       {AnswerStrategy::kRaven, AnswerStrategy::kIRaven, AnswerStrategy::kFair})
+    EXPECT_EQ(since(Variant{}, s), "") << engine::strategy_name(s);
+}
+
 DatasetManifest manifest(const std::string& made_by, int grid) {
   DatasetManifest m;
   m.rave_version = made_by;

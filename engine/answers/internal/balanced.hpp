@@ -97,4 +97,8 @@ inline constexpr int kExchangeableAttempts = 4;
 /// when none does (the caller falls back and counts it).
 std::optional<AnswerSet> build_exchangeable(const Matrix& matrix, bool tree, Rng& rng);
 
+/// An exchangeable set from one pool under the matrix's own rules; nullopt when it offers no shape
+/// or a check fails (own_rule_answer_set's caller then draws another matrix).
+std::optional<AnswerSet> own_rule_exchangeable(const Matrix& matrix, bool tree, Rng& rng);
+
 }  // namespace rave::engine::internal

@@ -153,6 +153,39 @@ TEST(Exchangeable, BalancedSetsAtChanceAndRarelyFallingBack) {
   }
 }
 
+// The generator draws another matrix where a pool under the matrix's own rules offers no shape, so
+// that (almost) every set comes from its matrix's first pool: no set is built under fresh rules or
+// falls back unless every redraw fails, the rules are kept but for a few, and the original
+// strategies never redraw.
+TEST(Exchangeable, GeneratorDrawsAnotherMatrixRatherThanAnotherPool) {
+  for (const Variant& v : {Variant{}, Variant{.grid = 5}, Variant{.grid = 10},
+                           Variant{.grid = 10, .values = 1000}, Variant{.confounders = 3}}) {
+    int problems = 0, redrawn = 0, new_rules = 0, fresh_or_fallback = 0;
+    for (const Configuration& config : all_configurations())
+      for (std::uint64_t k = 0; k < 30; ++k, ++problems) {
+        const DrawnProblem d =
+            draw_matrix_and_answers(config.id, AnswerStrategy::kBalanced, 301, k, v, Split::kTrain);
+        redrawn += d.answers.matrix_redraws > 0;
+        new_rules += d.answers.rule_redraws > 0;
+        fresh_or_fallback += d.answers.fresh_rules || d.answers.fell_back;
+      }
+    std::printf(
+        "grid %d values %d confounders %d: %d of %d matrices drawn again, %d with other "
+        "rules, %d under fresh rules or fallen back\n",
+        v.grid, v.values, v.confounders, redrawn, problems, new_rules, fresh_or_fallback);
+    EXPECT_EQ(fresh_or_fallback, 0) << "grid " << v.grid << " values " << v.values;
+    EXPECT_LE(redrawn, problems / 4);     // the matrices put back are a minority at every size
+    EXPECT_LE(new_rules, problems / 20);  // and their rules are kept but for a few
+  }
+  for (const AnswerStrategy s :
+       {AnswerStrategy::kRaven, AnswerStrategy::kIRaven, AnswerStrategy::kFair})
+    for (std::uint64_t k = 0; k < 20; ++k)
+      EXPECT_EQ(
+          draw_matrix_and_answers(ConfigId::kDistributeNine, s, 5, k, Variant{}, Split::kTrain)
+              .answers.matrix_redraws,
+          0);
+}
+
 // I-RAVEN's and RAVEN-FAIR's variants are exchangeable sets (I-RAVEN's keeps its modification
 // lists); the 3x3 originals are not (they stay the originals' byte for byte: golden tests).
 TEST(Exchangeable, VariantsOfIRavenAndFairAreBuiltThisWay) {
