@@ -1,7 +1,8 @@
 // Exchangeable answer sets (docs/answer-sets.md#balanced-an-exchangeable-answer): every
 // distractor is the answer with some blocks taken from replicas of the answer (the matrix sampled
-// again under its own rules; where those offer no shape, under rules drawn afresh within their
-// classes: rule_class), each block's values
+// again under its own rules; the generator draws another matrix where they offer no shape, and
+// only where every redraw failed are replicas drawn under rules drawn afresh within their classes:
+// rule_class, generate.cpp), each block's values
 // coming from a group of pool items that all show it differently. The pool is exchangeable (its
 // items are independent draws of one law), the groups are drawn equivariantly and the shape of
 // the set is chosen from what every member of a group would see alike, so the answer is a
@@ -171,8 +172,9 @@ bool passes_checks(const Matrix& matrix, const std::array<Panel, kCandidates>& c
 }
 
 // One exchangeable set from a fresh pool; nullopt when the pool offers no shape or a check fails.
-// Whether a shape exists is the same whichever member of the groups used is the answer, so a fresh
-// pool after a failure conditions on nothing a single pool does not.
+// Whether a shape exists is the same whichever member of the groups used is the answer, so the
+// first pool of a matrix is exchangeable; a later pool's answer is conditioned on the earlier
+// pools' failure while its new replicas are not (own_rule_answer_set's callers draw another matrix).
 std::optional<AnswerSet> try_exchangeable(const Matrix& matrix, bool tree, bool fresh_rules,
                                           Rng& rng) {
   Pool pool;
