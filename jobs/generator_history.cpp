@@ -76,6 +76,17 @@ std::optional<Version> parse_version(std::string_view text) {
 
 }  // namespace
 
+bool generates_alike(std::string_view made_by, std::string_view current,
+                     const engine::Variant& variant, engine::AnswerStrategy answers) {
+  const auto old = parse_version(made_by);
+  const auto now = parse_version(current);
+  if (!old || !now || *now < *old) return false;
+  for (const GeneratorChange& change : kChanges)
+    if (*old < change.version && !(*now < change.version) && change.touches(variant, answers))
+      return false;
+  return true;
+}
+
 std::string generator_changes_since(std::string_view version, const engine::Variant& variant,
                                     engine::AnswerStrategy answers) {
   const auto made_by = parse_version(version);

@@ -20,4 +20,10 @@ namespace rave::jobs {
 std::string generator_changes_since(std::string_view version, const engine::Variant& variant,
                                     engine::AnswerStrategy answers);
 
+/// Whether rave `made_by` generates problems of `variant` with `answers` byte for byte as rave
+/// `current` does: both versions parse, `made_by` is not newer, and no recorded change between
+/// them touches the variant (so a dataset of `made_by` may be resumed by `current`).
+bool generates_alike(std::string_view made_by, std::string_view current,
+                     const engine::Variant& variant, engine::AnswerStrategy answers);
+
 }  // namespace rave::jobs

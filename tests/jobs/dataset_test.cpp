@@ -179,6 +179,33 @@ TEST(Dataset, ADifferentRunIsRefusedWithTheDifferencesNamed) {
   EXPECT_THROW(write_dataset(into_foreign), InputError) << "RAVEN files without rave.json";
 }
 
+// A dataset an older rave made resumes where no later change of the generator touches it (the 3 x 3
+// originals after rave 0.7.0's change to the exchangeable sets), and is refused where one does.
+TEST(Dataset, AnOlderRavesDatasetResumesOnlyWhereTheGeneratorIsUnchanged) {
+  for (const AnswerStrategy answers : {AnswerStrategy::kRaven, AnswerStrategy::kBalanced}) {
+    const auto dir = rave::testing::scratch_dir("older-" + std::string(strategy_name(answers)));
+    auto spec = small_spec(dir, 1);
+    spec.answers = answers;
+    write_dataset(spec);
+    auto manifest = read_manifest(dir / kManifestName);
+    ASSERT_TRUE(manifest.has_value());
+    manifest->rave_version = "0.6.0";
+    write_manifest(dir / kManifestName, *manifest);
+    spec.resume = true;
+    if (answers == AnswerStrategy::kRaven) {
+      EXPECT_EQ(write_dataset(spec).skipped, 30u) << "every problem kept";
+    } else {
+      try {
+        write_dataset(spec);
+        FAIL() << "balanced sets of rave 0.6.0 were resumed by a rave that draws them otherwise";
+      } catch (const InputError& e) {
+        EXPECT_NE(std::string(e.what()).find("rave version: 0.6.0 in rave.json"), std::string::npos)
+            << e.what();
+      }
+    }
+  }
+}
+
 TEST(Dataset, StrayTemporaryFilesAreRemovedAndCounted) {
   const auto dir = rave::testing::scratch_dir("temps");
   auto spec = small_spec(dir, 2);

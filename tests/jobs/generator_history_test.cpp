@@ -91,6 +91,20 @@ TEST(GeneratorHistory, MatrixRedrawsTouchTheExchangeableSets) {
     EXPECT_EQ(since(Variant{}, s), "") << engine::strategy_name(s);
 }
 
+// Which older datasets this rave may resume: the same bytes for the same seed.
+TEST(GeneratorHistory, GeneratesAlikeOnlyWhereNoChangeBetweenTouches) {
+  using engine::AnswerStrategy;
+  EXPECT_TRUE(generates_alike("0.6.0", "0.7.0", Variant{}, AnswerStrategy::kRaven));
+  EXPECT_TRUE(generates_alike("0.6.0", "0.7.0", Variant{.grid = 5}, AnswerStrategy::kRaven));
+  EXPECT_FALSE(generates_alike("0.6.0", "0.7.0", Variant{}, AnswerStrategy::kBalanced));
+  EXPECT_FALSE(generates_alike("0.6.0", "0.7.0", Variant{.grid = 5}, AnswerStrategy::kIRaven));
+  EXPECT_TRUE(generates_alike("0.7.0", "0.7.0", Variant{.grid = 5}, AnswerStrategy::kIRaven));
+  EXPECT_FALSE(generates_alike("0.8.0", "0.7.0", Variant{}, AnswerStrategy::kRaven))
+      << "a newer rave's changes are not known here";
+  EXPECT_FALSE(generates_alike("dev", "0.7.0", Variant{}, AnswerStrategy::kRaven));
+  EXPECT_FALSE(generates_alike("0.3.0", "0.7.0", Variant{.grid = 5}, AnswerStrategy::kRaven));
+}
+
 DatasetManifest manifest(const std::string& made_by, int grid) {
   DatasetManifest m;
   m.rave_version = made_by;
