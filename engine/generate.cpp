@@ -41,6 +41,11 @@ void finish_variant(Problem& problem, const VariantSpace& space, std::uint64_t s
   for (int i = 0; i < panels; ++i) add_confounders(problem.panel(i), problem.variant, rng);
 }
 
+// The split a variant's tables depend on: only a regime's do.
+std::optional<Split> known_split(const Variant& variant, Split split) {
+  return variant.regime == Regime::kNeutral ? std::nullopt : std::optional(split);
+}
+
 // A matrix of `model` and its answer set. For an exchangeable set, a matrix whose pool under its
 // own rules offers no shape is put back and drawn again (own_rule_answer_set: a set from a matrix's
 // first pool is exchangeable by construction, one from a later pool is not): first its values
@@ -59,7 +64,7 @@ std::pair<Matrix, AnswerSet> matrix_and_answers(const MatrixModel& model, Answer
   for (int r = 0; r < kRuleDraws; ++r) {
     if (r > 0) matrix = sample_matrix(model, rng);
     for (int v = 0; v < kValueDraws; ++v, ++redraws) {
-      if (v > 0) matrix = sample_matrix(model, std::vector<RuleGroup>(matrix.rules), rng);
+      if (v > 0) matrix = sample_matrix(model, matrix.rules, rng);
       if (auto set = own_rule_answer_set(matrix, strategy, rng)) {
         set->matrix_redraws = redraws;
         set->rule_redraws = r;
@@ -96,8 +101,7 @@ DrawnProblem draw_matrix_and_answers(ConfigId config, AnswerStrategy strategy, s
     auto [matrix, answers] = matrix_and_answers(matrix_model(config), strategy, rng, render_panel);
     return {std::move(matrix), std::move(answers), rng};
   }
-  const std::optional<Split> known =
-      variant.regime == Regime::kNeutral ? std::nullopt : std::optional(split);
+  const std::optional<Split> known = known_split(variant, split);
   const VariantSpace& space = variant_space(config, variant, known);
   MatrixModel model = matrix_model(config, variant, known);
   // Every variant's answer sets are balanced, confounders and regimes on the 3x3 original tables
@@ -120,8 +124,7 @@ Problem generate_problem(ConfigId config, AnswerStrategy strategy, std::uint64_t
   const int predict = oracle_predict(drawn.matrix, drawn.answers.candidates, drawn.rng);
   Problem problem = assemble_problem(drawn.matrix, std::move(drawn.answers), predict);
   if (variant.is_original()) return problem;
-  const std::optional<Split> known =
-      variant.regime == Regime::kNeutral ? std::nullopt : std::optional(split);
+  const std::optional<Split> known = known_split(variant, split);
   problem.variant = variant;
   problem.split = known;
   finish_variant(problem, variant_space(config, variant, known), seed, k, attempt);
