@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """A training campaign that outlives a sitting: the runs of a plan file, resumable on any machine.
 
-    scripts/neural/campaign.py run     [--plan P] [--out DIR] [--slots N]   # what is missing, then report
+    scripts/neural/campaign.py run     [--plan P] [--out DIR] [--slots N] [--set=F=V]  # what is missing, then report
     scripts/neural/campaign.py status  [--plan P] [--out DIR]               # where every run stands
     scripts/neural/campaign.py report  [--plan P] [--out DIR]               # tables from finished runs
     scripts/neural/campaign.py publish [--plan P] [--out DIR] DEST          # the small files, for git
@@ -38,8 +38,8 @@ from pathlib import Path
 import evidence
 from measure import measure
 from transfer import import_runs, imported_epochs
-from plan import (COLUMNS, Plan, PlanError, Run, Table, flag_value, metrics, merged, parse_plan, rave_default, run_dir,
-                  sittings)
+from plan import (COLUMNS, Plan, PlanError, Run, Table, flag_value, metrics, merged, parse_plan, rave_default, replaced,
+                  run_dir, sittings)
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -141,9 +141,11 @@ def status_text(plan: Plan, out: Path) -> str:
 
 
 class Campaign:
-    def __init__(self, plan: Plan, out: Path, rave: Path, slots: int, reference_code: Path | None = None):
+    def __init__(self, plan: Plan, out: Path, rave: Path, slots: int, reference_code: Path | None = None,
+                 overrides: dict[str, str] | None = None):
         self.plan, self.out, self.rave, self.slots = plan, out, rave, slots
         self.reference_code = reference_code
+        self.overrides = overrides or {}  # --set: rave train flags replaced in every rave run
         self.log_path = out / "campaign.log"
         self.stopping = False
 
@@ -174,8 +176,12 @@ class Campaign:
             return [sys.executable, str(ROOT / "scripts/neural/reference_train.py"), "--code",
                     str(self.reference_code), "--data", str(self.data_dir(run.data)), "--out", str(directory),
                     *run.flags]
-        cmd = [str(self.rave), "train", *merged(self.plan.defaults, run.flags), "-d",
-               str(self.data_dir(run.data)), "-o", str(directory)]
+        flags = replaced(merged(self.plan.defaults, run.flags), self.overrides)
+        init = flag_value(flags, ("--init-weights",), "")
+        if init and not Path(init).exists():
+            raise PlanError(f"run {run.name}: its --init-weights file {init} does not exist (the plan's "
+                            "comment above the run says which command makes it)")
+        cmd = [str(self.rave), "train", *flags, "-d", str(self.data_dir(run.data)), "-o", str(directory)]
         return cmd + (["--resume"] if (directory / "last.pt").exists() else [])
 
     def start(self, run: Run) -> subprocess.Popen:
@@ -196,6 +202,8 @@ class Campaign:
 
     def run(self, only: list[str], sitting: Sitting) -> int:
         todo = self.pending(only)
+        for r in todo:  # a run that cannot start (no reference code, no initial weights) stops the sitting now
+            self.train_command(r)
         # the data of the runs to do (a GPU lease regenerates each set it trains on, 20 s apiece);
         # report() skips a table whose data is not here
         for name in dict.fromkeys([r.data for r in todo] or [t.data for t in self.plan.tables.values()]):
@@ -470,7 +478,8 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--train-limit", type=int, default=300,
                         help="measure: training problems per configuration of each short run")
     parser.add_argument("--set", action="append", default=[], metavar="FLAG=VALUE",
-                        help="measure: replace a rave train flag of every run (--set=--device=cpu)")
+                        help="run, measure: replace a rave train flag of every rave run (--set=--device=cpu: a "
+                             "CPU sitting of a plan written for GPUs)")
     a = parser.parse_args(argv)
     try:
         plan = parse_plan(a.plan)
@@ -483,11 +492,11 @@ def main(argv: list[str]) -> int:
         if a.slots < 1:
             raise PlanError("--slots must be at least 1")
         a.out.mkdir(parents=True, exist_ok=True)
-        c = Campaign(plan, a.out, a.rave, a.slots, a.reference_code)
+        overrides = dict(item.split("=", 1) for item in a.set if "=" in item)
+        if len(overrides) != len(a.set):
+            raise PlanError("--set takes FLAG=VALUE (--set=--device=cpu)")
+        c = Campaign(plan, a.out, a.rave, a.slots, a.reference_code, overrides)
         if a.command == "measure":
-            overrides = dict(item.split("=", 1) for item in a.set if "=" in item)
-            if len(overrides) != len(a.set):
-                raise PlanError("--set takes FLAG=VALUE (--set=--device=cpu)")
             return measure(c, a.n, a.epochs, a.train_limit, overrides, a.only)
         if a.command == "import":
             if not a.dest:

@@ -149,12 +149,32 @@ def test_csv(result: dict) -> str:
             ",".join(f"{a:.2f}" for a in acc) + "\n")
 
 
+def initial_model(a: argparse.Namespace, tree: bool):
+    """The reference's CNN_MLP as its run starts: torch seeded with --seed, then constructed, then
+    (--bn-init uniform) its batch-norm weights redrawn."""
+    torch.manual_seed(a.seed)
+    model = R.reference_cnn(R.load_reference(a.code), tree)
+    if a.bn_init == "uniform":  # PyTorch < 1.2's BatchNorm.reset_parameters (pytorch/pytorch#12325)
+        for m in model.modules():
+            if isinstance(m, torch.nn.BatchNorm2d):
+                torch.nn.init.uniform_(m.weight)
+    return model
+
+
+def save_init(a: argparse.Namespace) -> None:
+    """--save-init: the weights the reference's run starts from, for rave to start from the same."""
+    tree = a.model == "cnn-drt"
+    a.save_init.parent.mkdir(parents=True, exist_ok=True)
+    atomic_save(R.to_rave(initial_model(a, tree).state_dict(), tree), a.save_init)
+    print(f"{a.save_init}: the reference {a.model}'s initial weights for seed {a.seed}, in rave's names")
+
+
 def main(argv: list[str]) -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--code", type=Path, required=True)
-    p.add_argument("--data", type=Path, required=True)
+    p.add_argument("--data", type=Path)
     p.add_argument("--model", choices=["cnn", "cnn-drt"], required=True)
-    p.add_argument("--out", type=Path, required=True)
+    p.add_argument("--out", type=Path)
     p.add_argument("--epochs", type=int, default=200)
     p.add_argument("--patience", type=int, default=20)
     p.add_argument("--seed", type=int, default=12345)
@@ -165,7 +185,15 @@ def main(argv: list[str]) -> int:
     p.add_argument("--bn-init", choices=["ones", "uniform"], default="ones",
                    help="batch-norm weights at the start: ones (torch since 1.2, what this torch does) or "
                         "uniform: U(0, 1), what the reference's PyTorch (before 1.2) did")
+    p.add_argument("--save-init", type=Path, metavar="FILE",
+                   help="write the reference's initial weights for --seed in rave's names (for `rave train "
+                        "--init-weights FILE`) and stop: no data is read, --out is not touched")
     a = p.parse_args(argv)
+    if a.save_init:
+        save_init(a)
+        return 0
+    if a.out is None or a.data is None:
+        p.error("--data and --out are required (unless --save-init)")
     if a.threads:
         torch.set_num_threads(a.threads)
     device = torch.device(a.device)
@@ -182,15 +210,8 @@ def main(argv: list[str]) -> int:
     print(f"{name}: {len(splits['train']['ids'])}/{len(splits['val']['ids'])}/{len(splits['test']['ids'])} problems "
           f"through the reference's loader in {time.time() - t0:.0f} s", flush=True)
 
-    torch.manual_seed(a.seed)
     torch.cuda.manual_seed(a.seed) if device.type == "cuda" else None
-    ref = R.load_reference(a.code)
-    model = R.reference_cnn(ref, tree)
-    if a.bn_init == "uniform":  # PyTorch < 1.2's BatchNorm.reset_parameters (pytorch/pytorch#12325)
-        for m in model.modules():
-            if isinstance(m, torch.nn.BatchNorm2d):
-                torch.nn.init.uniform_(m.weight)
-    model = model.to(device)  # its Adam holds these very parameters
+    model = initial_model(a, tree).to(device)  # its Adam holds these very parameters
     history, best_val, best_epoch = [], -1.0, 0
     last = a.out / "last.pth"
     if last.exists():
