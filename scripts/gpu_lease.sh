@@ -34,6 +34,8 @@ pack_state() {  # DIR DEST
   # (what `campaign.py import` checks the data by; the files are regenerated from the seed)
   (cd "$dir" && find runs predictions tables published logs sittings.jsonl imports.jsonl campaign.log status.md \
      data/*/rave.json -type f ! -name '*.pt' ! -name '*.pth' ! -name '*.tmp' 2>/dev/null) >"$list" || true
+  # the initial weights some runs start from (--init-weights init/...: the campaign folder's)
+  (cd "$dir" && find init -type f ! -name '*.tmp' 2>/dev/null) >>"$list" || true
   while read -r size files; do
     if ((used + size <= budget)); then
       printf '%s\n' $files >>"$list"; used=$((used + size))

@@ -178,9 +178,11 @@ class Campaign:
                     *run.flags]
         flags = replaced(merged(self.plan.defaults, run.flags), self.overrides)
         init = flag_value(flags, ("--init-weights",), "")
-        if init and not Path(init).exists():
-            raise PlanError(f"run {run.name}: its --init-weights file {init} does not exist (the plan's "
-                            "comment above the run says which command makes it)")
+        if init:  # a relative path is the campaign folder's, so it travels with the runs (gpu_lease.sh)
+            flags = replaced(flags, {"--init-weights": str(self.out / init)})
+            if not (self.out / init).exists():
+                raise PlanError(f"run {run.name}: its --init-weights file {self.out / init} does not exist "
+                                "(the plan's comment above the run says which command makes it)")
         cmd = [str(self.rave), "train", *flags, "-d", str(self.data_dir(run.data)), "-o", str(directory)]
         return cmd + (["--resume"] if (directory / "last.pt").exists() else [])
 
@@ -202,8 +204,14 @@ class Campaign:
 
     def run(self, only: list[str], sitting: Sitting) -> int:
         todo = self.pending(only)
-        for r in todo:  # a run that cannot start (no reference code, no initial weights) stops the sitting now
-            self.train_command(r)
+        unstartable = []
+        for r in todo:  # a run that cannot start (no reference code, no initial weights): said now, the rest run
+            try:
+                self.train_command(r)
+            except PlanError as e:
+                print(f"campaign: error: {e}", file=sys.stderr, flush=True)
+                unstartable.append(r.name)
+        todo = [r for r in todo if r.name not in unstartable]
         # the data of the runs to do (a GPU lease regenerates each set it trains on, 20 s apiece);
         # report() skips a table whose data is not here
         for name in dict.fromkeys([r.data for r in todo] or [t.data for t in self.plan.tables.values()]):
@@ -233,7 +241,9 @@ class Campaign:
                     failed.append(run.name)
         if failed:
             self.say(f"failed runs (logs in {self.out / 'logs'}): {' '.join(failed)}")
-        return 1 if failed or self.stopping else 0
+        if unstartable:
+            self.say(f"runs that could not start: {' '.join(unstartable)}")
+        return 1 if failed or unstartable or self.stopping else 0
 
 
 class Sitting:
