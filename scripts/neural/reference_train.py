@@ -11,9 +11,12 @@ the reference's (scripts/neural/reference.py loads them from the checkout); so a
 problem goes through the reference's own dataset class once (npz, Pillow's bilinear resize, its GloVe
 pickle and tree rows), in --workers processes, and is kept in memory (on the GPU), which changes no
 sample and spares its loader 200 passes over the disk. An epoch visits the training problems in a
-torch.randperm order (what its DataLoader(shuffle=True) draws), batch 32 with the last partial batch
-kept, then validates and tests in eval mode, as its main.py. The reference seeds only CUDA; here
-torch's CPU generator is seeded too (--seed), so the run is repeatable.
+torch.randperm order (what its DataLoader(shuffle=True) draws; --order rave: the order `rave train`
+takes for the same --seed), batch 32 with the last partial batch kept, then validates and tests in
+eval mode, as its main.py. The reference seeds only CUDA; here torch's CPU generator is seeded too
+(rave's dropout seed for each epoch), so the run is repeatable. With --save-init's weights given to
+`rave train --init-weights` and --order rave here, the two runs take the same batches and dropout
+masks from the same weights: they differ by float rounding alone.
 
 Written to RUN, after every epoch and atomically: metrics.jsonl (rave's fields, with test_* for every
 epoch and the reference's own mean-of-batch accuracies), last.pth (weights, Adam, history, for
@@ -149,6 +152,25 @@ def test_csv(result: dict) -> str:
             ",".join(f"{a:.2f}" for a in acc) + "\n")
 
 
+def rave_file_order(ids: list[str]) -> list[int]:
+    """Positions in `ids` (config/stem, sorted as text) in the order rave train lists its training
+    files: configuration by configuration, then by problem number (neural/dataset.cpp)."""
+    def key(i: int) -> tuple:
+        config, stem = ids[i].split("/")
+        return CONFIGS.index(config), int(stem.split("_")[1])
+    return sorted(range(len(ids)), key=key)
+
+
+def epoch_order(a: argparse.Namespace, ids: list[str], epoch: int) -> torch.Tensor:
+    """The training problems' order in `epoch`: a torch.randperm (what the reference's
+    DataLoader(shuffle=True) draws), or with --order rave the very order `rave train --seed` takes."""
+    if a.order == "rave":
+        files = rave_file_order(ids)
+        return torch.tensor([files[k] for k in R.epoch_order(len(ids), a.seed, epoch)])
+    generator = torch.Generator().manual_seed(R.mix64(a.seed ^ R.mix64(epoch)) & ((1 << 63) - 1))
+    return torch.randperm(len(ids), generator=generator)
+
+
 def initial_model(a: argparse.Namespace, tree: bool):
     """The reference's CNN_MLP as its run starts: torch seeded with --seed, then constructed, then
     (--bn-init uniform) its batch-norm weights redrawn."""
@@ -185,6 +207,10 @@ def main(argv: list[str]) -> int:
     p.add_argument("--bn-init", choices=["ones", "uniform"], default="ones",
                    help="batch-norm weights at the start: ones (torch since 1.2, what this torch does) or "
                         "uniform: U(0, 1), what the reference's PyTorch (before 1.2) did")
+    p.add_argument("--order", choices=["randperm", "rave"], default="randperm",
+                   help="each epoch's order of the training problems: randperm (the reference's shuffling) "
+                        "or rave (the order `rave train --seed` takes; with its dropout seed, the very "
+                        "batches and masks: the reference as rave's twin)")
     p.add_argument("--save-init", type=Path, metavar="FILE",
                    help="write the reference's initial weights for --seed in rave's names (for `rave train "
                         "--init-weights FILE`) and stop: no data is read, --out is not touched")
@@ -227,9 +253,8 @@ def main(argv: list[str]) -> int:
             break
         start = time.time()
         model.train()
-        generator = torch.Generator().manual_seed(R.mix64(a.seed ^ R.mix64(epoch)) & ((1 << 63) - 1))
+        order = epoch_order(a, splits["train"]["ids"], epoch).to(device)
         torch.manual_seed(R.dropout_seed(a.seed, epoch) & ((1 << 63) - 1))
-        order = torch.randperm(n, generator=generator).to(device)
         loss_sum, correct = 0.0, 0.0
         for s in range(0, n, a.batch_size):
             b = batch(splits["train"], order[s:s + a.batch_size])
