@@ -79,17 +79,29 @@ def load_split(code: Path, data: Path, split: str, work: Path, workers: int) -> 
     return {"ids": [i for i, _ in ids], "configs": configs, "fields": fields}
 
 
+def files_digest(data: Path) -> str:
+    """SHA-256 of rave.json's list of files (each with its size and CRC-32): what the samples depend on.
+    Not the file's time or its whole text: `rave generate --resume` rewrites rave.json (a newer
+    rave_version) over the very same files."""
+    import hashlib
+    files = json.loads((data / "rave.json").read_text())["files"]
+    return hashlib.sha256(json.dumps(files, sort_keys=True).encode()).hexdigest()
+
+
 def cached_splits(a: argparse.Namespace, work: Path) -> dict:
     """load_split of the three splits, kept in DATA/.reference-samples.pt for the next run on the same
-    data (the reference's preprocessing depends on nothing else; the file is not rave's)."""
+    files (the reference's preprocessing depends on nothing else; the file is not rave's), with
+    .reference-samples.key naming the files it was made from (files_digest)."""
     import fcntl
-    cache = a.data / ".reference-samples.pt"
+    cache, key = a.data / ".reference-samples.pt", a.data / ".reference-samples.key"
+    digest = files_digest(a.data)
     with open(a.data / ".reference-samples.lock", "a") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)  # one run makes it, the others wait and read it
-        if cache.exists() and cache.stat().st_mtime >= (a.data / "rave.json").stat().st_mtime:
+        if cache.exists() and key.exists() and key.read_text().strip() == digest:
             return torch.load(cache, weights_only=False)
         splits = {s: load_split(a.code, a.data, s, work, a.workers) for s in ("train", "val", "test")}
         atomic_save(splits, cache)
+        atomic_text(key, digest + "\n")
         return splits
 
 
