@@ -26,6 +26,7 @@ import datetime
 import fcntl
 import json
 import os
+import re
 import shlex
 import shutil
 import signal
@@ -397,6 +398,15 @@ def curves_csv(out: Path, run: str) -> str:
     return "\n".join(lines) + "\n"
 
 
+def started_commands(out: Path, run: str) -> list[dict]:
+    """Each sitting's command line of a run, from the `# TIME on HOST: COMMAND` lines Campaign.start
+    writes into its log: what ran, where the plan's flags were replaced (run --set) or resolved."""
+    log = out / "logs" / (run.replace("/", "-") + ".log")
+    lines = log.read_text(errors="replace").splitlines() if log.exists() else []
+    found = [re.match(r"^# (\S+) on (\S+): (.+)$", line) for line in lines]
+    return [{"time": m[1], "host": m[2], "command": m[3].replace(str(ROOT) + "/", "")} for m in found if m]
+
+
 def publish_evidence(c: Campaign, dest: Path) -> None:
     """keys/, runs/<run>/{answers.gz, run.json, test.csv} and tables.json, then the tables rebuilt from
     them alone by rescore.py (<table>.md): what a reader re-derives every figure from."""
@@ -423,6 +433,7 @@ def publish_evidence(c: Campaign, dest: Path) -> None:
                 evidence.write_run_record(metrics(c.out, name), {
                     "run": name, "kind": run.kind, "data": run.data, "data_flags": c.plan.data[run.data],
                     "flags": merged(c.plan.defaults, run.flags) if run.kind == "rave" else run.flags,
+                    "commands": started_commands(c.out, name),
                     "answers_device": answers_device,
                     "reference_summary": json.loads(done.read_text()) if done.exists() else None},
                     folder / "run.json", gpus)

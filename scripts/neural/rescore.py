@@ -154,8 +154,8 @@ def epoch_choices(dest: Path, runs: list[str]) -> list[str]:
     lines = []
     for run in runs:
         curves = dest / "curves" / f"{run}.csv"
-        if not curves.exists():
-            continue
+        if not curves.exists() or not (dest / "runs" / run / "run.json").exists():
+            continue  # no curve, or a run not finished (its evidence is published when it is)
         text = curves.read_text().splitlines()
         header = text[0].split(",")
         if "test_accuracy" not in header:
