@@ -39,8 +39,8 @@ from pathlib import Path
 import evidence
 from measure import measure
 from transfer import import_runs, imported_epochs
-from plan import (COLUMNS, Plan, PlanError, Run, Table, flag_value, metrics, merged, parse_plan, rave_default, replaced,
-                  run_dir, sittings)
+from plan import (COLUMNS, Plan, PlanError, Run, Table, flag_value, metrics, merged, parse_plan, published_run,
+                  rave_default, replaced, run_dir, sittings)
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -60,15 +60,19 @@ def run_state(plan: Plan, out: Path, run: Run, elsewhere: set[int] = frozenset()
     mine = [m for i, m in enumerate(history) if i not in elsewhere]  # this machine's epochs
     here = sum(m["seconds"] for m in mine)
     state = "done" if done else ("running or interrupted" if history else "not started")
+    published = published_run(plan, out, run.name)
+    if published:  # finished on a machine whose folder is gone; its evidence is committed
+        record = json.loads((published / "run.json").read_text())
+        state, done = f"done (published: {shown(published)})", True
     most = epochs - len(history)  # every epoch allowed
     # If no later epoch validates better, early stopping ends the run `patience` epochs after its best.
     least = min(most, patience - (len(history) - best["epoch"])) if best and patience else most
     return {
         "run": run.name,
         "state": state,
-        "epochs": len(history),
+        "epochs": record.get("epochs", 0) if published else len(history),
         "max_epochs": epochs,
-        "best_epoch": best["epoch"] if best else None,
+        "best_epoch": record.get("best_epoch") if published else best["epoch"] if best else None,
         "best_val": best["val_accuracy"] if best else None,
         "last_val": history[-1]["val_accuracy"] if history else None,
         "epochs_left_least": 0 if done else max(least, 0),
@@ -82,6 +86,11 @@ def run_state(plan: Plan, out: Path, run: Run, elsewhere: set[int] = frozenset()
         "train_rate": median([m["train_problems_per_s"] for m in history[1:]] or
                              [m["train_problems_per_s"] for m in history]),
     }
+
+
+def shown(path: Path) -> Path:
+    """`path` relative to the repository when it lies in it."""
+    return path.resolve().relative_to(ROOT) if path.resolve().is_relative_to(ROOT) else path
 
 
 def median(values: list[float]) -> float | None:
@@ -99,28 +108,28 @@ def hours(seconds: float) -> str:
 def status_text(plan: Plan, out: Path) -> str:
     elsewhere = imported_epochs(out)
     states = [run_state(plan, out, r, elsewhere.get(r.name, set())) for r in plan.runs.values()]
-    shown = out.resolve().relative_to(ROOT) if out.resolve().is_relative_to(ROOT) else out
-    lines = [f"# Campaign status: {plan.path.name} in {shown}", "",
+    lines = [f"# Campaign status: {plan.path.name} in {shown(out)}", "",
              f"As of {datetime.datetime.now().astimezone().isoformat(timespec='seconds')}.", "",
              "| run | state | epochs | best epoch (val %) | last val % | epochs left (best stays / at most) |"
              " run hours | s/epoch | train problems/s |",
              "|---|---|---:|---:|---:|---:|---:|---:|---:|"]
     for s in states:
         pct = lambda v: "" if v is None else f"{100 * v:.2f}"
-        best = "" if s["best_epoch"] is None else f"{s['best_epoch']} ({pct(s['best_val'])})"
+        best = "" if s["best_epoch"] is None else f"{s['best_epoch']}" + (
+            "" if s["best_val"] is None else f" ({pct(s['best_val'])})")
         per_epoch = "" if s["seconds_per_epoch"] is None else f"{s['seconds_per_epoch']:.0f}"
         rate = "" if s["train_rate"] is None else f"{s['train_rate']:.0f}"
         lines.append(f"| {s['run']} | {s['state']} | {s['epochs']}/{s['max_epochs']} | {best} | "
                      f"{pct(s['last_val'])} | {s['epochs_left_least']} / {s['epochs_left_most']} | {hours(s['seconds'])} | "
                      f"{per_epoch} | {rate} |")
-    done = sum(s["state"] == "done" for s in states)
+    done = sum(s["state"].startswith("done") for s in states)
     cpu = sum(s["seconds_here"] * s["threads"] for s in states)
     other = sum(s["seconds_elsewhere"] for s in states)
     def to_go(key: str) -> float:
         return sum((s["seconds_per_epoch_here"] or 0) * s[key] * s["threads"] for s in states)
     unknown = [s["run"] for s in states if s["state"] == "not started"]
     # Runs trained only elsewhere so far: their rate on this machine is not known yet.
-    unmeasured = [s["run"] for s in states if s["state"] != "done" and s["epochs"] and
+    unmeasured = [s["run"] for s in states if not s["state"].startswith("done") and s["epochs"] and
                   s["seconds_per_epoch_here"] is None]
     wall = sum(max(0.0, x.get("end", x["start"]) - x["start"]) for x in sittings(out))
     lines += ["", f"Runs finished: {done} of {len(states)}. Training CPU-hours so far (epoch seconds x "
@@ -200,7 +209,7 @@ class Campaign:
 
     def pending(self, only: list[str]) -> list[Run]:
         runs = [r for r in self.plan.runs.values()
-                if not (run_dir(self.out, r.name) / "test.md").exists()]
+                if not (run_dir(self.out, r.name) / "test.md").exists() and not published_run(self.plan, self.out, r.name)]
         return [r for r in runs if not only or any(Path(r.name).match(p) for p in only)]
 
     def run(self, only: list[str], sitting: Sitting) -> int:
@@ -287,6 +296,9 @@ EVAL_DEVICE = os.environ.get("RAVE_EVAL_DEVICE", "cpu")
 
 
 def predictions(c: Campaign, run: Run) -> Path | None:
+    published = published_run(c.plan, c.out, run.name)
+    if published:
+        return published_predictions(c, run, published)
     if not (run_dir(c.out, run.name) / "test.md").exists():
         return None
     if run.kind == "reference":  # reference_train.py answered with the best-validation weights
@@ -299,6 +311,22 @@ def predictions(c: Campaign, run: Run) -> Path | None:
                "--predictions", str(path), "-j", str(os.cpu_count() or 1), "--device", EVAL_DEVICE]
         subprocess.run(cmd, check=True, capture_output=True, text=True)
         (path.parent / (path.name + ".device")).write_text(EVAL_DEVICE + " on " + socket.gethostname() + "\n")
+    return path
+
+
+def published_predictions(c: Campaign, run: Run, published: Path) -> Path:
+    """A published run's answers (answers.gz, in the order of the publication's key) as the predictions
+    file `rave score` reads, so its rows stay in the tables where its folder is gone."""
+    key = c.plan.published / "keys" / f"{run.data}.tsv.gz"
+    path = c.out / "predictions" / "published" / (run.name + ".jsonl")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        answers = evidence.read_answers_text(published / "answers.gz", key)
+    except (OSError, ValueError, EOFError) as e:
+        raise PlanError(f"run {run.name}: its published evidence cannot be read: {e}") from None
+    lines = [json.dumps({"id": i, "answer": None if a == "-" else int(a)})
+             for i, a in zip(evidence.read_key_ids(key), answers)]
+    path.write_text("\n".join(lines) + "\n")
     return path
 
 
@@ -316,15 +344,16 @@ def paired_effects(c: Campaign, table: Table, rows: dict[str, list[tuple[str, Pa
             continue
         # Each run's Avg as its own test.csv has it (the same answers, scored by rave train): no
         # second pass over the set's answer key.
-        diffs = [test_average(c.out, ra) - test_average(c.out, rb) for (ra, _), (rb, _) in pairs]
+        diffs = [test_average(c, ra) - test_average(c, rb) for (ra, _), (rb, _) in pairs]
         lines.append(f"{label}, paired by seed: " + ", ".join(f"{d:+.2f}" for d in diffs) +
                      f" points; mean {mean_interval(diffs)}")
     return lines
 
 
-def test_average(out: Path, run: str) -> float:
-    """A finished run's test accuracy (%), Avg over all problems, from the first row of its test.csv."""
-    with (run_dir(out, run) / "test.csv").open(newline="") as f:
+def test_average(c: Campaign, run: str) -> float:
+    """A finished run's test accuracy (%), Avg over all problems, from the first row of its test.csv
+    (a published run's: the one published)."""
+    with ((published_run(c.plan, c.out, run) or run_dir(c.out, run)) / "test.csv").open(newline="") as f:
         return float(next(csv.DictReader(f))["Avg"])
 
 
@@ -413,7 +442,8 @@ def publish_evidence(c: Campaign, dest: Path) -> None:
     tables = []
     gpus = sorted({g for s in sittings(c.out) for g in s.get("gpus", [])} | set(gpu_names()))
     for table in c.plan.tables.values():
-        finished = [n for _, names in table.rows for n in names if (run_dir(c.out, n) / "test.md").exists()]
+        finished = [n for _, names in table.rows for n in names
+                    if (run_dir(c.out, n) / "test.md").exists() or published_run(c.plan, c.out, n)]
         if not finished or not (c.data_dir(table.data) / "rave.json").exists():
             continue  # nothing of it finished, or its data is not here
         key = dest / "keys" / f"{table.data}.tsv.gz"
@@ -425,6 +455,11 @@ def publish_evidence(c: Campaign, dest: Path) -> None:
                 if path is None:
                     continue
                 folder = dest / "runs" / name.replace("/", "-")
+                published = published_run(c.plan, c.out, name)
+                if published:  # its committed evidence, as it is
+                    if published.resolve() != folder.resolve():
+                        shutil.copytree(published, folder, dirs_exist_ok=True)
+                    continue
                 evidence.write_answers(path, key, folder / "answers.gz")
                 device_note = path.parent / (path.name + ".device")
                 answers_device = (device_note.read_text().strip() if device_note.exists() else
@@ -456,9 +491,16 @@ def publish(c: Campaign, dest: Path) -> None:
         shutil.copy2(f, dest / (f.stem + ".rave-score.md" if f.suffix == ".md" else f.name))
     shutil.copy2(c.out / "status.md", dest / "status.md")
     for run in c.plan.runs.values():
+        stem = dest / "curves" / run.name.replace("/", "-")
+        published = published_run(c.plan, c.out, run.name)
+        if published:  # its published curves, where they are not the destination's already
+            for f in (c.plan.published / "curves").glob(stem.name + ".*"):
+                if f.resolve() != (stem.parent / f.name).resolve():
+                    stem.parent.mkdir(parents=True, exist_ok=True)
+                    shutil.copy2(f, stem.parent / f.name)
+            continue
         if not metrics(c.out, run.name):
             continue
-        stem = dest / "curves" / run.name.replace("/", "-")
         stem.parent.mkdir(parents=True, exist_ok=True)
         stem.with_suffix(".csv").write_text(curves_csv(c.out, run.name))
         png = run_dir(c.out, run.name) / "curves.png"

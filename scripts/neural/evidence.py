@@ -72,6 +72,17 @@ def read_key_ids(path: Path) -> list[str]:
         return [line.split("\t")[0] for line in f if line.strip()]
 
 
+def read_answers_text(path: Path, key: Path) -> str:
+    """An answers.gz file's body, one character per problem of `key` ('-': none), after checking that
+    its header names that key."""
+    ids = read_key_ids(key)
+    with gzip.open(path, "rt") as f:
+        header, body = f.readline(), f.readline().rstrip("\n")
+    if not header.rstrip().endswith(f"key {key_hash(ids)}") or len(body) != len(ids):
+        raise ValueError(f"{path}: not the answers to the key {key} ({len(body)} answers, {len(ids)} problems)")
+    return body
+
+
 def normalised_id(raw: str) -> str:
     """`center_single/RAVEN_8_test` from an id or a path (with or without .npz / .xml)."""
     p = Path(raw)

@@ -43,6 +43,11 @@ class Plan:
     # rave's own defaults per command ({"train": {"--epochs": "200", ...}}, rave_default), so that
     # neither the plan nor the scripts restate them: a plan leaves out a flag at its default.
     rave: Path | None = None
+    # `published DIR`: the committed evidence of the plan's finished runs (campaign.py publish's
+    # folder, relative to the repository); a run whose folder is not in the campaign folder but whose
+    # evidence is there counts as done (published_run), so a fresh machine neither re-trains it nor
+    # drops it from the tables.
+    published: Path | None = None
     rave_defaults: dict[str, dict[str, str]] = field(default_factory=dict)
 
 
@@ -89,6 +94,8 @@ def add_line(plan: Plan, words: list[str]) -> None:
         plan.data[rest[0]] = rest[1:]
     elif kind == "defaults":
         plan.defaults = rest
+    elif kind == "published":
+        plan.published = Path(__file__).resolve().parents[2] / rest[0]
     elif kind == "run":
         if rest[1] not in plan.data:
             raise PlanError(f"run {rest[0]}: no data line names {rest[1]}")
@@ -110,11 +117,21 @@ def add_line(plan: Plan, words: list[str]) -> None:
     elif kind == "effect":
         plan.tables[rest[0]].effects.append((rest[1], rest[2], rest[3]))
     else:
-        raise PlanError(f"unknown line kind {kind!r} (data, defaults, run, reference, table, row, paper, effect)")
+        raise PlanError(f"unknown line kind {kind!r} (data, defaults, published, run, reference, table, row, paper, effect)")
 
 
 def run_dir(out: Path, name: str) -> Path:
     return out / "runs" / name
+
+
+def published_run(plan: Plan, out: Path, name: str) -> Path | None:
+    """The published evidence of run `name` (runs/<name with - for />/ under the plan's `published`
+    folder), when it is there and the campaign folder holds nothing of the run: a run trained or
+    started here is this folder's, whatever was published."""
+    if plan.published is None or (run_dir(out, name) / "test.md").exists() or metrics(out, name):
+        return None
+    folder = plan.published / "runs" / name.replace("/", "-")
+    return folder if (folder / "answers.gz").exists() and (folder / "run.json").exists() else None
 
 
 def read_jsonl(path: Path) -> list[dict]:

@@ -5,7 +5,7 @@
 # continues from last.pt; a campaign moved to a folder without its data regenerates the data and
 # resumes there (the checkpoint checks it is the same data); a folder holding other data is refused;
 # runs from another machine's folder are imported and counted apart (a run carried there and
-# continued: only its epochs there); a damaged checkpoint, imports.jsonl or rave.json refused in one line; publish copies only small files and the evidence rescore.py rebuilds its tables from; a bad plan is one error line naming the file and line.
+# continued: only its epochs there); a damaged checkpoint, imports.jsonl or rave.json refused in one line; publish copies only small files and the evidence rescore.py rebuilds its tables from; a bad plan is one error line naming the file and line; a plan's `published` runs count as done and stay in its tables where their folders are gone.
 # Usage: cli_campaign_test.sh RAVE_BINARY
 set -u
 # shellcheck source=../cli_lib.sh
@@ -162,4 +162,19 @@ printf 'data raven -n 10\nrun x raven -m cnn -e 1 --init-weights init/none.pt\nr
 [[ $(run "${campaign[@]}" run --plan "$work/init.plan" --out "$work/t" --rave "$rave") == 1 ]] || fail "a missing --init-weights file accepted"
 [[ $(wc -l <"$work/err") == 1 ]] && grep -q "^campaign: error: run x: its --init-weights file $work/t/init/none.pt does not exist" "$work/err" || fail "init-weights message: $(cat "$work/err")"
 [[ ! -e "$work/t/runs/x/metrics.jsonl" && -s "$work/t/runs/y/test.md" ]] || fail "a run trained without its initial weights, or the other run not trained"
+# 8. A plan's `published` folder: on a machine without the run folders (a fresh clone, a lease), the
+# runs published there count as done, are not re-trained, and keep their rows, answers and curves in
+# the next publication; the tables rebuilt from it equal the first publication's.
+{ cat "$smoke"; echo "published $work/pub"; } >"$work/published.plan"
+[[ $(run "${campaign[@]}" status --plan "$work/published.plan" --out "$work/fresh") == 0 ]] || fail "status with published runs: $(cat "$work/err")"
+grep -q "Runs finished: 7 of 7" "$work/out" && grep -q "^| raven/cnn-seed1 | done (published: $work/pub/runs/raven-cnn-seed1) | 2/2 |" "$work/out" || fail "published runs not counted done: $(cat "$work/out")"
+[[ $(run "${campaign[@]}" run --plan "$work/published.plan" --out "$work/fresh" --rave "$rave") == 0 ]] && grep -q "0 runs to do" "$work/out" || fail "published runs re-trained: $(grep 'runs to do' "$work/out") $(cat "$work/err")"
+[[ $(run "${campaign[@]}" publish "$work/ppub" --plan "$work/published.plan" --out "$work/fresh" --rave "$rave") == 0 ]] || fail "publish from published runs: $(cat "$work/err")"
+"$py" "$root/scripts/neural/rescore.py" --check "$work/ppub" || fail "rescore --check on a publication of published runs"
+cmp <(grep '^| ' "$work/pub/raven.md") <(grep '^| ' "$work/ppub/raven.md") || fail "a publication of published runs differs: $(cat "$work/ppub/raven.md")"
+grep -q "^| CNN | [0-9.]* \[" "$work/ppub/raven.rave-score.md" && [[ -s "$work/ppub/curves/raven-cnn-seed1.csv" ]] || fail "rave score's table or the curves lost the published runs: $(ls -R "$work/ppub")"
+# answers of another key (a published answers.gz damaged): one line naming the file, nothing published
+printf '# rave answers of x.jsonl: key 0\n0\n' | gzip >"$work/pub/runs/raven-cnn-seed1/answers.gz"
+[[ $(run "${campaign[@]}" report --plan "$work/published.plan" --out "$work/fresh" --rave "$rave") == 1 ]] || fail "damaged published answers accepted"
+[[ $(wc -l <"$work/err") == 1 ]] && grep -q "^campaign: error: run raven/cnn-seed1: its published evidence cannot be read: $work/pub/runs/raven-cnn-seed1/answers.gz: not the answers to the key" "$work/err" || fail "damaged published answers message: $(cat "$work/err")"
 finish "campaign"
