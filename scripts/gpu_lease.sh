@@ -91,7 +91,7 @@ case "$mode" in
       lease_plan="$dir/dry.plan" && mkdir -p "$dir"
       sed -e 's/-n 10000/-n 10/' -e 's/--device cuda/--device cpu/' -e 's/--precision bf16//' \
           -e '/^run /s/ -e [0-9]*//' -e 's/^\(run .*\)$/\1 -e 2/' -e 's/^\(reference .*\)$/\1 --epochs 2 --workers 2/' \
-          -e 's/--cache-mb 48000/--cache-mb 512/' "$plan" >"$lease_plan"
+          -e 's/--cache-mb 48000/--cache-mb 512/' -e '/^published /d' "$plan" >"$lease_plan"
     fi
     start=$SECONDS
     nvidia-smi --query-gpu=name,memory.total --format=csv,noheader 2>/dev/null || true

@@ -156,6 +156,7 @@ class Campaign:
         self.plan, self.out, self.rave, self.slots = plan, out, rave, slots
         self.reference_code = reference_code
         self.overrides = overrides or {}  # --set: rave train flags replaced in every rave run
+        self.keys: dict[str, bytes] = {}  # the answer key of each dataset here (published_predictions)
         self.log_path = out / "campaign.log"
         self.stopping = False
 
@@ -318,6 +319,15 @@ def published_predictions(c: Campaign, run: Run, published: Path) -> Path:
     """A published run's answers (answers.gz, in the order of the publication's key) as the predictions
     file `rave score` reads, so its rows stay in the tables where its folder is gone."""
     key = c.plan.published / "keys" / f"{run.data}.tsv.gz"
+    if run.data not in c.keys:  # this folder's key, once per dataset and command
+        here = c.out / "predictions" / "published" / f"{run.data}.tsv.gz"
+        here.parent.mkdir(parents=True, exist_ok=True)
+        evidence.write_key(c.data_dir(run.data), here)
+        c.keys[run.data] = here.read_bytes()
+        here.unlink()
+    if not key.exists() or key.read_bytes() != c.keys[run.data]:
+        raise PlanError(f"run {run.name}: its published answers ({published}) are to a key other than "
+                        f"{c.data_dir(run.data)}'s test split (another dataset under the name {run.data})")
     path = c.out / "predictions" / "published" / (run.name + ".jsonl")
     path.parent.mkdir(parents=True, exist_ok=True)
     try:

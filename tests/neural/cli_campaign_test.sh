@@ -173,6 +173,10 @@ grep -q "Runs finished: 7 of 7" "$work/out" && grep -q "^| raven/cnn-seed1 | don
 "$py" "$root/scripts/neural/rescore.py" --check "$work/ppub" || fail "rescore --check on a publication of published runs"
 cmp <(grep '^| ' "$work/pub/raven.md") <(grep '^| ' "$work/ppub/raven.md") || fail "a publication of published runs differs: $(cat "$work/ppub/raven.md")"
 grep -q "^| CNN | [0-9.]* \[" "$work/ppub/raven.rave-score.md" && [[ -s "$work/ppub/curves/raven-cnn-seed1.csv" ]] || fail "rave score's table or the curves lost the published runs: $(ls -R "$work/ppub")"
+# published answers to other data (another seed under the plan's name): refused in one line
+{ sed 's/^data raven .*/data raven -n 10 --answers raven --compress -s 7/' "$smoke"; echo "published $work/pub"; } >"$work/other.plan"
+[[ $(run "${campaign[@]}" run --plan "$work/other.plan" --out "$work/other" --rave "$rave" --only none) == 1 ]] || fail "published answers to other data accepted"
+grep -q "^campaign: error: run raven/cnn-seed1: its published answers ($work/pub/runs/raven-cnn-seed1) are to a key other than $work/other/data/raven's test split" "$work/err" || fail "other data message: $(cat "$work/err")"
 # answers of another key (a published answers.gz damaged): one line naming the file, nothing published
 printf '# rave answers of x.jsonl: key 0\n0\n' | gzip >"$work/pub/runs/raven-cnn-seed1/answers.gz"
 [[ $(run "${campaign[@]}" report --plan "$work/published.plan" --out "$work/fresh" --rave "$rave") == 1 ]] || fail "damaged published answers accepted"
