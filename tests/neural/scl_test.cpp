@@ -58,10 +58,13 @@ TEST_F(SclTest, ForwardEqualsThePublicCode) {
   ASSERT_EQ(parameter_count(*model), fixture.at("parameters").get<std::int64_t>());
   testing::fill_by_formula(*model);
   const auto input = panels(testing::formula_input(2, 160));
+  // float32 on another CPU's kernels: on an AMD EPYC (AVX2) rave's eval logits (magnitude 0.3) are
+  // 1.7e-5 and 3.5e-5 from the fixture's, written on the development machine's CPU; the tolerance is
+  // PredRNet's (protocol_test.cpp), about 3x the larger of those at this magnitude.
   const auto expect = [&](const char* key, const torch::Tensor& got) {
     for (int row = 0; row < 2; ++row) {
       const auto w = torch::tensor(fixture.at(key)[row].get<std::vector<double>>(), torch::kDouble);
-      EXPECT_TRUE(torch::allclose(got[row].to(torch::kDouble), w, 1e-5, 1e-5))
+      EXPECT_TRUE(torch::allclose(got[row].to(torch::kDouble), w, 1e-4, 1e-4))
           << key << " row " << row << ": " << got[row] << " vs " << w;
     }
   };
