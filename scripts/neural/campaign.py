@@ -461,14 +461,14 @@ def publish_evidence(c: Campaign, dest: Path) -> None:
         for _, names in table.rows:
             for name in names:
                 run = c.plan.runs[name]
-                path = predictions(c, run)
-                if path is None:
-                    continue
                 folder = dest / "runs" / name.replace("/", "-")
                 published = published_run(c.plan, c.out, name)
-                if published:  # its committed evidence, as it is
+                if published:  # its committed evidence, as it is (report() checked it against the key)
                     if published.resolve() != folder.resolve():
                         shutil.copytree(published, folder, dirs_exist_ok=True)
+                    continue
+                path = predictions(c, run)
+                if path is None:
                     continue
                 evidence.write_answers(path, key, folder / "answers.gz")
                 device_note = path.parent / (path.name + ".device")
