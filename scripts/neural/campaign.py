@@ -49,7 +49,11 @@ def run_state(plan: Plan, out: Path, run: Run, elsewhere: set[int] = frozenset()
     """Where `run` stands; its epochs numbered (0-based) in `elsewhere` were trained on another
     machine (imported)."""
     flags = merged(plan.defaults, run.flags) if run.kind == "rave" else run.flags
-    history = metrics(out, run.name)
+    published = published_run(plan, out, run.name)
+    # A published run's epochs come from its committed curve, trained on a machine that is not this one.
+    history = published_curve(plan, run.name) if published else metrics(out, run.name)
+    if published:
+        elsewhere = set(range(len(history)))
     done = (run_dir(out, run.name) / "test.md").exists()
     best = max(history, key=lambda m: (m["val_accuracy"], -m["epoch"]), default=None)
     epochs = int(flag_value(flags, ("-e", "--epochs"), rave_default(plan, "train", "--epochs")))
@@ -60,7 +64,6 @@ def run_state(plan: Plan, out: Path, run: Run, elsewhere: set[int] = frozenset()
     mine = [m for i, m in enumerate(history) if i not in elsewhere]  # this machine's epochs
     here = sum(m["seconds"] for m in mine)
     state = "done" if done else ("running or interrupted" if history else "not started")
-    published = published_run(plan, out, run.name)
     if published:  # finished on a machine whose folder is gone; its evidence is committed
         record = json.loads((published / "run.json").read_text())
         state, done = f"done (published: {shown(published)})", True
@@ -79,13 +82,29 @@ def run_state(plan: Plan, out: Path, run: Run, elsewhere: set[int] = frozenset()
         "epochs_left_most": 0 if done else max(most, 0),
         "seconds": seconds,
         "seconds_here": here,
-        "seconds_elsewhere": seconds - here,
+        "seconds_elsewhere": 0.0 if published else seconds - here,
+        "seconds_published": seconds if published else 0.0,
         "threads": threads,
         "seconds_per_epoch": seconds / len(history) if history else None,
         "seconds_per_epoch_here": here / len(mine) if mine else None,
         "train_rate": median([m["train_problems_per_s"] for m in history[1:]] or
                              [m["train_problems_per_s"] for m in history]),
     }
+
+
+def published_curve(plan: Plan, name: str) -> list[dict]:
+    """The epochs of a published run, from its committed curve (curves/<name with - for />.csv):
+    the figures status shows; none when the publication has no curve."""
+    path = plan.published / "curves" / (name.replace("/", "-") + ".csv")
+    if not path.exists():
+        return []
+    with path.open(newline="") as f:
+        rows = list(csv.DictReader(f))
+    try:
+        return [{"epoch": int(r["epoch"]), "seconds": float(r["seconds"]), "val_accuracy": float(r["val_accuracy"]),
+                 "train_problems_per_s": float(r["train_problems_per_s"])} for r in rows]
+    except (KeyError, TypeError, ValueError) as e:
+        raise PlanError(f"{path}: not a curve of epochs ({e})") from None
 
 
 def shown(path: Path) -> Path:
@@ -138,6 +157,11 @@ def status_text(plan: Plan, out: Path) -> str:
     if other:
         lines += [f"Imported from other machines (imports.jsonl): {sum(map(len, elsewhere.values()))} epochs of "
                   f"{len(elsewhere)} runs, {hours(other)} h of their epoch time, not counted above."]
+    carried = [s for s in states if s["seconds_published"]]
+    if carried:
+        lines += [f"Published runs, carried from their committed curves ({shown(plan.published)}): "
+                  f"{sum(s['epochs'] for s in carried)} epochs of {len(carried)} runs, "
+                  f"{hours(sum(s['seconds_published'] for s in carried))} h of their epoch time, not counted above."]
     lines += [f"CPU-hours still to go for the started runs, at their own rate here: "
               f"{hours(to_go('epochs_left_least'))} if no run finds a better epoch, at most "
               f"{hours(to_go('epochs_left_most'))} (every epoch allowed); not started: {len(unknown)} runs"

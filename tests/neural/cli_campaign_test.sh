@@ -168,6 +168,11 @@ printf 'data raven -n 10\nrun x raven -m cnn -e 1 --init-weights init/none.pt\nr
 { cat "$smoke"; echo "published $work/pub"; } >"$work/published.plan"
 [[ $(run "${campaign[@]}" status --plan "$work/published.plan" --out "$work/fresh") == 0 ]] || fail "status with published runs: $(cat "$work/err")"
 grep -q "Runs finished: 7 of 7" "$work/out" && grep -q "^| raven/cnn-seed1 | done (published: $work/pub/runs/raven-cnn-seed1) | 2/2 |" "$work/out" || fail "published runs not counted done: $(cat "$work/out")"
+# their figures (best and last validation, hours, rates) come from the committed curves, as the
+# machine that trained them showed them, and their hours are counted apart from this machine's
+figures() { grep "^| raven/cnn-seed1 |" "$1" | cut -d'|' -f4-; }
+[[ -n "$(figures "$work/pub/status.md")" ]] && cmp <(figures "$work/pub/status.md") <(figures "$work/out") || fail "a published run's figures: $(figures "$work/out") against $(figures "$work/pub/status.md")"
+grep -q "^Published runs, carried from their committed curves ($work/pub): [0-9]* epochs of 7 runs, [0-9.]* h of their epoch time, not counted above.$" "$work/out" && grep -q "Training CPU-hours so far (epoch seconds x threads, evaluation included): 0.00\." "$work/out" || fail "published hours: $(cat "$work/out")"
 [[ $(run "${campaign[@]}" run --plan "$work/published.plan" --out "$work/fresh" --rave "$rave") == 0 ]] && grep -q "0 runs to do" "$work/out" || fail "published runs re-trained: $(grep 'runs to do' "$work/out") $(cat "$work/err")"
 [[ $(run "${campaign[@]}" publish "$work/ppub" --plan "$work/published.plan" --out "$work/fresh" --rave "$rave") == 0 ]] || fail "publish from published runs: $(cat "$work/err")"
 "$py" "$root/scripts/neural/rescore.py" --check "$work/ppub" || fail "rescore --check on a publication of published runs"
