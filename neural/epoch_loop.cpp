@@ -10,6 +10,7 @@
 #include <thread>
 
 #include "common/atomic_file.hpp"
+#include "common/deferred_signals.hpp"
 #include "common/error.hpp"
 #include "common/random.hpp"
 #include "neural/internal/checkpoint.hpp"
@@ -198,6 +199,7 @@ class Run {
     }
     if (group_) group_->gather_moments(adam_);  // the ranks' shares of Adam's state, whole
     if (rank_ != 0) return;
+    DeferredSignals hold;  // a SIGTERM here waits: last.pt and metrics.jsonl are written as a pair
     if (m.best) internal::save_checkpoint(best_, info_, *model_, nullptr);
     internal::save_checkpoint(last_, info_, *model_, &adam_);
     write_metrics(o_.out / "metrics.jsonl", info_.history);
