@@ -28,8 +28,10 @@ configurations of the best-validation epoch, per problem). Early stopping as rav
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
+import signal
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
@@ -139,6 +141,22 @@ def atomic_save(obj, path: Path) -> None:
     tmp = path.with_suffix(path.suffix + ".tmp")
     torch.save(obj, tmp)
     os.replace(tmp, path)
+
+
+@contextlib.contextmanager
+def held_signals():
+    """SIGINT and SIGTERM wait while an epoch's files are written (best.pth, test.csv, metrics.jsonl,
+    last.pth, the predictions), then come with the handlers of before: a stopped run's files agree."""
+    came: list[int] = []
+    old = {number: signal.signal(number, lambda got, _frame: came.append(got))
+           for number in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        yield
+    finally:
+        for number, handler in old.items():
+            signal.signal(number, handler)
+        if came:
+            os.kill(os.getpid(), came[0])
 
 
 def atomic_text(path: Path, text: str) -> None:
@@ -276,24 +294,25 @@ def main(argv: list[str]) -> int:
         train_seconds = time.time() - start
         val = evaluate(model, splits["val"], a.batch_size)
         test = evaluate(model, splits["test"], a.batch_size)
-        is_best = val["accuracy"] > best_val
-        if is_best:
-            best_val, best_epoch = val["accuracy"], epoch
-            atomic_save({"model": model.state_dict(), "epoch": epoch}, a.out / "best.pth")
-            predictions(a.out / "predictions" / "best.jsonl", splits["test"], test["scores"], name)
-            atomic_text(a.out / "test.csv", test_csv(test))
-        history.append({"epoch": epoch, "train_loss": loss_sum / n, "train_accuracy": correct / n,
-                        "val_loss": val["loss"], "val_accuracy": val["accuracy"],
-                        "val_batch_mean_accuracy": val["batch_mean_accuracy"],
-                        "seconds": time.time() - start, "train_problems_per_s": n / max(train_seconds, 1e-9),
-                        "best": is_best, "device": device_name, "test_loss": test["loss"],
-                        "test_accuracy": test["accuracy"], "test_batch_mean_accuracy": test["batch_mean_accuracy"],
-                        "test_correct": test["correct"], "test_total": test["total"],
-                        "test_use": "diagnosis only; the checkpoint is chosen by validation accuracy"})
-        atomic_text(a.out / "metrics.jsonl", "".join(json.dumps(h) + "\n" for h in history))
-        atomic_save({"model": model.state_dict(), "optimizer": model.optimizer.state_dict(), "history": history,
-                     "best_val": best_val, "best_epoch": best_epoch}, last)
-        predictions(a.out / "predictions" / "last.jsonl", splits["test"], test["scores"], name + " (last epoch)")
+        with held_signals():  # a stop now waits until the epoch's files all agree
+            is_best = val["accuracy"] > best_val
+            if is_best:
+                best_val, best_epoch = val["accuracy"], epoch
+                atomic_save({"model": model.state_dict(), "epoch": epoch}, a.out / "best.pth")
+                predictions(a.out / "predictions" / "best.jsonl", splits["test"], test["scores"], name)
+                atomic_text(a.out / "test.csv", test_csv(test))
+            history.append({"epoch": epoch, "train_loss": loss_sum / n, "train_accuracy": correct / n,
+                            "val_loss": val["loss"], "val_accuracy": val["accuracy"],
+                            "val_batch_mean_accuracy": val["batch_mean_accuracy"],
+                            "seconds": time.time() - start, "train_problems_per_s": n / max(train_seconds, 1e-9),
+                            "best": is_best, "device": device_name, "test_loss": test["loss"],
+                            "test_accuracy": test["accuracy"], "test_batch_mean_accuracy": test["batch_mean_accuracy"],
+                            "test_correct": test["correct"], "test_total": test["total"],
+                            "test_use": "diagnosis only; the checkpoint is chosen by validation accuracy"})
+            atomic_text(a.out / "metrics.jsonl", "".join(json.dumps(h) + "\n" for h in history))
+            atomic_save({"model": model.state_dict(), "optimizer": model.optimizer.state_dict(), "history": history,
+                         "best_val": best_val, "best_epoch": best_epoch}, last)
+            predictions(a.out / "predictions" / "last.jsonl", splits["test"], test["scores"], name + " (last epoch)")
         print(f"{name} epoch {epoch}/{a.epochs}  train loss {loss_sum / n:.4f} acc {100 * correct / n:.2f}%  "
               f"val {100 * val['accuracy']:.2f}%  test {100 * test['accuracy']:.2f}% (diagnosis)  "
               f"{time.time() - start:.1f} s{'  (best)' if is_best else ''}", flush=True)
