@@ -1,6 +1,7 @@
 #include "common/deferred_signals.hpp"
 
 #include <atomic>
+#include <csignal>
 
 namespace rave {
 namespace {
@@ -14,17 +15,11 @@ extern "C" void on_deferred_signal(int number) { g_pending.store(number); }  // 
 
 DeferredSignals::DeferredSignals() {
   g_pending.store(0);
-  struct sigaction action {};
-  action.sa_handler = on_deferred_signal;
-  sigemptyset(&action.sa_mask);
-  action.sa_flags = SA_RESTART;  // the writes' system calls go on
-  sigaction(SIGINT, &action, &old_int_);
-  sigaction(SIGTERM, &action, &old_term_);
+  old_ = install_stop_handler(on_deferred_signal);  // SA_RESTART: the writes' system calls go on
 }
 
 DeferredSignals::~DeferredSignals() {
-  sigaction(SIGINT, &old_int_, nullptr);
-  sigaction(SIGTERM, &old_term_, nullptr);
+  restore_stop_handlers(old_);
   if (const int number = g_pending.exchange(0); number != 0) std::raise(number);
 }
 

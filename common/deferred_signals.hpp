@@ -11,7 +11,7 @@
 //   }                        // restored; a signal that came is raised here (by default: the end)
 //
 // One scope at a time per process (the handlers are process-wide).
-#include <csignal>
+#include "common/stop_signals.hpp"
 
 namespace rave {
 
@@ -24,8 +24,7 @@ class DeferredSignals {
   DeferredSignals& operator=(const DeferredSignals&) = delete;
 
  private:
-  struct sigaction old_int_ {};
-  struct sigaction old_term_ {};
+  StopSignalHandlers old_;
 };
 
 }  // namespace rave

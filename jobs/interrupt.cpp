@@ -2,13 +2,14 @@
 
 #include <csignal>
 
+#include "common/stop_signals.hpp"
+
 namespace rave::jobs {
 namespace {
 
 static_assert(std::atomic<int>::is_always_lock_free, "the handler stores into it");
 std::atomic<int> g_signal{0};
-struct sigaction g_old_int {
-}, g_old_term{};
+StopSignalHandlers g_old;
 
 extern "C" void on_signal(int number) {
   g_signal.store(number);
@@ -18,19 +19,10 @@ extern "C" void on_signal(int number) {
 
 InterruptGuard::InterruptGuard() {
   g_signal.store(0);
-  struct sigaction action {};
-  action.sa_handler = on_signal;
-  sigemptyset(&action.sa_mask);
-  action.sa_flags =
-      SA_RESTART | SA_RESETHAND;  // the second signal gets the default action: the process ends
-  sigaction(SIGINT, &action, &g_old_int);
-  sigaction(SIGTERM, &action, &g_old_term);
+  g_old = install_stop_handler(on_signal, SA_RESETHAND);  // a second signal: the default, the end
 }
 
-InterruptGuard::~InterruptGuard() {
-  sigaction(SIGINT, &g_old_int, nullptr);
-  sigaction(SIGTERM, &g_old_term, nullptr);
-}
+InterruptGuard::~InterruptGuard() { restore_stop_handlers(g_old); }
 
 const std::atomic<int>& InterruptGuard::flag() const { return g_signal; }
 

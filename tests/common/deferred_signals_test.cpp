@@ -1,4 +1,5 @@
 #include "common/deferred_signals.hpp"
+#include "common/stop_signals.hpp"
 
 #include <gtest/gtest.h>
 
@@ -19,20 +20,12 @@ class CountingHandlers {
  public:
   CountingHandlers() {
     g_seen.store(0);
-    struct sigaction action {};
-    action.sa_handler = count_signal;
-    sigemptyset(&action.sa_mask);
-    sigaction(SIGINT, &action, &old_int_);
-    sigaction(SIGTERM, &action, &old_term_);
+    old_ = install_stop_handler(count_signal);
   }
-  ~CountingHandlers() {
-    sigaction(SIGINT, &old_int_, nullptr);
-    sigaction(SIGTERM, &old_term_, nullptr);
-  }
+  ~CountingHandlers() { restore_stop_handlers(old_); }
 
  private:
-  struct sigaction old_int_ {};
-  struct sigaction old_term_ {};
+  StopSignalHandlers old_;
 };
 
 TEST(DeferredSignals, ASignalInTheScopeReachesTheOldHandlerWhenItEnds) {
