@@ -5,7 +5,7 @@
 # continues from last.pt; a campaign moved to a folder without its data regenerates the data and
 # resumes there (the checkpoint checks it is the same data); a folder holding other data is refused;
 # runs from another machine's folder are imported and counted apart (a run carried there and
-# continued: only its epochs there); a damaged checkpoint, imports.jsonl or rave.json refused in one line; publish copies only small files and the evidence rescore.py rebuilds its tables from; a bad plan is one error line naming the file and line; a plan's `published` runs count as done and stay in its tables where their folders are gone.
+# continued: only its epochs there); a damaged checkpoint, imports.jsonl or rave.json refused in one line; publish copies only small files and the evidence rescore.py rebuilds its tables from; a bad plan is one error line naming the file and line; a plan's `published` runs count as done and stay in its tables where their folders are gone; a damaged committed curve is one error line naming it.
 # Usage: cli_campaign_test.sh RAVE_BINARY
 set -u
 # shellcheck source=../cli_lib.sh
@@ -178,6 +178,11 @@ grep -q "^Published runs, carried from their committed curves ($work/pub): [0-9]
 "$py" "$root/scripts/neural/rescore.py" --check "$work/ppub" || fail "rescore --check on a publication of published runs"
 cmp <(grep '^| ' "$work/pub/raven.md") <(grep '^| ' "$work/ppub/raven.md") || fail "a publication of published runs differs: $(cat "$work/ppub/raven.md")"
 grep -q "^| CNN | [0-9.]* \[" "$work/ppub/raven.rave-score.md" && [[ -s "$work/ppub/curves/raven-cnn-seed1.csv" ]] || fail "rave score's table or the curves lost the published runs: $(ls -R "$work/ppub")"
+# a damaged committed curve (a row cut short): status refuses it in one line naming the file
+cp -r "$work/pub" "$work/cpub" && sed -i '2s/,.*//' "$work/cpub/curves/raven-cnn-seed1.csv"
+{ cat "$smoke"; echo "published $work/cpub"; } >"$work/cpub.plan"
+[[ $(run "${campaign[@]}" status --plan "$work/cpub.plan" --out "$work/fresh") == 1 ]] || fail "a damaged published curve accepted"
+[[ $(wc -l <"$work/err") == 1 ]] && grep -q "^campaign: error: $work/cpub/curves/raven-cnn-seed1.csv: not a curve of epochs" "$work/err" || fail "damaged curve message: $(cat "$work/err")"
 # published answers to other data (another seed under the plan's name): refused in one line
 { sed 's/^data raven .*/data raven -n 10 --answers raven --compress -s 7/' "$smoke"; echo "published $work/pub"; } >"$work/other.plan"
 [[ $(run "${campaign[@]}" run --plan "$work/other.plan" --out "$work/other" --rave "$rave" --only none) == 1 ]] || fail "published answers to other data accepted"
