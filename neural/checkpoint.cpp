@@ -88,7 +88,8 @@ json settings_json(const RunSettings& s) {
           {"weight_decay", s.weight_decay},
           {"hflip", s.hflip},
           {"init_weights", s.init_weights},
-          {"batch_norm_init", s.batch_norm_init}};
+          {"batch_norm_init", s.batch_norm_init},
+          {"flush_denormals", s.flush_denormals}};
 }
 
 RunSettings settings_from(const json& j) {
@@ -109,7 +110,8 @@ RunSettings settings_from(const json& j) {
           .weight_decay = j.value("weight_decay", 0.0),  // not recorded before 2026-12
           .hflip = j.value("hflip", false),
           .init_weights = j.value("init_weights", std::string()),
-          .batch_norm_init = j.value("batch_norm_init", std::string("ones"))};
+          .batch_norm_init = j.value("batch_norm_init", std::string("ones")),
+          .flush_denormals = j.value("flush_denormals", false)};  // not recorded before 2026-12-07
 }
 
 json parameters_json(const std::vector<ParameterShape>& parameters) {

@@ -340,6 +340,7 @@ class Run {
 TrainResult train(const TrainOptions& o, const ProgressFn& progress, const EpochFn& on_epoch) {
   check_options(o);
   set_compute_threads(o.threads);
+  set_flush_denormals(o.flush_denormals);
   const torch::Device device = resolve_device(o.device, o.distributed.local_rank);
   Splits files = list_splits(o);
   prepare_out(o);

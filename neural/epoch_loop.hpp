@@ -127,6 +127,11 @@ struct TrainOptions {
   /// Batch-norm weights (gamma) drawn from U(0, 1) at initialisation, as PyTorch before 1.2 made
   /// them (the reference's code ran there), instead of 1 (PyTorch since 1.2, LibTorch).
   bool uniform_batch_norm_init = false;
+  /// Flush subnormal floats to zero in the CPU's arithmetic (FTZ and DAZ, in this thread and every
+  /// thread of torch's pool). Off, as PyTorch: bit for bit the runs made before the flag. On: weights
+  /// that weight decay drives towards zero no longer pass through the subnormal range, where each
+  /// multiply takes a slow path (a CNN+DRT epoch with --weight-decay grew from 45 s to 128 s).
+  bool flush_denormals = false;
   bool resume = false;  ///< continue from <out>/last.pt
   /// This process's place in a data-parallel run (world_size 1: alone). batch_size is per rank;
   /// the global batch is batch_size x world_size.
@@ -155,6 +160,7 @@ struct RunSettings {
   bool hflip = false;
   std::string init_weights;  ///< recorded, not compared: the file the run started from ("": seed)
   std::string batch_norm_init = "ones";  ///< "ones" or "uniform" (recorded, not compared)
+  bool flush_denormals = false;          ///< TrainOptions::flush_denormals
   friend bool operator==(const RunSettings&, const RunSettings&) = default;
 };
 
@@ -252,6 +258,11 @@ EvalResult evaluate(const EvalOptions& options, const ProgressFn& progress = {})
 /// Sets torch's intra-op threads (OpenMP's and the BLAS's inside LibTorch) to `threads` (0 =
 /// hardware threads).
 void set_compute_threads(int threads);
+/// Sets or clears flush-to-zero for subnormal floats (FTZ and DAZ). The mode is per thread, and
+/// torch's intra-op threads copy the calling thread's when they start (its first parallel op): so
+/// call it before that, as train() does. UsageError when the pool already runs in the other mode,
+/// or when flushing and the CPU cannot.
+void set_flush_denormals(bool flush);
 /// "cpu" or "cuda:K" for a device request; UsageError for cuda without a usable GPU.
 std::string resolve_device_name(const DeviceSpec& device);
 

@@ -2,6 +2,9 @@
 // (epoch_loop.hpp).
 #include "neural/internal/eval_pass.hpp"
 
+#include <ATen/Context.h>
+#include <ATen/Parallel.h>
+
 #include <algorithm>
 #include <cmath>
 #include <thread>
@@ -161,6 +164,23 @@ std::string resolve_device_name(const DeviceSpec& device) { return resolve_devic
 void set_compute_threads(int threads) {
   if (threads <= 0) threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   torch::set_num_threads(threads);  // OpenMP's and MKL's inside the wheel's LibTorch
+}
+
+void set_flush_denormals(bool flush) {
+  if (!at::globalContext().setFlushDenormal(flush)) {
+    if (flush) throw UsageError("--flush-denormals: this CPU cannot flush subnormal floats");
+    return;
+  }
+  // A product of 1e-40 on every pool thread (the split is 32,768 elements at least): all zero when
+  // flushed, none when kept. The pool starts on the first parallel op and copies this thread's mode.
+  const std::int64_t n = std::int64_t{at::get_num_threads()} * 65'536;
+  const auto kept = (torch::full({n}, 1e-30f) * 1e-10f != 0).sum().item<std::int64_t>();
+  if (kept != (flush ? 0 : n)) {
+    at::globalContext().setFlushDenormal(!flush);  // as it was: the threads agree again
+    throw UsageError(std::string("--flush-denormals: torch's compute threads were started ") +
+                     "(by an earlier run in this process) with subnormals " +
+                     (flush ? "kept" : "flushed") + "; train in a new process");
+  }
 }
 
 }  // namespace rave::neural

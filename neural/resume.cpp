@@ -84,7 +84,8 @@ RunSettings settings_of(const TrainOptions& o) {
           .init_weights = o.init_weights.empty()
                               ? std::string()
                               : std::filesystem::absolute(o.init_weights, ec).string(),
-          .batch_norm_init = o.uniform_batch_norm_init ? "uniform" : "ones"};
+          .batch_norm_init = o.uniform_batch_norm_init ? "uniform" : "ones",
+          .flush_denormals = o.flush_denormals};
 }
 
 void check_resume(const CheckpointInfo& c, const TrainOptions& o, const std::string& file) {
@@ -112,6 +113,7 @@ void check_resume(const CheckpointInfo& c, const TrainOptions& o, const std::str
   compare(diffs, "precision", have.precision, want.precision);
   compare(diffs, "weight decay", have.weight_decay, want.weight_decay);
   compare(diffs, "horizontal flips", have.hflip, want.hflip);
+  compare(diffs, "flushing subnormals", have.flush_denormals, want.flush_denormals);
   compare(diffs, "candidates only", c.candidates_only, o.candidates_only);
   compare(diffs, "training configurations", configs_text(c.train_configs),
           configs_text(o.train_configs));

@@ -160,6 +160,42 @@ TEST_F(ProtocolTest, WeightDecayPullsWeightsWithoutAGradient) {
   }
 }
 
+// --flush-denormals: set before torch's pool starts, a product below the smallest normal float is
+// 0 in the calling thread and in the pool's (a tensor large enough to be split among them); the
+// pool, once started, keeps its mode, which a later call names and leaves whole; a run records the
+// setting in its checkpoints. In a child process of its own (threadsafe: a fresh torch pool).
+int flush_denormals_checks() {
+  set_compute_threads(2);
+  const auto subnormals = [] {
+    const auto product = torch::full({1 << 20}, 1e-30f) * 1e-10f;  // 1e-40: subnormal
+    return (product != 0).sum().item<std::int64_t>();
+  };
+  set_flush_denormals(true);
+  if (subnormals() != 0) return 1;
+  try {
+    set_flush_denormals(false);
+    return 2;  // a started pool's mode changed in one thread without a word
+  } catch (const UsageError& e) {
+    if (std::string(e.what()).find("with subnormals flushed") == std::string::npos) return 3;
+  }
+  if (subnormals() != 0) return 4;  // left half-applied
+  const auto data = testing::write_synthetic_dataset("flush", {ConfigId::kCenterSingle}, 10);
+  const TrainResult run = train({.model = {.kind = ModelKind::kCnn},
+                                 .data = data,
+                                 .out = rave::testing::scratch_dir("flush-run"),
+                                 .epochs = 1,
+                                 .batch_size = 4,
+                                 .threads = 2,
+                                 .loader_threads = 1,
+                                 .flush_denormals = true});
+  return read_checkpoint_info(run.best_checkpoint).settings.flush_denormals ? 0 : 5;
+}
+
+TEST_F(ProtocolTest, FlushDenormalsZeroesSubnormalsInEveryComputeThread) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_EXIT(std::exit(flush_denormals_checks()), ::testing::ExitedWithCode(0), "");
+}
+
 // --hflip: about half the training problems mirrored each epoch, from (seed, epoch, file); the
 // mirrored panels are the file's, each row reversed; validation (no hflip) untouched.
 TEST_F(ProtocolTest, HorizontalFlipMirrorsAboutHalfTheProblems) {

@@ -182,6 +182,7 @@ TEST_F(TrainingTest, ResumeRefusesOtherSettingsNamingThem) {
   o.seed = 7;
   o.model.label_table = "random";
   o.epsilon = 1.0;
+  o.flush_denormals = true;
   try {
     train(o);
     FAIL() << "resumed with other settings";
@@ -191,6 +192,8 @@ TEST_F(TrainingTest, ResumeRefusesOtherSettingsNamingThem) {
         << what;
     EXPECT_NE(what.find("seed 12345 (checkpoint) vs 7 (now)"), std::string::npos) << what;
     EXPECT_NE(what.find("Adam epsilon 1e-08 (checkpoint) vs 1 (now)"), std::string::npos) << what;
+    EXPECT_NE(what.find("flushing subnormals off (checkpoint) vs on (now)"), std::string::npos)
+        << what;
     EXPECT_NE(what.find("label embeddings glove (checkpoint) vs random (now)"), std::string::npos)
         << what;
     EXPECT_EQ(what.find("--batch-size"), std::string::npos) << what;

@@ -84,6 +84,9 @@ void bind_machine(CLI::App& cmd, TrainFlags& f) {
          "--cache-mb", o.cache_mb,
          "Keep this much of the decoded train/val problems in memory; the rest streams from disk")
       ->capture_default_str();
+  cmd.add_flag("--flush-denormals", o.flush_denormals,
+               "Flush subnormal floats to zero on the CPU (FTZ/DAZ): off as PyTorch; on where "
+               "weight decay slows epochs as weights near zero (recorded; a resume repeats it)");
 }
 
 void bind_ranks(CLI::App& cmd, TrainFlags& f) {

@@ -55,6 +55,7 @@ TEST(TrainOptions, DefaultsAreTheLibrarys) {
   EXPECT_EQ(cli.log_test, library.log_test);
   EXPECT_EQ(cli.init_weights, library.init_weights);
   EXPECT_EQ(cli.uniform_batch_norm_init, library.uniform_batch_norm_init);
+  EXPECT_EQ(cli.flush_denormals, library.flush_denormals);
   EXPECT_EQ(cli.resume, library.resume);
   EXPECT_EQ(cli.sync_batch_norm, library.sync_batch_norm);
   EXPECT_GE(cli.threads, 1);
