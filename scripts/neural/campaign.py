@@ -419,7 +419,9 @@ def report(c: Campaign) -> None:
                 path = predictions(c, c.plan.runs[name])
                 if path:
                     rows.setdefault(label, []).append((name, path))
-        if not rows:
+        if not rows:  # nothing to show: no table, not an earlier report's
+            for suffix in (".md", ".csv", ".png"):
+                (tables / f"{table.name}{suffix}").unlink(missing_ok=True)
             continue
         files = [f"{label}={path}" for label, runs in rows.items() for _, path in runs]
         base = tables / table.name
@@ -522,7 +524,8 @@ def publish(c: Campaign, dest: Path) -> None:
     report(c)
     dest.mkdir(parents=True, exist_ok=True)
     for f in sorted((c.out / "tables").glob("*")):
-        shutil.copy2(f, dest / (f.stem + ".rave-score.md" if f.suffix == ".md" else f.name))
+        if f.stem in c.plan.tables:  # not a table the plan has dropped
+            shutil.copy2(f, dest / (f.stem + ".rave-score.md" if f.suffix == ".md" else f.name))
     shutil.copy2(c.out / "status.md", dest / "status.md")
     for run in c.plan.runs.values():
         stem = dest / "curves" / run.name.replace("/", "-")
@@ -541,7 +544,21 @@ def publish(c: Campaign, dest: Path) -> None:
         if png.exists():
             shutil.copy2(png, stem.with_suffix(".png"))
     publish_evidence(c, dest)
+    drop_stale_tables(c, dest)
     c.say(f"published to {dest}")
+
+
+def drop_stale_tables(c: Campaign, dest: Path) -> None:
+    """A plan table with nothing to show loses the files an earlier publication in `dest` left for it,
+    so no table outlives its rows (a row moved to another table, a run removed)."""
+    rebuilt = {t["name"] for t in json.loads((dest / "tables.json").read_text())}
+    scored = {f.stem for f in (c.out / "tables").glob("*.md")}
+    for name in c.plan.tables:
+        if name not in rebuilt:
+            (dest / f"{name}.md").unlink(missing_ok=True)
+        if name not in scored:
+            for f in (f"{name}.rave-score.md", f"{name}.csv", f"{name}.png"):
+                (dest / f).unlink(missing_ok=True)
 
 
 @contextlib.contextmanager

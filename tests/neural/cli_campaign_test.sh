@@ -191,4 +191,12 @@ grep -q "^campaign: error: run raven/cnn-seed1: its published answers ($work/pub
 printf '# rave answers of x.jsonl: key 0\n0\n' | gzip >"$work/pub/runs/raven-cnn-seed1/answers.gz"
 [[ $(run "${campaign[@]}" report --plan "$work/published.plan" --out "$work/fresh" --rave "$rave") == 1 ]] || fail "damaged published answers accepted"
 [[ $(wc -l <"$work/err") == 1 ]] && grep -q "^campaign: error: run raven/cnn-seed1: its published evidence cannot be read: $work/pub/runs/raven-cnn-seed1/answers.gz: not the answers to the key" "$work/err" || fail "damaged published answers message: $(cat "$work/err")"
+# 9. A table left with nothing to show (its rows now name a run not trained) loses the files an
+# earlier report and publication made for it; the other tables stay.
+[[ $(run "${campaign[@]}" publish "$work/pub3" --plan "$smoke" --out "$work/a" --rave "$rave") == 0 ]] && [[ -s "$work/pub3/scaling.md" && -s "$work/pub3/scaling.rave-score.md" ]] || fail "publish with the scaling table: $(cat "$work/err")"
+{ grep -v '^row scaling' "$smoke"; echo 'run never raven -m cnn -e 1'; echo 'row scaling "never" never'; } >"$work/dropped.plan"
+[[ $(run "${campaign[@]}" publish "$work/pub3" --plan "$work/dropped.plan" --out "$work/a" --rave "$rave") == 0 ]] || fail "publish without the scaling rows: $(cat "$work/err")"
+[[ -z "$(ls "$work/a/tables" "$work/pub3" | grep '^scaling')" ]] || fail "a table without rows outlived them: $(ls "$work/a/tables" "$work/pub3")"
+[[ -s "$work/pub3/raven.md" && -s "$work/pub3/raven.rave-score.md" && -s "$work/pub3/raven.png" ]] || fail "the other tables lost: $(ls "$work/pub3")"
+"$py" "$root/scripts/neural/rescore.py" --check "$work/pub3" || fail "rescore --check after a table was dropped"
 finish "campaign"
