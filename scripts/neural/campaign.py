@@ -64,6 +64,8 @@ def run_state(plan: Plan, out: Path, run: Run, elsewhere: set[int] = frozenset()
     mine = [m for i, m in enumerate(history) if i not in elsewhere]  # this machine's epochs
     here = sum(m["seconds"] for m in mine)
     state = "done" if done else ("running or interrupted" if history else "not started")
+    if not history and plan.published is not None:
+        state += unfinished_elsewhere(plan, run.name)
     if published:  # finished on a machine whose folder is gone; its evidence is committed
         record = json.loads((published / "run.json").read_text())
         state, done = f"done (published: {shown(published)})", True
@@ -90,6 +92,17 @@ def run_state(plan: Plan, out: Path, run: Run, elsewhere: set[int] = frozenset()
         "train_rate": median([m["train_problems_per_s"] for m in history[1:]] or
                              [m["train_problems_per_s"] for m in history]),
     }
+
+
+def unfinished_elsewhere(plan: Plan, name: str) -> str:
+    """For a run with no epochs here: the partial curve a publication committed of it (an earlier
+    sitting on another machine), whose checkpoint did not travel; empty when there is none."""
+    partial = published_curve(plan, name)
+    if not partial:
+        return ""
+    best = max(partial, key=lambda m: (m["val_accuracy"], -m["epoch"]))
+    return (f" here (published partial curve: {len(partial)} epochs, best {best['epoch']} at "
+            f"{100 * best['val_accuracy']:.2f}; its last.pt stayed where it trained)")
 
 
 def published_curve(plan: Plan, name: str) -> list[dict]:
@@ -146,7 +159,7 @@ def status_text(plan: Plan, out: Path) -> str:
     other = sum(s["seconds_elsewhere"] for s in states)
     def to_go(key: str) -> float:
         return sum((s["seconds_per_epoch_here"] or 0) * s[key] * s["threads"] for s in states)
-    unknown = [s["run"] for s in states if s["state"] == "not started"]
+    unknown = [s["run"] for s in states if s["state"].startswith("not started")]
     # Runs trained only elsewhere so far: their rate on this machine is not known yet.
     unmeasured = [s["run"] for s in states if not s["state"].startswith("done") and s["epochs"] and
                   s["seconds_per_epoch_here"] is None]
@@ -227,7 +240,7 @@ class Campaign:
         cmd = self.train_command(run)
         self.say(f"start {run.name}: {shlex.join(cmd)}")
         with log.open("a") as f:
-            f.write(f"\n# {datetime.datetime.now().isoformat()} on {socket.gethostname()}: "
+            f.write(f"\n# {datetime.datetime.now().isoformat()} on {machine()}: "
                     f"{shlex.join(cmd)}\n")
             f.flush()
             return subprocess.Popen(cmd, stdout=f, stderr=subprocess.STDOUT, start_new_session=True)
@@ -288,7 +301,7 @@ class Sitting:
     def __init__(self, out: Path, runs: int):
         self.path, self.start, self.last = out / "sittings.jsonl", time.time(), 0.0
         self.before = self.path.read_text() if self.path.exists() else ""
-        self.record = {"start": self.start, "end": self.start, "host": socket.gethostname(),
+        self.record = {"start": self.start, "end": self.start, "host": machine(),
                        "cores": os.cpu_count(), "gpus": gpu_names(), "runs_to_do": runs}
         self.update(force=True)
 
@@ -303,6 +316,18 @@ class Sitting:
 
 # ----------------------------------------------------------------------------------------------
 # Reports: predictions of every finished run, then rave score per table.
+
+
+def machine() -> str:
+    """This host's name and CPU model, e.g. "vm (AMD EPYC)": a CPU run's figures depend on the CPU as
+    well as the seed (the BLAS picks its kernels, and so its rounding, by CPU), so the evidence names it."""
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8", errors="replace") as f:
+            model = next((line.split(":", 1)[1].strip() for line in f if line.startswith("model name")), "")
+    except OSError:
+        model = ""
+    model = re.sub(r"[()]", "", model) or "CPU unknown"
+    return f"{socket.gethostname()} ({model})"
 
 
 def gpu_names() -> list[str]:
@@ -335,7 +360,7 @@ def predictions(c: Campaign, run: Run) -> Path | None:
         cmd = [str(c.rave), "eval", str(best), "-d", str(c.data_dir(run.data)), "--no-solver",
                "--predictions", str(path), "-j", str(os.cpu_count() or 1), "--device", EVAL_DEVICE]
         subprocess.run(cmd, check=True, capture_output=True, text=True)
-        (path.parent / (path.name + ".device")).write_text(EVAL_DEVICE + " on " + socket.gethostname() + "\n")
+        (path.parent / (path.name + ".device")).write_text(EVAL_DEVICE + " on " + machine() + "\n")
     return path
 
 
@@ -468,7 +493,7 @@ def started_commands(out: Path, run: str) -> list[dict]:
     writes into its log: what ran, where the plan's flags were replaced (run --set) or resolved."""
     log = out / "logs" / (run.replace("/", "-") + ".log")
     lines = log.read_text(errors="replace").splitlines() if log.exists() else []
-    found = [re.match(r"^# (\S+) on (\S+): (.+)$", line) for line in lines]
+    found = [re.match(r"^# (\S+) on (\S+(?: \([^)]*\))?): (.+)$", line) for line in lines]
     return [{"time": m[1], "host": m[2], "command": m[3].replace(str(ROOT) + "/", "")} for m in found if m]
 
 

@@ -103,8 +103,12 @@ def cell(values: list[float], n: int) -> str:
 
 
 def devices_text(run: dict) -> str:
+    """Where a run trained (each device's epochs, and the machines its sittings ran on, with their CPU
+    where it was recorded) and where its test answers were made."""
     train = ", ".join(f"{d} x{n}" for d, n in run.get("train_devices", {}).items()) or "unrecorded"
-    return f"train: {train}; answers: {run.get('answers_device', 'unrecorded')}"
+    hosts = sorted({c["host"] for c in run.get("commands", []) if c.get("host")})
+    where = f" on {', '.join(hosts)}" if hosts else ""
+    return f"train: {train}{where}; answers: {run.get('answers_device', 'unrecorded')}"
 
 
 def table_text(dest: Path, table: dict) -> str:

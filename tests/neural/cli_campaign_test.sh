@@ -141,6 +141,9 @@ for label in ("CNN", "CNN+DRT", "CNN (candidates only)"):
     assert ours[label] == theirs[label], (label, ours[label], theirs[label])
 PY
 grep -q '"train_devices": {' "$work/pub/runs/raven-cnn-seed1/run.json" && grep -q '"cpu": 2' "$work/pub/runs/raven-cnn-seed1/run.json" || fail "devices: $(cat "$work/pub/runs/raven-cnn-seed1/run.json")"
+# the machine of each sitting, with its CPU (a CPU run's figures depend on the CPU's BLAS kernels)
+grep -q '"host": "[^"(]* ([^)]*)"' "$work/pub/runs/raven-cnn-seed1/run.json" || fail "host without its CPU: $(cat "$work/pub/runs/raven-cnn-seed1/run.json")"
+grep -q 'train: cpu x2 on [^;]* ([^)]*); answers: cpu on [^|]* ([^)]*)' "$work/pub/raven.md" || fail "devices column: $(grep CNN "$work/pub/raven.md")"
 head -1 "$work/pub/curves/raven-cnn-seed1.csv" | grep -q "^epoch,train_loss,train_accuracy,val_loss,val_accuracy" || fail "curve CSV header"
 
 # 6. A bad plan: one line naming the file and the line.
@@ -178,6 +181,12 @@ grep -q "^Published runs, carried from their committed curves ($work/pub): [0-9]
 "$py" "$root/scripts/neural/rescore.py" --check "$work/ppub" || fail "rescore --check on a publication of published runs"
 cmp <(grep '^| ' "$work/pub/raven.md") <(grep '^| ' "$work/ppub/raven.md") || fail "a publication of published runs differs: $(cat "$work/ppub/raven.md")"
 grep -q "^| CNN | [0-9.]* \[" "$work/ppub/raven.rave-score.md" && [[ -s "$work/ppub/curves/raven-cnn-seed1.csv" ]] || fail "rave score's table or the curves lost the published runs: $(ls -R "$work/ppub")"
+# a run whose publication holds only its partial curve (an earlier sitting's, its last.pt gone with
+# that machine): not started here, and status says what the curve reached
+cp -r "$work/pub" "$work/partpub" && rm -r "$work/partpub/runs/raven-cnn-seed1"
+{ cat "$smoke"; echo "published $work/partpub"; } >"$work/part.plan"
+[[ $(run "${campaign[@]}" status --plan "$work/part.plan" --out "$work/fresh") == 0 ]] || fail "status with a published partial curve: $(cat "$work/err")"
+grep -q "^| raven/cnn-seed1 | not started here (published partial curve: 2 epochs, best [12] at [0-9.]*; its last.pt stayed where it trained) | 0/2 |" "$work/out" && grep -q "Runs finished: 6 of 7" "$work/out" && grep -q "not started: 1 runs" "$work/out" || fail "a published partial curve: $(cat "$work/out")"
 # a damaged committed curve (a row cut short): status refuses it in one line naming the file
 cp -r "$work/pub" "$work/cpub" && sed -i '2s/,.*//' "$work/cpub/curves/raven-cnn-seed1.csv"
 { cat "$smoke"; echo "published $work/cpub"; } >"$work/cpub.plan"

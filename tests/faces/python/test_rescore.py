@@ -72,6 +72,21 @@ def test_rows_intervals_and_effects_from_the_answers(tmp_path):
     assert "| a1 | 28.00 (epoch 2) | 22.00 (epoch 4) | 31.00 (epoch 3) | 4 |" in (tmp_path / "t.md").read_text()
 
 
+def test_devices_name_the_machines_each_run_trained_on(tmp_path):
+    write_folder(tmp_path, {r: "0" * 14 for r in ("a1", "a2", "a3", "b1", "b2", "b3", "c1")}, [0] * 14,
+                 [k % 7 for k in range(14)])
+    record = {"train_devices": {"cpu": 3}, "answers_device": "cpu on here",
+              "commands": [{"host": "vm (AMD EPYC)", "command": "rave train"},
+                           {"host": "lease (Intel Xeon)", "command": "rave train --resume"},
+                           {"host": "vm (AMD EPYC)", "command": "rave train --resume"}]}
+    (tmp_path / "runs" / "c1" / "run.json").write_text(json.dumps(record))
+    assert rescore.main([str(tmp_path)]) == 0
+    rows = {line.split(" | ")[0][2:]: line for line in (tmp_path / "t.md").read_text().splitlines()
+            if line.startswith("| ")}
+    assert "c1: train: cpu x3 on lease (Intel Xeon), vm (AMD EPYC); answers: cpu on here" in rows["C"]
+    assert "a1: train: cpu x3; answers: cpu on here" in rows["A"]  # a record without commands
+
+
 def test_answers_for_another_key_are_refused(tmp_path):
     write_folder(tmp_path, {"a1": "0" * 14}, [0] * 14, [0] * 14)
     with gzip.open(tmp_path / "runs" / "a1" / "answers.gz", "wt") as f:
