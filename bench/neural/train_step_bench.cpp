@@ -31,17 +31,22 @@ struct StepCase {
   LossWeights weights;
 };
 
+StepCase make_step_case(const ModelOptions& options, const AdamSettings& adam) {
+  StepCase c;
+  c.model = make_model(options);
+  c.adam = std::make_unique<FusedAdam>(make_adam(*c.model, adam));
+  c.batch = random_step_batch(kBatch, resolved_image_size(options), torch::kCPU);
+  c.weights = step_loss_weights(options.kind);
+  return c;
+}
+
 StepCase& step_case(const ModelOptions& options, int threads) {
   static std::map<std::string, StepCase> cases;
   const std::string key = display_name(options) + "/" + std::to_string(threads);
   auto it = cases.find(key);
   if (it != cases.end()) return it->second;
   torch::manual_seed(1);
-  StepCase c;
-  c.model = make_model(options);
-  c.adam = std::make_unique<FusedAdam>(make_adam(*c.model, {}));
-  c.batch = random_step_batch(kBatch, resolved_image_size(options), torch::kCPU);
-  c.weights = step_loss_weights(options.kind);
+  StepCase c = make_step_case(options, {});
   for (int i = 0; i < 2; ++i) train_step(*c.model, *c.adam, c.batch, c.weights);
   return cases.emplace(key, std::move(c)).first->second;
 }
@@ -84,12 +89,8 @@ struct SubnormalCase {
 SubnormalCase& subnormal_case() {
   static SubnormalCase c = [] {
     torch::manual_seed(2);
-    const ModelOptions options{.kind = ModelKind::kCnn, .drt = true};
     SubnormalCase made;
-    made.step.model = make_model(options);
-    made.step.adam =
-        std::make_unique<FusedAdam>(make_adam(*made.step.model, {.weight_decay = 1e-4}));
-    made.step.batch = random_step_batch(kBatch, resolved_image_size(options), torch::kCPU);
+    made.step = make_step_case({.kind = ModelKind::kCnn, .drt = true}, {.weight_decay = 1e-4});
     torch::NoGradGuard no_grad;
     for (auto& p : made.step.model->named_parameters()) {
       auto w = p.value();
@@ -117,7 +118,7 @@ void BM_TrainStep_CnnMlpDrtSubnormal(benchmark::State& state) {
       for (std::size_t i = 0; i < params.size(); ++i) params[i].copy_(c.weights[i]);
     }
     state.ResumeTiming();
-    benchmark::DoNotOptimize(train_step(*c.step.model, *c.step.adam, c.step.batch, {}));
+    benchmark::DoNotOptimize(train_step(*c.step.model, *c.step.adam, c.step.batch, c.step.weights));
   }
   set_flush_denormals(false);
   state.SetItemsProcessed(state.iterations() * kBatch);

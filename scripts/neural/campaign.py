@@ -24,6 +24,7 @@ import contextlib
 import csv
 import datetime
 import fcntl
+import functools
 import json
 import os
 import re
@@ -55,7 +56,7 @@ def run_state(plan: Plan, out: Path, run: Run, elsewhere: set[int] = frozenset()
     if published:
         elsewhere = set(range(len(history)))
     done = (run_dir(out, run.name) / "test.md").exists()
-    best = max(history, key=lambda m: (m["val_accuracy"], -m["epoch"]), default=None)
+    best = best_epoch(history)
     epochs = int(flag_value(flags, ("-e", "--epochs"), rave_default(plan, "train", "--epochs")))
     patience = int(flag_value(flags, ("--patience",),
                               rave_default(plan, "train", "--patience") if run.kind == "rave" else "20"))
@@ -94,13 +95,18 @@ def run_state(plan: Plan, out: Path, run: Run, elsewhere: set[int] = frozenset()
     }
 
 
+def best_epoch(history: list[dict]) -> dict | None:
+    """The epoch with the best validation accuracy, the earliest of equals (as rave train keeps it)."""
+    return max(history, key=lambda m: (m["val_accuracy"], -m["epoch"]), default=None)
+
+
 def unfinished_elsewhere(plan: Plan, name: str) -> str:
     """For a run with no epochs here: the partial curve a publication committed of it (an earlier
     sitting on another machine), whose checkpoint did not travel; empty when there is none."""
     partial = published_curve(plan, name)
     if not partial:
         return ""
-    best = max(partial, key=lambda m: (m["val_accuracy"], -m["epoch"]))
+    best = best_epoch(partial)
     return (f" here (published partial curve: {len(partial)} epochs, best {best['epoch']} at "
             f"{100 * best['val_accuracy']:.2f}; its last.pt stayed where it trained)")
 
@@ -318,6 +324,7 @@ class Sitting:
 # Reports: predictions of every finished run, then rave score per table.
 
 
+@functools.cache
 def machine() -> str:
     """This host's name and CPU model, e.g. "vm (AMD EPYC)": a CPU run's figures depend on the CPU as
     well as the seed (the BLAS picks its kernels, and so its rounding, by CPU), so the evidence names it."""
