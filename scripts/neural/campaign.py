@@ -25,6 +25,7 @@ import csv
 import datetime
 import fcntl
 import functools
+import itertools
 import json
 import os
 import re
@@ -245,6 +246,13 @@ class Campaign:
         log.parent.mkdir(parents=True, exist_ok=True)
         cmd = self.train_command(run)
         self.say(f"start {run.name}: {shlex.join(cmd)}")
+        if log.exists() and not resumable(run_dir(self.out, run.name)):
+            # the run begins again (its folder was removed or never reached an epoch): the sittings of
+            # before left nothing in it, so their headers leave the log that run.json's commands read
+            old = next(log.with_name(f"{log.name}.{i}") for i in itertools.count(1)
+                       if not log.with_name(f"{log.name}.{i}").exists())
+            log.replace(old)
+            self.say(f"{run.name} starts afresh: its earlier log is {old}")
         with log.open("a") as f:
             f.write(f"\n# {datetime.datetime.now().isoformat()} on {machine()}: "
                     f"{shlex.join(cmd)}\n")
@@ -493,6 +501,12 @@ def curves_csv(out: Path, run: str) -> str:
                      f"{' '.join(map(str, m.get('test_correct', [])))},{' '.join(map(str, m.get('test_total', [])))}")
         lines.append(line)
     return "\n".join(lines) + "\n"
+
+
+def resumable(directory: Path) -> bool:
+    """Whether a run folder holds a checkpoint its next start resumes from (rave's last.pt, the
+    reference's last.pth)."""
+    return (directory / "last.pt").exists() or (directory / "last.pth").exists()
 
 
 def started_commands(out: Path, run: str) -> list[dict]:

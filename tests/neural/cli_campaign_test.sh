@@ -160,6 +160,13 @@ grep -q "train .* -e 1 -d " "$work/s/campaign.log" && ! grep -q "train .* -e 2 "
 [[ $(wc -l <"$work/s/runs/raven/cnn-seed1/metrics.jsonl") == 1 ]] || fail "--set=-e=1 trained other than 1 epoch"
 [[ $(run "${campaign[@]}" publish "$work/spub" --plan "$smoke" --out "$work/s" --rave "$rave") == 0 ]] || fail "publish after --set: $(cat "$work/err")"
 grep -q '"command": "[^"]*train [^"]* -e 1 -d ' "$work/spub/runs/raven-cnn-seed1/run.json" || fail "run.json does not say the command that ran: $(cat "$work/spub/runs/raven-cnn-seed1/run.json")"
+# a run started again from nothing (its folder removed) keeps only its own sittings in run.json: the
+# earlier log moves to .log.1
+rm -r "$work/s/runs/raven/cnn-seed1"
+[[ $(run "${campaign[@]}" run --plan "$smoke" --out "$work/s" --rave "$rave" --only raven/cnn-seed1 --set=-e=1) == 0 ]] || fail "fresh restart: $(cat "$work/err")"
+[[ -s "$work/s/logs/raven-cnn-seed1.log.1" ]] && grep -q "raven/cnn-seed1 starts afresh: its earlier log is $work/s/logs/raven-cnn-seed1.log.1" "$work/s/campaign.log" || fail "earlier log not moved: $(ls "$work/s/logs")"
+[[ $(run "${campaign[@]}" publish "$work/spub2" --plan "$smoke" --out "$work/s" --rave "$rave") == 0 ]] || fail "publish after a fresh restart: $(cat "$work/err")"
+[[ $(grep -c '"command":' "$work/spub2/runs/raven-cnn-seed1/run.json") == 1 ]] || fail "a discarded sitting in run.json: $(cat "$work/spub2/runs/raven-cnn-seed1/run.json")"
 [[ $(run "${campaign[@]}" run --plan "$smoke" --out "$work/s" --rave "$rave" --set=-e) == 1 ]] && grep -q "^campaign: error: --set takes FLAG=VALUE" "$work/err" || fail "bad --set: $(cat "$work/err")"
 printf 'data raven -n 10\nrun x raven -m cnn -e 1 --init-weights init/none.pt\nrun y raven -m cnn -e 1 -b 8\n' >"$work/init.plan"
 [[ $(run "${campaign[@]}" run --plan "$work/init.plan" --out "$work/t" --rave "$rave") == 1 ]] || fail "a missing --init-weights file accepted"
