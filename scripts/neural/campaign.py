@@ -42,7 +42,7 @@ import evidence
 from measure import measure
 from transfer import import_runs, imported_epochs
 from plan import (COLUMNS, Plan, PlanError, Run, Table, flag_value, metrics, merged, parse_plan, published_run,
-                  rave_default, replaced, run_dir, sittings)
+                  rave_default, replaced, run_dir, run_log, sittings)
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -242,7 +242,7 @@ class Campaign:
         return cmd + (["--resume"] if (directory / "last.pt").exists() else [])
 
     def start(self, run: Run) -> subprocess.Popen:
-        log = self.out / "logs" / (run.name.replace("/", "-") + ".log")
+        log = run_log(self.out, run.name)
         log.parent.mkdir(parents=True, exist_ok=True)
         cmd = self.train_command(run)
         self.say(f"start {run.name}: {shlex.join(cmd)}")
@@ -512,7 +512,7 @@ def resumable(directory: Path) -> bool:
 def started_commands(out: Path, run: str) -> list[dict]:
     """Each sitting's command line of a run, from the `# TIME on HOST: COMMAND` lines Campaign.start
     writes into its log: what ran, where the plan's flags were replaced (run --set) or resolved."""
-    log = out / "logs" / (run.replace("/", "-") + ".log")
+    log = run_log(out, run)
     lines = log.read_text(errors="replace").splitlines() if log.exists() else []
     found = [re.match(r"^# (\S+) on (\S+(?: \([^)]*\))?): (.+)$", line) for line in lines]
     return [{"time": m[1], "host": m[2], "command": m[3].replace(str(ROOT) + "/", "")} for m in found if m]

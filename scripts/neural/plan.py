@@ -124,6 +124,11 @@ def run_dir(out: Path, name: str) -> Path:
     return out / "runs" / name
 
 
+def run_log(out: Path, name: str) -> Path:
+    """A run's training log: every sitting's `# TIME on HOST: COMMAND` header and rave train's output."""
+    return out / "logs" / (name.replace("/", "-") + ".log")
+
+
 def published_run(plan: Plan, out: Path, name: str) -> Path | None:
     """The published evidence of run `name` (runs/<name with - for />/ under the plan's `published`
     folder), when it is there and the campaign folder holds nothing of the run: a run trained or

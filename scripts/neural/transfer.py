@@ -17,7 +17,7 @@ import shutil
 import zipfile
 from pathlib import Path
 
-from plan import Plan, PlanError, metrics, read_jsonl, run_dir, sittings
+from plan import Plan, PlanError, metrics, read_jsonl, run_dir, run_log, sittings
 
 
 def data_fingerprint(folder: Path) -> tuple | None:
@@ -111,8 +111,9 @@ def copy_run(src: Path, out: Path, name: str) -> None:
     if target.exists():
         shutil.rmtree(target)
     staging.replace(target)
-    log = src / "logs" / (name.replace("/", "-") + ".log")
+    log = run_log(src, name)
     if log.exists():
-        (out / "logs").mkdir(parents=True, exist_ok=True)
-        with (out / "logs" / log.name).open("a") as f:
+        dest = run_log(out, name)
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        with dest.open("a") as f:
             f.write(log.read_text())
