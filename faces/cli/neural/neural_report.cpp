@@ -1,9 +1,10 @@
 // Reports of `rave train` / `rave eval` (neural_report.hpp).
 #include "cli/neural/neural_report.hpp"
 
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
 
-#include "engine/chart/chart.hpp"
 #include "engine/formats/png.hpp"
 #include "engine/formats/problem_files.hpp"
 #include "evaluation/items.hpp"
@@ -54,12 +55,21 @@ std::string predictions_jsonl(const evaluation::PredictionFile& file, const std:
   return out;
 }
 
-std::string curves_png(const std::string& title, const std::vector<neural::EpochMetrics>& history) {
-  engine::Series train{.name = "train", .y = {}}, val{.name = "validation", .y = {}};
+std::vector<engine::Series> curve_series(const std::vector<neural::EpochMetrics>& history) {
+  engine::Series train{.name = "train", .y = {}}, val{.name = "validation", .y = {}},
+      test{.name = "test (diagnosis only)", .y = {}};
   for (const auto& m : history) {
     train.y.push_back(100.0 * m.train_accuracy);
     val.y.push_back(100.0 * m.val_accuracy);
+    // NaN, a gap in the line, at an epoch that did not log the test
+    test.y.push_back(m.has_test ? 100.0 * m.test.overall() : std::nan(""));
   }
+  std::vector<engine::Series> series{train, val};
+  if (std::ranges::any_of(history, &neural::EpochMetrics::has_test)) series.push_back(test);
+  return series;
+}
+
+std::string curves_png(const std::string& title, const std::vector<neural::EpochMetrics>& history) {
   const engine::ChartLabels labels{.title = title,
                                    .x_label = "epoch",
                                    .y_label = "accuracy (%)",
@@ -67,7 +77,7 @@ std::string curves_png(const std::string& title, const std::vector<neural::Epoch
                                    .y_max = 100,
                                    .reference = 100.0 / engine::kCandidates,
                                    .reference_label = "chance"};
-  return engine::encode_gray_png(engine::line_chart(labels, {train, val}));
+  return engine::encode_gray_png(engine::line_chart(labels, curve_series(history)));
 }
 
 }  // namespace rave::cli

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/chart/chart.hpp"
 #include "evaluation/scoring/report.hpp"
 #include "neural/epoch_loop.hpp"
 
@@ -32,7 +33,10 @@ evaluation::Report answers_report(const std::filesystem::path& data,
                                   bool seeds, bool references);
 /// The same as JSON Lines, each line naming the model.
 std::string predictions_jsonl(const evaluation::PredictionFile& file, const std::string& model);
-/// Learning curves of a run: train/val accuracy (%) per epoch.
+/// The learning curves of a run: train and validation accuracy (%) per epoch, and a third series,
+/// the test's, where --log-test logged it (NaN, a gap, at the epochs it did not).
+std::vector<engine::Series> curve_series(const std::vector<neural::EpochMetrics>& history);
+/// The curves as a PNG line chart.
 std::string curves_png(const std::string& title, const std::vector<neural::EpochMetrics>& history);
 
 }  // namespace rave::cli
