@@ -69,7 +69,20 @@ def test_rows_intervals_and_effects_from_the_answers(tmp_path):
         "1,2,0.1,2,0.20,1,1,1,cpu,2,0.25,,\n2,2,0.2,2,0.30,1,1,1,cpu,2,0.28,,\n3,2,0.3,2,0.30,1,1,0,cpu,2,0.31,,\n"
         "4,2,0.4,2,0.10,1,1,0,cpu,2,0.22,,\n")
     assert rescore.main([str(tmp_path)]) == 0
-    assert "| a1 | 28.00 (epoch 2) | 22.00 (epoch 4) | 31.00 (epoch 3) | 4 |" in (tmp_path / "t.md").read_text()
+    assert ("| a1 | 28.00 (epoch 2) | 28.00 (epoch 2) | 22.00 (epoch 4) | 31.00 (epoch 3) | 4 |"
+            in (tmp_path / "t.md").read_text())
+
+
+def test_early_stop_is_the_best_epoch_before_patience_ran_out():
+    # validation best at epoch 1, 20 epochs without better (2-21), then a better one at 22: patience
+    # 20 stops after epoch 21 and reports epoch 1, where the best of all epochs is 22
+    val = [0.5] + [0.4] * 20 + [0.6, 0.3]
+    rows = [{"epoch": str(e + 1), "val_accuracy": str(v)} for e, v in enumerate(val)]
+    assert rescore.early_stop(rows)["epoch"] == "1"
+    assert rescore.early_stop(rows, patience=21)["epoch"] == "22"
+    # a tie is not an improvement (rave train's strict >), so the first of equals stays
+    rows[3]["val_accuracy"] = "0.5"
+    assert rescore.early_stop(rows)["epoch"] == "1"
 
 
 def test_devices_name_the_machines_each_run_trained_on(tmp_path):
