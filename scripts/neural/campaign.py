@@ -411,14 +411,20 @@ def score(c: Campaign, table: Table, files: list[str], extra: list[str]) -> subp
 
 
 def paired_effects(c: Campaign, table: Table, rows: dict[str, list[tuple[str, Path]]]) -> list[str]:
+    """Each effect over the seeds both rows have finished: the k-th run a row lists pairs with the
+    k-th of the other (the plan lists a row's seeds in one order), never the k-th finished, which a
+    seed still running would shift."""
+    listed = dict(table.rows)
+    finished = {label: {listed[label].index(name): name for name, _ in runs} for label, runs in rows.items()}
     lines = []
     for label, a, b in table.effects:
-        pairs = list(zip(rows.get(a, []), rows.get(b, [])))
+        ka, kb = finished.get(a, {}), finished.get(b, {})
+        pairs = [(ka[k], kb[k]) for k in sorted(ka.keys() & kb.keys())]
         if not pairs:
             continue
         # Each run's Avg as its own test.csv has it (the same answers, scored by rave train): no
         # second pass over the set's answer key.
-        diffs = [test_average(c, ra) - test_average(c, rb) for (ra, _), (rb, _) in pairs]
+        diffs = [test_average(c, ra) - test_average(c, rb) for ra, rb in pairs]
         lines.append(f"{label}, paired by seed: " + ", ".join(f"{d:+.2f}" for d in diffs) +
                      f" points; mean {mean_interval(diffs)}")
     return lines
@@ -476,8 +482,7 @@ def report(c: Campaign) -> None:
             text += ["The paper (Table 2):", "", "| model | " + " | ".join(COLUMNS) + " |",
                      "|---|" + "---:|" * len(COLUMNS)]
             text += [f"| {label} | " + " | ".join(v) + " |" for label, v in table.paper.items()] + [""]
-        runs = {label: [(n, p) for n, p in runs] for label, runs in rows.items()}
-        effects = paired_effects(c, table, {label: [(n, p) for n, p in r] for label, r in runs.items()})
+        effects = paired_effects(c, table, rows)
         text += [f"- {line}" for line in effects]
         (base.with_suffix(".md")).write_text(relative("\n".join(text).rstrip() + "\n", c.out))
         Path(f"{base}.csv").write_text(relative(Path(f"{base}.csv").read_text(), c.out))

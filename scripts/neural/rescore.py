@@ -119,7 +119,7 @@ def table_text(dest: Path, table: dict) -> str:
              "t over runs clipped to 0..100].", "",
              "| model | " + " | ".join(COLUMNS) + " | runs | devices (epochs) |",
              "|---|" + "---:|" * len(COLUMNS) + "---|---|"]
-    averages: dict[str, list[float]] = {}
+    averages: dict[str, dict[int, float]] = {}  # per row: the Avg of each finished run, by its place
     for label, runs in table["rows"]:
         present = [r for r in runs if (dest / "runs" / r / "answers.gz").exists()]
         if not present:
@@ -132,12 +132,14 @@ def table_text(dest: Path, table: dict) -> str:
         devices = "; ".join(f"{r}: {devices_text(i)}" for r, i in zip(present, info))
         missing = f" ({len(present)} of {len(runs)})" if len(present) < len(runs) else ""
         lines.append(f"| {label} | " + " | ".join(cells) + f" | {len(present)}{missing} | {devices} |")
-        averages[label] = [acc[0] for acc, _ in per_run]
+        averages[label] = {runs.index(r): acc[0] for r, (acc, _) in zip(present, per_run)}
     for label, values in table.get("paper", {}).items():
         lines.append(f"| paper: {label} | " + " | ".join(values) + " | | published |")
     effects = []
     for label, a, b in table.get("effects", []):
-        pairs = list(zip(averages.get(a, []), averages.get(b, [])))
+        # the k-th run a row lists with the other's k-th (one seed), where both are published
+        va, vb = averages.get(a, {}), averages.get(b, {})
+        pairs = [(va[k], vb[k]) for k in sorted(va.keys() & vb.keys())]
         if not pairs:
             continue
         diffs = [x - y for x, y in pairs]

@@ -127,3 +127,18 @@ def test_committed_tables_are_what_their_evidence_gives(folder):
     result = subprocess.run([sys.executable, str(ROOT / "scripts/neural/rescore.py"), "--check", str(folder)],
                             capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
+
+
+def test_effects_pair_the_runs_of_one_seed_when_a_seed_is_missing(tmp_path):
+    # A's second seed not published yet: its third pairs with B's third (100-0), never with B's second
+    configs = [k % 7 for k in range(14)]
+    targets = [k % 8 for k in range(14)]
+    right = "".join(str(t) for t in targets)
+    wrong = "".join(str((t + 1) % 8) for t in targets)
+    half = right[:7] + wrong[7:]
+    write_folder(tmp_path, {"a1": right, "a3": right, "b1": half, "b2": right, "b3": wrong, "c1": right},
+                 targets, configs)
+    assert rescore.main([str(tmp_path)]) == 0
+    text = (tmp_path / "t.md").read_text()
+    assert "A - B, paired by seed: +50.00, +100.00 points; mean +75.00" in text
+    assert "| 2 (2 of 3) |" in text
