@@ -15,7 +15,9 @@ A published folder (`campaign.py publish DEST`) holds, besides the tables:
 Accuracy is counted per problem (Avg pools all problems; a column is one configuration). A row of one
 run carries the Wilson 95 % interval, a row of several runs (seeds) the mean and the 95 % t interval
 over them, clipped to 0..100, as `rave score --seeds`; a paired effect is the per-seed difference of
-the two rows' Avg with its mean and 95 % t interval. Needs Python 3.9+ and numpy.
+the two rows' Avg with its mean and 95 % t interval: the k-th run a row lists pairs with the other
+row's k-th (rows list their seeds in one order), over the places where both are published. Needs
+Python 3.9+ and numpy.
 """
 from __future__ import annotations
 
