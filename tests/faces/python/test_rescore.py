@@ -36,12 +36,18 @@ def write_folder(dest: Path, answers: dict, targets: list, configs: list) -> Non
         "effects": [["A - B", "A", "B"]], "paper": {"A": ["1"] * 8}}]))
 
 
-def test_rows_intervals_and_effects_from_the_answers(tmp_path):
+def answer_strings() -> tuple[list, list, str, str, str]:
+    """14 problems, two of each configuration: their configurations, targets, and answer strings that
+    are all right, all wrong, and right on the first half."""
     configs = [k % 7 for k in range(14)]
     targets = [k % 8 for k in range(14)]
     right = "".join(str(t) for t in targets)
     wrong = "".join(str((t + 1) % 8) for t in targets)
-    half = right[:7] + wrong[7:]
+    return configs, targets, right, wrong, right[:7] + wrong[7:]
+
+
+def test_rows_intervals_and_effects_from_the_answers(tmp_path):
+    configs, targets, right, wrong, half = answer_strings()
     write_folder(tmp_path, {"a1": right, "a2": right, "a3": half, "b1": wrong, "b2": half, "b3": wrong,
                             "c1": right[:13] + "-"}, targets, configs)
     assert rescore.main([str(tmp_path)]) == 0
@@ -131,11 +137,7 @@ def test_committed_tables_are_what_their_evidence_gives(folder):
 
 def test_effects_pair_the_runs_of_one_seed_when_a_seed_is_missing(tmp_path):
     # A's second seed not published yet: its third pairs with B's third (100-0), never with B's second
-    configs = [k % 7 for k in range(14)]
-    targets = [k % 8 for k in range(14)]
-    right = "".join(str(t) for t in targets)
-    wrong = "".join(str((t + 1) % 8) for t in targets)
-    half = right[:7] + wrong[7:]
+    configs, targets, right, wrong, half = answer_strings()
     write_folder(tmp_path, {"a1": right, "a3": right, "b1": half, "b2": right, "b3": wrong, "c1": right},
                  targets, configs)
     assert rescore.main([str(tmp_path)]) == 0
