@@ -152,8 +152,7 @@ def table_text(dest: Path, table: dict) -> str:
             half = T975.get(len(diffs) - 1, 1.96) * float(np.std(diffs, ddof=1)) / math.sqrt(len(diffs))
             effects.append(f"- {label}, paired by seed: " + ", ".join(f"{d:+.2f}" for d in diffs) +
                            f" points; mean {m:+.2f} ± {half:.2f} (95 % t, {len(diffs)} pairs)")
-    runs = [r for _, names in table["rows"] for r in names]
-    return "\n".join(lines + ([""] + effects if effects else []) + epoch_choices(dest, runs)) + "\n"
+    return "\n".join(lines + ([""] + effects if effects else []) + epoch_choices(dest, table)) + "\n"
 
 
 def early_stop(rows: list[dict], patience: int = 20) -> dict:
@@ -168,34 +167,64 @@ def early_stop(rows: list[dict], patience: int = 20) -> dict:
     return best
 
 
-def epoch_choices(dest: Path, runs: list[str]) -> list[str]:
-    """For runs whose curves carry the test of every epoch (--log-test): the test Avg that "best
-    validation", early stopping with patience 20 (Table 2's rule), "last epoch" and "best test" (an
-    oracle, never a protocol) would each report."""
+RULES = ["best validation", "early stop (patience 20)", "last epoch", "best test (oracle)"]
+
+
+def rule_epochs(dest: Path, run: str) -> tuple[list[dict], int] | None:
+    """The epochs each rule would report, in RULES' order, and the number of tested epochs, for a
+    finished run whose curve carries the test of every epoch (--log-test); None for any other."""
+    curves = dest / "curves" / f"{run}.csv"
+    if not curves.exists() or not (dest / "runs" / run / "run.json").exists():
+        return None  # no curve, or a run not finished (its evidence is published when it is)
+    text = curves.read_text().splitlines()
+    header = text[0].split(",")
+    if "test_accuracy" not in header:
+        return None
+    rows = [dict(zip(header, line.split(","))) for line in text[1:] if line]
+    rows = [r for r in rows if r.get("test_accuracy")]
+    if not rows:
+        return None
+    val = max(rows, key=lambda r: (float(r["val_accuracy"]), -int(r["epoch"])))
+    best = max(rows, key=lambda r: (float(r["test_accuracy"]), -int(r["epoch"])))
+    return [val, early_stop(rows), rows[-1], best], len(rows)
+
+
+def rule_effects(table: dict, chosen: dict[str, list[dict]]) -> list[str]:
+    """Each paired effect under each rule: the k-th run a row lists against the other row's k-th,
+    over the places where both runs have a per-epoch test."""
+    rows = dict((label, runs) for label, runs in table["rows"])
     lines = []
-    for run in runs:
-        curves = dest / "curves" / f"{run}.csv"
-        if not curves.exists() or not (dest / "runs" / run / "run.json").exists():
-            continue  # no curve, or a run not finished (its evidence is published when it is)
-        text = curves.read_text().splitlines()
-        header = text[0].split(",")
-        if "test_accuracy" not in header:
+    for label, a, b in table.get("effects", []):
+        pairs = [(x, y) for x, y in zip(rows.get(a, []), rows.get(b, [])) if x in chosen and y in chosen]
+        if not pairs:
             continue
-        rows = [dict(zip(header, line.split(","))) for line in text[1:] if line]
-        rows = [r for r in rows if r.get("test_accuracy")]
-        if not rows:
-            continue
-        val = max(rows, key=lambda r: (float(r["val_accuracy"]), -int(r["epoch"])))
-        best = max(rows, key=lambda r: (float(r["test_accuracy"]), -int(r["epoch"])))
-        pick = lambda r: f"{100 * float(r['test_accuracy']):.2f} (epoch {r['epoch']})"
-        lines.append(f"| {run} | {pick(val)} | {pick(early_stop(rows))} | {pick(rows[-1])} | {pick(best)} "
-                     f"| {len(rows)} |")
+        cells = []
+        for i in range(len(RULES)):
+            diffs = [100 * (float(chosen[x][i]["test_accuracy"]) - float(chosen[y][i]["test_accuracy"]))
+                     for x, y in pairs]
+            cells.append(", ".join(f"{d:+.2f}" for d in diffs))
+        lines.append(f"| {label} | " + " | ".join(cells) + f" | {len(pairs)} |")
     if not lines:
         return []
+    return ["", "Paired effects (points) under each rule, from the same curves (one figure per pair):", "",
+            "| effect | " + " | ".join(RULES) + " | pairs |", "|---|" + "---:|" * (len(RULES) + 1)] + lines
+
+
+def epoch_choices(dest: Path, table: dict) -> list[str]:
+    """For runs whose curves carry the test of every epoch (--log-test): the test Avg that "best
+    validation", early stopping with patience 20 (Table 2's rule), "last epoch" and "best test" (an
+    oracle, never a protocol) would each report, and the table's paired effects under each rule."""
+    runs = [r for _, names in table["rows"] for r in names]
+    found = {run: result for run in runs if (result := rule_epochs(dest, run)) is not None}
+    if not found:
+        return []
+    pick = lambda r: f"{100 * float(r['test_accuracy']):.2f} (epoch {r['epoch']})"
+    lines = [f"| {run} | " + " | ".join(pick(r) for r in picks) + f" | {n} |" for run, (picks, n) in found.items()]
+    chosen = {run: picks for run, (picks, _) in found.items()}
     return ["", "Test Avg (%) at the epoch each rule would report (from the runs' curves: the test of every "
             "epoch, logged for diagnosis only):", "",
-            "| run | best validation | early stop (patience 20) | last epoch | best test (oracle) | epochs |",
-            "|---|---:|---:|---:|---:|---:|"] + lines
+            "| run | " + " | ".join(RULES) + " | epochs |",
+            "|---|" + "---:|" * (len(RULES) + 1)] + lines + rule_effects(table, chosen)
 
 
 def rebuild(dest: Path, check: bool) -> list[str]:

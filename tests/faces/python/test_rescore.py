@@ -144,3 +144,28 @@ def test_effects_pair_the_runs_of_one_seed_when_a_seed_is_missing(tmp_path):
     text = (tmp_path / "t.md").read_text()
     assert "A - B, paired by seed: +50.00, +100.00 points; mean +75.00" in text
     assert "| 2 (2 of 3) |" in text
+
+
+def write_curve(dest: Path, run: str, val: list, test: list) -> None:
+    """A --log-test curve: validation and test accuracy (fractions) per epoch."""
+    (dest / "curves").mkdir(exist_ok=True)
+    lines = ["epoch,train_loss,train_accuracy,val_loss,val_accuracy,seconds,train_problems_per_s,best,device,"
+             "test_loss,test_accuracy,test_correct,test_total"]
+    lines += [f"{e + 1},2,0.5,2,{v},1,1,0,cpu,2,{t},," for e, (v, t) in enumerate(zip(val, test))]
+    (dest / "curves" / f"{run}.csv").write_text("\n".join(lines) + "\n")
+
+
+def test_effects_under_each_rule_pair_the_curves_by_place(tmp_path):
+    configs, targets, right, wrong, half = answer_strings()
+    write_folder(tmp_path, {r: half for r in ("a1", "a2", "a3", "b1", "b2", "b3", "c1")}, targets, configs)
+    # a1 - b1: best validation 0.40 - 0.30, last epoch 0.20 - 0.35, best test 0.40 - 0.35
+    write_curve(tmp_path, "a1", [0.2, 0.5, 0.1], [0.3, 0.4, 0.2])
+    write_curve(tmp_path, "b1", [0.5, 0.4, 0.3], [0.3, 0.25, 0.35])
+    # a3 - b3 (a2 has no curve, so b2 pairs with nothing): 0.60 - 0.10 at every rule
+    write_curve(tmp_path, "a3", [0.5], [0.6])
+    write_curve(tmp_path, "b2", [0.5], [0.9])
+    write_curve(tmp_path, "b3", [0.5], [0.1])
+    assert rescore.main([str(tmp_path)]) == 0
+    text = (tmp_path / "t.md").read_text()
+    assert "| A - B | +10.00, +50.00 | +10.00, +50.00 | -15.00, +50.00 | +5.00, +50.00 | 2 |" in text
+    assert rescore.main(["--check", str(tmp_path)]) == 0
