@@ -202,11 +202,12 @@ def rule_effects(table: dict, chosen: dict[str, list[dict]]) -> list[str]:
         for i in range(len(RULES)):
             diffs = [100 * (float(chosen[x][i]["test_accuracy"]) - float(chosen[y][i]["test_accuracy"]))
                      for x, y in pairs]
-            cells.append(", ".join(f"{d:+.2f}" for d in diffs))
+            mean = f"; mean {sum(diffs) / len(diffs):+.2f}" if len(diffs) > 1 else ""
+            cells.append(", ".join(f"{d:+.2f}" for d in diffs) + mean)
         lines.append(f"| {label} | " + " | ".join(cells) + f" | {len(pairs)} |")
     if not lines:
         return []
-    return ["", "Paired effects (points) under each rule, from the same curves (one figure per pair):", "",
+    return ["", "Paired effects (points) under each rule, from the same curves (one figure per pair, then their mean):", "",
             "| effect | " + " | ".join(RULES) + " | pairs |", "|---|" + "---:|" * (len(RULES) + 1)] + lines
 
 

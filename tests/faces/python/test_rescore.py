@@ -167,5 +167,6 @@ def test_effects_under_each_rule_pair_the_curves_by_place(tmp_path):
     write_curve(tmp_path, "b3", [0.5], [0.1])
     assert rescore.main([str(tmp_path)]) == 0
     text = (tmp_path / "t.md").read_text()
-    assert "| A - B | +10.00, +50.00 | +10.00, +50.00 | -15.00, +50.00 | +5.00, +50.00 | 2 |" in text
+    assert ("| A - B | +10.00, +50.00; mean +30.00 | +10.00, +50.00; mean +30.00 | -15.00, +50.00; mean +17.50 "
+            "| +5.00, +50.00; mean +27.50 | 2 |") in text
     assert rescore.main(["--check", str(tmp_path)]) == 0
