@@ -192,7 +192,7 @@ def rule_epochs(dest: Path, run: str) -> tuple[list[dict], int] | None:
 def rule_effects(table: dict, chosen: dict[str, list[dict]]) -> list[str]:
     """Each paired effect under each rule: the k-th run a row lists against the other row's k-th,
     over the places where both runs have a per-epoch test."""
-    rows = dict((label, runs) for label, runs in table["rows"])
+    rows = dict(table["rows"])
     lines = []
     for label, a, b in table.get("effects", []):
         pairs = [(x, y) for x, y in zip(rows.get(a, []), rows.get(b, [])) if x in chosen and y in chosen]
